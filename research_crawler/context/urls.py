@@ -1,0 +1,121 @@
+"""URL canonicalisation and same-site tests: every URL is canonical before it enters any set.
+
+Canonical form follows w3lib's `canonicalize_url` (sorted query, percent-encoding normalised, fragment
+dropped, host lower-cased) plus: default ports removed, tracking and session-id parameters removed,
+only http(s) accepted, and a length cap against crawler traps.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from w3lib.url import canonicalize_url as _w3lib_canonicalize
+from w3lib.url import url_query_cleaner
+
+from research_crawler.errors import InvalidURLError
+
+__all__ = [
+    "TRACKING_PARAMETERS",
+    "canonicalize_url",
+    "host_of",
+    "is_same_site",
+    "site_root",
+    "try_canonicalize_url",
+]
+
+MAX_URL_LENGTH = 2083
+
+#: Query parameters that change nothing about the page: analytics, click ids and session ids.
+TRACKING_PARAMETERS: frozenset[str] = frozenset(
+    {
+        "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "mc_cid", "mc_eid", "yclid", "_ga", "_gl",
+        "igshid", "ref_src", "spm", "__hstc", "__hssc", "__hsfp", "hsctatracking", "oly_anon_id", "oly_enc_id",
+        "vero_id", "wickedid", "sessionid", "session_id", "sid", "phpsessid", "jsessionid", "aspsessionid",
+        "cfid", "cftoken",
+    }
+)
+_TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
+_SESSION_PATH_PARAM = re.compile(r";(?:jsessionid|phpsessid|sid|sessionid)=[^/?#]*", re.IGNORECASE)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _is_tracking(name: str) -> bool:
+    lowered = name.lower()
+    return lowered in TRACKING_PARAMETERS or lowered.startswith(_TRACKING_PREFIXES)
+
+
+def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str:
+    """The canonical absolute form of `url` (resolved against `base` when relative).
+
+    Raises `InvalidURLError` for anything that is not an http(s) URL with a host, or longer than
+    `max_length` characters.
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidURLError("empty URL")
+    raw = url.strip()
+    if base:
+        raw = urljoin(base, raw)
+    if len(raw) > max_length:
+        raise InvalidURLError(f"URL longer than {max_length} characters")
+    try:
+        parts = urlsplit(raw)
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidURLError(f"malformed URL {raw[:200]!r}: {exc}") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS:
+        raise InvalidURLError(f"only http(s) URLs are allowed, not {scheme or 'a relative URL'!r}: {raw[:200]!r}")
+    host = (parts.hostname or "").rstrip(".").lower()
+    if not host:
+        raise InvalidURLError(f"URL has no host: {raw[:200]!r}")
+    if parts.username is not None or parts.password is not None:
+        raise InvalidURLError(f"URL carries credentials: {raw[:200]!r}")
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        netloc = f"{netloc}:{port}"
+    path = _SESSION_PATH_PARAM.sub("", parts.path) or "/"
+    cleaned = url_query_cleaner(
+        urlunsplit((scheme, netloc, path, parts.query, "")),
+        parameterlist=[k for k in _query_keys(parts.query) if _is_tracking(k)],
+        remove=True,
+        keep_fragments=False,
+    )
+    canonical = _w3lib_canonicalize(cleaned, keep_fragments=False)
+    if len(canonical) > max_length:
+        raise InvalidURLError(f"URL longer than {max_length} characters")
+    return canonical
+
+
+def _query_keys(query: str) -> list[str]:
+    return [pair.split("=", 1)[0] for pair in query.split("&") if pair]
+
+
+def try_canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str | None:
+    """Like `canonicalize_url`, but None instead of an error (for links scraped from pages)."""
+    try:
+        return canonicalize_url(url, base, max_length=max_length)
+    except InvalidURLError:
+        return None
+
+
+def host_of(url: str) -> str:
+    """The host[:port] of a URL, lower-cased, without a leading ``www.``."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    host = host.removeprefix("www.")
+    if parts.port is not None and parts.port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host = f"{host}:{parts.port}"
+    return host
+
+
+def is_same_site(url: str, site_url: str) -> bool:
+    """True when `url` is on the site of `site_url`: the same host (``www.`` ignored) and port, or a subdomain."""
+    host, site = host_of(url), host_of(site_url)
+    return bool(host) and (host == site or host.endswith("." + site))
+
+
+def site_root(url: str) -> str:
+    """The root URL (scheme://host[:port]/) of `url`'s site."""
+    parts = urlsplit(canonicalize_url(url))
+    return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))

@@ -1,0 +1,59 @@
+"""The one exception tree of research-crawler.
+
+Bugs and misconfiguration raise from here; expected outcomes of the web (404, timeout, robots.txt)
+are data — a `Determination` on a fetched `Page` — because agents must read them::
+
+    ResearchCrawlerError
+    ├── ConfigError            bad settings, bad CLI arguments, unusable site pool
+    ├── InvalidURLError        a URL that cannot be canonicalised or uses a scheme other than http(s)
+    ├── StateError             a Web/Search Context operation that would break an invariant
+    │   └── CorruptStateError  a run directory whose saved state cannot be read back
+    ├── ToolInputError         an agent's tool call with arguments that do not fit (message goes back to the LLM)
+    ├── BrowserError           the system Chromium cannot be found, started or reached over CDP
+    └── ModelError             the model endpoint cannot be used (missing key, unreachable, bad reply after retries)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BrowserError",
+    "ConfigError",
+    "CorruptStateError",
+    "InvalidURLError",
+    "ModelError",
+    "ResearchCrawlerError",
+    "StateError",
+    "ToolInputError",
+]
+
+
+class ResearchCrawlerError(Exception):
+    """Root of every error research-crawler raises on purpose."""
+
+
+class ConfigError(ResearchCrawlerError):
+    """Settings, arguments or data files that cannot be used as given; the message says how to fix it."""
+
+
+class InvalidURLError(ResearchCrawlerError, ValueError):
+    """A URL that is malformed, too long, or not http(s)."""
+
+
+class StateError(ResearchCrawlerError):
+    """An operation on the Web or Search Context that would break one of its invariants."""
+
+
+class CorruptStateError(StateError):
+    """Saved state in a run directory that cannot be read back exactly."""
+
+
+class ToolInputError(ResearchCrawlerError, ValueError):
+    """Tool arguments from an agent that do not fit; the message is written for the LLM to correct itself."""
+
+
+class BrowserError(ResearchCrawlerError):
+    """The system Chromium is missing, failed to start, or its CDP endpoint cannot be reached."""
+
+
+class ModelError(ResearchCrawlerError):
+    """The model endpoint cannot be used: missing key, unreachable, or unusable replies after retries."""

@@ -1,0 +1,1 @@
+"""Testbed web, evaluators and benchmarks."""

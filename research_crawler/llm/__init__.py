@@ -1,0 +1,1 @@
+"""Model clients, token and cost accounting, and the simulated model."""

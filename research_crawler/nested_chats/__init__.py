@@ -1,0 +1,1 @@
+"""Nested chats: scraper (fetch → Crawler → Collector), supervisor, page selector, presenter (→ Critique)."""

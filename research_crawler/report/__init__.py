@@ -1,0 +1,1 @@
+"""Report models, writers (Markdown, JSON, BibTeX) and the citation guard."""

@@ -1,0 +1,72 @@
+"""A fetched page as the agents see it: determination, Markdown with numbered links, and the link table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Determination", "Link", "Page", "RenderKind"]
+
+RenderKind = Literal["http", "browser", "file", "replay"]
+
+
+class Determination(StrEnum):
+    """What happened when a page was fetched. Only `ok` pages carry content an agent may use."""
+
+    OK = "ok"
+    NOT_FOUND = "not_found"
+    BLOCKED_BY_ROBOTS = "blocked_by_robots"
+    TIMEOUT = "timeout"
+    TOO_LARGE = "too_large"
+    NON_HTML = "non_html"
+    HTTP_ERROR = "http_error"
+    NETWORK_ERROR = "network_error"
+
+
+class Link(BaseModel):
+    """One numbered link of a page: the number an LLM uses, the canonical URL it stands for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int = Field(ge=1, description="The number shown as [id] in the page's Markdown.")
+    url: str = Field(description="Canonical absolute URL.")
+    text: str = Field(description="Anchor text (or title/alt text when the anchor has none).")
+    same_site: bool = Field(description="Whether the link stays on the page's site.")
+    context: str = Field("", description="A little of the text around the link, for link-only views.")
+
+
+class Page(BaseModel):
+    """A page after fetching: what it is, whether it is usable, and how an LLM sees it."""
+
+    url: str = Field(description="The canonical URL that was asked for.")
+    final_url: str = Field(description="The canonical URL after redirects.")
+    status: int | None = Field(None, description="HTTP status of the last response, None when none came.")
+    determination: Determination
+    reason: str = Field("", description="A human-readable detail of the determination.")
+    title: str = ""
+    markdown: str = Field("", description="The page as Markdown, every link shown as [n] anchor text.")
+    links: list[Link] = Field(default_factory=list)
+    html: str = Field("", exclude=True, repr=False, description="The decoded HTML (kept for metadata and search).")
+    content_type: str = ""
+    render: RenderKind = "http"
+    fetched_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    elapsed_s: float = 0.0
+    attempts: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the page was fetched and holds HTML an agent may read."""
+        return self.determination is Determination.OK
+
+    def link(self, link_id: int) -> Link | None:
+        """The link numbered `link_id` on this page, or None when the page has no such number."""
+        if 1 <= link_id <= len(self.links) and self.links[link_id - 1].id == link_id:
+            return self.links[link_id - 1]
+        return next((link for link in self.links if link.id == link_id), None)
+
+    def link_for_url(self, url: str) -> Link | None:
+        """The link of this page that points at canonical `url`, or None."""
+        return next((link for link in self.links if link.url == url), None)
