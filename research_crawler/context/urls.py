@@ -29,10 +29,10 @@ MAX_URL_LENGTH = 2083
 #: Query parameters that change nothing about the page: analytics, click ids and session ids.
 TRACKING_PARAMETERS: frozenset[str] = frozenset(
     {
-        "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "mc_cid", "mc_eid", "yclid", "_ga", "_gl",
-        "igshid", "ref_src", "spm", "__hstc", "__hssc", "__hsfp", "hsctatracking", "oly_anon_id", "oly_enc_id",
-        "vero_id", "wickedid", "sessionid", "session_id", "sid", "phpsessid", "jsessionid", "aspsessionid",
-        "cfid", "cftoken",
+        *("fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "mc_cid", "mc_eid", "yclid"),
+        *("_ga", "_gl", "igshid", "ref_src", "spm", "__hstc", "__hssc", "__hsfp", "hsctatracking"),
+        *("oly_anon_id", "oly_enc_id", "vero_id", "wickedid"),
+        *("sessionid", "session_id", "sid", "phpsessid", "jsessionid", "aspsessionid", "cfid", "cftoken"),
     }
 )
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_", "hsa_")
@@ -65,7 +65,8 @@ def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX
         raise InvalidURLError(f"malformed URL {raw[:200]!r}: {exc}") from exc
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS:
-        raise InvalidURLError(f"only http(s) URLs are allowed, not {scheme or 'a relative URL'!r}: {raw[:200]!r}")
+        kind = repr(scheme) if scheme else "a relative URL"
+        raise InvalidURLError(f"only http(s) URLs are allowed, not {kind}: {raw[:200]!r}")
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
         raise InvalidURLError(f"URL has no host: {raw[:200]!r}")
@@ -79,6 +80,7 @@ def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX
         urlunsplit((scheme, netloc, path, parts.query, "")),
         parameterlist=[k for k in _query_keys(parts.query) if _is_tracking(k)],
         remove=True,
+        unique=False,
         keep_fragments=False,
     )
     canonical = _w3lib_canonicalize(cleaned, keep_fragments=False)
@@ -91,7 +93,9 @@ def _query_keys(query: str) -> list[str]:
     return [pair.split("=", 1)[0] for pair in query.split("&") if pair]
 
 
-def try_canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str | None:
+def try_canonicalize_url(
+    url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH
+) -> str | None:
     """Like `canonicalize_url`, but None instead of an error (for links scraped from pages)."""
     try:
         return canonicalize_url(url, base, max_length=max_length)
@@ -110,7 +114,7 @@ def host_of(url: str) -> str:
 
 
 def is_same_site(url: str, site_url: str) -> bool:
-    """True when `url` is on the site of `site_url`: the same host (``www.`` ignored) and port, or a subdomain."""
+    """True when `url` is on `site_url`'s site: the same host (``www.`` ignored) and port, or a subdomain."""
     host, site = host_of(url), host_of(site_url)
     return bool(host) and (host == site or host.endswith("." + site))
 

@@ -1,0 +1,426 @@
+"""The Web Context W = ⟨C, CP, DP, DU, VU⟩ of the paper: the exploration state of one site.
+
+Tools, not agents, change it, so whatever an LLM says the invariants below hold and no page is
+visited twice; backtracking is simply popping the next best URL from C.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import math
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Self
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    field_validator,
+    model_validator,
+)
+
+from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
+from research_crawler.errors import StateError, ToolInputError
+
+__all__ = [
+    "MAX_SCORE",
+    "MIN_SCORE",
+    "CleanText",
+    "CollectedItem",
+    "ItemUpdate",
+    "PendingURL",
+    "WebContext",
+    "clean_text",
+]
+
+logger = logging.getLogger(__name__)
+
+MIN_SCORE = 0.0
+MAX_SCORE = 10.0
+
+_Score = Annotated[float, Field(ge=MIN_SCORE, le=MAX_SCORE, allow_inf_nan=False)]
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """`value` with lone UTF-16 surrogates replaced by U+FFFD (surrogate pairs are joined).
+
+    JSON escapes in model output can put lone surrogates into strings; they cannot be written as
+    UTF-8, so one such anchor text would make the whole state unsaveable.
+    """
+    if not _SURROGATE.search(value):
+        return value
+    return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+#: A string that can always be saved as UTF-8 (see `clean_text`).
+CleanText = Annotated[str, AfterValidator(clean_text)]
+
+
+class PendingURL(BaseModel):
+    """A URL waiting in C: where it was found, its anchor text, and how promising the Crawler found it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str = Field(min_length=1, description="Canonical URL.")
+    score: _Score = Field(description="Relevance from the Crawler, 0 to 10.")
+    anchor_text: CleanText = ""
+    found_on: str | None = Field(default=None, description="Canonical URL of the page the link was on.")
+    seq: int = Field(ge=0, description="Insertion order: among equal scores the earlier URL comes first.")
+
+    @property
+    def pop_key(self) -> tuple[float, int]:
+        """Sort key of the pop order: highest score first, then earliest insertion."""
+        return (-self.score, self.seq)
+
+
+class CollectedItem(BaseModel):
+    """An entry of CP: a relevant item with its description, score and provenance.
+
+    Frozen so that the only way to change an item is `WebContext.add_item`, which keeps CP and DP in step.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str = Field(min_length=1, description="Canonical URL of the item (its key in CP).")
+    title: CleanText
+    description: CleanText = ""
+    score: _Score = Field(description="Relevance from the Item Collector, 0 to 10.")
+    found_on: str = Field(min_length=1, description="Canonical URL of the page where it was first found.")
+    site: str = Field(min_length=1, description="The site_url of the Web Context that holds it.")
+    seq: int = Field(ge=0, description="Order of first collection.")
+
+    @property
+    def rank_key(self) -> tuple[float, int]:
+        """Sort key of `WebContext.items`: highest score first, then earliest collected."""
+        return (-self.score, self.seq)
+
+
+class ItemUpdate(StrEnum):
+    """What `WebContext.add_item` did."""
+
+    ADDED = "added"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+
+
+def _sorted_urls(urls: set[str]) -> list[str]:
+    return sorted(urls)
+
+
+def _queue_in_pop_order(pending: dict[str, PendingURL]) -> list[PendingURL]:
+    return sorted(pending.values(), key=lambda entry: entry.pop_key)
+
+
+def _pending_from_list(value: Any) -> Any:
+    """Accept the saved form of C (a list in pop order) and key it by URL, refusing duplicates."""
+    if not isinstance(value, list):
+        return value
+    keyed: dict[str, Any] = {}
+    for entry in value:
+        if isinstance(entry, PendingURL):
+            url: object = entry.url
+        elif isinstance(entry, dict):
+            url = entry.get("url")
+        else:
+            url = None
+        if not isinstance(url, str):
+            raise ValueError(f"pending entry without a URL: {entry!r}")
+        if url in keyed:
+            raise ValueError(f"URL pending twice: {url}")
+        keyed[url] = entry
+    return keyed
+
+
+# Sets are saved sorted so that state files are stable and diffable.
+_URLSet = Annotated[set[str], PlainSerializer(_sorted_urls, return_type=list[str], when_used="json")]
+_PendingQueue = Annotated[
+    dict[str, PendingURL],
+    BeforeValidator(_pending_from_list),
+    PlainSerializer(_queue_in_pop_order, return_type=list[PendingURL], when_used="json"),
+]
+
+
+def _checked_score(score: object, *, what: str) -> float:
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise ToolInputError(f"{what} score must be a number from 0 to 10, got {score!r}")
+    value = float(score)
+    if math.isnan(value) or not MIN_SCORE <= value <= MAX_SCORE:
+        raise ToolInputError(f"{what} score must be a number from 0 to 10, got {score!r}")
+    return value
+
+
+def _checked_text(value: object, *, what: str) -> str:
+    if not isinstance(value, str):
+        raise ToolInputError(f"{what} must be a string, got {type(value).__name__}")
+    return clean_text(value).strip()
+
+
+class WebContext(BaseModel):
+    """The exploration state of one site: W = ⟨C, CP, DP, DU, VU⟩.
+
+    - C  (`pending`): the priority queue of discovered URLs awaiting a visit; pops come out by highest
+      score, then earliest insertion (`seq`).
+    - CP (`collected`): the collected items, keyed by canonical item URL.
+    - DP (`discovered_items`): the item URLs collected so far, so no item is stored twice.
+    - DU (`discovered_urls`): every URL seen, queued or not, visited or not.
+    - VU (`visited_urls`): the URLs already visited.
+
+    Invariants, kept by every method and checked when a saved context is loaded:
+    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; each URL is visited at most once
+    (a second visit raises `StateError`). All URLs are canonical (`context.urls.canonicalize_url`).
+
+    Mutate it only through its methods; the fields are public for (de)serialisation. Pydantic's JSON
+    round trip is exact: ``WebContext.model_validate_json(w.model_dump_json()) == w``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    site_url: str = Field(description="Canonical start URL of the site.")
+    name: CleanText = ""
+    pending: _PendingQueue = Field(default_factory=dict, description="C: pending URLs (saved in pop order).")
+    collected: dict[str, CollectedItem] = Field(default_factory=dict, description="CP: items by URL.")
+    discovered_items: _URLSet = Field(default_factory=set, description="DP: item URLs collected.")
+    discovered_urls: _URLSet = Field(default_factory=set, description="DU: every URL seen.")
+    visited_urls: _URLSet = Field(default_factory=set, description="VU: URLs visited.")
+    next_url_seq: int = Field(default=0, ge=0, description="Sequence number of the next queued URL.")
+    next_item_seq: int = Field(default=0, ge=0, description="Sequence number of the next collected item.")
+
+    @field_validator("site_url")
+    @classmethod
+    def _canonical_site_url(cls, value: str) -> str:
+        return canonicalize_url(value)
+
+    @model_validator(mode="after")
+    def _check_loaded_invariants(self) -> Self:
+        problems = self.invariant_violations()
+        if problems:
+            raise ValueError("Web Context breaks its invariants: " + "; ".join(problems))
+        return self
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def for_site(cls, site_url: str, *, name: str = "") -> WebContext:
+        """A fresh context for the site at `site_url`, its start URL queued with the top score."""
+        context = cls(site_url=site_url, name=_checked_text(name, what="name"))
+        context.add_url(context.site_url, MAX_SCORE, anchor_text=context.name)
+        return context
+
+    # ------------------------------------------------------------------ URLs
+
+    def add_url(self, url: str, score: float, *, anchor_text: str = "", found_on: str | None = None) -> bool:
+        """Queue `url` in C unless it was discovered before; True when it was queued.
+
+        A URL already in DU (pending, visited or marked discovered) changes nothing: the first sighting
+        keeps its score. Raises `InvalidURLError` for a URL that is not http(s) and `ToolInputError`
+        for a score outside 0..10.
+        """
+        canonical = canonicalize_url(url)
+        value = _checked_score(score, what="link")
+        anchor = _checked_text(anchor_text, what="anchor_text")
+        source = canonicalize_url(found_on) if found_on is not None else None
+        if canonical in self.discovered_urls:
+            return False
+        self.pending[canonical] = PendingURL(
+            url=canonical, score=value, anchor_text=anchor, found_on=source, seq=self.next_url_seq
+        )
+        self.next_url_seq += 1
+        self.discovered_urls.add(canonical)
+        return True
+
+    def mark_discovered(self, url: str) -> bool:
+        """Record `url` in DU without queuing it (seen, judged not worth a visit); False if already known."""
+        canonical = canonicalize_url(url)
+        if canonical in self.discovered_urls:
+            return False
+        self.discovered_urls.add(canonical)
+        return True
+
+    def pop_next(self) -> PendingURL | None:
+        """Take the best pending URL (top score, then earliest) and mark it visited; None if C is empty."""
+        if not self.pending:
+            return None
+        best = min(self.pending.values(), key=lambda entry: entry.pop_key)
+        self._visit_pending(best.url)
+        logger.debug("popped %s (score %s) on %s", best.url, best.score, self.site_url)
+        return best
+
+    def take(self, url: str) -> PendingURL:
+        """Take the pending URL the Planner chose and mark it visited.
+
+        Raises `StateError` when `url` is not pending: already visited, known but never queued, or unknown.
+        """
+        canonical = canonicalize_url(url)
+        if canonical in self.pending:
+            entry = self.pending[canonical]
+            self._visit_pending(canonical)
+            return entry
+        if canonical in self.visited_urls:
+            raise StateError(f"{canonical} was already visited; each page is visited once: choose another")
+        if canonical in self.discovered_urls:
+            raise StateError(f"{canonical} was seen but not queued as promising, so it is not pending")
+        raise StateError(f"{canonical} is not a pending URL of {self.site_url}: it was never discovered")
+
+    def mark_visited(self, url: str) -> None:
+        """Record a visit to `url` that did not come from C (e.g. a site-search results page).
+
+        Adds it to DU and VU and drops it from C if it was pending. Raises `StateError` if already visited.
+        """
+        canonical = canonicalize_url(url)
+        if canonical in self.visited_urls:
+            raise StateError(f"{canonical} was already visited; each page is visited once")
+        self.pending.pop(canonical, None)
+        self.discovered_urls.add(canonical)
+        self.visited_urls.add(canonical)
+
+    def _visit_pending(self, canonical: str) -> None:
+        del self.pending[canonical]
+        self.visited_urls.add(canonical)
+
+    def is_pending(self, url: str) -> bool:
+        """True when `url` waits in C. A URL that cannot be canonicalised is never pending."""
+        canonical = try_canonicalize_url(url)
+        return canonical is not None and canonical in self.pending
+
+    def is_visited(self, url: str) -> bool:
+        """True when `url` is in VU."""
+        canonical = try_canonicalize_url(url)
+        return canonical is not None and canonical in self.visited_urls
+
+    def is_discovered(self, url: str) -> bool:
+        """True when `url` is in DU."""
+        canonical = try_canonicalize_url(url)
+        return canonical is not None and canonical in self.discovered_urls
+
+    def top_urls(self, k: int) -> list[PendingURL]:
+        """The best `k` pending URLs in pop order, left in C."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ToolInputError(f"k must be a whole number ≥ 0, got {k!r}")
+        return heapq.nsmallest(k, self.pending.values(), key=lambda entry: entry.pop_key)
+
+    # ------------------------------------------------------------------ items
+
+    def add_item(
+        self, url: str, *, title: str, description: str = "", score: float, found_on: str
+    ) -> ItemUpdate:
+        """Store an item in CP (and its URL in DP), or improve the one already stored.
+
+        An item already stored is updated when the new sighting brings a higher score, a longer
+        description, or a title where it had none; its first `found_on` and `seq` are kept. An item is
+        never stored twice.
+        """
+        canonical = canonicalize_url(url)
+        value = _checked_score(score, what="item")
+        clean_title = _checked_text(title, what="title")
+        clean_description = _checked_text(description, what="description")
+        source = canonicalize_url(found_on)
+        existing = self.collected.get(canonical)
+        if existing is None:
+            self.collected[canonical] = CollectedItem(
+                url=canonical,
+                title=clean_title,
+                description=clean_description,
+                score=value,
+                found_on=source,
+                site=self.site_url,
+                seq=self.next_item_seq,
+            )
+            self.next_item_seq += 1
+            self.discovered_items.add(canonical)
+            return ItemUpdate.ADDED
+        changes: dict[str, object] = {}
+        if value > existing.score:
+            changes["score"] = value
+        if len(clean_description) > len(existing.description):
+            changes["description"] = clean_description
+        if clean_title and not existing.title:
+            changes["title"] = clean_title
+        if not changes:
+            return ItemUpdate.UNCHANGED
+        self.collected[canonical] = existing.model_copy(update=changes)
+        return ItemUpdate.UPDATED
+
+    def items(self) -> list[CollectedItem]:
+        """The collected items, best score first, then in order of collection."""
+        return sorted(self.collected.values(), key=lambda item: item.rank_key)
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def pending_count(self) -> int:
+        """Number of URLs in C."""
+        return len(self.pending)
+
+    @property
+    def visited_count(self) -> int:
+        """Number of URLs in VU."""
+        return len(self.visited_urls)
+
+    @property
+    def item_count(self) -> int:
+        """Number of items in CP."""
+        return len(self.collected)
+
+    @property
+    def C(self) -> list[PendingURL]:
+        """C, the pending URLs, in pop order (a copy)."""
+        return _queue_in_pop_order(self.pending)
+
+    @property
+    def CP(self) -> dict[str, CollectedItem]:
+        """CP, the collected items by URL (a copy)."""
+        return dict(self.collected)
+
+    @property
+    def DP(self) -> frozenset[str]:
+        """DP, the collected item URLs."""
+        return frozenset(self.discovered_items)
+
+    @property
+    def DU(self) -> frozenset[str]:
+        """DU, every URL discovered."""
+        return frozenset(self.discovered_urls)
+
+    @property
+    def VU(self) -> frozenset[str]:
+        """VU, the URLs visited."""
+        return frozenset(self.visited_urls)
+
+    def invariant_violations(self) -> list[str]:
+        """Every broken invariant, described; empty when the context is sound."""
+        problems: list[str] = []
+        if not self.visited_urls <= self.discovered_urls:
+            unknown = sorted(self.visited_urls - self.discovered_urls)[:5]
+            problems.append(f"visited but not discovered: {unknown}")
+        pending = set(self.pending)
+        if pending & self.visited_urls:
+            problems.append(f"pending and visited: {sorted(pending & self.visited_urls)[:5]}")
+        if not pending <= self.discovered_urls:
+            problems.append(f"pending but not discovered: {sorted(pending - self.discovered_urls)[:5]}")
+        if self.discovered_items != set(self.collected):
+            problems.append("discovered item URLs differ from the collected items")
+        if any(key != entry.url for key, entry in self.pending.items()):
+            problems.append("a pending entry is filed under another URL")
+        if any(key != item.url for key, item in self.collected.items()):
+            problems.append("a collected item is filed under another URL")
+        if len({entry.seq for entry in self.pending.values()}) != len(self.pending):
+            problems.append("two pending URLs share a sequence number")
+        if any(item.site != self.site_url for item in self.collected.values()):
+            problems.append("a collected item belongs to another site")
+        if any(entry.seq >= self.next_url_seq for entry in self.pending.values()):
+            problems.append("a pending URL has a sequence number not yet issued")
+        if any(item.seq >= self.next_item_seq for item in self.collected.values()):
+            problems.append("a collected item has a sequence number not yet issued")
+        return problems
+
+    def check_invariants(self) -> None:
+        """Raise `StateError` naming every broken invariant (tests and paranoid callers)."""
+        problems = self.invariant_violations()
+        if problems:
+            raise StateError(f"Web Context of {self.site_url} is inconsistent: " + "; ".join(problems))
