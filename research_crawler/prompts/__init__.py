@@ -1,0 +1,1 @@
+"""Prompts and hints as data files."""

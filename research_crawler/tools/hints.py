@@ -1,0 +1,51 @@
+"""Hint injection: short instructions appended to every tool result an LLM reads, filled from the live state.
+
+The templates are data (`prompts/hints.toml`); `hint(tool, case, state)` fills one and refuses to leave
+a placeholder empty, so a missing counter is a bug found in tests rather than a confusing prompt.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from functools import cache
+from importlib import resources
+
+from pydantic import BaseModel, Field
+
+__all__ = ["HintState", "hint", "hint_templates", "with_hint"]
+
+
+class HintState(BaseModel):
+    """The live counters a hint may mention."""
+
+    subpages_left: int = Field(ge=0)
+    items_collected: int = Field(ge=0)
+    item_kind: str = "paper"
+
+
+@cache
+def hint_templates() -> dict[str, dict[str, str]]:
+    """All hint templates, by tool name then case."""
+    text = resources.files("research_crawler.prompts").joinpath("hints.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def placeholders(template: str) -> set[str]:
+    """The placeholder names used in `template`."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def hint(tool: str, case: str, state: HintState) -> str:
+    """The hint for `tool` in `case`, filled from `state` (KeyError for an unknown tool or case)."""
+    template = hint_templates()[tool][case]
+    values = state.model_dump()
+    missing = placeholders(template) - values.keys()
+    if missing:
+        raise KeyError(f"hint {tool}.{case} needs {sorted(missing)}, which HintState does not provide")
+    return template.format(**values)
+
+
+def with_hint(text: str, hint_text: str) -> str:
+    """A tool result followed by its hint, in the layout every tool uses."""
+    return f"{text.rstrip()}\n\nHint: {hint_text}"

@@ -1,0 +1,145 @@
+"""The navigation tools: the Planner's view of the queue and the Crawler's link scoring.
+
+Each tool takes the Web Context it changes as an argument, validates every input, and returns a
+result whose `message` (ending with a hint) is what the LLM reads. Only links that the page really
+has can enter the queue: an LLM names links by their number, never by a URL it might invent.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.web_context import PendingURL, WebContext
+from research_crawler.errors import ToolInputError
+from research_crawler.tools.hints import HintState, hint, with_hint
+from research_crawler.tools.page import Page
+
+__all__ = ["LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
+
+
+class TopURLs(BaseModel):
+    """The best pending URLs of a site, without their scores (the Planner judges them afresh)."""
+
+    urls: list[PendingURL]
+    message: str
+
+
+def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURLs:
+    """List the most promising URLs of this site that have not been visited yet.
+
+    Scores are hidden on purpose: choose from the anchor texts and the query.
+
+    Args:
+        k: how many URLs to list (1 to 50).
+
+    Returns:
+        Numbered lines "URL — anchor text (found on PAGE)", best first, and a hint.
+    """
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
+        raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
+    top = web_context.top_urls(k)
+    if state.subpages_left == 0:
+        case = "no_budget"
+    else:
+        case = "some" if top else "none"
+    if top:
+        lines = [f"{n}. {p.url} — {p.anchor_text or '(no anchor text)'}" for n, p in enumerate(top, 1)]
+        text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
+    else:
+        text = f"No pending URLs on {web_context.site_url}."
+    return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))
+
+
+class LinkScore(BaseModel):
+    """A link of the current page, by its number, with its relevance to the query."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[int, Field(description="The link's number, as shown in [n] on the page.")]
+    score: Annotated[float, Field(description="Relevance to the query, from 0 (none) to 10 (certain).")]
+
+
+class SaveLinksResult(BaseModel):
+    """What `save_links` did with each link it was given."""
+
+    queued: list[str] = Field(default_factory=list)
+    already_known: list[str] = Field(default_factory=list)
+    off_site: list[str] = Field(default_factory=list)
+    rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
+    message: str = ""
+
+
+def save_links(
+    web_context: WebContext,
+    page: Page,
+    links: list[LinkScore] | list[dict[str, object]],
+    *,
+    state: HintState,
+    allow_offsite: bool = False,
+    graph: NavigationGraph | None = None,
+) -> SaveLinksResult:
+    """Store the links of this page that may lead to relevant items, each with a relevance score.
+
+    Give only links worth visiting later (category pages, listings, search results, item pages);
+    leave out navigation boilerplate such as login, help or social links.
+
+    Args:
+        links: a list of {"id": link number on this page, "score": 0-10 relevance to the query}.
+
+    Returns:
+        Which links were queued, which were already known, and which were rejected and why.
+    """
+    if not isinstance(links, list):
+        raise ToolInputError('links must be a list of {"id": n, "score": s} objects')
+    result = SaveLinksResult()
+    best: dict[int, float] = {}
+    for raw in links:
+        entry = _parse_link_score(raw, page, result)
+        if entry is not None:
+            best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
+    for link_id, score in best.items():
+        link = page.link(link_id)
+        assert link is not None  # checked by _parse_link_score
+        if not link.same_site and not allow_offsite:
+            result.off_site.append(link.url)
+            continue
+        if graph is not None:
+            graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)
+        if web_context.add_url(link.url, score, anchor_text=link.text, found_on=page.final_url):
+            result.queued.append(link.url)
+        else:
+            result.already_known.append(link.url)
+    result.message = with_hint(_describe(result), hint("save_links", "default", state))
+    return result
+
+
+def _parse_link_score(raw: object, page: Page, result: SaveLinksResult) -> LinkScore | None:
+    try:
+        entry = raw if isinstance(raw, LinkScore) else LinkScore.model_validate(raw)
+    except Exception:
+        result.rejected.append(f'{raw!r}: each entry must be {{"id": <link number>, "score": <0-10>}}')
+        return None
+    if page.link(entry.id) is None:
+        valid = f"1–{len(page.links)}" if page.links else "none: this page has no links"
+        result.rejected.append(f"link {entry.id} is not on this page (valid numbers: {valid})")
+        return None
+    if math.isnan(entry.score) or not 0 <= entry.score <= 10:
+        result.rejected.append(f"link {entry.id}: score must be between 0 and 10, got {entry.score}")
+        return None
+    return entry
+
+
+def _describe(result: SaveLinksResult) -> str:
+    summary = [f"Queued {len(result.queued)} new link(s)."]
+    if result.already_known:
+        summary.append(f"{len(result.already_known)} were already known (not queued again).")
+    if result.off_site:
+        summary.append(f"{len(result.off_site)} lead off this site and were not queued.")
+    text = " ".join(summary)
+    if result.rejected:
+        text += "\nRejected:\n" + "\n".join(f"- {reason}" for reason in result.rejected)
+    return text

@@ -1,0 +1,141 @@
+"""The agents' tools: only links a page really has can enter the queue or the collected items."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.web_context import WebContext
+from research_crawler.errors import ToolInputError
+from research_crawler.tools.hints import HintState
+from research_crawler.tools.items import collect_items, get_collected_items
+from research_crawler.tools.navigation import LinkScore, get_top_urls, save_links
+from research_crawler.tools.page import Determination, Link, Page
+
+SITE = "http://papers.test/"
+STATE = HintState(subpages_left=4, items_collected=0)
+
+
+def make_page(url: str = "http://papers.test/list/cs", links: list[tuple[str, str, bool]] | None = None) -> Page:
+    links = links or [
+        ("http://papers.test/abs/1", "Graph neural networks for molecules", True),
+        ("http://papers.test/abs/2", "Protein folding with diffusion", True),
+        ("http://papers.test/list/cs?skip=25", "next page", True),
+        ("http://elsewhere.test/paper", "An off-site paper", False),
+    ]
+    return Page(
+        url=url,
+        final_url=url,
+        status=200,
+        determination=Determination.OK,
+        links=[Link(id=n, url=u, text=t, same_site=s) for n, (u, t, s) in enumerate(links, 1)],
+    )
+
+
+@pytest.fixture
+def web() -> WebContext:
+    return WebContext.for_site(SITE)
+
+
+def test_save_links_queues_valid_numbers_and_rejects_the_rest(web: WebContext) -> None:
+    page = make_page()
+    graph = NavigationGraph()
+    result = save_links(
+        web,
+        page,
+        [{"id": 1, "score": 9}, {"id": 3, "score": 4}, {"id": 57, "score": 8}, {"id": 2, "score": 11}, "junk"],
+        state=STATE,
+        graph=graph,
+    )
+    assert result.queued == ["http://papers.test/abs/1", "http://papers.test/list/cs?skip=25"]
+    assert any("link 57 is not on this page (valid numbers: 1–4)" in r for r in result.rejected)
+    assert any("score must be between 0 and 10" in r for r in result.rejected)
+    assert len(result.rejected) == 3
+    assert web.is_pending("http://papers.test/abs/1")
+    assert not web.is_discovered("http://papers.test/abs/2")
+    assert result.message.splitlines()[-1].startswith("Hint: ")
+    assert graph.graph.has_edge(page.final_url, "http://papers.test/abs/1")
+
+
+def test_save_links_keeps_off_site_links_out_unless_allowed(web: WebContext) -> None:
+    page = make_page()
+    result = save_links(web, page, [LinkScore(id=4, score=9)], state=STATE)
+    assert result.off_site == ["http://elsewhere.test/paper"] and not result.queued
+    assert not web.is_discovered("http://elsewhere.test/paper")
+    allowed = save_links(web, page, [LinkScore(id=4, score=9)], state=STATE, allow_offsite=True)
+    assert allowed.queued == ["http://elsewhere.test/paper"]
+
+
+def test_save_links_twice_does_not_queue_twice(web: WebContext) -> None:
+    page = make_page()
+    save_links(web, page, [{"id": 1, "score": 5}], state=STATE)
+    again = save_links(web, page, [{"id": 1, "score": 9}, {"id": 1, "score": 2}], state=STATE)
+    assert again.already_known == ["http://papers.test/abs/1"] and not again.queued
+
+
+def test_save_links_refuses_a_non_list() -> None:
+    with pytest.raises(ToolInputError):
+        save_links(WebContext.for_site(SITE), make_page(), "1,2,3", state=STATE)  # type: ignore[arg-type]
+
+
+def test_get_top_urls_hides_scores_and_hints(web: WebContext) -> None:
+    page = make_page()
+    save_links(web, page, [{"id": 1, "score": 3}, {"id": 2, "score": 9.5}], state=STATE)
+    top = get_top_urls(web, 2, state=STATE)
+    assert [p.url for p in top.urls] == ["http://papers.test/", "http://papers.test/abs/2"]
+    assert "9.5" not in top.message and "Protein folding with diffusion" in top.message
+    assert "4 subpages left" in top.message
+    with pytest.raises(ToolInputError):
+        get_top_urls(web, 0, state=STATE)
+
+
+def test_get_top_urls_says_when_nothing_is_left() -> None:
+    web = WebContext.for_site(SITE)
+    web.pop_next()
+    assert "No pending URLs" in get_top_urls(web, 5, state=STATE).message
+    no_budget = get_top_urls(web, 5, state=HintState(subpages_left=0, items_collected=2))
+    assert "give the turn to the Supervisor now" in no_budget.message
+
+
+def test_collect_items_accepts_only_what_the_page_has(web: WebContext) -> None:
+    page = make_page()
+    result = collect_items(
+        web,
+        page,
+        [
+            {"id": 1, "title": "Graph neural networks for molecules", "score": 9, "description": "GNNs."},
+            {"url": "http://papers.test/abs/2", "title": "Protein folding with diffusion", "score": 6},
+            {"url": "http://papers.test/abs/999", "title": "An invented paper", "score": 10},
+            {"id": 42, "title": "Out of range", "score": 5},
+            {"id": 2, "title": "   ", "score": 5},
+            {"title": "No reference", "score": 5},
+        ],
+        state=STATE,
+    )
+    assert result.added == ["http://papers.test/abs/1", "http://papers.test/abs/2"]
+    assert len(result.rejected) == 4
+    assert "does not appear on this page" in " ".join(result.rejected)
+    assert web.item_count == 2
+    assert "2 papers collected" in result.message
+
+
+def test_collect_items_on_an_abstract_page_collects_the_page_itself(web: WebContext) -> None:
+    page = make_page(url="http://papers.test/abs/7", links=[("http://papers.test/pdf/7", "PDF", True)])
+    result = collect_items(web, page, [{"url": "/abs/7", "title": "Paper seven", "score": 8}], state=STATE)
+    assert result.added == ["http://papers.test/abs/7"]
+
+
+def test_collect_items_updates_rather_than_duplicates(web: WebContext) -> None:
+    page = make_page()
+    collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 5}], state=STATE)
+    better = collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 8, "description": "More."}], state=STATE)
+    assert better.updated == ["http://papers.test/abs/1"] and web.item_count == 1
+
+
+def test_get_collected_items_lists_query_and_items(web: WebContext) -> None:
+    page = make_page()
+    collect_items(web, page, [{"id": 2, "title": "Protein folding with diffusion", "score": 7}], state=STATE)
+    view = get_collected_items(web, query="protein diffusion", state=STATE)
+    assert view.message.startswith('Query: "protein diffusion"')
+    assert "Protein folding with diffusion — http://papers.test/abs/2 (score 7/10)" in view.message
+    assert "papers collected (1) answer the query" in view.message
