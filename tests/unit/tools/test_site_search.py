@@ -1,0 +1,540 @@
+"""Site search: forms and OpenSearch descriptions found on real saved pages, and search_site end to end."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+import lxml.html
+import pytest
+
+from research_crawler.errors import ToolInputError
+from research_crawler.tools.page import Determination, Page
+from research_crawler.tools.site_search import (
+    SearchMechanism,
+    build_search_url,
+    find_search_mechanism,
+    find_search_mechanisms,
+    read_opensearch_description,
+    search_site,
+)
+
+REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", "/work/shared/realweb"))
+QUERY = "graph neural networks"
+
+
+def _manifest() -> list[dict[str, str]]:
+    path = REALWEB / "MANIFEST.tsv"
+    if not path.is_file():
+        return []
+    with path.open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+MANIFEST = _manifest()
+ROWS = {row["file"]: row for row in MANIFEST}
+needs_realweb = pytest.mark.skipif(
+    not MANIFEST, reason=f"real saved pages not found at {REALWEB} (set RESEARCH_CRAWLER_REALWEB)"
+)
+WITH_FORM = [row["file"] for row in MANIFEST if row["has_search_form"] == "yes"]
+WITHOUT_FORM = [row["file"] for row in MANIFEST if row["has_search_form"] == "no"]
+
+# Read off each page by hand: which <form> (0-based, document order) is the site's own search box and
+# which field takes the query. None: the best mechanism is the page's OpenSearch description instead.
+SEARCH_FORM = {
+    "aclanthology__article__1.html": (0, "q"),
+    "aclanthology__article__2.html": (0, "q"),
+    "aclanthology__listing__1.html": (0, "q"),
+    "acm__article__1.html": (0, "AllField"),
+    "acm__search__1.html": (0, "AllField"),
+    "aps__article__1.html": (0, "q"),
+    "arxiv__abstract__1.html": (0, "query"),
+    "arxiv__abstract__2.html": (0, "query"),
+    "arxiv__abstract__3.html": (0, "query"),
+    "arxiv__abstract__4.html": (0, "query"),
+    "arxiv__listing__1.html": (0, "query"),
+    "arxiv__listing__2.html": (0, "query"),
+    "arxiv__listing__3.html": (0, "query"),
+    "arxiv__search__1.html": (0, "query"),  # the header box, not the refine-this-search form
+    "biorxiv__article__1.html": (0, "keywords"),
+    "elife__article__1.html": (0, "for"),
+    "firstmonday__article__1.html": (0, "query"),
+    "googlescholar__search__1.html": (0, "q"),
+    "hal__article__1.html": (2, "q"),
+    "iop__article__1.html": (0, "terms"),
+    "iospress__article__1.html": (1, "q"),
+    "medrxiv__search__1.html": (0, "keywords"),
+    "medrxiv__search__2.html": (0, "keywords"),
+    "nature__article__1.html": (0, "q"),
+    "nature__article__2.html": (3, "q"),  # after three newsletter sign-up forms
+    "nature__listing__1.html": (0, "sp-q"),
+    "nature__search__1.html": (0, "sp-q"),
+    "nber__article__1.html": (0, "q"),
+    "neurips__article__1.html": (0, "q"),
+    "neurips__article__2.html": (0, "q"),
+    "peerj__article__1.html": (0, "q"),
+    "plos__article__1.html": (0, "q"),
+    "plos__article__2.html": (0, "q"),
+    "plos__search__1.html": (0, "query"),
+    "pmc__article__1.html": (0, "term"),  # NCBI-wide search, not the script-driven PMC box
+    "pmc__search__1.html": (0, "EntrezSystem2.PEntrez.Pmc.SearchBar.Term"),
+    "pubmed__article__1.html": None,
+    "sciencedirect__article__2.html": (0, "qs"),
+    "sciencedirect__article__3.html": (0, "qs"),
+    "sciencedirect__search__1.html": (1, "qs_all"),  # form 0 is a login form
+    "semanticscholar__article__1.html": (0, "q"),
+    "semanticscholar__article__2.html": (0, "q"),
+    "springer__article__1.html": (1, "query"),
+    "springer__article__2.html": (3, "query"),
+    "springer__search__1.html": (
+        0,
+        "ctl00$PageSidebar$ctl00$Sidebarplaceholder1$ctl00$FindTextBox$MainTextBox",
+    ),
+}
+
+# Hand-checked against the pages' HTML.
+EXACT_URLS = {
+    "arxiv__abstract__1.html": "https://arxiv.org/search?query=graph+neural+networks&searchtype=all&source=header",
+    "arxiv__abstract__2.html": "https://arxiv.org/search?query=graph+neural+networks&searchtype=all&source=header",
+    "aclanthology__article__1.html": "https://aclanthology.org/search/?q=graph+neural+networks",
+    "elife__article__1.html": "https://elifesciences.org/search?for=graph+neural+networks",
+    "googlescholar__search__1.html": "https://scholar.google.co.jp/scholar?q=graph+neural+networks&btnG=&hl=en&as_sdt=0%2C5",
+    "sciencedirect__article__2.html": "https://www.sciencedirect.com/search?qs=graph+neural+networks&origin=article&zone=qSearch",
+    "springer__article__1.html": "https://link.springer.com/search?query=graph+neural+networks",
+    "plos__article__1.html": "https://journals.plos.org/plosone/search?q=graph+neural+networks&filterJournals=PLoSONE",
+    "pmc__article__1.html": "https://www.ncbi.nlm.nih.gov/search/all/?term=graph+neural+networks",
+    "nature__article__1.html": "https://www.nature.com/search?q=graph+neural+networks&journal=",
+    "hal__article__1.html": "https://hal.science/search/index?q=graph+neural+networks",
+    "iop__article__1.html": "https://iopscience.iop.org/nsearch?terms=graph+neural+networks",
+}
+
+
+def _page(name: str) -> tuple[str, str]:
+    """The page's text (as a fetcher would decode it) and the URL it was saved from."""
+    text = (REALWEB / "pages" / name).read_bytes().decode("utf-8", errors="replace")
+    url = ROWS[name]["original_url"].split()[0].rstrip(",")
+    return text, url if url.startswith("http") else f"https://{ROWS[name]['site']}.example.org/"
+
+
+def _tree(text: str) -> lxml.html.HtmlElement:
+    return lxml.html.document_fromstring(text.encode("utf-8"), parser=lxml.html.HTMLParser(encoding="utf-8"))
+
+
+def _expected_submission(tree: lxml.html.HtmlElement, url: str, index: int, field: str) -> tuple[str, list]:
+    """What the form sends besides the query, computed with lxml's own form support: (action, pairs)."""
+    form = tree.xpath("//form")[index]
+    base = next(iter(tree.xpath("//base/@href") + tree.xpath("//link[@rel='canonical']/@href")), "")
+    action = (form.get("action") or "").strip()
+    action = urljoin(urljoin(url, base), action) if action else url
+    pairs = [(name, value) for name, value in form.form_values() if name != field]
+    submit = next(
+        iter(form.xpath(".//input[@type='submit'] | .//button[not(@type) or @type='submit']")), None
+    )
+    if submit is not None and submit.get("name"):  # lxml leaves out the button a browser submits with
+        pairs.append((submit.get("name"), submit.get("value", "")))
+    parts = urlsplit(action)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}", sorted(p for p in pairs if p[1])
+
+
+# ---------------------------------------------------------------------------------------------- real pages
+
+
+@needs_realweb
+def test_every_page_with_a_search_form_is_in_the_table() -> None:
+    assert set(WITH_FORM) == set(SEARCH_FORM)
+
+
+@needs_realweb
+@pytest.mark.parametrize("name", WITH_FORM)
+def test_search_form_of_real_page(name: str) -> None:
+    text, url = _page(name)
+    tree = _tree(text)
+    best = find_search_mechanism(text, url=url)
+    assert best is not None
+    expected = SEARCH_FORM[name]
+    if expected is None:
+        assert best.kind == "opensearch" and best.usable
+        return
+    index, field = expected
+    form = tree.xpath("//form")[index]
+    if (form.get("method") or "get").lower() == "post":
+        assert best.kind == "form" and not best.usable and best.method == "POST"
+        assert best.note.startswith("POST-only form") and best.query_field == field
+        with pytest.raises(ToolInputError):
+            build_search_url(best, QUERY)
+        return
+    assert (best.kind, best.method, best.usable, best.query_field) == ("form", "GET", True, field)
+    search_url = build_search_url(best, QUERY)
+    expected_action, expected_pairs = _expected_submission(tree, url, index, field)
+    parts = urlsplit(search_url)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == expected_action
+    assert not parts.fragment
+    sent = parse_qsl(parts.query, keep_blank_values=True)
+    assert [value for name, value in sent if name == field] == [QUERY]
+    assert sorted(p for p in sent if p[1] and p[0] != field) == expected_pairs
+    if name in EXACT_URLS:
+        assert search_url == EXACT_URLS[name]
+
+
+@needs_realweb
+@pytest.mark.parametrize("name", WITHOUT_FORM)
+def test_pages_without_a_search_form(name: str) -> None:
+    text, url = _page(name)
+    mechanisms = find_search_mechanisms(text, url=url)
+    assert [m for m in mechanisms if m.kind == "form"] == []
+    opensearch_links = _tree(text).xpath(
+        "//link[@rel='search'][@type='application/opensearchdescription+xml']"
+    )
+    best = find_search_mechanism(text, url=url)
+    if opensearch_links:
+        assert best is not None and best.kind == "opensearch"
+        assert best.description_url == urljoin(url, opensearch_links[0].get("href"))
+    else:
+        assert best is None
+
+
+@needs_realweb
+def test_login_and_newsletter_forms_lose_to_the_search_box() -> None:
+    text, url = _page("nature__article__2.html")  # three newsletter sign-ups come first
+    mechanisms = find_search_mechanisms(text, url=url)
+    assert mechanisms[0].url_template == "https://www.nature.com/search?q={query}"
+    assert all("briefing" not in m.url_template for m in mechanisms)
+    text, url = _page("ieee__article__1.html")  # its only form is a GET login form
+    assert find_search_mechanisms(text, url=url) == []
+
+
+@needs_realweb
+def test_select_defaults_and_hidden_fields_are_kept() -> None:
+    text, url = _page("arxiv__abstract__2.html")
+    best = find_search_mechanism(text, url=url)
+    assert best is not None
+    assert best.hidden_fields == {"searchtype": "all", "source": "header"}  # <select> default + hidden input
+    assert best.url_template == "https://arxiv.org/search?query={query}&searchtype=all&source=header"
+
+
+@needs_realweb
+def test_pubmed_post_form_loses_to_its_opensearch_description() -> None:
+    text, url = _page("pubmed__article__1.html")
+    opensearch, form = find_search_mechanisms(text, url=url)
+    assert opensearch.kind == "opensearch" and opensearch.usable
+    assert opensearch.description_url == "http://www.ncbi.nlm.nih.gov/corehtml/query/static/pubmedsearch.xml"
+    assert opensearch.url_template == ""
+    assert form.kind == "form" and not form.usable and form.note.startswith("POST-only form")
+
+
+# ----------------------------------------------------------------------------------------- synthetic forms
+
+
+def _doc(body: str, head: str = "") -> str:
+    return f"<!doctype html><html><head>{head}</head><body>{body}</body></html>"
+
+
+def test_role_search_beats_a_plain_text_form_and_empty_action_is_the_page_url() -> None:
+    page = _doc(
+        '<form action="/comments"><input name="nickname" placeholder="Search nickname"></form>'
+        '<div role="search"><form><input type="search" name="q"></form></div>'
+    )
+    first, second = find_search_mechanisms(page, url="https://example.org/a/page?x=1")
+    assert first.url_template == "https://example.org/a/page?q={query}"
+    assert second.query_field == "nickname"
+
+
+def test_form_attribute_disabled_fields_checked_radios_and_minified_markup() -> None:
+    page = _doc(
+        "<form id=s action=/find method=get role=search><input type=search name=q>"
+        "<input type=hidden name=off value=1 disabled><input type=radio name=sort value=date checked>"
+        "<input type=radio name=sort value=score><input type=checkbox name=oa value=yes>"
+        "<select name=lang><option value=en>English<option value=fr selected>French</select>"
+        "<fieldset disabled><input type=hidden name=gone value=x></fieldset></form>"
+        "<input type=hidden name=outside value=2 form=s>"
+    )
+    best = find_search_mechanism(page, url="https://example.org/")
+    assert best is not None
+    assert best.url_template == "https://example.org/find?q={query}&sort=date&lang=fr&outside=2"
+    assert best.hidden_fields == {"sort": "date", "lang": "fr", "outside": "2"}
+
+
+def test_base_href_and_canonical_resolve_the_action() -> None:
+    form = '<form role="search" action="search"><input name="q"></form>'
+    with_base = find_search_mechanism(
+        _doc(form, '<base href="https://cdn.example.org/x/">'), url="https://a.org/"
+    )
+    assert with_base is not None and with_base.url_template.startswith("https://cdn.example.org/x/search?")
+    canonical = _doc(form, '<link rel="canonical" href="/papers/1">')
+    with_canonical = find_search_mechanism(canonical, url="https://a.org/q/r")
+    assert (
+        with_canonical is not None and with_canonical.url_template == "https://a.org/papers/search?q={query}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("form", "note"),
+    [
+        ('<form role="search" method="POST" action="/s"><input name="q"></form>', "POST-only form"),
+        ('<form role="search" action="javascript:go()"><input name="q"></form>', "not an http(s) URL"),
+        (
+            '<form role="search" action="/s" onsubmit="doSearch(); return  false;"><input name="q"></form>',
+            "JavaScript",
+        ),
+    ],
+)
+def test_unusable_forms_say_why(form: str, note: str) -> None:
+    best = find_search_mechanism(_doc(form), url="https://example.org/")
+    assert best is not None and not best.usable and note in best.note
+    with pytest.raises(ToolInputError, match="cannot be used"):
+        build_search_url(best, QUERY)
+
+
+def test_usable_form_is_preferred_over_a_better_scoring_unusable_one() -> None:
+    page = _doc(
+        '<form role="search" class="search" method="post" action="/search">'
+        '<input type="search" name="q"></form>'
+        '<form action="/lookup"><input name="q"></form>'
+    )
+    first, second = find_search_mechanisms(page, url="https://example.org/")
+    assert first.usable and first.url_template == "https://example.org/lookup?q={query}"
+    assert not second.usable
+
+
+def test_password_and_text_only_forms_are_not_search_forms() -> None:
+    page = _doc(
+        '<form action="/search"><input name="user"><input type="password" name="pw"></form>'
+        '<form action="/comment"><input name="nickname"><textarea name="body"></textarea></form>'
+    )
+    assert find_search_mechanisms(page, url="https://example.org/") == []
+
+
+@pytest.mark.parametrize("junk", ["", "   ", "\x00\xff\x00", "<form><input", '<?xml version="1.0"?><html/>'])
+def test_junk_has_no_search(junk: str) -> None:
+    assert find_search_mechanism(junk, url="https://example.org/") is None
+
+
+# ---------------------------------------------------------------------------------------- build_search_url
+
+
+def _form_mechanism(template: str) -> SearchMechanism:
+    return SearchMechanism(kind="form", url_template=template, query_field="q", usable=True)
+
+
+def test_query_is_url_encoded_into_the_query_string_and_the_path() -> None:
+    in_query = _form_mechanism("https://example.org/s?q={query}&x=1")
+    assert (
+        build_search_url(in_query, " C++ & graphs/ü ")
+        == "https://example.org/s?q=C%2B%2B+%26+graphs%2F%C3%BC&x=1"
+    )
+    in_path = _form_mechanism("https://example.org/search/{query}")
+    assert build_search_url(in_path, "a b/c") == "https://example.org/search/a%20b%2Fc"
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_empty_query_is_a_tool_input_error(query: str) -> None:
+    with pytest.raises(ToolInputError, match="empty"):
+        build_search_url(_form_mechanism("https://example.org/s?q={query}"), query)
+
+
+def test_unread_opensearch_description_cannot_build_a_url() -> None:
+    mechanism = SearchMechanism(
+        kind="opensearch", url_template="", usable=True, description_url="https://example.org/osd.xml"
+    )
+    with pytest.raises(ToolInputError, match="search_site"):
+        build_search_url(mechanism, QUERY)
+
+
+def test_overlong_query_is_a_tool_input_error() -> None:
+    with pytest.raises(ToolInputError, match="shorter"):
+        build_search_url(_form_mechanism("https://example.org/s?q={query}"), "x" * 5000)
+
+
+# ---------------------------------------------------------------------------------------------- OpenSearch
+
+
+OSD = """<?xml version="1.0" encoding="UTF-8"?>
+<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
+  <ShortName>Example</ShortName>
+  <Url type="application/rss+xml" template="https://example.org/rss?q={searchTerms}"/>
+  <Url type="application/x-suggestions+json" rel="suggestions" template="https://example.org/s?q={searchTerms}"/>
+  <Url type="text/html" indexOffset="0"
+       template="/search?q={searchTerms}&amp;page={startPage?}&amp;n={count}&amp;from={startIndex}"/>
+</OpenSearchDescription>"""
+
+
+def test_opensearch_description_gives_the_html_template() -> None:
+    mechanism = read_opensearch_description(OSD, url="https://example.org/meta/osd.xml")
+    assert mechanism is not None and mechanism.usable and mechanism.kind == "opensearch"
+    assert mechanism.url_template == "https://example.org/search?q={query}&page=1&n=20&from=0"
+    assert mechanism.query_field == "q"
+    assert build_search_url(mechanism, "a b") == "https://example.org/search?q=a+b&page=1&n=20&from=0"
+
+
+@pytest.mark.parametrize(
+    ("xml", "note"),
+    [
+        (OSD.replace('type="text/html"', 'type="text/html" method="post"'), "POST"),
+        (OSD.replace("{count}", "{geo:box}"), "geo:box"),
+    ],
+)
+def test_unusable_opensearch_templates_say_why(xml: str, note: str) -> None:
+    mechanism = read_opensearch_description(xml, url="https://example.org/osd.xml")
+    assert mechanism is not None and not mechanism.usable and note in mechanism.note
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        "",
+        "not xml at all",
+        "<html><body>Not found</body></html>",
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY e "x">]>'
+        "<OpenSearchDescription>&e;</OpenSearchDescription>",
+        '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">'
+        '<Url type="application/rss+xml" template="https://e.org/?q={searchTerms}"/></OpenSearchDescription>',
+    ],
+)
+def test_unreadable_or_template_less_descriptions_give_none(xml: str) -> None:
+    assert read_opensearch_description(xml, url="https://example.org/osd.xml") is None
+
+
+# ---------------------------------------------------------------------------------------------- search_site
+
+
+class FakeFetcher:
+    """Returns canned pages by URL and records every fetch."""
+
+    def __init__(self, pages: dict[str, Page]) -> None:
+        self.pages = pages
+        self.fetched: list[str] = []
+
+    async def fetch(self, url: str) -> Page:
+        self.fetched.append(url)
+        if url in self.pages:
+            return self.pages[url]
+        return _fetched(url, Determination.NOT_FOUND, status=404, reason="no page")
+
+
+def _fetched(
+    url: str, determination: Determination, *, status: int | None = None, html: str = "", reason: str = ""
+) -> Page:
+    return Page(
+        url=url,
+        final_url=url,
+        status=status,
+        determination=determination,
+        reason=reason,
+        html=html,
+        markdown="",
+    )
+
+
+def _ok(url: str, title: str = "Results") -> Page:
+    page = _fetched(url, Determination.OK, status=200, html="<html></html>")
+    page.title = title
+    return page
+
+
+@needs_realweb
+async def test_search_site_submits_a_get_form() -> None:
+    text, url = _page("arxiv__abstract__1.html")
+    results = EXACT_URLS["arxiv__abstract__1.html"]
+    fetcher = FakeFetcher({results: _ok(results, title="Search | arXiv")})
+    outcome = await search_site(fetcher, url, text, QUERY)
+    assert fetcher.fetched == [results]
+    assert outcome.search_url == results and outcome.page is fetcher.pages[results]
+    assert outcome.mechanism is not None and outcome.mechanism.kind == "form"
+    assert (
+        "search form" in outcome.message
+        and results in outcome.message
+        and "Search | arXiv" in outcome.message
+    )
+
+
+@needs_realweb
+async def test_search_site_reads_the_opensearch_description_then_searches() -> None:
+    text, url = _page("peerj__article__2.html")  # no search form, only an OpenSearch link
+    description = "https://peerj.com/articles/osd.xml"
+    osd = OSD.replace(
+        "/search?q={searchTerms}&amp;page={startPage?}&amp;n={count}&amp;from={startIndex}",
+        "/search/?q={searchTerms}",
+    )
+    results = "https://peerj.com/search/?q=graph+neural+networks"
+    fetcher = FakeFetcher(
+        {
+            description: _fetched(description, Determination.NON_HTML, html=osd),
+            results: _ok(results),
+        }
+    )
+    outcome = await search_site(fetcher, url, text, QUERY)
+    assert fetcher.fetched == [description, results]
+    assert outcome.mechanism is not None and outcome.mechanism.kind == "opensearch"
+    assert outcome.mechanism.url_template == "https://peerj.com/search/?q={query}"
+    assert outcome.search_url == results and outcome.page is not None and outcome.page.ok
+    assert "OpenSearch" in outcome.message
+
+
+@needs_realweb
+async def test_search_site_never_submits_a_post_only_form() -> None:
+    text, url = _page("biorxiv__article__1.html")
+    fetcher = FakeFetcher({})
+    outcome = await search_site(fetcher, url, text, QUERY)
+    assert fetcher.fetched == []
+    assert outcome.search_url is None and outcome.page is None
+    assert outcome.mechanism is not None and not outcome.mechanism.usable
+    assert (
+        "POST-only form" in outcome.message
+        and "bioRxiv" in outcome.message
+        and "Nothing was submitted" in outcome.message
+    )
+
+
+@needs_realweb
+async def test_search_site_without_any_search() -> None:
+    text, url = _page("frontiers__article__1.html")
+    fetcher = FakeFetcher({})
+    outcome = await search_site(fetcher, url, text, QUERY)
+    assert fetcher.fetched == []
+    assert outcome.mechanism is None and outcome.search_url is None and outcome.page is None
+    assert "no search form" in outcome.message
+
+
+async def test_search_site_falls_back_when_the_description_cannot_be_fetched() -> None:
+    page = _doc(
+        '<form action="/lookup"><input name="q"></form>',
+        '<link rel="search" type="application/opensearchdescription+xml" href="/osd.xml">',
+    )
+    fetcher = FakeFetcher({"https://example.org/lookup?q=graph+neural+networks": _ok("x")})
+    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
+    # The weak form ranks below the OpenSearch link; the description is missing, so the form is used.
+    assert fetcher.fetched == [
+        "https://example.org/osd.xml",
+        "https://example.org/lookup?q=graph+neural+networks",
+    ]
+    assert outcome.mechanism is not None and outcome.mechanism.kind == "form"
+
+
+async def test_search_site_reports_an_unreachable_description() -> None:
+    page = _doc("", '<link rel="search" type="application/opensearchdescription+xml" href="/osd.xml">')
+    fetcher = FakeFetcher({})
+    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
+    assert fetcher.fetched == ["https://example.org/osd.xml"]
+    assert outcome.page is None and outcome.search_url is None
+    assert "could not be fetched (not_found: no page)" in outcome.message
+
+
+async def test_search_site_reports_a_failed_results_page() -> None:
+    page = _doc('<form role="search" action="/search"><input name="q"></form>')
+    results = "https://example.org/search?q=graph+neural+networks"
+    timeout = _fetched(results, Determination.TIMEOUT, reason="after 30 s")
+    fetcher = FakeFetcher({results: timeout})
+    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
+    assert outcome.page is timeout and outcome.search_url == results
+    assert "could not be fetched (timeout: after 30 s)" in outcome.message
+
+
+async def test_search_site_rejects_an_empty_query_before_fetching() -> None:
+    fetcher = FakeFetcher({})
+    with pytest.raises(ToolInputError):
+        await search_site(
+            fetcher, "https://example.org/", _doc('<form role="search"><input name="q"></form>'), " "
+        )
+    assert fetcher.fetched == []
