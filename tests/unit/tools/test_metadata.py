@@ -5,20 +5,19 @@ from __future__ import annotations
 import csv
 import html
 import json
-import os
 import re
-from pathlib import Path
 from urllib.parse import urljoin
 
 import lxml.html
 import pytest
+import realweb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.tools.metadata import ItemMetadata, normalise_date, normalise_doi, read_item_metadata
 
-REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", "/work/shared/realweb"))
+REALWEB = realweb.REALWEB
 
 
 def _manifest() -> list[dict[str, str]]:
@@ -72,10 +71,7 @@ def _json_ld_headline(tree: lxml.html.HtmlElement) -> str | None:
             if isinstance(node, list):
                 stack.extend(node)
             elif isinstance(node, dict):
-                if (
-                    isinstance(node.get("headline") or node.get("name"), str)
-                    and node.get("@type") != "WebPage"
-                ):
+                if isinstance(node.get("headline") or node.get("name"), str) and node.get("@type") != "WebPage":
                     return _norm(node.get("headline") or node["name"])
                 stack.extend(v for k, v in node.items() if k in ("@graph", "mainEntity"))
     return None
@@ -143,9 +139,7 @@ def test_arxiv_uses_citation_date_and_has_no_doi() -> None:
     assert found.doi is None and "doi" not in found.sources  # never made up from the arXiv id
     assert found.authors[:2] == ["Vaswani, Ashish", "Shazeer, Noam"] and len(found.authors) == 8
     assert found.pdf_url == "https://arxiv.org/pdf/1706.03762"
-    assert found.abstract is not None and found.abstract.startswith(
-        "The dominant sequence transduction models"
-    )
+    assert found.abstract is not None and found.abstract.startswith("The dominant sequence transduction models")
 
 
 @needs_realweb
@@ -353,9 +347,7 @@ def test_junk_gives_empty_metadata(junk: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.text(alphabet=st.sampled_from(list("<>/=\"' ametcitonl_{}[]:,ds-&;#x0123\x00\n")) | st.characters())
-)
+@given(st.text(alphabet=st.sampled_from(list("<>/=\"' ametcitonl_{}[]:,ds-&;#x0123\x00\n")) | st.characters()))
 def test_arbitrary_text_never_raises(text: str) -> None:
     assert isinstance(read_item_metadata(text, url="https://example.org/"), ItemMetadata)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import realweb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ from research_crawler.tools.page_view import (
     view_token_stats,
 )
 
-REALWEB = Path("/work/shared/realweb")
+REALWEB = realweb.REALWEB
 PAGES = sorted((REALWEB / "pages").glob("*.html"))
 LINK_NUMBER = re.compile(r"\[(\d+)\]")
 MARKDOWN_LINK = re.compile(r"\]\((?:https?:|/|#)")
@@ -161,9 +162,7 @@ def test_arxiv_listing_keeps_every_title_and_numbers_abstract_links() -> None:
 @needs_realweb
 def test_link_view_is_much_smaller_than_markdown_on_arxiv_listing() -> None:
     html = _read(REALWEB / "pages" / "arxiv__search__1.html")
-    view = build_page_view(
-        html, url="https://arxiv.org/search/?query=distributed+systems&searchtype=abstract"
-    )
+    view = build_page_view(html, url="https://arxiv.org/search/?query=distributed+systems&searchtype=abstract")
     compact = link_view(view)
     lines = compact.splitlines()
     assert lines[0] == f"# {view.title}"
@@ -489,9 +488,7 @@ def test_view_is_cut_with_a_note_when_even_text_outgrows_the_html(monkeypatch: p
     real_count = page_view_module.count_tokens
     html_tokens = real_count(html)
     # pretend the HTML is small so that the text rendering does not fit either
-    monkeypatch.setattr(
-        page_view_module, "count_tokens", lambda text: 150 if text is html else real_count(text)
-    )
+    monkeypatch.setattr(page_view_module, "count_tokens", lambda text: 150 if text is html else real_count(text))
     view = build_page_view(html, url="https://example.org/")
     assert view.markdown.rstrip().endswith("(view cut here: the page's text is longer than its HTML allows)")
     assert real_count(view.markdown) <= 150 < html_tokens
@@ -504,9 +501,7 @@ def test_links_the_converter_lost_are_listed_at_the_end(monkeypatch: pytest.Monk
     # the converter's output as if it had kept the sentinel of link 2 only
     monkeypatch.setattr(page_view_module, "html_to_markdown", lambda *_a, **_k: "only \ue0002\ue001 w1 kept")
     view = build_page_view(html, url="https://example.org/")
-    assert view.markdown == (
-        "only [2] w1 kept\n\nLinks of the page not shown above:\n[1] w0\n[3] w2\n[4] w3\n[5] w4"
-    )
+    assert view.markdown == ("only [2] w1 kept\n\nLinks of the page not shown above:\n[1] w0\n[3] w2\n[4] w3\n[5] w4")
     _assert_consistent(view)
 
 

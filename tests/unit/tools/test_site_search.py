@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import csv
-import os
-from pathlib import Path
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import lxml.html
 import pytest
+import realweb
 
 from research_crawler.errors import ToolInputError
 from research_crawler.tools.page import Determination, Page
@@ -21,7 +20,7 @@ from research_crawler.tools.site_search import (
     search_site,
 )
 
-REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", "/work/shared/realweb"))
+REALWEB = realweb.REALWEB
 QUERY = "graph neural networks"
 
 
@@ -129,9 +128,7 @@ def _expected_submission(tree: lxml.html.HtmlElement, url: str, index: int, fiel
     action = (form.get("action") or "").strip()
     action = urljoin(urljoin(url, base), action) if action else url
     pairs = [(name, value) for name, value in form.form_values() if name != field]
-    submit = next(
-        iter(form.xpath(".//input[@type='submit'] | .//button[not(@type) or @type='submit']")), None
-    )
+    submit = next(iter(form.xpath(".//input[@type='submit'] | .//button[not(@type) or @type='submit']")), None)
     if submit is not None and submit.get("name"):  # lxml leaves out the button a browser submits with
         pairs.append((submit.get("name"), submit.get("value", "")))
     parts = urlsplit(action)
@@ -184,9 +181,7 @@ def test_pages_without_a_search_form(name: str) -> None:
     text, url = _page(name)
     mechanisms = find_search_mechanisms(text, url=url)
     assert [m for m in mechanisms if m.kind == "form"] == []
-    opensearch_links = _tree(text).xpath(
-        "//link[@rel='search'][@type='application/opensearchdescription+xml']"
-    )
+    opensearch_links = _tree(text).xpath("//link[@rel='search'][@type='application/opensearchdescription+xml']")
     best = find_search_mechanism(text, url=url)
     if opensearch_links:
         assert best is not None and best.kind == "opensearch"
@@ -258,15 +253,11 @@ def test_form_attribute_disabled_fields_checked_radios_and_minified_markup() -> 
 
 def test_base_href_and_canonical_resolve_the_action() -> None:
     form = '<form role="search" action="search"><input name="q"></form>'
-    with_base = find_search_mechanism(
-        _doc(form, '<base href="https://cdn.example.org/x/">'), url="https://a.org/"
-    )
+    with_base = find_search_mechanism(_doc(form, '<base href="https://cdn.example.org/x/">'), url="https://a.org/")
     assert with_base is not None and with_base.url_template.startswith("https://cdn.example.org/x/search?")
     canonical = _doc(form, '<link rel="canonical" href="/papers/1">')
     with_canonical = find_search_mechanism(canonical, url="https://a.org/q/r")
-    assert (
-        with_canonical is not None and with_canonical.url_template == "https://a.org/papers/search?q={query}"
-    )
+    assert with_canonical is not None and with_canonical.url_template == "https://a.org/papers/search?q={query}"
 
 
 @pytest.mark.parametrize(
@@ -320,10 +311,7 @@ def _form_mechanism(template: str) -> SearchMechanism:
 
 def test_query_is_url_encoded_into_the_query_string_and_the_path() -> None:
     in_query = _form_mechanism("https://example.org/s?q={query}&x=1")
-    assert (
-        build_search_url(in_query, " C++ & graphs/ü ")
-        == "https://example.org/s?q=C%2B%2B+%26+graphs%2F%C3%BC&x=1"
-    )
+    assert build_search_url(in_query, " C++ & graphs/ü ") == "https://example.org/s?q=C%2B%2B+%26+graphs%2F%C3%BC&x=1"
     in_path = _form_mechanism("https://example.org/search/{query}")
     assert build_search_url(in_path, "a b/c") == "https://example.org/search/a%20b%2Fc"
 
@@ -386,8 +374,7 @@ def test_unusable_opensearch_templates_say_why(xml: str, note: str) -> None:
         "",
         "not xml at all",
         "<html><body>Not found</body></html>",
-        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY e "x">]>'
-        "<OpenSearchDescription>&e;</OpenSearchDescription>",
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY e "x">]><OpenSearchDescription>&e;</OpenSearchDescription>',
         '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">'
         '<Url type="application/rss+xml" template="https://e.org/?q={searchTerms}"/></OpenSearchDescription>',
     ],
@@ -442,11 +429,7 @@ async def test_search_site_submits_a_get_form() -> None:
     assert fetcher.fetched == [results]
     assert outcome.search_url == results and outcome.page is fetcher.pages[results]
     assert outcome.mechanism is not None and outcome.mechanism.kind == "form"
-    assert (
-        "search form" in outcome.message
-        and results in outcome.message
-        and "Search | arXiv" in outcome.message
-    )
+    assert "search form" in outcome.message and results in outcome.message and "Search | arXiv" in outcome.message
 
 
 @needs_realweb
@@ -534,7 +517,5 @@ async def test_search_site_reports_a_failed_results_page() -> None:
 async def test_search_site_rejects_an_empty_query_before_fetching() -> None:
     fetcher = FakeFetcher({})
     with pytest.raises(ToolInputError):
-        await search_site(
-            fetcher, "https://example.org/", _doc('<form role="search"><input name="q"></form>'), " "
-        )
+        await search_site(fetcher, "https://example.org/", _doc('<form role="search"><input name="q"></form>'), " ")
     assert fetcher.fetched == []

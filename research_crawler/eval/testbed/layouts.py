@@ -1,0 +1,36 @@
+"""Which site class draws which layout, and how to build a site without a server (for link graphs)."""
+
+from __future__ import annotations
+
+from research_crawler.eval.testbed.arxiv_like import ArxivLikeSite
+from research_crawler.eval.testbed.biorxiv_like import BiorxivLikeSite
+from research_crawler.eval.testbed.journal_like import JournalLikeSite
+from research_crawler.eval.testbed.js_site import JsSite
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.eval.testbed.repo_like import RepoLikeSite
+from research_crawler.eval.testbed.site_app import SiteApp, SiteLinks
+
+__all__ = ["SITE_CLASSES", "make_site_app", "offline_links"]
+
+SITE_CLASSES: dict[str, type[SiteApp]] = {
+    "arxiv": ArxivLikeSite,
+    "biorxiv": BiorxivLikeSite,
+    "journal": JournalLikeSite,
+    "js": JsSite,
+    "repo": RepoLikeSite,
+}
+
+
+def offline_links(testbed: Testbed, site_name: str, *, base_url: str | None = None) -> SiteLinks:
+    """Links for rendering without a server: `base_url` for the site, unresolvable hosts for the others."""
+    bases = {name: f"http://{name}.testbed.invalid/" for name in testbed.site_names()}
+    testbed.site(site_name)
+    if base_url is not None:
+        bases[site_name] = base_url
+    return SiteLinks(own_base=bases[site_name], site_bases=bases)
+
+
+def make_site_app(testbed: Testbed, site_name: str, links: SiteLinks) -> SiteApp:
+    """The site object that renders `site_name`'s pages."""
+    spec = testbed.site(site_name)
+    return SITE_CLASSES[spec.layout](testbed=testbed, spec=spec, links=links)
