@@ -17,7 +17,13 @@ from research_crawler.errors import ToolInputError
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.page import Page
 
-__all__ = ["CollectItemsResult", "CollectedItemsView", "ItemCandidate", "collect_items", "get_collected_items"]
+__all__ = [
+    "CollectItemsResult",
+    "CollectedItemsView",
+    "ItemCandidate",
+    "collect_items",
+    "get_collected_items",
+]
 
 
 class ItemCandidate(BaseModel):
@@ -25,12 +31,19 @@ class ItemCandidate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: Annotated[int | None, Field(description="The number [n] of the link to the item on this page.")] = None
+    id: Annotated[int | None, Field(description="The number [n] of the link to the item on this page.")] = (
+        None
+    )
     url: Annotated[
-        str | None, Field(description="Instead of id: the item's URL as it appears on this page, or this page's own URL.")
+        str | None,
+        Field(
+            description="Instead of id: the item's URL as it appears on this page, or this page's own URL."
+        ),
     ] = None
     title: Annotated[str, Field(description="The item's title as shown on the page.")]
-    score: Annotated[float, Field(description="Relevance to the query, from 0 (none) to 10 (exactly what was asked).")]
+    score: Annotated[
+        float, Field(description="Relevance to the query, from 0 (none) to 10 (exactly what was asked).")
+    ]
     description: Annotated[str, Field(description="One or two sentences on what the item is about.")] = ""
 
     @model_validator(mode="after")
@@ -70,7 +83,9 @@ def collect_items(
         Which items were added, updated or rejected and why.
     """
     if not isinstance(items, list):
-        raise ToolInputError('items must be a list of {"id": n, "title": ..., "score": s, "description": ...}')
+        raise ToolInputError(
+            'items must be a list of {"id": n, "title": ..., "score": s, "description": ...}'
+        )
     result = CollectItemsResult()
     for raw in items:
         candidate, url = _resolve(raw, page, result)
@@ -83,7 +98,9 @@ def collect_items(
             score=candidate.score,
             found_on=page.final_url,
         )
-        {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(outcome, result.unchanged).append(url)
+        {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(
+            outcome, result.unchanged
+        ).append(url)
     state = state.model_copy(update={"items_collected": web_context.item_count})
     result.message = with_hint(_describe(result), hint("collect_items", "default", state))
     return result
@@ -148,4 +165,6 @@ def get_collected_items(web_context: WebContext, *, query: str, state: HintState
             line += f"\n   {item.description}"
         lines.append(line)
     state = state.model_copy(update={"items_collected": len(items)})
-    return CollectedItemsView(items=items, message=with_hint("\n".join(lines), hint("get_collected_items", "default", state)))
+    return CollectedItemsView(
+        items=items, message=with_hint("\n".join(lines), hint("get_collected_items", "default", state))
+    )

@@ -42,13 +42,12 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
     top = web_context.top_urls(k)
-    if state.subpages_left == 0:
-        case = "no_budget"
-    else:
-        case = "some" if top else "none"
+    case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
         lines = [f"{n}. {p.url} — {p.anchor_text or '(no anchor text)'}" for n, p in enumerate(top, 1)]
-        text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
+        text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(
+            lines
+        )
     else:
         text = f"No pending URLs on {web_context.site_url}."
     return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))

@@ -43,13 +43,19 @@ class Page(BaseModel):
 
     url: str = Field(description="The canonical URL that was asked for.")
     final_url: str = Field(description="The canonical URL after redirects.")
-    status: int | None = Field(default=None, description="HTTP status of the last response, None when none came.")
+    status: int | None = Field(
+        default=None, description="HTTP status of the last response, None when none came."
+    )
     determination: Determination
     reason: str = Field(default="", description="A human-readable detail of the determination.")
     title: str = ""
-    markdown: str = Field(default="", description="The page as Markdown, every link shown as [n] anchor text.")
+    markdown: str = Field(
+        default="", description="The page as Markdown, every link shown as [n] anchor text."
+    )
     links: list[Link] = Field(default_factory=list)
-    html: str = Field(default="", exclude=True, repr=False, description="The decoded HTML (kept for metadata and search).")
+    html: str = Field(
+        default="", exclude=True, repr=False, description="The decoded HTML (kept for metadata and search)."
+    )
     content_type: str = ""
     render: RenderKind = "http"
     fetched_at: datetime = Field(default_factory=lambda: datetime.now(UTC))

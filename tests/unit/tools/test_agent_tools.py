@@ -16,7 +16,9 @@ SITE = "http://papers.test/"
 STATE = HintState(subpages_left=4, items_collected=0)
 
 
-def make_page(url: str = "http://papers.test/list/cs", links: list[tuple[str, str, bool]] | None = None) -> Page:
+def make_page(
+    url: str = "http://papers.test/list/cs", links: list[tuple[str, str, bool]] | None = None
+) -> Page:
     links = links or [
         ("http://papers.test/abs/1", "Graph neural networks for molecules", True),
         ("http://papers.test/abs/2", "Protein folding with diffusion", True),
@@ -43,7 +45,13 @@ def test_save_links_queues_valid_numbers_and_rejects_the_rest(web: WebContext) -
     result = save_links(
         web,
         page,
-        [{"id": 1, "score": 9}, {"id": 3, "score": 4}, {"id": 57, "score": 8}, {"id": 2, "score": 11}, "junk"],
+        [
+            {"id": 1, "score": 9},
+            {"id": 3, "score": 4},
+            {"id": 57, "score": 8},
+            {"id": 2, "score": 11},
+            "junk",
+        ],
         state=STATE,
         graph=graph,
     )
@@ -128,7 +136,9 @@ def test_collect_items_on_an_abstract_page_collects_the_page_itself(web: WebCont
 def test_collect_items_updates_rather_than_duplicates(web: WebContext) -> None:
     page = make_page()
     collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 5}], state=STATE)
-    better = collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 8, "description": "More."}], state=STATE)
+    better = collect_items(
+        web, page, [{"id": 1, "title": "GNNs", "score": 8, "description": "More."}], state=STATE
+    )
     assert better.updated == ["http://papers.test/abs/1"] and web.item_count == 1
 
 

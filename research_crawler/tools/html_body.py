@@ -1,0 +1,98 @@
+"""Is a response body an HTML page, and what text does it hold: content-type checks, sniffing, decoding.
+
+A PDF or an image labelled text/html must never reach an LLM as text, and a wrong or unknown charset
+must never crash the crawl: decoding follows the WHATWG order (BOM, header, ``<meta>``, UTF-8).
+"""
+
+from __future__ import annotations
+
+from w3lib.encoding import html_to_unicode
+
+__all__ = ["HTML_MEDIA_TYPES", "binary_kind", "decode_html", "is_textual", "media_type", "non_html_reason"]
+
+HTML_MEDIA_TYPES: frozenset[str] = frozenset({"text/html", "application/xhtml+xml"})
+
+#: Leading bytes of formats that are never HTML, whatever the Content-Type says.
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF", "a PDF document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"RIFF", "a RIFF file (WebP, WAV or AVI)"),
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
+    (b"\x1f\x8b", "gzip-compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7z archive"),
+    (b"Rar!", "a RAR archive"),
+    (b"\x7fELF", "an executable"),
+    (b"%!PS", "a PostScript document"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+    (b"{\\rtf", "an RTF document"),
+    (b"OggS", "an Ogg media file"),
+    (b"ID3", "an MP3 file"),
+)
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_HTML_MARKERS = (
+    b"<!doctype html",
+    b"<html",
+    b"<head",
+    b"<body",
+    b"<title",
+    b"<meta",
+    b"<div",
+    b"<p>",
+    b"<a ",
+)
+_SNIFF_BYTES = 1024
+
+
+def media_type(content_type: str | None) -> str:
+    """The media type of a Content-Type header, lower-cased, without parameters ('' when absent)."""
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def binary_kind(body: bytes) -> str | None:
+    """What binary format `body` starts with ("a PDF document", …), or None when it may be text."""
+    head = body[:_SNIFF_BYTES].lstrip(b"\t\n\r \xef\xbb\xbf")
+    for signature, what in _SIGNATURES:
+        if head.startswith(signature):
+            return what
+    if b"\x00" in body[:_SNIFF_BYTES] and not body.startswith(_UTF16_BOMS):
+        return "binary data (NUL bytes)"
+    return None
+
+
+def is_textual(body: bytes, content_type: str | None) -> bool:
+    """True for text that is not HTML but still worth keeping for tools (XML, JSON, plain text)."""
+    declared = media_type(content_type)
+    textual_type = not declared or declared.startswith("text/") or declared.endswith(("/xml", "+xml", "/json", "+json"))
+    return textual_type and binary_kind(body) is None
+
+
+def non_html_reason(body: bytes, content_type: str | None) -> str | None:
+    """Why `body` is not an HTML page we may read, or None when it is.
+
+    The declared type must be HTML (or absent, then the bytes must look like HTML), and the first bytes
+    must not be a known binary signature or contain NUL bytes (UTF-16 text with a BOM excepted).
+    """
+    declared = media_type(content_type)
+    binary = binary_kind(body)
+    if binary is not None:
+        label = f" labelled {declared}" if declared else ""
+        return f"the body is {binary}{label}, not HTML"
+    head = body[:_SNIFF_BYTES].lstrip(b"\t\n\r \xef\xbb\xbf")
+    if declared in HTML_MEDIA_TYPES:
+        return None
+    if not declared:
+        if any(marker in head.lower() for marker in _HTML_MARKERS):
+            return None
+        return "no Content-Type and the body does not look like HTML"
+    return f"Content-Type {declared} is not HTML"
+
+
+def decode_html(body: bytes, content_type: str | None) -> str:
+    """Decode an HTML body: BOM, then the header's charset, then ``<meta charset>``, then UTF-8.
+
+    Unknown charset names are skipped, and undecodable bytes become U+FFFD, so this never raises.
+    """
+    _encoding, text = html_to_unicode(content_type, body)
+    return text.replace("\x00", "\ufffd")

@@ -1,0 +1,116 @@
+"""Per-host politeness: a minimum gap between requests, a concurrency limit, Crawl-delay and Retry-After.
+
+Each host has its own semaphore and schedule, so a slow or rate-limited host never holds back another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from research_crawler.context.urls import host_of
+
+__all__ = ["HostPoliteness", "politeness_key"]
+
+logger = logging.getLogger(__name__)
+
+
+def politeness_key(url: str) -> str:
+    """The key requests are throttled under: host[:port], lower-cased, ``www.`` ignored (one server)."""
+    return host_of(url)
+
+
+@dataclass
+class _HostState:
+    semaphore: asyncio.Semaphore
+    crawl_delay_s: float = 0.0
+    last_start: float = float("-inf")
+    not_before: float = 0.0
+    in_flight: int = 0
+
+
+class HostPoliteness:
+    """Schedules requests per host: at most `concurrency` in flight, starts at least `delay_s` apart.
+
+    The gap is measured between request starts (as Scrapy's DOWNLOAD_DELAY). A robots.txt Crawl-delay
+    raises a host's gap (capped at `max_crawl_delay_s`, with a log line); `defer` pushes a host's next
+    start back, for Retry-After and backoff, so every request to that host waits, not only the retry.
+    """
+
+    def __init__(
+        self,
+        *,
+        delay_s: float,
+        concurrency: int,
+        max_crawl_delay_s: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if delay_s < 0 or max_crawl_delay_s < 0:
+            raise ValueError("delays must be >= 0")
+        if concurrency < 1:
+            raise ValueError("concurrency must be >= 1")
+        self._delay_s = delay_s
+        self._concurrency = concurrency
+        self._max_crawl_delay_s = max_crawl_delay_s
+        self._clock = clock
+        self._hosts: dict[str, _HostState] = {}
+
+    def _state(self, host: str) -> _HostState:
+        state = self._hosts.get(host)
+        if state is None:
+            state = _HostState(semaphore=asyncio.Semaphore(self._concurrency))
+            self._hosts[host] = state
+        return state
+
+    def delay_for(self, host: str) -> float:
+        """The gap kept between two request starts on `host`: max(per-host delay, its Crawl-delay)."""
+        return max(self._delay_s, self._state(host).crawl_delay_s)
+
+    def set_crawl_delay(self, host: str, seconds: float) -> float:
+        """Apply a robots.txt Crawl-delay to `host`; returns the delay used (capped, never negative)."""
+        used = min(max(seconds, 0.0), self._max_crawl_delay_s)
+        if seconds > self._max_crawl_delay_s:
+            logger.warning(
+                "robots.txt of %s asks for a Crawl-delay of %.0f s; capped at %.0f s",
+                host,
+                seconds,
+                self._max_crawl_delay_s,
+            )
+        self._state(host).crawl_delay_s = used
+        return used
+
+    def defer(self, host: str, seconds: float) -> None:
+        """No request to `host` starts within the next `seconds` (Retry-After, backoff)."""
+        state = self._state(host)
+        state.not_before = max(state.not_before, self._clock() + max(seconds, 0.0))
+
+    def in_flight(self, host: str) -> int:
+        """Requests to `host` inside their slot right now."""
+        return self._state(host).in_flight
+
+    @asynccontextmanager
+    async def slot(self, host: str) -> AsyncIterator[None]:
+        """Wait for `host`'s turn (a free place and the gap since the previous start), then hold it."""
+        state = self._state(host)
+        async with state.semaphore:
+            # The start time is reserved before sleeping, so concurrent waiters space out rather than
+            # all waking at once; no await separates reading and writing the schedule.
+            # The gap is computed from the previous start at the time of asking, so a Crawl-delay
+            # learned from the robots.txt request applies to the very next request.
+            now = self._clock()
+            start = max(now, state.last_start + self.delay_for(host), state.not_before)
+            state.last_start = start
+            if start > now:
+                await asyncio.sleep(start - now)
+            # A Retry-After that arrived while this request slept still applies to it.
+            while (pause := state.not_before - self._clock()) > 0:
+                await asyncio.sleep(pause)
+            state.in_flight += 1
+            try:
+                yield
+            finally:
+                state.in_flight -= 1

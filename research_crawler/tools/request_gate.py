@@ -1,0 +1,44 @@
+"""May this URL be requested? The allowed hosts and robots.txt, asked before every request and redirect hop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from research_crawler.context.urls import host_of
+from research_crawler.tools.page import Determination
+from research_crawler.tools.robots import RobotsCache
+
+__all__ = ["RequestGate", "host_key"]
+
+
+def host_key(host_or_url: str) -> str:
+    """How hosts are compared: host[:port], lower-cased, ``www.`` ignored; a bare host is accepted too."""
+    text = host_or_url.strip()
+    return host_of(text if "://" in text else f"http://{text}")
+
+
+class RequestGate:
+    """Refuses URLs outside `allowed_hosts` (when given) and URLs robots.txt disallows (when `robots`)."""
+
+    def __init__(self, *, robots: RobotsCache | None, allowed_hosts: Iterable[str] | None = None) -> None:
+        self._robots = robots
+        self._allowed = None if allowed_hosts is None else frozenset(map(host_key, allowed_hosts))
+
+    @property
+    def has_allowlist(self) -> bool:
+        """True when only the allowed hosts may be reached."""
+        return self._allowed is not None
+
+    def host_allowed(self, url: str) -> bool:
+        """True when `url`'s host may be reached at all (always, without an allowlist)."""
+        return self._allowed is None or host_key(url) in self._allowed
+
+    async def refusal(self, url: str, *, obey_robots: bool = True) -> tuple[Determination, str] | None:
+        """Why canonical `url` may not be requested, as (determination, reason), or None when it may."""
+        if not self.host_allowed(url):
+            return Determination.HTTP_ERROR, f"refused: {host_of(url)} is not among the allowed hosts"
+        if obey_robots and self._robots is not None:
+            verdict = await self._robots.check(url)
+            if not verdict.allowed:
+                return Determination.BLOCKED_BY_ROBOTS, verdict.reason
+        return None

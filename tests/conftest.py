@@ -1,0 +1,65 @@
+"""Shared fixtures: loopback fault servers, fast fetch settings, and the browser-test rule for CI.
+
+Browser tests (``@pytest.mark.browser``) need a system Chromium. Without one they skip on a developer's
+machine but FAIL when ``CI=true``: a CI run must never pass by silently skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from browser_rule import browser_gate, chromium_found
+from fault_server import FaultServer
+
+from research_crawler.settings import FetchSettings
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("browser") is None:
+        return
+    gate = browser_gate(chromium_found=chromium_found(), ci=os.environ.get("CI"))
+    if gate == "fail":
+        pytest.fail(
+            "this browser test needs Chromium, which is missing, and CI=true forbids skipping it: "
+            "install it with `apt-get install chromium` (or run scripts/setup.sh)",
+            pytrace=False,
+        )
+    if gate == "skip":
+        pytest.skip("no Chromium on this machine (apt-get install chromium); under CI=true this fails")
+
+
+@pytest.fixture
+def fault_server() -> Iterator[FaultServer]:
+    """A programmable server on 127.0.0.1:<free port>; robots.txt answers 404 (allow all) by default."""
+    server = FaultServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def other_server() -> Iterator[FaultServer]:
+    """A second host (another port) for tests where hosts must not hold each other back."""
+    server = FaultServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fast_settings() -> FetchSettings:
+    """Fetch settings scaled down so fault tests take fractions of a second."""
+    return FetchSettings(
+        per_host_delay_s=0.0,
+        connect_timeout_s=2.0,
+        read_timeout_s=2.0,
+        page_deadline_s=5.0,
+        backoff_base_s=0.05,
+        backoff_max_s=0.2,
+        max_retry_after_s=5.0,
+        browser_wait_s=0.2,
+    )
