@@ -1,0 +1,14 @@
+# The two commands of the README: `make demo` (set up, then the main job) and `make test`.
+.PHONY: setup demo test lint
+
+setup:
+	@bash scripts/setup.sh
+
+demo: setup
+	@.venv/bin/research-crawler page --testbed arxiv-like
+
+test: setup
+	@.venv/bin/python -m pytest -q
+
+lint: setup
+	@.venv/bin/ruff check research_crawler tests && .venv/bin/mypy
