@@ -1,0 +1,70 @@
+"""The Item Collector (the paper's Paper Collector): stores the relevant items of the page being scraped
+in CP and writes the short page report the Planner reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import autogen
+
+from research_crawler.agents.ag2 import (
+    ModelSpec,
+    finish_llm_agent,
+    make_executor,
+    make_llm_agent,
+    register_tools,
+)
+from research_crawler.agents.prompts import system_message
+from research_crawler.agents.roles import Role
+from research_crawler.exploration import Exploration
+from research_crawler.tools import items as item_tools
+from research_crawler.tools.items import ItemCandidate
+
+__all__ = ["CollectorTools", "make_collector"]
+
+
+class CollectorTools:
+    """The Collector's tool, bound to the page being scraped."""
+
+    def __init__(self, exploration: Exploration) -> None:
+        self._x = exploration
+        self.new_items = 0
+
+    def collect_items(
+        self,
+        items: Annotated[
+            list[ItemCandidate],
+            'The relevant items: [{"id": link number (or "url": this page\'s URL), "title": ..., '
+            '"score": 0-10, "description": ...}, ...].',
+        ],
+    ) -> str:
+        """Store the items on this page that are relevant to the request, each with its title as shown,
+        a relevance score from 0 to 10 and a one-sentence description. Name each item by the [n] number
+        of its link, or give "url" when the page itself is the item."""
+        x = self._x
+        page = x.current_page
+        if page is None:
+            return "Error: no page is being scraped."
+        x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
+        result = item_tools.collect_items(x.web, page, list(items), state=x.hint_state())
+        self.new_items += len(result.added)
+        x.save()
+        return result.message
+
+    def tools(self) -> list[Callable[..., str]]:
+        return [self.collect_items]
+
+
+def make_collector(
+    exploration: Exploration, model: ModelSpec
+) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, CollectorTools]:
+    """The Item Collector agent, its executor, and its tools (which count the items they added)."""
+    collector = make_llm_agent(
+        Role.COLLECTOR, system_message=system_message(Role.COLLECTOR, exploration.settings), model=model
+    )
+    executor = make_executor("CollectorTools")
+    tools = CollectorTools(exploration)
+    register_tools(collector, executor, tools.tools())
+    finish_llm_agent(collector, model)
+    return collector, executor, tools

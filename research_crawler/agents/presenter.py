@@ -1,0 +1,85 @@
+"""The Presenter: receives the best items (ranked, with metadata) through `get_top_items` and writes the
+report in Markdown, following the format the user asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Annotated
+
+import autogen
+
+from research_crawler.agents.ag2 import (
+    ModelSpec,
+    finish_llm_agent,
+    make_executor,
+    make_llm_agent,
+    register_tools,
+)
+from research_crawler.agents.prompts import system_message
+from research_crawler.agents.roles import Role
+from research_crawler.report.models import ReportItem
+from research_crawler.settings import Settings
+
+__all__ = ["PresenterTools", "format_items_for_presenter", "make_presenter"]
+
+
+def format_items_for_presenter(items: Sequence[ReportItem]) -> str:
+    """The items as the Presenter reads them: every field it may use, and nothing else."""
+    if not items:
+        return "No items were found."
+    blocks = []
+    for item in items:
+        lines = [f"{item.rank}. {item.title}", f"   link: {item.url}"]
+        if item.authors:
+            lines.append(f"   authors: {', '.join(item.authors)}")
+        if item.date:
+            lines.append(f"   date: {item.date}")
+        if item.doi:
+            lines.append(f"   doi: {item.doi}")
+        summary = item.abstract or item.description
+        if summary:
+            lines.append(f"   about: {summary[:600]}")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+class PresenterTools:
+    """The Presenter's tool, over the ranked items prepared by the Presenter nested chat."""
+
+    def __init__(self) -> None:
+        self._items: list[ReportItem] = []
+        self._requested: int | None = None
+
+    def load(self, items: Sequence[ReportItem], *, requested: int | None) -> None:
+        """Give the tool the ranked items of this run (before the Presenter speaks)."""
+        self._items = list(items)
+        self._requested = requested
+
+    def get_top_items(self, k: Annotated[int, "How many items to receive (at most 50)."] = 10) -> str:
+        """Receive the best items found, ranked, with their title, link, authors, date and summary when
+        known. Write the report from these items only."""
+        k = max(1, min(int(k), 50))
+        shown = self._items[:k]
+        text = (
+            f"{len(self._items)} item(s) were found; the best {len(shown)}:\n"
+            + format_items_for_presenter(shown)
+        )
+        if self._requested is not None and len(self._items) < self._requested:
+            text += f"\nOnly {len(self._items)} of the {self._requested} requested were found: say so."
+        return text
+
+    def tools(self) -> list[Callable[..., str]]:
+        return [self.get_top_items]
+
+
+def make_presenter(
+    settings: Settings, tools: PresenterTools, model: ModelSpec
+) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
+    """The Presenter agent and the executor of its tool."""
+    presenter = make_llm_agent(
+        Role.PRESENTER, system_message=system_message(Role.PRESENTER, settings), model=model
+    )
+    executor = make_executor("PresenterTools")
+    register_tools(presenter, executor, tools.tools())
+    finish_llm_agent(presenter, model)
+    return presenter, executor

@@ -1,0 +1,99 @@
+"""The Web Selector: chooses the sites to explore for a query from the site pool (or the user's sites) and
+fills P. It runs in the Page Selector nested chat and cannot add a site outside the pool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+import autogen
+
+from research_crawler.agents.ag2 import (
+    ModelSpec,
+    finish_llm_agent,
+    make_executor,
+    make_llm_agent,
+    register_tools,
+)
+from research_crawler.agents.prompts import system_message
+from research_crawler.agents.roles import Role
+from research_crawler.exploration import Exploration
+from research_crawler.site_pool import PoolSite, SitePool
+
+__all__ = ["SiteSelectionTools", "make_web_selector", "pool_listing", "select_named_sites"]
+
+
+def pool_listing(pool: SitePool) -> str:
+    """The numbered pool the Web Selector reads."""
+    lines = []
+    for site in pool.sites:
+        named = " [named by the user: include it]" if site.named_by_user else ""
+        lines.append(f"- {site.id}: {site.name} — {site.description or site.url}{named}")
+    return "\n".join(lines)
+
+
+def _add(exploration: Exploration, sites: list[PoolSite]) -> None:
+    for rank, site in enumerate(sites):
+        exploration.search.add_site(site.to_site_ref(), priority=float(len(sites) - rank))
+    exploration.sites_selected = True
+    exploration.trace.emit("sites", chosen=[site.url for site in sites])
+    exploration.save()
+
+
+def select_named_sites(exploration: Exploration, pool: SitePool) -> list[PoolSite]:
+    """Put the sites the user named into P, in the order given (no model needed)."""
+    named = pool.named
+    _add(exploration, named)
+    return named
+
+
+class SiteSelectionTools:
+    """The Web Selector's tool."""
+
+    def __init__(self, exploration: Exploration, pool: SitePool) -> None:
+        self._x = exploration
+        self._pool = pool
+        self.chosen: list[PoolSite] = []
+
+    def select_sites(
+        self, site_ids: Annotated[list[str], "Ids of the sites to explore, best first, from the list given."]
+    ) -> str:
+        """Choose the sites on which to search, best first. Only ids from the candidate list are accepted;
+        sites the user named are always included."""
+        limit = self._x.settings.explore.max_sites
+        unknown = [site_id for site_id in site_ids if self._pool.by_id(str(site_id)) is None]
+        chosen: list[PoolSite] = list(self._pool.named)
+        for site_id in site_ids:
+            site = self._pool.by_id(str(site_id))
+            if site is not None and site not in chosen and len(chosen) < max(limit, len(self._pool.named)):
+                chosen.append(site)
+        if not chosen:
+            known = ", ".join(site.id for site in self._pool.sites)
+            return f"Error: none of {site_ids!r} is a candidate site. Choose ids from: {known}."
+        if self.chosen:
+            return "Error: the sites were already selected."
+        self.chosen = chosen
+        _add(self._x, chosen)
+        text = "Selected: " + ", ".join(f"{site.name} ({site.url})" for site in chosen) + "."
+        if unknown:
+            text += f" Ignored unknown ids: {', '.join(map(str, unknown))}."
+        return text
+
+    def tools(self) -> list[Callable[..., str]]:
+        return [self.select_sites]
+
+
+def make_web_selector(
+    exploration: Exploration, pool: SitePool, model: ModelSpec
+) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, SiteSelectionTools]:
+    """The Web Selector agent, its executor and its tool."""
+    selector = make_llm_agent(
+        Role.WEB_SELECTOR,
+        system_message=system_message(Role.WEB_SELECTOR, exploration.settings),
+        model=model,
+    )
+    executor = make_executor("WebSelectorTools")
+    tools = SiteSelectionTools(exploration, pool)
+    register_tools(selector, executor, tools.tools())
+    finish_llm_agent(selector, model)
+    return selector, executor, tools

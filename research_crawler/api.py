@@ -1,0 +1,225 @@
+"""The Python API: `ResearchCrawler(settings).run(query, sites=...) -> Report`, with events by callback or
+async iterator — the same calls the command line makes.
+
+    crawler = ResearchCrawler(Settings.load(), backend="simulated")
+    report = crawler.run("find five recent papers on graph neural networks", sites=["https://arxiv.org/"])
+
+    stream = crawler.events("…")
+    async for event in stream:        # trace events as dicts: fetch, model_call, tool_result, site, …
+        ...
+    stream.report                      # the Report, once the iteration has ended
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
+
+from research_crawler.errors import ConfigError, ModelError, StateError
+from research_crawler.report.models import Report
+from research_crawler.settings import Settings
+
+if TYPE_CHECKING:
+    from research_crawler.session import ResearchSession
+    from research_crawler.site_pool import SitePool
+
+__all__ = ["Backend", "EventCallback", "EventStream", "ResearchCrawler", "require_model_endpoint"]
+
+logger = logging.getLogger(__name__)
+
+Backend = Literal["openai", "simulated"]
+EventCallback = Callable[[dict[str, Any]], None]
+
+NO_ENDPOINT_HELP = (
+    "no model endpoint is configured. Set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another "
+    "OpenAI-compatible server (Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), in the environment or in "
+    "research-crawler.toml under [models] — or try it offline with the simulated model "
+    "(`--model simulated`, `backend=\"simulated\"`), a test double that is not a real LLM"
+)
+
+
+def require_model_endpoint(settings: Settings) -> None:
+    """Raise ModelError, saying how to fix it, when no usable model endpoint is configured: OpenAI's own
+    endpoint needs a key; a local server (base_url) may do without one."""
+    models = settings.models
+    on_openai = models.base_url is None or (urlsplit(models.base_url).hostname or "").lower() == "api.openai.com"
+    if models.api_key is None and on_openai:
+        raise ModelError(NO_ENDPOINT_HELP)
+
+
+class ResearchCrawler:
+    """Answers research requests with the agents; one object can run many queries, one at a time.
+
+    `backend="simulated"` uses the simulated model (a deterministic test double; every report says so).
+    `on_event` receives every trace event as a dict, from a worker thread.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        backend: Backend = "openai",
+        site_pool: SitePool | None = None,
+        allowed_hosts: Sequence[str] | None = None,
+        on_event: EventCallback | None = None,
+    ) -> None:
+        self.settings = settings if settings is not None else Settings.load()
+        self.backend: Backend = backend
+        self.site_pool = site_pool
+        self.allowed_hosts = allowed_hosts
+        self.on_event = on_event
+        self._lock = threading.Lock()
+        self._session: ResearchSession | None = None
+
+    # --- blocking -------------------------------------------------------------------------------
+
+    def run(self, query: str, *, sites: Sequence[str] = (), run_dir: Path | None = None) -> Report:
+        """Answer `query` and return the report (also written to the run directory). Blocks."""
+        return asyncio.run(self.arun(query, sites=sites, run_dir=run_dir))
+
+    def resume(self, run_dir: Path) -> Report:
+        """Continue an interrupted or killed run. Blocks; see `aresume`."""
+        return asyncio.run(self.aresume(run_dir))
+
+    def follow_up(self, run_dir: Path, query: str, *, sites: Sequence[str] = ()) -> Report:
+        """A follow-up query in an existing run directory. Blocks; see `afollow_up`."""
+        return asyncio.run(self.afollow_up(run_dir, query, sites=sites))
+
+    # --- async ----------------------------------------------------------------------------------
+
+    async def arun(
+        self,
+        query: str,
+        *,
+        sites: Sequence[str] = (),
+        run_dir: Path | None = None,
+        on_event: EventCallback | None = None,
+    ) -> Report:
+        """Explore the sites for `query` (the Web Selector chooses from the pool when `sites` is empty)."""
+        if not query.strip():
+            raise ConfigError("the query is empty: say what to look for")
+        session = self._new_session(on_event)
+        return await self._guarded(session, session.arun(query.strip(), sites=list(sites), run_dir=run_dir))
+
+    async def aresume(self, run_dir: Path, *, on_event: EventCallback | None = None) -> Report:
+        """Continue the run saved in `run_dir`: collected items are kept and no visited page is fetched again."""
+        session = self._new_session(on_event)
+        return await self._guarded(session, session.aresume(Path(run_dir)))
+
+    async def afollow_up(
+        self,
+        run_dir: Path,
+        query: str,
+        *,
+        sites: Sequence[str] = (),
+        on_event: EventCallback | None = None,
+    ) -> Report:
+        """A follow-up in the same run directory: what was fetched and collected is kept; the given sites (by
+        default those of the previous query) are explored for `query`, then everything is ranked again."""
+        if not query.strip():
+            raise ConfigError("the follow-up is empty: say what to change or look for")
+        session = self._new_session(on_event)
+        return await self._guarded(session, session.afollow_up(Path(run_dir), query.strip(), sites=list(sites)))
+
+    def events(self, query: str, *, sites: Sequence[str] = (), run_dir: Path | None = None) -> EventStream:
+        """Run `query` and iterate over its events as they happen (``async for event in …``); the report is
+        the stream's `report` once the iteration ends. Leaving the loop early cancels the run gracefully."""
+        return EventStream(self, query, sites=sites, run_dir=run_dir)
+
+    def cancel(self) -> None:
+        """Stop the current run gracefully (thread-safe; from a signal handler too): the report is written
+        from what was collected, with the stop reason "interrupted"."""
+        with self._lock:
+            session = self._session
+        if session is not None:
+            session.cancel()
+
+    # --- internals --------------------------------------------------------------------------------
+
+    def _new_session(self, on_event: EventCallback | None) -> ResearchSession:
+        if self.backend == "openai":
+            require_model_endpoint(self.settings)
+        from research_crawler.session import ResearchSession  # imports AG2: seconds, so only when needed
+
+        listeners = [listener for listener in (self.on_event, on_event) if listener is not None]
+
+        def fan_out(event: dict[str, Any]) -> None:
+            for listener in listeners:
+                listener(event)
+
+        return ResearchSession(
+            self.settings,
+            backend=self.backend,
+            site_pool=self.site_pool,
+            allowed_hosts=self.allowed_hosts,
+            on_event=fan_out if listeners else None,
+        )
+
+    async def _guarded(self, session: ResearchSession, work: Any) -> Report:
+        with self._lock:
+            if self._session is not None:
+                work.close()
+                raise StateError("this ResearchCrawler is already running a query; use another one to run two")
+            self._session = session
+        try:
+            return await work
+        finally:
+            with self._lock:
+                self._session = None
+
+    @property
+    def running(self) -> bool:
+        """True while a query runs."""
+        with self._lock:
+            return self._session is not None
+
+
+class EventStream:
+    """The events of one run as an async iterator; `report` holds the result once iteration has ended."""
+
+    def __init__(
+        self, crawler: ResearchCrawler, query: str, *, sites: Sequence[str], run_dir: Path | None
+    ) -> None:
+        self._crawler = crawler
+        self._query = query
+        self._sites = list(sites)
+        self._run_dir = run_dir
+        self.report: Report | None = None
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[dict[str, Any]]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        def deliver(event: dict[str, Any]) -> None:  # called from the chat's worker thread
+            loop.call_soon_threadsafe(queue.put_nowait, event)
+
+        task = asyncio.ensure_future(
+            self._crawler.arun(self._query, sites=self._sites, run_dir=self._run_dir, on_event=deliver)
+        )
+        try:
+            while True:
+                getter = asyncio.ensure_future(queue.get())
+                await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+                if getter.done():
+                    yield getter.result()
+                    continue
+                getter.cancel()
+                await asyncio.sleep(0)  # let events already scheduled by the worker thread land in the queue
+                while not queue.empty():
+                    yield queue.get_nowait()
+                self.report = task.result()  # raises the run's error, if it failed
+                return
+        finally:
+            if not task.done():
+                self._crawler.cancel()
+                with contextlib.suppress(Exception):
+                    self.report = await task

@@ -1,0 +1,1 @@
+"""Data files shipped with the package (the default site pool)."""

@@ -1,0 +1,131 @@
+"""The live state of one run that every agent's tools act on: contexts, graph, page access, flow flags.
+
+Tools change the Search and Web Contexts only through their methods, then `save()` persists them
+atomically; the speaker selection reads the flow flags (what the Planner asked for, the Supervisor's
+verdict, the stuck detector) to pick the next speaker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from research_crawler.agents.stuck import StuckDetector
+from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
+from research_crawler.context.store import RunStore
+from research_crawler.context.web_context import WebContext
+from research_crawler.errors import StateError
+from research_crawler.settings import Settings
+from research_crawler.tools.hints import HintState
+from research_crawler.tools.page import Page
+from research_crawler.tools.site_search import SearchMechanism
+from research_crawler.trace import Trace
+
+__all__ = ["Exploration", "PageFetch", "ScrapeTarget"]
+
+logger = logging.getLogger(__name__)
+
+PageFetch = Callable[[str, SiteRef], Page]
+"""Fetches a URL for a site (blocking; the session bridges to the async fetcher)."""
+
+
+@dataclass(frozen=True)
+class ScrapeTarget:
+    """The page the Planner asked the Scraper to read."""
+
+    url: str
+    kind: Literal["page", "search"] = "page"
+    search_query: str = ""
+
+
+@dataclass
+class Exploration:
+    """Everything the tools of one run share."""
+
+    settings: Settings
+    search: SearchContext
+    fetch_page: PageFetch
+    trace: Trace
+    store: RunStore | None = None
+    web_contexts: dict[str, WebContext] = field(default_factory=dict)
+    graph: NavigationGraph = field(default_factory=NavigationGraph)
+    stuck: StuckDetector = field(default_factory=StuckDetector)
+    sites_selected: bool = False
+    planner_action: Literal["none", "scrape", "review"] = "none"
+    scrape_target: ScrapeTarget | None = None
+    supervisor_verdict: Literal["none", "approved", "more"] = "none"
+    supervisor_feedback: str = ""
+    current_page: Page | None = None
+    site_search: dict[str, SearchMechanism] = field(default_factory=dict)
+    search_pages: dict[str, tuple[str, str]] = field(default_factory=dict)
+    page_reports: list[str] = field(default_factory=list)
+    subpage_offsets: dict[str, int] = field(default_factory=dict)
+    tool_errors: int = 0
+
+    # --- the current site -------------------------------------------------------------------------
+
+    @property
+    def site(self) -> SiteRef:
+        """α, the site being explored (StateError when none is)."""
+        site = self.search.current_site
+        if site is None:
+            raise StateError("no site is being explored")
+        return site
+
+    @property
+    def web(self) -> WebContext:
+        """The Web Context of the current site."""
+        return self.web_contexts[self.site.url]
+
+    @property
+    def subpages_left(self) -> int:
+        if self.search.current_site is None:
+            return 0
+        used = self.web.visited_count - self.subpage_offsets.get(self.site.url, 0)
+        return max(0, self.settings.explore.max_subpages - used)
+
+    def hint_state(self) -> HintState:
+        items = self.web.item_count if self.search.current_site is not None else 0
+        return HintState(
+            subpages_left=self.subpages_left, items_collected=items, item_kind=self.settings.explore.item_kind
+        )
+
+    def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:
+        """Finish α (with `reason`) and move to the next site of P, giving it a fresh Web Context."""
+        if self.search.current_site is not None and reason is not None:
+            self.search.finish_current_site(reason, detail or self.stuck.reason)
+        site = self.search.next_site()
+        self.stuck.reset()
+        self.planner_action, self.scrape_target, self.current_page = "none", None, None
+        self.supervisor_verdict, self.supervisor_feedback = "none", ""
+        if site is not None and site.url not in self.web_contexts:
+            self.web_contexts[site.url] = WebContext.for_site(site.url, name=site.name)
+        self.trace.emit("site", action="start", site=site.url if site else None, reason=str(reason or ""))
+        self.save()
+        return site
+
+    def complete(self, reason: StopReason, detail: str = "") -> None:
+        """Set γ: the search is over."""
+        if not self.search.gamma:
+            self.search.complete(reason, detail or self.stuck.reason)
+            self.trace.emit("complete", reason=str(reason), detail=detail)
+            self.save()
+
+    # --- collected items across sites ----------------------------------------------------------
+
+    def all_items(self) -> list[tuple[str, object]]:
+        """(site url, item) for every item collected on every site."""
+        return [(site, item) for site, web in self.web_contexts.items() for item in web.items()]
+
+    def item_count(self) -> int:
+        return sum(web.item_count for web in self.web_contexts.values())
+
+    # --- persistence ----------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Persist S, every W and the graph atomically (no-op without a store)."""
+        if self.store is not None:
+            self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)

@@ -1,0 +1,152 @@
+"""The AG2 (classic ``autogen``) specifics of plugging our model clients in, kept in one place.
+
+AG2 prints to stdout, may ask for console input, lets tiktoken download files, and loses a custom
+client when a tool is registered after it; these helpers fix each of those once.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from research_crawler.errors import ConfigError, ResearchCrawlerError
+from research_crawler.llm.client import BaseModelClient
+from research_crawler.llm.tokens import encoding
+from research_crawler.settings import MODEL_ROLES
+
+__all__ = ["AutogenEventStream", "llm_config_for", "quiet_autogen", "register_client"]
+
+logger = logging.getLogger(__name__)
+
+_OFFLINE_ENCODINGS = ("o200k_base", "cl100k_base")
+
+_setup_lock = threading.Lock()
+_stream: AutogenEventStream | None = None
+
+
+class AutogenEventStream:
+    """AG2's output stream: events are kept (the latest `keep`) and forwarded; nothing reaches the console.
+
+    AG2 hands every event (tool calls, tool results, termination…) to the global stream from whatever
+    thread it runs in. Subscribers (the trace, the live view) get the event itself, unwrapped from
+    AG2's envelope; one that raises is logged and skipped. Printed text goes to the debug log.
+    `input` raises: every agent runs with ``human_input_mode="NEVER"``, so a request for input is a bug.
+    """
+
+    def __init__(self, *, keep: int = 1000) -> None:
+        self._lock = threading.Lock()
+        self._events: collections.deque[Any] = collections.deque(maxlen=keep)
+        self._subscribers: list[Callable[[Any], None]] = []
+
+    def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
+        logger.debug("autogen printed: %s", sep.join(map(str, objects)))
+
+    def send(self, message: Any) -> None:
+        event = _unwrapped(message)
+        with self._lock:
+            self._events.append(event)
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            try:
+                callback(event)
+            except Exception:
+                logger.exception("autogen event subscriber %r failed on %s", callback, type(event).__name__)
+
+    def input(self, prompt: str = "", *, password: bool = False) -> str:
+        raise ResearchCrawlerError(
+            f"AG2 asked for human input ({prompt!r}): every agent must use human_input_mode='NEVER'"
+        )
+
+    def subscribe(self, callback: Callable[[Any], None]) -> None:
+        """Call `callback(event)` for every AG2 event from now on."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+    def unsubscribe(self, callback: Callable[[Any], None]) -> None:
+        """Stop calling `callback`; unknown callbacks are ignored."""
+        with self._lock:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+    def events(self) -> list[Any]:
+        """The latest events, oldest first."""
+        with self._lock:
+            return list(self._events)
+
+
+def _unwrapped(message: Any) -> Any:
+    from autogen.events.base_event import BaseEvent
+
+    inner = getattr(message, "content", None)
+    return inner if isinstance(inner, BaseEvent) else message
+
+
+def quiet_autogen() -> AutogenEventStream:
+    """Make AG2 silent, offline and input-free for this process; idempotent, returns the event stream.
+
+    - our `AutogenEventStream` becomes AG2's *global* default stream (its worker threads do not
+      inherit a context-local one);
+    - the ``autogen`` loggers drop to WARNING and lose the stdout handler AG2 adds at import;
+    - tiktoken's registry gets our offline encodings, so AG2's token utilities never download.
+    """
+    global _stream
+    with _setup_lock:
+        import tiktoken.registry
+        from autogen.io import IOStream
+
+        if _stream is None:
+            _stream = AutogenEventStream()
+        IOStream.set_global_default(_stream)
+        logging.getLogger("autogen").setLevel(logging.WARNING)
+        logging.getLogger("autogen.oai.client").handlers.clear()
+        for name in _OFFLINE_ENCODINGS:
+            if name not in tiktoken.registry.ENCODINGS:
+                tiktoken.registry.ENCODINGS[name] = encoding(name)
+        return _stream
+
+
+def llm_config_for(role: str, *, model: str, client_cls: type[BaseModelClient]) -> dict[str, Any]:
+    """The `llm_config` of an agent playing `role`: one config entry naming our client class, no cache.
+
+    Only copyable values go here (AG2 deep-copies the config); the ledger and settings travel through
+    `register_client` instead.
+    """
+    if role not in MODEL_ROLES:
+        raise ConfigError(f"unknown agent role {role!r}; known roles: {', '.join(MODEL_ROLES)}")
+    if not model.strip():
+        raise ConfigError(f"empty model name for role {role!r}")
+    return {
+        "config_list": [{"model": model, "model_client_cls": client_cls.__name__}],
+        "cache_seed": None,
+    }
+
+
+def register_client(agent: Any, client_cls: type[BaseModelClient], **kwargs: Any) -> None:
+    """Give `agent` an instance of `client_cls`, built by AG2 from its config entry and `kwargs`.
+
+    Call it AFTER every tool registration on the agent: registering a tool rebuilds the agent's
+    client from its llm_config and silently drops a client registered before (AG2 then fails with
+    "Model client(s) [...] are not activated"). `agent_name` defaults to the agent's name.
+    """
+    wrapper = getattr(agent, "client", None)
+    if wrapper is None:
+        raise ConfigError(
+            f"agent {getattr(agent, 'name', agent)!r} has no llm_config, so it takes no model client"
+        )
+    kwargs.setdefault("agent_name", agent.name)
+    try:
+        agent.register_model_client(model_client_cls=client_cls, **kwargs)
+    except ValueError as exc:
+        raise ConfigError(
+            f"agent {agent.name!r}: {exc} (build its llm_config with "
+            f"llm_config_for(..., client_cls={client_cls.__name__}))"
+        ) from exc
+    from autogen.oai.client import PlaceHolderClient
+
+    waiting = [client for client in getattr(wrapper, "_clients", []) if isinstance(client, PlaceHolderClient)]
+    if waiting:
+        names = sorted({client.config.get("model_client_cls", "?") for client in waiting})
+        raise ConfigError(f"agent {agent.name!r} still has unregistered model client(s) {names}")

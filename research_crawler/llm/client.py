@@ -1,0 +1,396 @@
+"""The AG2 model-client seam that every model we use goes through, real or simulated: one code path.
+
+`BaseModelClient` owns the policy (retries with capped backoff and Retry-After, re-asking empty or
+cut-off replies, token counting, the usage ledger); a subclass only implements `_complete`, one
+request to its model. AG2 names the class in an agent's config list and instantiates it through
+`agent.register_model_client(...)` (see `research_crawler.llm.ag2_setup`).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Literal, cast, get_args
+
+from openai.types.chat import ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCallUnion
+from openai.types.chat.chat_completion import Choice
+from openai.types.chat.chat_completion_message_function_tool_call import (
+    ChatCompletionMessageFunctionToolCall,
+    Function,
+)
+from openai.types.completion_usage import CompletionUsage
+from pydantic import BaseModel, ConfigDict, Field
+
+from research_crawler.errors import ConfigError, ModelError
+from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.usage import (
+    ModelCall,
+    UsageLedger,
+    cost_of,
+    estimate_prompt_tokens,
+    estimate_reply_tokens,
+    price_for,
+)
+from research_crawler.settings import ModelSettings
+from research_crawler.tools.retries import backoff_s
+
+__all__ = [
+    "NO_USABLE_REPLY_PREFIX",
+    "BaseModelClient",
+    "ModelReply",
+    "ModelRequest",
+    "ToolCallSpec",
+    "TransientModelError",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Start of the text reply given to the agent when every re-ask still gave nothing usable.
+NO_USABLE_REPLY_PREFIX = "(no usable reply from the model: "
+
+#: OpenAI chat parameters a config-list entry may carry through to the endpoint; everything else
+#: (AG2's `model_client_cls`, `stream`, made-up keys) is dropped so a strict server does not refuse it.
+_PASSTHROUGH_OPTIONS = frozenset(
+    {"max_tokens", "max_completion_tokens", "top_p", "seed", "stop", "tool_choice", "parallel_tool_calls"}
+    | {"presence_penalty", "frequency_penalty", "logit_bias", "reasoning_effort", "user"}
+)
+_HANDLED_PARAMS = frozenset({"messages", "tools", "temperature", "model", "model_client_cls", "stream"})
+
+_FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
+_FINISH_REASONS: frozenset[str] = frozenset(get_args(_FinishReason))
+
+_REASK_EMPTY = "Your previous reply was empty. Answer again now: call one of the tools, or reply with text."
+_REASK_LENGTH = (
+    "Your previous reply was cut off because it was too long (finish_reason=length). Answer again, "
+    "much more briefly; if you call a tool, keep its arguments short and complete JSON."
+)
+
+
+class TransientModelError(ModelError):
+    """A failure worth retrying: 429, 5xx, 408, a timeout or a dropped connection.
+
+    `retry_after` is the wait in seconds the server asked for, when it said; `status` the HTTP status.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None, status: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.status = status
+
+
+class ToolCallSpec(BaseModel):
+    """One tool call as the model wrote it; `arguments` is the raw string (it may be malformed JSON)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    arguments: str
+
+
+class ModelReply(BaseModel):
+    """What one request to a model gave back. Token counts are None when the endpoint did not say."""
+
+    content: str | None = None
+    tool_calls: list[ToolCallSpec] = Field(default_factory=list)
+    finish_reason: str = "stop"
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=0)
+    model: str = Field(
+        default="", description="Model name the endpoint reported; empty means the requested one."
+    )
+
+
+class ModelRequest(BaseModel):
+    """One request, built from AG2's params; `messages` and `tools` are our own deep copies."""
+
+    model: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] | None = None
+    temperature: float | None = None
+    agent: str
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Other OpenAI chat parameters from the config entry (max_tokens…)."
+    )
+
+
+class BaseModelClient:
+    """AG2 custom model client: named by `model_client_cls` in config_list, built by register_model_client.
+
+    AG2 passes the config-list entry as `config` and the `register_model_client` keyword arguments as
+    the rest: `agent_name` (AG2 does not tell the client which agent calls it), the shared `ledger`
+    and the `settings`. `sleep` and `clock` are injectable so tests need not wait; keyword arguments a
+    subclass does not consume are kept in `extra_options`.
+    """
+
+    def __init__(
+        self,
+        config: dict[str, Any],
+        *,
+        agent_name: str,
+        ledger: UsageLedger,
+        settings: ModelSettings,
+        sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        model = config.get("model")
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigError(f"the model client of {agent_name!r} needs a 'model' in its config entry")
+        self.config = dict(config)
+        self.model = model
+        self.agent_name = agent_name
+        self.ledger = ledger
+        self.settings = settings
+        self.sleep: Callable[[float], None] = sleep or time.sleep
+        self.clock: Callable[[], float] = clock or time.monotonic
+        self.budget: RunBudget | None = kwargs.pop("budget", None)
+        self.extra_options: dict[str, Any] = kwargs
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(agent={self.agent_name!r}, model={self.model!r})"
+
+    # -- what subclasses implement -----------------------------------------------------------------
+
+    def _complete(self, request: ModelRequest) -> ModelReply:
+        """Send `request` to the model once. Raise `TransientModelError` for retryable failures and
+        `ModelError` (with a message that says how to fix it) for the others."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _complete")
+
+    # -- the AG2 ModelClient protocol -------------------------------------------------------------
+
+    def create(self, params: dict[str, Any]) -> ChatCompletion:
+        """Answer AG2's request: retries, re-asks and accounting around `_complete`.
+
+        Raises `ModelError` when the endpoint cannot be used (retries exhausted, bad key…); the
+        failure is in the ledger first. Never raises for an empty or cut-off reply: after
+        `max_reasks` it answers with a text that says no usable reply came.
+        """
+        if self.budget is not None:
+            self.budget.check(self.agent_name)
+        request = self.build_request(params)
+        original_messages = request.messages
+        input_total = output_total = 0
+        reasks = 0
+        while True:
+            reply, attempts, latency = self._complete_with_retries(request)
+            problem = _unusable(reply)
+            call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem)
+            input_total += call.input_tokens
+            output_total += call.output_tokens
+            model = call.model
+            if problem is None:
+                return self._completion(
+                    reply, model=model, input_tokens=input_total, output_tokens=output_total
+                )
+            if reasks >= self.settings.max_reasks:
+                logger.warning(
+                    "no usable reply for %s after %d re-ask(s): %s", self.agent_name, reasks, problem
+                )
+                fallback = ModelReply(content=f"{NO_USABLE_REPLY_PREFIX}{problem})", finish_reason="stop")
+                return self._completion(
+                    fallback, model=model, input_tokens=input_total, output_tokens=output_total
+                )
+            reasks += 1
+            logger.info("unusable reply for %s (%s): asking again (%d)", self.agent_name, problem, reasks)
+            nudge = _REASK_LENGTH if reply.finish_reason == "length" else _REASK_EMPTY
+            request = request.model_copy(
+                update={"messages": [*original_messages, {"role": "user", "content": nudge}]}
+            )
+
+    def _account(
+        self, request: ModelRequest, reply: ModelReply, *, attempts: int, latency: float, problem: str | None
+    ) -> ModelCall:
+        """Record one round trip in the ledger; tokens the endpoint did not report are counted offline."""
+        input_tokens = (
+            reply.input_tokens
+            if reply.input_tokens is not None
+            else estimate_prompt_tokens(request.messages, request.tools)
+        )
+        output_tokens = (
+            reply.output_tokens
+            if reply.output_tokens is not None
+            else estimate_reply_tokens(reply.content, [(c.name, c.arguments) for c in reply.tool_calls])
+        )
+        model = reply.model or request.model
+        cost, priced = self._cost(model, input_tokens, output_tokens)
+        call = ModelCall(
+            agent=self.agent_name,
+            model=model,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cost_usd=cost,
+            latency_s=latency,
+            ok=problem is None,
+            error=problem or "",
+            finish_reason=reply.finish_reason,
+            attempts=attempts,
+            priced=priced,
+            at=datetime.now(UTC),
+        )
+        self.ledger.record(call)
+        logger.debug("model call of %s: %s", self.agent_name, call)
+        return call
+
+    def message_retrieval(self, response: ChatCompletion) -> list[Any]:
+        """The message object when it has tool calls (AG2 dumps it), else its text; as AG2's own client."""
+        return [
+            choice.message if choice.message.tool_calls else (choice.message.content or "")
+            for choice in response.choices
+        ]
+
+    def cost(self, response: ChatCompletion) -> float:
+        """USD cost of `response` (all re-asks of one `create` included), from the settings' prices."""
+        if response.usage is None:
+            return 0.0
+        return self._cost(response.model, response.usage.prompt_tokens, response.usage.completion_tokens)[0]
+
+    @staticmethod
+    def get_usage(response: ChatCompletion) -> dict[str, Any]:
+        """Usage in AG2's keys, which it sums per agent."""
+        usage = response.usage
+        prompt = usage.prompt_tokens if usage else 0
+        completion = usage.completion_tokens if usage else 0
+        return {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+            "cost": getattr(response, "cost", 0.0),
+            "model": response.model,
+        }
+
+    # -- the policy ---------------------------------------------------------------------------------
+
+    def build_request(self, params: dict[str, Any]) -> ModelRequest:
+        """Our request from AG2's params: deep copies (AG2's message dicts are live), known options only."""
+        messages = params.get("messages")
+        if not isinstance(messages, list) or not all(isinstance(message, dict) for message in messages):
+            raise ModelError(f"the model request of {self.agent_name} has no list of messages")
+        tools = params.get("tools") or None
+        temperature = params.get("temperature", self.settings.temperature)
+        if temperature is not None and not isinstance(temperature, int | float):
+            raise ConfigError(f"temperature must be a number, got {temperature!r}")
+        options = {key: copy.deepcopy(value) for key, value in params.items() if key in _PASSTHROUGH_OPTIONS}
+        dropped = sorted(set(params) - _HANDLED_PARAMS - _PASSTHROUGH_OPTIONS)
+        if dropped:
+            logger.debug("not sent to the model endpoint for %s: %s", self.agent_name, dropped)
+        model = params.get("model") or self.model
+        return ModelRequest(
+            model=str(model),
+            messages=copy.deepcopy(messages),
+            tools=copy.deepcopy(tools),
+            temperature=temperature,
+            agent=self.agent_name,
+            options=options,
+        )
+
+    def _complete_with_retries(self, request: ModelRequest) -> tuple[ModelReply, int, float]:
+        """`_complete` with retries on transient failures: (reply, attempts, seconds spent)."""
+        settings = self.settings
+        started = self.clock()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return self._complete(request), attempt, self.clock() - started
+            except TransientModelError as exc:
+                elapsed = self.clock() - started
+                delay = backoff_s(attempt - 1, base_s=settings.backoff_base_s, max_s=settings.backoff_max_s)
+                if exc.retry_after is not None:
+                    delay = max(delay, exc.retry_after)
+                give_up = ""
+                if attempt > settings.max_retries:
+                    give_up = f"after {attempt} attempt(s)"
+                elif elapsed + delay > settings.max_total_retry_s:
+                    give_up = (
+                        f"after {attempt} attempt(s): waiting {delay:.1f} s more would pass the retry "
+                        f"budget of {settings.max_total_retry_s:.0f} s"
+                    )
+                if give_up:
+                    message = (
+                        f"the model endpoint failed for {self.agent_name} ({request.model}) {give_up} "
+                        f"in {elapsed:.1f} s; last error: {exc}"
+                    )
+                    self._record_failure(request, attempts=attempt, latency=elapsed, error=message)
+                    raise ModelError(message) from exc
+                logger.warning(
+                    "model call of %s failed (%s); retry %d in %.2f s", self.agent_name, exc, attempt, delay
+                )
+                self.sleep(delay)
+            except Exception as exc:
+                # ModelError (bad key, refused request) and bugs alike: recorded, then raised unchanged.
+                error = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
+                self._record_failure(request, attempts=attempt, latency=self.clock() - started, error=error)
+                raise
+
+    def _record_failure(self, request: ModelRequest, *, attempts: int, latency: float, error: str) -> None:
+        self.ledger.record(
+            ModelCall(
+                agent=self.agent_name,
+                model=request.model,
+                input_tokens=0,
+                output_tokens=0,
+                cost_usd=0.0,
+                latency_s=latency,
+                ok=False,
+                error=error,
+                finish_reason=None,
+                attempts=attempts,
+                priced=price_for(request.model, self.settings.prices_per_million) is not None,
+                at=datetime.now(UTC),
+            )
+        )
+
+    def _cost(self, model: str, input_tokens: int, output_tokens: int) -> tuple[float, bool]:
+        """Cost and whether it is priced; an unknown reported name falls back to the configured model."""
+        prices = self.settings.prices_per_million
+        for name in (model, self.model):
+            if price_for(name, prices) is not None:
+                return cost_of(name, input_tokens, output_tokens, prices), True
+        return cost_of(model, input_tokens, output_tokens, prices), False
+
+    @staticmethod
+    def _completion(
+        reply: ModelReply, *, model: str, input_tokens: int, output_tokens: int
+    ) -> ChatCompletion:
+        tool_calls: list[ChatCompletionMessageToolCallUnion] = [
+            ChatCompletionMessageFunctionToolCall(
+                id=call.id, type="function", function=Function(name=call.name, arguments=call.arguments)
+            )
+            for call in reply.tool_calls
+        ]
+        finish_reason: _FinishReason
+        if tool_calls:
+            finish_reason = "tool_calls"
+        elif reply.finish_reason in _FINISH_REASONS:
+            finish_reason = cast(_FinishReason, reply.finish_reason)
+        else:
+            finish_reason = "stop"
+        message = ChatCompletionMessage(
+            role="assistant", content=reply.content, tool_calls=tool_calls or None
+        )
+        return ChatCompletion(
+            id=f"rc-{uuid.uuid4().hex}",
+            object="chat.completion",
+            created=int(time.time()),
+            model=model,
+            choices=[Choice(index=0, finish_reason=finish_reason, message=message)],
+            usage=CompletionUsage(
+                prompt_tokens=input_tokens,
+                completion_tokens=output_tokens,
+                total_tokens=input_tokens + output_tokens,
+            ),
+        )
+
+
+def _unusable(reply: ModelReply) -> str | None:
+    """Why `reply` cannot be given to the agent, or None when it can."""
+    if reply.finish_reason == "length":
+        return "the reply was cut off at the output token limit (finish_reason=length)"
+    if not reply.tool_calls and not (reply.content or "").strip():
+        return f"the reply was empty (finish_reason={reply.finish_reason})"
+    return None

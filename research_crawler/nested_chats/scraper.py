@@ -1,0 +1,128 @@
+"""The Scraper nested chat (paper Fig. 3a): fetch the chosen page once, the Crawler scores its links, the
+Item Collector stores its items chunk by chunk and writes the page report the Planner reads.
+
+It is a reply function rather than AG2's static chat queue because each step's message depends on the
+previous one (the page must be fetched before anyone reads it, and long pages have a variable number of
+chunks). Every step still starts from a clean context, as the paper intends.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import autogen
+
+from research_crawler.agents.ag2 import run_nested_chat
+from research_crawler.agents.collector import CollectorTools
+from research_crawler.agents.crawler import CrawlerTools
+from research_crawler.agents.page_content import untrusted_page
+from research_crawler.exploration import Exploration
+from research_crawler.tools.page import Page
+from research_crawler.tools.page_view import PageView, link_view, split_into_chunks
+from research_crawler.tools.site_search import find_search_mechanism
+
+__all__ = ["ScraperChat"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class ScraperChat:
+    """Runs one scrape for the group chat's Scraper Proxy."""
+
+    exploration: Exploration
+    crawler: autogen.ConversableAgent
+    crawler_executor: autogen.ConversableAgent
+    crawler_tools: CrawlerTools
+    collector: autogen.ConversableAgent
+    collector_executor: autogen.ConversableAgent
+    collector_tools: CollectorTools
+
+    def run(self) -> str:
+        """Scrape the Planner's target and return the page report."""
+        x = self.exploration
+        target = x.scrape_target
+        if target is None:
+            return "The Scraper had no page to read: the Planner must choose a URL with scrape_url."
+        page = x.fetch_page(target.url, x.site)
+        x.graph.add_page(page.final_url, determination=page.determination.value, title=page.title)
+        if page.final_url != target.url:
+            x.graph.add_page(target.url, determination=page.determination.value, title=page.title)
+        x.trace.emit("scrape", url=target.url, kind=target.kind, determination=page.determination.value)
+        if not page.ok:
+            x.stuck.record_scrape(new_links=0, new_items=0)
+            x.save()
+            return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
+        self._note_search_form(page)
+        x.current_page = page
+        self.crawler_tools.new_links = 0
+        self.collector_tools.new_items = 0
+        try:
+            self._crawl(page)
+            report = self._collect(page)
+        finally:
+            x.current_page = None
+        new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
+        x.stuck.record_scrape(new_links=new_links, new_items=new_items)
+        x.save()
+        facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
+        if x.site.url in x.site_search:
+            facts.append("this site has a search form (search_site can use it)")
+        heading = "Search results" if target.kind == "search" else "Page"
+        return self._finish(
+            f"{heading} {page.final_url} — {page.title or 'untitled'}\n{report or '(no report)'}\n({'; '.join(facts)}.)"
+        )
+
+    def _finish(self, report: str) -> str:
+        x = self.exploration
+        x.scrape_target = None
+        x.page_reports.append(report)
+        return (
+            report
+            + f"\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
+        )
+
+    def _note_search_form(self, page: Page) -> None:
+        site = self.exploration.site.url
+        if site in self.exploration.site_search:
+            return
+        mechanism = find_search_mechanism(page.html, url=page.final_url)
+        if mechanism is not None and (mechanism.usable or mechanism.kind == "opensearch"):
+            self.exploration.site_search[site] = mechanism
+
+    def _crawl(self, page: Page) -> None:
+        x = self.exploration
+        view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
+        content = link_view(view) if x.settings.page_view.crawler_view == "links" else page.markdown
+        message = (
+            f'Request: "{x.search.query}"\n'
+            f"Current page: {page.final_url}\n"
+            f"{untrusted_page(content, url=page.final_url, title=page.title)}\n"
+            "Call save_links with the links worth visiting, then reply with one short sentence."
+        )
+        run_nested_chat(
+            self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns
+        )
+
+    def _collect(self, page: Page) -> str:
+        x = self.exploration
+        chunks = split_into_chunks(page.markdown, token_budget=x.settings.page_view.chunk_tokens)
+        limit = x.settings.run.max_chunks_per_page
+        reports = []
+        for index, chunk in enumerate(chunks[:limit], 1):
+            part = f" (part {index} of {len(chunks)})" if len(chunks) > 1 else ""
+            message = (
+                f'Request: "{x.search.query}"\n'
+                f"Current page{part}: {page.final_url}\n"
+                f"{untrusted_page(chunk, url=page.final_url, title=page.title)}\n"
+                f"Store the relevant {x.settings.explore.item_kind}s with collect_items, then write your page report."
+            )
+            report = run_nested_chat(
+                self.collector_executor, self.collector, message, max_turns=x.settings.run.nested_max_turns
+            )
+            if report:
+                reports.append(report)
+        if len(chunks) > limit:
+            reports.append(f"(Only the first {limit} of {len(chunks)} parts of this long page were read.)")
+        return "\n".join(reports)

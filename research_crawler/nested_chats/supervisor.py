@@ -1,0 +1,40 @@
+"""The Supervisor nested chat: the Supervisor judges the current site from the query and the collected
+items alone, isolated from the navigation history; its verdict goes to the state, its words to the group."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import autogen
+
+from research_crawler.agents.ag2 import run_nested_chat
+from research_crawler.exploration import Exploration
+
+__all__ = ["SupervisorChat"]
+
+
+@dataclass
+class SupervisorChat:
+    exploration: Exploration
+    supervisor: autogen.ConversableAgent
+    executor: autogen.ConversableAgent
+
+    def run(self) -> str:
+        x = self.exploration
+        x.supervisor_verdict, x.supervisor_feedback = "none", ""
+        message = (
+            f'Request: "{x.search.query}"\n'
+            f"Site: {x.site.name} ({x.site.url}); {x.web.visited_count} page(s) visited, "
+            f"{x.subpages_left} subpage(s) left.\n"
+            "Judge whether the search on this site is complete: call get_collected_items, then approve_site "
+            "or request_more."
+        )
+        text = run_nested_chat(
+            self.executor, self.supervisor, message, max_turns=x.settings.run.nested_max_turns
+        )
+        x.trace.emit("verdict", site=x.site.url, verdict=x.supervisor_verdict, feedback=x.supervisor_feedback)
+        if x.supervisor_verdict == "more":
+            return f"Supervisor: more is needed on this site. Feedback: {x.supervisor_feedback}"
+        if x.supervisor_verdict == "approved":
+            return f"Supervisor: the site is approved. {x.supervisor_feedback}".strip()
+        return f"Supervisor gave no verdict ({text or 'no reply'}); the site is closed as it stands."

@@ -1,0 +1,80 @@
+"""The report: the pydantic model behind report.json, with items, provenance, stop reason and run statistics."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, Field
+
+__all__ = ["AgentStats", "Report", "ReportItem", "RunStats", "SiteSummary"]
+
+
+class ReportItem(BaseModel):
+    """One item of the report, with where it was found and how it was scored."""
+
+    rank: int = Field(ge=1)
+    title: str
+    url: str
+    site: str = Field(description="The start URL of the site it was found on.")
+    found_on: str = Field(description="The page whose link or content revealed it.")
+    path: list[str] = Field(default_factory=list, description="Pages from the site's root to found_on.")
+    description: str = ""
+    collector_score: float
+    rerank_score: float | None = None
+    authors: list[str] = Field(default_factory=list)
+    date: str | None = None
+    abstract: str | None = None
+    doi: str | None = None
+    pdf_url: str | None = None
+    metadata_sources: dict[str, str] = Field(default_factory=dict)
+
+
+class SiteSummary(BaseModel):
+    """How the exploration of one site ended."""
+
+    name: str
+    url: str
+    reason: str
+    detail: str = ""
+    pages_visited: int = 0
+    items_collected: int = 0
+
+
+class AgentStats(BaseModel):
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    failures: int = 0
+
+
+class RunStats(BaseModel):
+    """What the run cost and did."""
+
+    pages_fetched: int = 0
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    by_agent: dict[str, AgentStats] = Field(default_factory=dict)
+    faults: dict[str, int] = Field(default_factory=dict, description="Model and tool faults met, by kind.")
+    wall_time_s: float = 0.0
+
+
+class Report(BaseModel):
+    """The result of one query."""
+
+    query: str
+    item_kind: str = "paper"
+    requested_count: int | None = None
+    simulated_model: bool = Field(description="True when the simulated test-double model wrote this report.")
+    models: dict[str, str] = Field(default_factory=dict, description="The model of each agent role.")
+    sites: list[SiteSummary] = Field(default_factory=list)
+    items: list[ReportItem] = Field(default_factory=list)
+    markdown: str = ""
+    stop_reason: str = ""
+    stop_detail: str = ""
+    guard_notes: list[str] = Field(default_factory=list)
+    stats: RunStats = Field(default_factory=RunStats)
+    run_dir: str | None = None
+    created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))

@@ -1,0 +1,32 @@
+"""Whole queries on the testbed web with the simulated model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from research_crawler.eval.testbed import TestbedServer, generate_testbed
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.settings import Settings
+
+
+@pytest.fixture(scope="session")
+def testbed() -> Testbed:
+    return generate_testbed()
+
+
+@pytest.fixture(scope="session")
+def testbed_server(testbed: Testbed) -> Iterator[TestbedServer]:
+    with TestbedServer(testbed, slow_seconds=0.3) as server:
+        yield server
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = Settings(runs_dir=tmp_path / "runs")
+    settings.fetch.per_host_delay_s = 0.0
+    settings.models.backoff_base_s = 0.01
+    settings.models.backoff_max_s = 0.02
+    return settings

@@ -1,0 +1,134 @@
+"""The agents end to end: the paper's flow on the testbed, limits, invariants, faults, stop and resume."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from research_crawler.agents.speaker_selection import TRANSITIONS
+from research_crawler.context.store import RunStore
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.report.models import Report
+from research_crawler.session import ResearchSession
+from research_crawler.settings import Settings
+from research_crawler.tools.fetch import Fetcher
+from research_crawler.trace import read_trace
+
+
+def run_query(settings: Settings, server: TestbedServer, site: str, query: str) -> Report:
+    return ResearchSession(settings, backend="simulated").run(query, sites=[server.base_url(site)])
+
+
+def events(report: Report, kind: str) -> list[dict]:
+    assert report.run_dir is not None
+    return [e for e in read_trace(Path(report.run_dir) / "trace.jsonl") if e["event"] == kind]
+
+
+def test_a_query_runs_to_a_report_along_the_papers_flow(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    query = testbed.queries_for("arxiv-like")[0]
+    report = run_query(settings, testbed_server, "arxiv-like", query.text)
+    run_dir = Path(report.run_dir or "")
+    assert (run_dir / "report.md").read_text().count("simulated model") == 1
+    assert json.loads((run_dir / "report.json").read_text())["simulated_model"] is True
+    assert report.items, "the simulated agents found nothing on the arXiv-like site"
+    assert {item.url for item in report.items} & testbed_server.relevant_urls(query.id)
+
+    transitions = events(report, "transition")
+    known_rows = {t.row for t in TRANSITIONS}
+    assert all(t["row"] in known_rows for t in transitions)
+    for before, after in itertools.pairwise(transitions):
+        assert after["last"] == before["next"], (before, after)
+    path = [(t["last"], t["next"]) for t in transitions]
+    assert path[:3] == [
+        ("UserProxy", "PageSelectorProxy"),
+        ("PageSelectorProxy", "UserProxy"),
+        ("UserProxy", "Planner"),
+    ]
+    assert ("PlannerTools", "ScraperProxy") in path and ("ScraperProxy", "Planner") in path
+    assert ("PlannerTools", "SupervisorProxy") in path
+    assert path[-1] == ("PresenterProxy", None)
+    assert any(e["agent"] == "Crawler" and e["tool"] == "save_links" for e in events(report, "tool_call"))
+    assert any(e["agent"] == "Collector" and e["tool"] == "collect_items" for e in events(report, "tool_call"))
+    assert all(e["input_tokens"] > 0 for e in events(report, "model_call"))
+    assert report.stats.model_calls == len(events(report, "model_call"))
+
+
+def test_limits_are_honoured_exactly(settings: Settings, testbed: Testbed, testbed_server: TestbedServer) -> None:
+    settings.explore.max_subpages = 2
+    query = testbed.queries_for("journal-like")[0]
+    report = run_query(settings, testbed_server, "journal-like", query.text)
+    state = RunStore(Path(report.run_dir or "")).load()
+    assert all(web.visited_count <= 2 for web in state.web_contexts.values())
+
+    settings.explore.max_subpages = 5
+    settings.run.max_model_calls = 7
+    limited = run_query(settings, testbed_server, "journal-like", query.text)
+    exploring = [e for e in events(limited, "model_call") if e["agent"] not in ("Presenter", "Critique")]
+    assert len(exploring) == 7
+    assert limited.stop_reason == "limit_reached" and "7 model calls" in limited.stop_detail
+    assert limited.markdown, "a run stopped by its budget still gets a written report"
+
+
+async def _links_of(urls: list[str], settings: Settings) -> set[str]:
+    async with Fetcher(settings.fetch, page_view=settings.page_view) as fetcher:
+        pages = await asyncio.gather(*(fetcher.fetch(url) for url in urls))
+    return {link.url for page in pages for link in page.links}
+
+
+def test_contexts_keep_their_invariants_and_only_page_links_enter_them(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    query = testbed.queries_for("repo-like")[0]
+    report = run_query(settings, testbed_server, "repo-like", query.text)
+    state = RunStore(Path(report.run_dir or "")).load()
+    fetched = [e["url"] for e in events(report, "fetch")]
+    assert len(fetched) == len(set(fetched)), "a page was fetched twice"
+    for site, web in state.web_contexts.items():
+        web.check_invariants()
+        searches = {
+            json.loads(e["arguments"])["query"] for e in events(report, "tool_call") if e["tool"] == "search_site"
+        }
+        page_links = asyncio.run(_links_of(sorted(web.VU), settings))
+        allowed = page_links | {site} | {u for u in web.VU if "?" in u and searches}
+        assert {p.url for p in web.C} <= allowed
+        assert set(web.CP) <= page_links | web.VU
+
+
+def test_with_injected_faults_the_run_still_reports_and_loses_nothing(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    settings.simulated.fault_rate = 0.2
+    settings.simulated.seed = 3
+    query = testbed.queries_for("arxiv-like")[1]
+    report = run_query(settings, testbed_server, "arxiv-like", query.text)
+    assert report.markdown
+    injected = {k: v for k, v in report.stats.faults.items() if k not in ("tool_errors", "model_call_failures")}
+    assert sum(injected.values()) >= 3, report.stats.faults
+    state = RunStore(Path(report.run_dir or "")).load()
+    stored = {url for web in state.web_contexts.values() for url in web.CP}
+    added = set()
+    for event in events(report, "tool_call"):
+        if event["tool"] == "collect_items":
+            try:
+                arguments = json.loads(event["arguments"])
+            except json.JSONDecodeError:
+                continue
+            added.update(str(i.get("url")) for i in arguments.get("items", []) if i.get("url"))
+    assert added <= stored
+    assert {item.url for item in report.items} <= stored
+
+
+@pytest.mark.parametrize("site", ["biorxiv-like", "journal-like"])
+def test_every_site_layout_ends_with_a_report(
+    site: str, settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    report = run_query(settings, testbed_server, site, testbed.queries_for(site)[0].text)
+    assert report.stop_reason in ("all_sites_done", "limit_reached")
+    assert report.sites and report.sites[0].pages_visited >= 1

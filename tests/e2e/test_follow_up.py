@@ -1,0 +1,62 @@
+"""Follow-up queries reuse the run's pages and items; a running query can be stopped gracefully."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+from pathlib import Path
+
+from research_crawler.context.store import RunStore
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.session import ResearchSession
+from research_crawler.settings import Settings
+from research_crawler.trace import read_trace
+
+
+def test_a_follow_up_reuses_pages_and_items(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    site = "arxiv-like"
+    first_query, second_query = testbed.queries_for(site)[0], testbed.queries_for(site)[1]
+    session = ResearchSession(settings, backend="simulated")
+    testbed_server.reset_hits()
+    first = session.run(first_query.text, sites=[testbed_server.base_url(site)])
+    run_dir = Path(first.run_dir or "")
+    items_before = {url for web in RunStore(run_dir).load().web_contexts.values() for url in web.CP}
+
+    second = asyncio.run(session.afollow_up(run_dir, second_query.text))
+    state = RunStore(run_dir).load()
+    items_after = {url for web in state.web_contexts.values() for url in web.CP}
+    assert items_before <= items_after
+    assert second.query == second_query.text and second.markdown
+    assert second.sites and second.sites[0].url == first.sites[0].url
+    hits = Counter(hit.path for hit in testbed_server.hits(site) if not hit.path.startswith("/robots.txt"))
+    assert max(hits.values()) == 1, hits.most_common(3)
+    trace = read_trace(run_dir / "trace.jsonl")
+    assert [e["action"] for e in trace if e["event"] == "run"] == ["start", "follow_up"]
+    follow_up_starts = next(i for i, e in enumerate(trace) if e.get("action") == "follow_up")
+    new_fetches = [e for e in trace[follow_up_starts:] if e["event"] == "fetch"]
+    assert new_fetches, "the follow-up got no fresh subpage budget"
+    assert len(new_fetches) <= settings.explore.max_subpages
+
+
+def test_cancel_stops_the_run_and_still_reports(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    settings.simulated.latency_s = 0.05
+    session = ResearchSession(settings, backend="simulated")
+    fetched = threading.Event()
+
+    def on_event(event: dict) -> None:
+        if event["event"] == "fetch":
+            fetched.set()
+            session.cancel()
+
+    session.on_event = on_event
+    report = session.run(testbed.queries_for("journal-like")[0].text, sites=[testbed_server.base_url("journal-like")])
+    assert fetched.is_set()
+    assert report.stop_reason == "interrupted" and "stopped by the user" in report.stop_detail
+    assert report.markdown
+    assert report.stats.pages_fetched == 1

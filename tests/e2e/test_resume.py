@@ -1,0 +1,86 @@
+"""A run killed (SIGKILL) or interrupted (SIGINT) resumes from its run directory with nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from research_crawler.context.store import RunStore
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.session import ResearchSession
+from research_crawler.settings import Settings
+from research_crawler.trace import read_trace
+
+SCRIPT = """
+import sys
+from pathlib import Path
+from research_crawler.session import ResearchSession
+from research_crawler.settings import Settings
+settings = Settings()
+ResearchSession(settings, backend="simulated").run(sys.argv[1], sites=[sys.argv[2]], run_dir=Path(sys.argv[3]))
+"""
+
+
+def _wait_for_fetches(trace: Path, count: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the run ended before it could be stopped: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        if trace.exists() and sum(e["event"] == "fetch" for e in read_trace(trace)) >= count:
+            return
+        time.sleep(0.05)
+    pytest.fail("the run did not fetch pages in time")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill", "interrupt"])
+def test_stop_then_resume_keeps_items_and_fetches_no_page_twice(
+    sig: signal.Signals, settings: Settings, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+) -> None:
+    site = "arxiv-like"
+    query = testbed.queries_for(site)[2]
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    env = {
+        **os.environ,
+        "RESEARCH_CRAWLER_FETCH__PER_HOST_DELAY_S": "0",
+        "RESEARCH_CRAWLER_SIMULATED__LATENCY_S": "0.15",
+        "RESEARCH_CRAWLER_RUNS_DIR": str(tmp_path / "runs"),
+    }
+    testbed_server.reset_hits()
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, query.text, testbed_server.base_url(site), str(run_dir)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_for_fetches(run_dir / "trace.jsonl", 2, process)
+        process.send_signal(sig)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    before = RunStore(run_dir).load()
+    items_before = {url for web in before.web_contexts.values() for url in web.CP}
+    visited_before = {url for web in before.web_contexts.values() for url in web.VU}
+    assert visited_before, "nothing was saved before the stop"
+
+    report = asyncio.run(ResearchSession(settings, backend="simulated").aresume(run_dir))
+    after = RunStore(run_dir).load()
+    items_after = {url for web in after.web_contexts.values() for url in web.CP}
+    assert items_before <= items_after
+    assert after.search.gamma, "the resumed run did not finish"
+    assert report.markdown and (run_dir / "report.md").exists()
+    page_hits = Counter(hit.path for hit in testbed_server.hits(site) if not hit.path.startswith("/robots.txt"))
+    assert page_hits and max(page_hits.values()) == 1, page_hits.most_common(3)
+    actions = [e.get("action") for e in read_trace(run_dir / "trace.jsonl") if e["event"] == "run"]
+    assert actions == ["start", "resume"]
