@@ -33,7 +33,7 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
 from research_crawler.context.store import RunStore, atomic_write_text
 from research_crawler.context.web_context import WebContext
-from research_crawler.errors import ModelError, StateError
+from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.exploration import Exploration
 from research_crawler.llm.budget import RunBudget, RunInterrupted, RunLimitReached
 from research_crawler.llm.client import BaseModelClient
@@ -50,7 +50,8 @@ from research_crawler.report.writers import write_report
 from research_crawler.settings import Settings
 from research_crawler.site_pool import SitePool, load_site_pool
 from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Page
+from research_crawler.tools.page import Determination, Page
+from research_crawler.tools.page_archive import PageArchive
 from research_crawler.trace import Trace
 
 __all__ = ["ModelBackend", "ResearchSession", "RunMeta", "new_run_dir"]
@@ -59,6 +60,7 @@ logger = logging.getLogger(__name__)
 
 ModelBackend = Literal["openai", "simulated"]
 _RUN_FILE = "run.json"
+_PAGES_DIR = "pages"
 
 
 class RunMeta(BaseModel):
@@ -81,6 +83,16 @@ class RunMeta(BaseModel):
 
     def write(self, run_dir: Path) -> None:
         atomic_write_text(run_dir / _RUN_FILE, self.model_dump_json(indent=2))
+
+
+def _not_recorded(url: str, recording: Path | None) -> Page:
+    return Page(
+        url=url,
+        final_url=url,
+        determination=Determination.REFUSED,
+        reason=f"not in the recording {recording} (replay answers only recorded pages)",
+        render="replay",
+    )
 
 
 def new_run_dir(runs_dir: Path, query: str) -> Path:
@@ -107,12 +119,16 @@ class ResearchSession:
         site_pool: SitePool | None = None,
         allowed_hosts: Sequence[str] | None = None,
         on_event: Callable[[dict[str, Any]], None] | None = None,
+        replay_from: Path | None = None,
     ) -> None:
         self.settings = settings
         self.backend: ModelBackend = backend
         self.site_pool = site_pool
         self.allowed_hosts = allowed_hosts
         self.on_event = on_event
+        self.replay_from = replay_from
+        if replay_from is not None and not (replay_from / _PAGES_DIR).is_dir():
+            raise ConfigError(f"--replay {replay_from}: no recorded pages there (expected {replay_from / _PAGES_DIR})")
         self._cancelled = threading.Event()
 
     # --- public ---------------------------------------------------------------------------------
@@ -211,6 +227,8 @@ class ResearchSession:
         pool = (self.site_pool or load_site_pool()).with_named_sites(sites)
         loop = asyncio.get_running_loop()
         fetched: list[Page] = []
+        archive = PageArchive(run_dir / _PAGES_DIR)
+        recording = PageArchive(self.replay_from / _PAGES_DIR) if self.replay_from is not None else None
         try:
             async with Fetcher(
                 self.settings.fetch,
@@ -219,13 +237,23 @@ class ResearchSession:
             ) as fetcher:
 
                 def fetch_page(url: str, site: SiteRef) -> Page:
-                    future = asyncio.run_coroutine_threadsafe(
-                        fetcher.fetch(url, render=site.render, site_url=site.url), loop
-                    )
-                    page = future.result(timeout=self.settings.fetch.page_deadline_s * 2 + 30)
-                    fetched.append(page)
+                    source = "archive"
+                    page = archive.get(url)
+                    if page is None and recording is not None:
+                        source = "replay"
+                        page = recording.get(url) or _not_recorded(url, self.replay_from)
+                    if page is None:
+                        source = "web"
+                        future = asyncio.run_coroutine_threadsafe(
+                            fetcher.fetch(url, render=site.render, site_url=site.url), loop
+                        )
+                        page = future.result(timeout=self.settings.fetch.page_deadline_s * 2 + 30)
+                    if source != "archive":
+                        archive.put(page)
+                        fetched.append(page)
                     trace.emit(
                         "fetch",
+                        source=source,
                         url=url,
                         final_url=page.final_url,
                         status=page.status,

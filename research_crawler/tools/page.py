@@ -24,6 +24,7 @@ class Determination(StrEnum):
     NON_HTML = "non_html"
     HTTP_ERROR = "http_error"
     NETWORK_ERROR = "network_error"
+    REFUSED = "refused"  # not fetched on purpose: the URL guard, or a replay that has no recording of it
 
 
 class Link(BaseModel):
