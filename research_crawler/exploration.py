@@ -60,9 +60,11 @@ class Exploration:
     supervisor_feedback: str = ""
     current_page: Page | None = None
     site_search: dict[str, SearchMechanism] = field(default_factory=dict)
-    search_pages: dict[str, tuple[str, str]] = field(default_factory=dict)
+    search_form_pages: dict[str, str] = field(default_factory=dict)
     page_reports: list[str] = field(default_factory=list)
     subpage_offsets: dict[str, int] = field(default_factory=dict)
+    fetched_urls: set[str] = field(default_factory=set)
+    saver: Callable[[], None] | None = None
     tool_errors: int = 0
 
     # --- the current site -------------------------------------------------------------------------
@@ -114,6 +116,14 @@ class Exploration:
             self.trace.emit("complete", reason=str(reason), detail=detail)
             self.save()
 
+    def known_sites(self) -> list[SiteRef]:
+        """Every site of this query: finished, current and pending."""
+        sites = [record.site for record in self.search.finished_sites]
+        for site in (self.search.current_site, *[entry.site for entry in self.search.pending_sites]):
+            if site is not None and site not in sites:
+                sites.append(site)
+        return sites
+
     # --- collected items across sites ----------------------------------------------------------
 
     def all_items(self) -> list[tuple[str, object]]:
@@ -126,6 +136,9 @@ class Exploration:
     # --- persistence ----------------------------------------------------------------------------
 
     def save(self) -> None:
-        """Persist S, every W and the graph atomically (no-op without a store)."""
-        if self.store is not None:
+        """Persist S, every W and the graph atomically (no-op without a store; `saver` when sites run in
+        parallel, where the run's state spans several explorations)."""
+        if self.saver is not None:
+            self.saver()
+        elif self.store is not None:
             self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)

@@ -13,6 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +24,7 @@ from pydantic import BaseModel, Field
 from research_crawler.agents.ag2 import ModelSpec, make_proxy, register_reply, trace_messages
 from research_crawler.agents.collector import make_collector
 from research_crawler.agents.crawler import make_crawler
+from research_crawler.agents.critique import make_critique
 from research_crawler.agents.planner import make_planner
 from research_crawler.agents.presenter import PresenterTools, format_items_for_presenter, make_presenter
 from research_crawler.agents.roles import Role, Speaker
@@ -38,12 +40,14 @@ from research_crawler.exploration import Exploration
 from research_crawler.llm.budget import RunBudget, RunInterrupted, RunLimitReached
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
+from research_crawler.llm.rate_limit import ModelRateLimiter
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
 from research_crawler.llm.usage import ModelCall, UsageLedger
 from research_crawler.nested_chats.page_selector import PageSelectorChat
-from research_crawler.nested_chats.presenter import PresenterChat, rank_collected_items
+from research_crawler.nested_chats.presenter import PresenterChat, collected_report_items
 from research_crawler.nested_chats.scraper import ScraperChat
 from research_crawler.nested_chats.supervisor import SupervisorChat
+from research_crawler.report.guard import GuardResult
 from research_crawler.report.models import AgentStats, Report, ReportItem, RunStats, SiteSummary
 from research_crawler.report.request import requested_count
 from research_crawler.report.writers import write_report
@@ -52,6 +56,7 @@ from research_crawler.site_pool import SitePool, load_site_pool
 from research_crawler.tools.fetch import Fetcher
 from research_crawler.tools.page import Determination, Page
 from research_crawler.tools.page_archive import PageArchive
+from research_crawler.tools.rerank import Reranker, load_reranker
 from research_crawler.trace import Trace
 
 __all__ = ["ModelBackend", "ResearchSession", "RunMeta", "new_run_dir"]
@@ -220,6 +225,7 @@ class ResearchSession:
     ) -> Report:
         started = time.monotonic()
         self._cancelled.clear()
+        reranker = await asyncio.to_thread(load_reranker, self.settings.rerank)
         secrets = [self.settings.models.api_key.get_secret_value()] if self.settings.models.api_key else []
         trace = Trace(run_dir / "trace.jsonl", secrets=secrets)
         if self.on_event is not None:
@@ -227,6 +233,7 @@ class ResearchSession:
         pool = (self.site_pool or load_site_pool()).with_named_sites(sites)
         loop = asyncio.get_running_loop()
         fetched: list[Page] = []
+        fetched_urls: set[str] = set()
         archive = PageArchive(run_dir / _PAGES_DIR)
         recording = PageArchive(self.replay_from / _PAGES_DIR) if self.replay_from is not None else None
         try:
@@ -251,6 +258,8 @@ class ResearchSession:
                     if source != "archive":
                         archive.put(page)
                         fetched.append(page)
+                    if page.ok:
+                        fetched_urls.update((page.url, page.final_url))
                     trace.emit(
                         "fetch",
                         source=source,
@@ -272,11 +281,12 @@ class ResearchSession:
                 if graph is not None:
                     exploration.graph = graph
                 exploration.subpage_offsets.update(subpage_offsets or {})
+                exploration.fetched_urls = fetched_urls
                 exploration.sites_selected = action != "start" and (
                     search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
-                runner = _ChatRun(self, exploration, pool, trace)
+                runner = _ChatRun(self, exploration, pool, trace, reranker)
                 report = await asyncio.to_thread(runner.run)
         finally:
             trace.close()
@@ -306,15 +316,40 @@ class ResearchSession:
 class _ChatRun:
     """One group chat over one exploration (runs in a worker thread)."""
 
-    def __init__(self, session: ResearchSession, exploration: Exploration, pool: SitePool, trace: Trace) -> None:
+    def __init__(
+        self,
+        session: ResearchSession,
+        exploration: Exploration,
+        pool: SitePool,
+        trace: Trace,
+        reranker: Reranker,
+        *,
+        parent: _ChatRun | None = None,
+    ) -> None:
         self.session = session
+        self.reranker = reranker
         self.settings = session.settings
         self.x = exploration
         self.pool = pool
         self.trace = trace
+        #: A lane explores one site of a parallel run and ends instead of presenting; it shares the
+        #: parent's model accounting, budget and rate limit.
+        self.lane = parent is not None
+        self._presenting: PresenterChat | None = None
+        self.guard: GuardResult | None = None
+        self.report_items: list[ReportItem] = []
+        self.report_markdown = ""
+        self.ledger: UsageLedger
+        self.fault_log: FaultLog
+        self.budget: RunBudget
+        self.rate_limiter: ModelRateLimiter | None
+        if parent is not None:
+            self.ledger, self.fault_log, self.budget = parent.ledger, parent.fault_log, parent.budget
+            self.rate_limiter = parent.rate_limiter
+            return
         self.ledger = UsageLedger()
         self.fault_log = FaultLog()
-        run = self.settings.run
+        run, models = self.settings.run, self.settings.models
         self.budget = RunBudget(
             self.ledger,
             max_calls=run.max_model_calls,
@@ -323,9 +358,11 @@ class _ChatRun:
             exempt_agents={Role.PRESENTER.agent_name, Role.CRITIQUE.agent_name},
             cancelled=session._cancelled,
         )
-        self._presenting: PresenterChat | None = None
-        self.report_items: list[ReportItem] = []
-        self.report_markdown = ""
+        self.rate_limiter = (
+            ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)
+            if models.requests_per_minute or models.tokens_per_minute
+            else None
+        )
         self.ledger.subscribe(lambda call: self._trace_model_call(call))
 
     def _trace_model_call(self, call: ModelCall) -> None:
@@ -343,7 +380,10 @@ class _ChatRun:
         )
 
     def spec(self, role: Role) -> ModelSpec:
-        return self.session.model_spec(role, self.ledger, self.fault_log, self.budget)
+        spec = self.session.model_spec(role, self.ledger, self.fault_log, self.budget)
+        if self.rate_limiter is not None:
+            spec.client_kwargs["rate_limiter"] = self.rate_limiter
+        return spec
 
     def run(self) -> Report:
         x = self.x
@@ -351,6 +391,8 @@ class _ChatRun:
         try:
             if x.search.gamma:  # explored before (a resumed run stopped while the report was being written)
                 self._present(self.presenting())
+            elif self.settings.explore.parallel_sites > 1:
+                self._run_parallel()
             else:
                 self._run_group_chat()
         except RunLimitReached as exc:
@@ -418,14 +460,73 @@ class _ChatRun:
             x.complete(StopReason.ERROR, "the conversation ended before the report")
             self._present_without_chat()
 
+    # --- sites in parallel ----------------------------------------------------------------------------
+
+    def _run_parallel(self) -> None:
+        """Explore up to `parallel_sites` sites of P at once, each in its own group chat (a lane with its own
+        Search Context, Web Context and nested chats); then rank and present once for all of them."""
+        x = self.x
+        if not x.sites_selected:
+            selector, selector_exec, selector_tools = make_web_selector(x, self.pool, self.spec(Role.WEB_SELECTOR))
+            PageSelectorChat(x, self.pool, selector, selector_exec, selector_tools).run()
+        sites = [x.search.current_site] if x.search.current_site is not None else []
+        sites += [site for site in x.search.P if site not in sites]
+        state_lock = threading.RLock()
+
+        def save_all() -> None:
+            with state_lock:
+                for attempt in range(5):
+                    try:
+                        x.save()
+                        return
+                    except RuntimeError:  # a lane changed a set while it was being written: write again
+                        if attempt == 4:
+                            raise
+
+        def explore(site: SiteRef) -> None:
+            lane_search = SearchContext(query=x.search.query)
+            lane_search.add_site(site)
+            lane = Exploration(
+                settings=self.settings,
+                search=lane_search,
+                fetch_page=x.fetch_page,
+                trace=self.trace,
+                web_contexts=x.web_contexts,
+                graph=NavigationGraph(),
+                sites_selected=True,
+                subpage_offsets=x.subpage_offsets,
+                fetched_urls=x.fetched_urls,
+                saver=save_all,
+            )
+            try:
+                _ChatRun(self.session, lane, self.pool, self.trace, self.reranker, parent=self)._run_group_chat()
+            finally:
+                record = next((r for r in lane_search.finished_sites if r.site.url == site.url), None)
+                with state_lock:
+                    x.graph.merge(lane.graph)
+                    x.search.finish_site(
+                        site, record.reason if record else StopReason.ERROR, record.detail if record else ""
+                    )
+                save_all()
+
+        self.trace.emit("parallel", sites=[site.url for site in sites], lanes=self.settings.explore.parallel_sites)
+        with ThreadPoolExecutor(max_workers=self.settings.explore.parallel_sites, thread_name_prefix="site") as pool:
+            for future in [pool.submit(explore, site) for site in sites]:
+                future.result()  # a lane's RunLimitReached or ModelError ends the run as in sequential mode
+        x.complete(StopReason.ALL_SITES_DONE)
+        self._present(self.presenting())
+
     def presenting(self) -> PresenterChat:
         """The Presenter nested chat (built once; also used when the run stops outside the group chat)."""
         if self._presenting is None:
             tools = PresenterTools()
             presenter, executor = make_presenter(self.settings, tools, self.spec(Role.PRESENTER))
-            for agent in (presenter, executor):
+            critique, critique_proxy = make_critique(self.settings, self.spec(Role.CRITIQUE))
+            for agent in (presenter, executor, critique, critique_proxy):
                 trace_messages(agent, self._trace_message)
-            self._presenting = PresenterChat(self.x, presenter, executor, tools)
+            self._presenting = PresenterChat(
+                self.x, presenter, executor, tools, critique, critique_proxy, reranker=self.reranker
+            )
         return self._presenting
 
     # --- speaker selection ------------------------------------------------------------------------
@@ -451,6 +552,8 @@ class _ChatRun:
         )
         decision = select_next(state)
         next_speaker = self._apply(decision)
+        if self.lane and next_speaker is Speaker.PRESENTER:
+            next_speaker = None  # a lane's site is done: the parent run presents once for all sites
         self.trace.emit(
             "transition",
             row=decision.row,
@@ -515,10 +618,11 @@ class _ChatRun:
 
     def _present(self, presenting: PresenterChat) -> str:
         requested = requested_count(self.x.search.query)
-        items = rank_collected_items(self.x)[: requested or self.settings.report.top_k]
+        items = presenting.prepare(k=requested or self.settings.report.top_k)
         self.report_items = items
         try:
             self.report_markdown = presenting.run(items, requested=requested)
+            self.guard = presenting.guard
         except ModelError as exc:
             self.trace.emit("fault", kind="model_error", agent="presenter", error=str(exc))
             self.report_markdown = self._plain_listing(items, why=f"the Presenter's model failed: {exc}")
@@ -526,7 +630,7 @@ class _ChatRun:
 
     def _present_without_chat(self) -> None:
         requested = requested_count(self.x.search.query)
-        self.report_items = rank_collected_items(self.x)[: requested or self.settings.report.top_k]
+        self.report_items = collected_report_items(self.x)[: requested or self.settings.report.top_k]
         self.report_markdown = self._plain_listing(self.report_items, why=self.x.search.completion.detail)
 
     @staticmethod
@@ -602,6 +706,8 @@ class _ChatRun:
             markdown=self.report_markdown,
             stop_reason=str(completion.reason or ""),
             stop_detail=completion.detail,
+            guard_notes=self.guard.notes if self.guard else [],
+            supported_share=self.guard.supported_share if self.guard else None,
             stats=RunStats(
                 model_calls=totals.calls,
                 input_tokens=totals.input_tokens,

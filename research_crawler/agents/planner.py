@@ -15,6 +15,7 @@ from research_crawler.agents.ag2 import (
     make_llm_agent,
     register_tools,
 )
+from research_crawler.agents.planner_history import planner_history_hook
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role, Speaker
 from research_crawler.context.urls import try_canonicalize_url
@@ -90,6 +91,9 @@ class PlannerTools:
             x.stuck.record_bad_choice(search_url, "this search was already made")
             return "Error: this search was already made on this site. Try other keywords or another URL."
         x.web.mark_visited(canonical)
+        form_page = x.search_form_pages.get(x.site.url)
+        if form_page is not None:
+            x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
         x.planner_action, x.scrape_target = (
             "scrape",
             ScrapeTarget(canonical, kind="search", search_query=query),
@@ -125,9 +129,17 @@ class PlannerTools:
 def make_planner(
     exploration: Exploration, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
-    """The Planner agent and the executor of its tools (the group chat's PlannerTools member)."""
+    """The Planner agent and the executor of its tools (the group chat's PlannerTools member).
+
+    With ``run.planner_history = "reports"`` the Planner reads its older tool exchanges no more (see
+    `planner_history`); the group chat itself keeps every message for the trace.
+    """
     prompt = system_message(Role.PLANNER, exploration.settings)
     planner = make_llm_agent(Role.PLANNER, system_message=prompt, model=model)
+    run = exploration.settings.run
+    if run.planner_history == "reports":
+        hook = planner_history_hook(recent_tool_calls=run.planner_recent_tool_calls)
+        planner.register_hook("process_all_messages_before_reply", hook)
     executor = make_executor(Speaker.PLANNER_TOOLS.value)
     register_tools(planner, executor, PlannerTools(exploration).tools())
     finish_llm_agent(planner, model)

@@ -31,7 +31,7 @@ def format_items_for_presenter(items: Sequence[ReportItem]) -> str:
     for item in items:
         lines = [f"{item.rank}. {item.title}", f"   link: {item.url}"]
         if item.authors:
-            lines.append(f"   authors: {', '.join(item.authors)}")
+            lines.append(f"   authors: {'; '.join(item.authors)}")
         if item.date:
             lines.append(f"   date: {item.date}")
         if item.doi:

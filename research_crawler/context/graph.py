@@ -113,9 +113,7 @@ class NavigationGraph:
                 self._visits += 1
                 attrs["visit_order"] = self._visits
 
-    def add_link(
-        self, source: str, target: str, *, anchor_text: str = "", score: float | None = None
-    ) -> None:
+    def add_link(self, source: str, target: str, *, anchor_text: str = "", score: float | None = None) -> None:
         """Record a link `source` → `target`; a repeated link keeps its first anchor text and best score."""
         src, dst = canonicalize_url(source), canonicalize_url(target)
         if score is not None and (
@@ -136,6 +134,17 @@ class NavigationGraph:
                 attrs["score"] = value
             return
         self._graph.add_edge(src, dst, anchor_text=anchor_text, score=value)
+
+    def merge(self, other: NavigationGraph) -> None:
+        """Add `other`'s pages and links (a site explored in parallel); its visits are numbered after ours,
+        in their own order, and links keep their first anchor text and best score."""
+        for node in other.visit_order():
+            attrs = other._graph.nodes[node]
+            self.add_page(node, determination=attrs["determination"], title=attrs["title"])
+        for node, attrs in other._graph.nodes(data=True):
+            self.add_page(node, title=attrs["title"])
+        for source, target, attrs in other._graph.edges(data=True):
+            self.add_link(source, target, anchor_text=attrs["anchor_text"], score=attrs["score"])
 
     def _ensure_node(self, node: str) -> None:
         if node not in self._graph:
@@ -168,9 +177,7 @@ class NavigationGraph:
             "multigraph": False,
             "graph": {},
             "nodes": [{"id": node, **attrs} for node, attrs in self._graph.nodes(data=True)],
-            "edges": [
-                {"source": src, "target": dst, **attrs} for src, dst, attrs in self._graph.edges(data=True)
-            ],
+            "edges": [{"source": src, "target": dst, **attrs} for src, dst, attrs in self._graph.edges(data=True)],
         }
 
     @classmethod
@@ -196,9 +203,7 @@ class NavigationGraph:
             raise CorruptStateError("navigation graph gives two pages the same visit number")
         for edge in record.edges:
             if edge.source not in graph._graph or edge.target not in graph._graph:
-                raise CorruptStateError(
-                    f"navigation graph link {edge.source} → {edge.target} names an unknown page"
-                )
+                raise CorruptStateError(f"navigation graph link {edge.source} → {edge.target} names an unknown page")
             graph._graph.add_edge(edge.source, edge.target, anchor_text=edge.anchor_text, score=edge.score)
         graph._visits = max(orders, default=0)
         return graph

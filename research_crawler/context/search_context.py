@@ -199,6 +199,13 @@ class SearchContext(BaseModel):
         self.completion = Completion(done=True, reason=stop, detail=detail)
         logger.info("search complete: %s %s", stop, detail)
 
+    def finish_site(self, site: SiteRef, reason: StopReason, detail: str = "") -> None:
+        """Record that `site` finished while explored outside α (sites explored in parallel): it leaves P
+        and is recorded once; the first reason recorded for a site stands."""
+        self.pending_sites = [entry for entry in self.pending_sites if entry.site.url != site.url]
+        if not self._is_finished(site):
+            self._record_finished(site, StopReason(reason), detail)
+
     def _record_finished(self, site: SiteRef, reason: StopReason, detail: str) -> None:
         self.finished_sites.append(FinishedSite(site=site, reason=reason, detail=detail))
 

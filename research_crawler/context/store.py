@@ -176,15 +176,13 @@ class RunStore:
             raise CorruptStateError(f"{path} is nested too deeply to be a state file") from exc
         except json.JSONDecodeError as exc:
             raise CorruptStateError(
-                f"{path} is not valid JSON (truncated or damaged?): "
-                f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+                f"{path} is not valid JSON (truncated or damaged?): {exc.msg} at line {exc.lineno} column {exc.colno}"
             ) from exc
         if not isinstance(document, dict) or document.get("format") != STATE_FORMAT:
             raise CorruptStateError(f"{path} is not a research-crawler state file")
         if document.get("version") != STATE_VERSION:
             raise CorruptStateError(
-                f"{path} has state format version {document.get('version')!r}; "
-                f"this version reads {STATE_VERSION}"
+                f"{path} has state format version {document.get('version')!r}; this version reads {STATE_VERSION}"
             )
         try:
             state = _StateFile.model_validate(document)
@@ -194,9 +192,7 @@ class RunStore:
             graph = NavigationGraph.from_json(state.graph)
         except CorruptStateError as exc:
             raise CorruptStateError(f"{path}: {exc}") from exc
-        return RunState(
-            search=state.search, web_contexts=state.web_contexts, graph=graph, saved_at=state.saved_at
-        )
+        return RunState(search=state.search, web_contexts=state.web_contexts, graph=graph, saved_at=state.saved_at)
 
 
 def _summary(exc: ValidationError) -> str:

@@ -93,9 +93,7 @@ def _query_keys(query: str) -> list[str]:
     return [pair.split("=", 1)[0] for pair in query.split("&") if pair]
 
 
-def try_canonicalize_url(
-    url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH
-) -> str | None:
+def try_canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str | None:
     """Like `canonicalize_url`, but None instead of an error (for links scraped from pages)."""
     try:
         return canonicalize_url(url, base, max_length=max_length)

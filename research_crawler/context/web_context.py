@@ -306,9 +306,7 @@ class WebContext(BaseModel):
 
     # ------------------------------------------------------------------ items
 
-    def add_item(
-        self, url: str, *, title: str, description: str = "", score: float, found_on: str
-    ) -> ItemUpdate:
+    def add_item(self, url: str, *, title: str, description: str = "", score: float, found_on: str) -> ItemUpdate:
         """Store an item in CP (and its URL in DP), or improve the one already stored.
 
         An item already stored is updated when the new sighting brings a higher score, a longer

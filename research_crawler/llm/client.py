@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.rate_limit import ModelRateLimiter
 from research_crawler.llm.usage import (
     ModelCall,
     UsageLedger,
@@ -149,6 +150,7 @@ class BaseModelClient:
         self.sleep: Callable[[float], None] = sleep or time.sleep
         self.clock: Callable[[], float] = clock or time.monotonic
         self.budget: RunBudget | None = kwargs.pop("budget", None)
+        self.rate_limiter: ModelRateLimiter | None = kwargs.pop("rate_limiter", None)
         self.extra_options: dict[str, Any] = kwargs
 
     def __repr__(self) -> str:
@@ -295,6 +297,8 @@ class BaseModelClient:
         attempt = 0
         while True:
             attempt += 1
+            if self.rate_limiter is not None:
+                self.rate_limiter.acquire(estimate_prompt_tokens(request.messages, request.tools))
             try:
                 return self._complete(request), attempt, self.clock() - started
             except TransientModelError as exc:

@@ -426,6 +426,8 @@ class SimulatedModelClient(BaseModelClient):
         ):
             date = m.group(1) if (m := re.search(r"date: (.+)", rest)) else None
             authors = m.group(1) if (m := re.search(r"authors: (.+)", rest)) else None
+            if authors and len(authors.split("; ")) > 3:
+                authors = "; ".join(authors.split("; ")[:3]) + " et al."
             if brief:
                 lines.append(f"{number}. [{title}]({link})" + (f" — {date}" if date else ""))
             else:

@@ -9,7 +9,7 @@ chunks). Every step still starts from a clean context, as the paper intends.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import autogen
 
@@ -18,6 +18,7 @@ from research_crawler.agents.collector import CollectorTools
 from research_crawler.agents.crawler import CrawlerTools
 from research_crawler.agents.page_content import untrusted_page
 from research_crawler.exploration import Exploration
+from research_crawler.tools.main_content import main_content_markdown
 from research_crawler.tools.page import Page
 from research_crawler.tools.page_view import PageView, link_view, split_into_chunks
 from research_crawler.tools.site_search import find_search_mechanism
@@ -38,6 +39,8 @@ class ScraperChat:
     collector: autogen.ConversableAgent
     collector_executor: autogen.ConversableAgent
     collector_tools: CollectorTools
+    shown_links: dict[str, set[str]] = field(default_factory=dict)
+    """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once)."""
 
     def run(self) -> str:
         """Scrape the Planner's target and return the page report."""
@@ -90,11 +93,11 @@ class ScraperChat:
         mechanism = find_search_mechanism(page.html, url=page.final_url)
         if mechanism is not None and (mechanism.usable or mechanism.kind == "opensearch"):
             self.exploration.site_search[site] = mechanism
+            self.exploration.search_form_pages[site] = page.final_url
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration
-        view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view) if x.settings.page_view.crawler_view == "links" else page.markdown
+        content = self._crawler_view(page)
         message = (
             f'Request: "{x.search.query}"\n'
             f"Current page: {page.final_url}\n"
@@ -105,9 +108,33 @@ class ScraperChat:
             self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns
         )
 
+    def _crawler_view(self, page: Page) -> str:
+        """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
+        with their context, leaving out those already shown to it on this site when hide_seen_links is set."""
+        settings = self.exploration.settings.page_view
+        if settings.crawler_view == "markdown":
+            return page.markdown
+        shown = self.shown_links.setdefault(self.exploration.site.url, set())
+        view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
+        content = link_view(view, already_shown=shown if settings.hide_seen_links else frozenset())
+        shown.update(link.url for link in page.links)
+        return content
+
+    def _collector_view(self, page: Page) -> str:
+        """The page as the Collector reads it (settings.page_view): its main content, or the whole Markdown;
+        the link numbers are the page's own either way."""
+        settings = self.exploration.settings
+        if settings.page_view.collector_view == "markdown":
+            return page.markdown
+        return main_content_markdown(
+            page,
+            max_links=settings.fetch.max_links_per_page,
+            max_link_text_chars=settings.page_view.max_link_text_chars,
+        )
+
     def _collect(self, page: Page) -> str:
         x = self.exploration
-        chunks = split_into_chunks(page.markdown, token_budget=x.settings.page_view.chunk_tokens)
+        chunks = split_into_chunks(self._collector_view(page), token_budget=x.settings.page_view.chunk_tokens)
         limit = x.settings.run.max_chunks_per_page
         reports = []
         for index, chunk in enumerate(chunks[:limit], 1):

@@ -74,7 +74,10 @@ class Report(BaseModel):
     markdown: str = ""
     stop_reason: str = ""
     stop_detail: str = ""
-    guard_notes: list[str] = Field(default_factory=list)
+    guard_notes: list[str] = Field(default_factory=list, description="Every change the citation guard made.")
+    supported_share: float | None = Field(
+        None, description="Share of the report's items and fields that the citation guard found supported."
+    )
     stats: RunStats = Field(default_factory=RunStats)
     run_dir: str | None = None
     created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))

@@ -1,10 +1,11 @@
-"""Writers of a run's report files: report.md and report.json, each written atomically."""
+"""Writers of a run's report files: report.md, report.json and items.bib (papers), each written atomically."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from research_crawler.context.store import atomic_write_text
+from research_crawler.report.bibtex import to_bibtex
 from research_crawler.report.models import Report
 
 __all__ = ["SIMULATED_NOTE", "render_markdown", "write_report"]
@@ -15,8 +16,10 @@ SIMULATED_NOTE = "Made with the simulated model (a deterministic test double), n
 def render_markdown(report: Report) -> str:
     """report.md: the Presenter's report, then how the search ended, and a plain note when simulated."""
     lines = [report.markdown.rstrip(), "", "---", ""]
+    shortfall = f"Found {len(report.items)} of the {report.requested_count} requested"
     if report.requested_count is not None and len(report.items) < report.requested_count:
-        lines.append(f"Found {len(report.items)} of the {report.requested_count} requested.")
+        if shortfall.lower() not in report.markdown.lower():  # the citation guard usually said it already
+            lines.append(f"{shortfall}.")
     ended = report.stop_reason.replace("_", " ") or "unknown"
     lines.append(f"Search ended: {ended}{f' ({report.stop_detail})' if report.stop_detail else ''}.")
     for site in report.sites:
@@ -41,3 +44,5 @@ def write_report(report: Report, run_dir: Path) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run_dir / "report.json", report.model_dump_json(indent=2))
     atomic_write_text(run_dir / "report.md", render_markdown(report))
+    if report.item_kind == "paper":
+        atomic_write_text(run_dir / "items.bib", to_bibtex(report.items))

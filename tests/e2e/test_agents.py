@@ -88,7 +88,7 @@ def test_contexts_keep_their_invariants_and_only_page_links_enter_them(
     query = testbed.queries_for("repo-like")[0]
     report = run_query(settings, testbed_server, "repo-like", query.text)
     state = RunStore(Path(report.run_dir or "")).load()
-    fetched = [e["url"] for e in events(report, "fetch")]
+    fetched = [e["url"] for e in events(report, "fetch") if e["source"] == "web"]
     assert len(fetched) == len(set(fetched)), "a page was fetched twice"
     for site, web in state.web_contexts.items():
         web.check_invariants()

@@ -37,9 +37,9 @@ def test_a_follow_up_reuses_pages_and_items(
     trace = read_trace(run_dir / "trace.jsonl")
     assert [e["action"] for e in trace if e["event"] == "run"] == ["start", "follow_up"]
     follow_up_starts = next(i for i, e in enumerate(trace) if e.get("action") == "follow_up")
-    new_fetches = [e for e in trace[follow_up_starts:] if e["event"] == "fetch"]
-    assert new_fetches, "the follow-up got no fresh subpage budget"
-    assert len(new_fetches) <= settings.explore.max_subpages
+    new_scrapes = [e for e in trace[follow_up_starts:] if e["event"] == "scrape"]
+    assert new_scrapes, "the follow-up got no fresh subpage budget"
+    assert len(new_scrapes) <= settings.explore.max_subpages
 
 
 def test_cancel_stops_the_run_and_still_reports(

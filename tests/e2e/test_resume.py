@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -52,8 +53,10 @@ def test_stop_then_resume_keeps_items_and_fetches_no_page_twice(
     env = {
         **os.environ,
         "RESEARCH_CRAWLER_FETCH__PER_HOST_DELAY_S": "0",
+        "RESEARCH_CRAWLER_FETCH__ALLOWED_HOSTS": json.dumps(testbed_server.allowed_hosts()),
         "RESEARCH_CRAWLER_SIMULATED__LATENCY_S": "0.15",
         "RESEARCH_CRAWLER_RUNS_DIR": str(tmp_path / "runs"),
+        "RESEARCH_CRAWLER_RERANK__KIND": "bm25",
     }
     testbed_server.reset_hits()
     process = subprocess.Popen(
