@@ -17,9 +17,9 @@ def render_markdown(report: Report) -> str:
     """report.md: the Presenter's report, then how the search ended, and a plain note when simulated."""
     lines = [report.markdown.rstrip(), "", "---", ""]
     shortfall = f"Found {len(report.items)} of the {report.requested_count} requested"
-    if report.requested_count is not None and len(report.items) < report.requested_count:
-        if shortfall.lower() not in report.markdown.lower():  # the citation guard usually said it already
-            lines.append(f"{shortfall}.")
+    short = report.requested_count is not None and len(report.items) < report.requested_count
+    if short and shortfall.lower() not in report.markdown.lower():  # the citation guard usually said it already
+        lines.append(f"{shortfall}.")
     ended = report.stop_reason.replace("_", " ") or "unknown"
     lines.append(f"Search ended: {ended}{f' ({report.stop_detail})' if report.stop_detail else ''}.")
     for site in report.sites:
