@@ -61,7 +61,6 @@ class Exploration:
     current_page: Page | None = None
     site_search: dict[str, SearchMechanism] = field(default_factory=dict)
     search_form_pages: dict[str, str] = field(default_factory=dict)
-    page_reports: list[str] = field(default_factory=list)
     subpage_offsets: dict[str, int] = field(default_factory=dict)
     fetched_urls: set[str] = field(default_factory=set)
     saver: Callable[[], None] | None = None
@@ -123,15 +122,6 @@ class Exploration:
             if site is not None and site not in sites:
                 sites.append(site)
         return sites
-
-    # --- collected items across sites ----------------------------------------------------------
-
-    def all_items(self) -> list[tuple[str, object]]:
-        """(site url, item) for every item collected on every site."""
-        return [(site, item) for site, web in self.web_contexts.items() for item in web.items()]
-
-    def item_count(self) -> int:
-        return sum(web.item_count for web in self.web_contexts.values())
 
     # --- persistence ----------------------------------------------------------------------------
 

@@ -80,7 +80,6 @@ class ScraperChat:
     def _finish(self, report: str) -> str:
         x = self.exploration
         x.scrape_target = None
-        x.page_reports.append(report)
         return (
             report
             + f"\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
