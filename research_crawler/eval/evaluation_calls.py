@@ -1,0 +1,207 @@
+"""What LangSmith calls during an evaluation: the target (one query run by the agents) and the evaluators (the
+three judges and the deterministic metrics), and how their results are read back into `QueryResult`s."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from langsmith import schemas
+
+from research_crawler.errors import ConfigError
+from research_crawler.eval.dataset import DatasetQuery, EvalDataset
+from research_crawler.eval.evidence import RunEvidence, read_evidence
+from research_crawler.eval.judges import JUDGE_METRICS, Judge, JudgeMetric, JudgeVerdict
+from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground_truth_metrics, run_figures
+from research_crawler.eval.results import QueryResult
+from research_crawler.eval.testbed_sites import TestbedSites
+from research_crawler.report.models import Report
+from research_crawler.session import ModelBackend, ResearchSession
+from research_crawler.settings import Settings
+
+__all__ = ["RUNS_DIR", "EvaluationCalls", "run_dir_name"]
+
+logger = logging.getLogger(__name__)
+
+#: Where an evaluation keeps one run directory per query (and where a replay looks for the recordings).
+RUNS_DIR = "runs"
+_FIGURE_FIELDS = frozenset(RunFigures.model_fields) - {"by_agent", "stop_reason", "supported_share_source"}
+_TRUTH_FIELDS = frozenset(GroundTruthMetrics.model_fields)
+
+
+def run_dir_name(query_id: str) -> str:
+    """The run directory of a query inside ``runs/``: its id with path separators made safe."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "--", query_id).strip("-.") or "query"
+
+
+class EvaluationCalls:
+    """The target and the evaluators LangSmith calls, sharing the evidence of each run (thread-safe).
+
+    The results come back from LangSmith (run outputs and feedback) and are turned into `QueryResult`s by
+    `query_result`, so what is written locally is exactly what LangSmith recorded.
+    """
+
+    def __init__(
+        self,
+        data: EvalDataset,
+        *,
+        settings: Settings,
+        backend: ModelBackend,
+        judge: Judge,
+        testbed: TestbedSites | None,
+        out: Path,
+        replay: Path | None,
+    ) -> None:
+        self.data = data
+        self.settings = settings
+        self.backend = backend
+        self.judge = judge
+        self.testbed = testbed
+        self.out = out
+        self.replay = replay
+        self._evidence: dict[str, RunEvidence] = {}
+        self._lock = threading.Lock()
+
+    # --- the target: one query, run by the agents ---------------------------------------------------
+
+    def target(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        query_id = str(inputs["query_id"])
+        run_dir = self.out / RUNS_DIR / run_dir_name(query_id)
+        try:
+            site = self.data.site(str(inputs["site"]))
+            site_url = self.testbed.base_url(site.name) if self.testbed is not None else site.url
+            replay_from = self.replay / RUNS_DIR / run_dir_name(query_id) if self.replay is not None else None
+            if replay_from is not None and not replay_from.is_dir():
+                raise ConfigError(f"the recording {self.replay} holds no run of query {query_id}")
+            session = ResearchSession(
+                self.settings,
+                backend=self.backend,
+                allowed_hosts=self.testbed.allowed_hosts() if self.testbed is not None else None,
+                replay_from=replay_from,
+            )
+            report = session.run(str(inputs["query"]), sites=[site_url or ""], run_dir=run_dir)
+        except Exception as exc:  # one failed query must not end the batch: it is recorded as an error
+            logger.exception("query %s failed", query_id)
+            return {"query_id": query_id, "report": None, "error": f"{type(exc).__name__}: {exc}"}
+        return {"query_id": query_id, "report": report.model_dump(mode="json"), "error": ""}
+
+    # --- the evaluators ----------------------------------------------------------------------------
+
+    def evaluators(self) -> list[Any]:
+        judges = [self._judge_evaluator(metric) for metric in JUDGE_METRICS]
+        deterministic = [self.figures_evaluator]
+        if self.data.has_ground_truth:
+            deterministic.append(self.ground_truth_evaluator)
+        return [*judges, *deterministic]
+
+    def _judge_evaluator(self, metric: JudgeMetric) -> Any:
+        def evaluate_judge(run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
+            verdict = self._verdict(metric, run)
+            details = verdict.model_dump(exclude={"metric", "status", "reasoning"})
+            return {
+                "key": metric,
+                "score": verdict.score,
+                "value": verdict.status,
+                "comment": verdict.reasoning or verdict.error,
+                "metadata": details,
+            }
+
+        evaluate_judge.__name__ = metric
+        return evaluate_judge
+
+    def _verdict(self, metric: JudgeMetric, run: schemas.Run) -> JudgeVerdict:
+        try:
+            evidence, error = self._evidence_of(run)
+            if evidence is None:
+                return JudgeVerdict(metric=metric, status="error", error=f"the run failed: {error}")
+            return self.judge.judge(metric, evidence)
+        except Exception as exc:
+            logger.exception("the %s judge failed", metric)
+            return JudgeVerdict(metric=metric, status="error", error=f"{type(exc).__name__}: {exc}")
+
+    def figures_evaluator(self, run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
+        evidence, _ = self._evidence_of(run)
+        if evidence is None:
+            return {"results": [{"key": "stop_reason", "value": "error"}]}
+        figures = run_figures(evidence.report, evidence)
+        results: list[dict[str, Any]] = [
+            {"key": name, "score": getattr(figures, name)} for name in sorted(_FIGURE_FIELDS)
+        ]
+        results.append({"key": "stop_reason", "value": figures.stop_reason})
+        results.append({"key": "supported_share_source", "value": figures.supported_share_source})
+        return {"results": results}
+
+    def ground_truth_evaluator(self, run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
+        evidence, _ = self._evidence_of(run)
+        if evidence is None or self.testbed is None:
+            return {"results": [{"key": "recall", "score": None, "comment": "the run failed"}]}
+        site = str((example.inputs or {})["site"])
+        truth = self.testbed.ground_truth(site, list((example.outputs or {}).get("relevant_item_ids", [])))
+        metrics = ground_truth_metrics(
+            evidence.report,
+            evidence,
+            truth,
+            k=self.settings.eval.cutoff_k,
+            paths=self.testbed.paths_from_root(site),
+        )
+        return {"results": [{"key": name, "score": value} for name, value in metrics.model_dump().items()]}
+
+    def _evidence_of(self, run: schemas.Run) -> tuple[RunEvidence | None, str]:
+        outputs = run.outputs or {}
+        if not outputs.get("report"):
+            return None, str(outputs.get("error") or run.error or "the run produced no report")
+        report = Report.model_validate(outputs["report"])
+        key = report.run_dir or str(outputs.get("query_id"))
+        with self._lock:
+            if key not in self._evidence:
+                self._evidence[key] = read_evidence(report, excerpt_chars=self.settings.eval.judge_page_excerpt_chars)
+            return self._evidence[key], ""
+
+    # --- back from LangSmith -----------------------------------------------------------------------
+
+    def query_result(self, query: DatasetQuery, row: Any) -> QueryResult:
+        """The result of `query` from LangSmith's row for it (run outputs and evaluation results)."""
+        base = {
+            "query_id": query.id,
+            "site": query.site,
+            "site_title": self.data.site(query.site).label,
+            "kind": query.kind,
+            "query": query.query,
+        }
+        if row is None:
+            return QueryResult(**base, error="LangSmith returned no result for this query")
+        outputs = row["run"].outputs or {}
+        report = Report.model_validate(outputs["report"]) if outputs.get("report") else None
+        feedback = {result.key: result for result in row["evaluation_results"]["results"]}
+        verdicts = {
+            metric: JudgeVerdict(
+                metric=metric,
+                status=feedback[metric].value,
+                reasoning=feedback[metric].comment if feedback[metric].value != "error" else "",
+                **(feedback[metric].metadata or {}),
+            )
+            for metric in JUDGE_METRICS
+            if metric in feedback
+        }
+        figures = truth = None
+        if report is not None:
+            figures = RunFigures(
+                **{name: feedback[name].score for name in _FIGURE_FIELDS if name in feedback},
+                stop_reason=str(feedback["stop_reason"].value),
+                supported_share_source=feedback["supported_share_source"].value,
+                by_agent=dict(report.stats.by_agent),
+            )
+            if self.data.has_ground_truth and feedback.keys() >= _TRUTH_FIELDS:
+                truth = GroundTruthMetrics(**{name: feedback[name].score for name in _TRUTH_FIELDS})
+        return QueryResult(
+            **base,
+            run_dir=report.run_dir if report is not None else None,
+            error=str(outputs.get("error") or ""),
+            simulated_model=bool(report and report.simulated_model),
+            verdicts=verdicts,
+            figures=figures,
+            ground_truth=truth,
+        )

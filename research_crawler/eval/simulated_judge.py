@@ -1,0 +1,113 @@
+"""The simulated judge: a deterministic test double of the LLM judge, for offline evaluations and tests.
+
+Like the simulated agents it sees only the judge prompt and answers through the same client seam, in the same
+JSON, so the real prompts and the strict parsing are exercised. Its rules are deliberately simple:
+
+- Answer Relevance: the report lists at least one item and mentions at least half of the request's words;
+- Context Relevance: at least half of the collected items share a word with the request;
+- Groundedness: every URL in the report is the URL of a collected item.
+
+Every reasoning it writes starts with "(simulated judge)"; it is never a default.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.judges import JUDGE_METRICS, JudgeMetric, judge_templates
+from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest
+from research_crawler.llm.simulated import content_words
+
+__all__ = ["SIMULATED_JUDGE_MODEL", "SimulatedJudgeClient"]
+
+SIMULATED_JUDGE_MODEL = "simulated-judge"
+
+_URL = re.compile(r"https?://[^\s<>()\[\]\"']+")
+_REPORT_ITEM = re.compile(r"^\[\d+\] ", re.MULTILINE)
+_COLLECTED_TITLE = re.compile(r"^- (.+)$", re.MULTILINE)
+_ITEM_URL = re.compile(r"^    url: (\S+)$", re.MULTILINE)
+
+
+class SimulatedJudgeClient(BaseModelClient):
+    """Decides by the rules above from the judge prompt it receives (see the module docstring)."""
+
+    def __init__(self, config: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__({"model": SIMULATED_JUDGE_MODEL, **config}, **kwargs)
+
+    def _complete(self, request: ModelRequest) -> ModelReply:
+        metric = _metric_of(request.messages)
+        user = next((str(m.get("content") or "") for m in request.messages if m.get("role") == "user"), "")
+        if metric is None:
+            verdict, reasoning = False, "the prompt is not one of the three judge prompts"
+        else:
+            verdict, reasoning = _RULES[metric](user)
+        content = json.dumps({"reasoning": f"(simulated judge) {reasoning}", "verdict": verdict})
+        return ModelReply(content=content, finish_reason="stop", model=SIMULATED_JUDGE_MODEL)
+
+
+def _metric_of(messages: list[dict[str, Any]]) -> JudgeMetric | None:
+    system = next((str(m.get("content") or "") for m in messages if m.get("role") == "system"), "")
+    templates = judge_templates()
+    for metric in JUDGE_METRICS:
+        if system.startswith(f"You are the {templates[metric]['title']} judge"):
+            return metric
+    return None
+
+
+def _section(text: str, name: str) -> str:
+    match = re.search(rf"<<<{name}\n(.*?)\n{name}>>>", text, re.DOTALL)
+    return match.group(1) if match else ""
+
+
+def _answer_relevance(prompt: str) -> tuple[bool, str]:
+    request_words = content_words(_section(prompt, "REQUEST"))
+    report_words = content_words(_section(prompt, "REPORT"))
+    items = len(_REPORT_ITEM.findall(_section(prompt, "REPORT_ITEMS")))
+    mentioned = request_words & report_words
+    needed = math.ceil(len(request_words) / 2)
+    verdict = items >= 1 and len(mentioned) >= needed
+    return verdict, (
+        f"the report lists {items} item(s) and mentions {len(mentioned)} of the {len(request_words)} words of the "
+        f"request ({', '.join(sorted(mentioned)) or 'none'}); it needs at least one item and {needed} word(s)."
+    )
+
+
+def _context_relevance(prompt: str) -> tuple[bool, str]:
+    request_words = content_words(_section(prompt, "REQUEST"))
+    titles = _COLLECTED_TITLE.findall(_section(prompt, "COLLECTED_ITEMS"))
+    if not titles:
+        return False, "nothing was collected, so there is no relevant context."
+    on_topic = sum(1 for title in titles if content_words(title) & request_words)
+    share = on_topic / len(titles)
+    return share >= 0.5, (
+        f"{on_topic} of the {len(titles)} collected item titles share a word with the request "
+        f"(share {share:.2f}; at least 0.50 is relevant)."
+    )
+
+
+def _groundedness(prompt: str) -> tuple[bool, str]:
+    report_urls = {_canonical(url) for url in _URL.findall(_section(prompt, "REPORT"))}
+    collected = {_canonical(url) for url in _ITEM_URL.findall(_section(prompt, "COLLECTED_ITEMS"))}
+    unsupported = sorted(report_urls - collected)
+    if unsupported:
+        return False, (
+            f"{len(unsupported)} of the {len(report_urls)} URL(s) in the report are not collected items, "
+            f"e.g. {unsupported[0]}."
+        )
+    return True, f"all {len(report_urls)} URL(s) in the report are URLs of collected items."
+
+
+def _canonical(url: str) -> str:
+    url = url.rstrip(".,;:")
+    return try_canonicalize_url(url) or url
+
+
+_RULES = {
+    "answer_relevance": _answer_relevance,
+    "context_relevance": _context_relevance,
+    "groundedness": _groundedness,
+}

@@ -1,0 +1,174 @@
+"""Per-site tables in the shape of the paper's Table I: one row per site, one column per metric, and an Overall row.
+
+A site's cell is the mean ± sample standard deviation over its queries (for a binary verdict the mean is the
+success rate). As in the paper, the Overall row is the mean ± sample standard deviation of the site means, so
+every site weighs the same. Undefined values and judge errors are left out of the means and counted.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from research_crawler.eval.results import EvaluationResult
+
+__all__ = [
+    "COST_COLUMNS",
+    "GROUND_TRUTH_COLUMNS",
+    "TABLE_FILE",
+    "TRIAD_COLUMNS",
+    "Cell",
+    "Column",
+    "SiteRow",
+    "SiteTable",
+    "render_markdown",
+    "site_table",
+    "tables_markdown",
+]
+
+TABLE_FILE = "table.md"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One metric column: the name `QueryResult.value` knows, its heading, and how many decimals it shows."""
+
+    metric: str
+    label: str
+    digits: int = 2
+
+
+TRIAD_COLUMNS = (
+    Column("answer_relevance", "Answer Relevance"),
+    Column("context_relevance", "Context Relevance"),
+    Column("groundedness", "Groundedness"),
+    Column("supported_share", "Supported share"),
+)
+GROUND_TRUTH_COLUMNS = (
+    Column("recall", "Recall"),
+    Column("precision", "Precision"),
+    Column("recall_at_k", "Recall@k"),
+    Column("ndcg_at_k", "nDCG@k"),
+    Column("path_efficiency", "Path efficiency"),
+    Column("relevant_collected", "Relevant collected", 1),
+)
+COST_COLUMNS = (
+    Column("items_collected", "Items collected", 1),
+    Column("items_reported", "Items reported", 1),
+    Column("pages_fetched", "Pages fetched", 1),
+    Column("subpages_used", "Subpages used", 1),
+    Column("model_calls", "LLM calls", 1),
+    Column("input_tokens", "Input tokens", 0),
+    Column("output_tokens", "Output tokens", 0),
+    Column("cost_usd", "Cost (USD)", 4),
+    Column("wall_time_s", "Wall time (s)", 1),
+)
+
+
+class Cell(BaseModel):
+    mean: float | None = None
+    std: float | None = None
+    n: int = 0
+    missing: int = 0
+
+
+class SiteRow(BaseModel):
+    site: str
+    label: str
+    queries: int
+    cells: dict[str, Cell]
+
+
+class SiteTable(BaseModel):
+    title: str
+    columns: list[tuple[str, str, int]]
+    rows: list[SiteRow]
+    overall: SiteRow
+    note: str = ""
+
+
+def _cell(values: Sequence[float | None]) -> Cell:
+    present = [v for v in values if v is not None]
+    missing = len(values) - len(present)
+    if not present:
+        return Cell(n=0, missing=missing)
+    std = statistics.stdev(present) if len(present) > 1 else None
+    return Cell(mean=statistics.fmean(present), std=std, n=len(present), missing=missing)
+
+
+def site_table(result: EvaluationResult, columns: Sequence[Column], *, title: str) -> SiteTable:
+    """The table of `columns` for `result`, one row per site in the dataset's order."""
+    rows = []
+    for site in result.sites:
+        queries = result.for_site(site)
+        if not queries:
+            continue
+        cells = {c.metric: _cell(result.values(c.metric, site=site)) for c in columns}
+        rows.append(SiteRow(site=site, label=result.site_titles.get(site, site), queries=len(queries), cells=cells))
+    overall_cells = {}
+    for column in columns:
+        means = [row.cells[column.metric].mean for row in rows]
+        cell = _cell(means)
+        overall_cells[column.metric] = cell.model_copy(
+            update={"missing": sum(row.cells[column.metric].missing for row in rows)}
+        )
+    overall = SiteRow(site="overall", label="Overall", queries=sum(r.queries for r in rows), cells=overall_cells)
+    return SiteTable(
+        title=title,
+        columns=[(c.metric, c.label, c.digits) for c in columns],
+        rows=rows,
+        overall=overall,
+        note="Sites: mean ± sample std over the site's queries. Overall: mean ± sample std of the site means "
+        "(as in the paper's Table I). Undefined values and judge errors are left out and counted in brackets.",
+    )
+
+
+def _format(cell: Cell, digits: int) -> str:
+    if cell.mean is None:
+        text = "–"
+    elif cell.std is None:
+        text = f"{cell.mean:.{digits}f}"
+    else:
+        text = f"{cell.mean:.{digits}f} ± {cell.std:.{digits}f}"
+    return text + (f" ({cell.missing} n/a)" if cell.missing else "")
+
+
+def render_markdown(table: SiteTable) -> str:
+    """The table as GitHub Markdown, with its title and note."""
+    header = ["Source", *[label for _, label, _ in table.columns], "Queries"]
+    lines = [f"### {table.title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in [*table.rows, table.overall]:
+        cells = [_format(row.cells[metric], digits) for metric, _, digits in table.columns]
+        label = f"**{row.label}**" if row.site == "overall" else row.label
+        lines.append("| " + " | ".join([label, *cells, str(row.queries)]) + " |")
+    lines += ["", f"_{table.note}_", ""]
+    return "\n".join(lines)
+
+
+def tables_markdown(result: EvaluationResult) -> str:
+    """The Markdown of ``table.md``: the RAG triad, then (testbed) ground truth, then cost and effort."""
+    judge = f"simulated judge ({result.judge_model})" if result.judge == "simulated" else f"judge {result.judge_model}"
+    model = (
+        "the simulated model (a test double)"
+        if result.simulated_model
+        else ", ".join(sorted(set(result.models.values())))
+    )
+    parts = [
+        f"# Evaluation of {result.dataset}",
+        "",
+        f"{len(result.queries)} queries on {len(result.sites)} site(s); agents: {model}; {judge}; "
+        f"experiment {result.experiment_name or '(none)'}"
+        + (" (uploaded to LangSmith)" if result.uploaded else " (local, not uploaded)")
+        + ".",
+        "",
+        render_markdown(site_table(result, TRIAD_COLUMNS, title="RAG triad (success rate per site)")),
+    ]
+    if result.source == "testbed":
+        k = next((q.ground_truth.k for q in result.queries if q.ground_truth is not None), None)
+        title = "Ground truth (testbed)" + (f", k = {k}" if k is not None else "")
+        parts.append(render_markdown(site_table(result, GROUND_TRUTH_COLUMNS, title=title)))
+    parts.append(render_markdown(site_table(result, COST_COLUMNS, title="Effort and cost per query")))
+    return "\n".join(parts)
