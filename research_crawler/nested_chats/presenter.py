@@ -89,6 +89,7 @@ class PresenterChat:
         meta = read_item_metadata(page.html, url=page.final_url)
         return item.model_copy(
             update={
+                "title": meta.title or item.title,  # the publisher's own title over the Collector's reading
                 "authors": meta.authors,
                 "date": meta.date,
                 "abstract": meta.abstract,
