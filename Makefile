@@ -5,7 +5,7 @@ setup:
 	@bash scripts/setup.sh
 
 demo: setup
-	@.venv/bin/research-crawler page --testbed arxiv-like
+	@.venv/bin/research-crawler demo
 
 test: setup
 	@.venv/bin/python -m pytest -q

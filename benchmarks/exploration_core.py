@@ -27,8 +27,13 @@ REPO = Path(__file__).resolve().parents[1]
 REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 
 
-async def _fetch_rate(urls: list[str], render: str) -> dict[str, float]:
-    settings = FetchSettings(per_host_delay_s=0.0, per_host_concurrency=4, render=render)  # type: ignore[arg-type]
+async def _fetch_rate(urls: list[str], render: str, allowed_hosts: list[str]) -> dict[str, float]:
+    settings = FetchSettings(
+        per_host_delay_s=0.0,
+        per_host_concurrency=4,
+        render=render,  # type: ignore[arg-type]
+        allowed_hosts=allowed_hosts,  # the testbed is on loopback, which the URL guard refuses otherwise
+    )
     async with Fetcher(settings) as fetcher:
         await fetcher.fetch(urls[0])  # start-up (robots.txt, the browser) is not what we measure
         started = time.perf_counter()
@@ -43,9 +48,10 @@ def fetch_rates(page_count: int) -> dict[str, dict[str, float]]:
     with TestbedServer(testbed, slow_seconds=0.0) as server:
         site = "arxiv-like"
         urls = [server.base_url(site)] + [server.url_for(item) for item in testbed.items_on(site)][:page_count]
-        results = {"http": asyncio.run(_fetch_rate(urls, "http"))}
+        allowed = server.allowed_hosts()
+        results = {"http": asyncio.run(_fetch_rate(urls, "http", allowed))}
         try:
-            results["browser"] = asyncio.run(_fetch_rate(urls[: max(6, page_count // 4)], "browser"))
+            results["browser"] = asyncio.run(_fetch_rate(urls[: max(6, page_count // 4)], "browser", allowed))
         except Exception as exc:  # no Chromium here: say so in the figures rather than failing
             results["browser"] = {"error": str(exc)[:200]}  # type: ignore[dict-item]
     return results

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from research_crawler.api import EventStream, ResearchCrawler
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
 from research_crawler.context.web_context import CollectedItem, WebContext
 from research_crawler.errors import (
@@ -43,12 +44,14 @@ __all__ = [
     "ConfigError",
     "CorruptStateError",
     "Determination",
+    "EventStream",
     "InvalidURLError",
     "Link",
     "ModelError",
     "Page",
     "Report",
     "ReportItem",
+    "ResearchCrawler",
     "ResearchCrawlerError",
     "ResearchSession",
     "SearchContext",

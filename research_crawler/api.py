@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -57,7 +57,8 @@ class ResearchCrawler:
     """Answers research requests with the agents; one object can run many queries, one at a time.
 
     `backend="simulated"` uses the simulated model (a deterministic test double; every report says so).
-    `on_event` receives every trace event as a dict, from a worker thread.
+    `on_event` receives every trace event as a dict, from a worker thread. `replay_from` (a run directory)
+    answers every fetch from the pages that run recorded, never from the web.
     """
 
     def __init__(
@@ -68,12 +69,14 @@ class ResearchCrawler:
         site_pool: SitePool | None = None,
         allowed_hosts: Sequence[str] | None = None,
         on_event: EventCallback | None = None,
+        replay_from: Path | None = None,
     ) -> None:
         self.settings = settings if settings is not None else Settings.load()
         self.backend: Backend = backend
         self.site_pool = site_pool
         self.allowed_hosts = allowed_hosts
         self.on_event = on_event
+        self.replay_from = replay_from
         self._lock = threading.Lock()
         self._session: ResearchSession | None = None
 
@@ -159,9 +162,10 @@ class ResearchCrawler:
             site_pool=self.site_pool,
             allowed_hosts=self.allowed_hosts,
             on_event=fan_out if listeners else None,
+            replay_from=self.replay_from,
         )
 
-    async def _guarded(self, session: ResearchSession, work: Any) -> Report:
+    async def _guarded(self, session: ResearchSession, work: Coroutine[Any, Any, Report]) -> Report:
         with self._lock:
             if self._session is not None:
                 work.close()
@@ -192,10 +196,10 @@ class EventStream:
         self._run_dir = run_dir
         self.report: Report | None = None
 
-    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+    def __aiter__(self) -> AsyncGenerator[dict[str, Any], None]:
         return self._iterate()
 
-    async def _iterate(self) -> AsyncIterator[dict[str, Any]]:
+    async def _iterate(self) -> AsyncGenerator[dict[str, Any], None]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 

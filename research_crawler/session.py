@@ -162,6 +162,7 @@ class ResearchSession:
         store = RunStore(run_dir)
         state = store.load() if store.exists() else None
         search = state.search if state is not None else SearchContext(query=meta.query)
+        search.reopen_if_interrupted()
         return await self._execute(
             run_dir,
             store,
@@ -230,7 +231,7 @@ class ResearchSession:
         trace = Trace(run_dir / "trace.jsonl", secrets=secrets)
         if self.on_event is not None:
             trace.subscribe(self.on_event)
-        pool = (self.site_pool or load_site_pool()).with_named_sites(sites)
+        pool = (self.site_pool or load_site_pool(self.settings.explore.site_pool_file)).with_named_sites(sites)
         loop = asyncio.get_running_loop()
         fetched: list[Page] = []
         fetched_urls: set[str] = set()
@@ -357,6 +358,7 @@ class _ChatRun:
             max_cost_usd=run.max_cost_usd,
             exempt_agents={Role.PRESENTER.agent_name, Role.CRITIQUE.agent_name},
             cancelled=session._cancelled,
+            finish_page_agents={Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name},
         )
         self.rate_limiter = (
             ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)

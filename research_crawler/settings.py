@@ -154,6 +154,9 @@ class ExploreSettings(_Section):
 
     max_subpages: int = Field(5, ge=1, description="Pages scraped per site (the paper's limit).")
     max_sites: int = Field(3, ge=1, description="Sites the Web Selector may choose for one query.")
+    site_pool_file: Path | None = Field(
+        None, description="A sites.toml of your own for the Web Selector's pool (default: the packaged pool)."
+    )
     top_k_urls: int = Field(10, ge=1, description="Pending URLs the Planner sees at once.")
     allow_offsite_links: bool = Field(False, description="Queue links that leave the current site.")
     item_kind: str = Field("paper", description="What the Item Collector collects: paper, dataset, product…")

@@ -1,4 +1,4 @@
-"""Where each effective setting came from — a flag, the environment, the settings file or the default — for
+"""Where each effective setting came from — a flag, the environment, a preset, the settings file or the default — for
 ``research-crawler config show``, with secrets masked.
 """
 
@@ -11,12 +11,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, SecretStr
 from pydantic_settings import EnvSettingsSource, TomlConfigSettingsSource
 
-from research_crawler.settings import OpenAIEnvironmentSource, Settings
+from research_crawler.settings import OpenAIEnvironmentSource, Settings, preset_file
 from research_crawler.settings_overrides import flatten_overrides, setting_names
 
 __all__ = ["EffectiveSetting", "SettingSource", "effective_settings"]
 
-SettingSource = Literal["flag", "env", "file", "default"]
+SettingSource = Literal["flag", "env", "preset", "file", "default"]
 MASK = "********"
 _SECRET_WORDS = ("api_key", "token", "secret", "password")
 
@@ -31,13 +31,18 @@ class EffectiveSetting(BaseModel):
 
 
 def effective_settings(
-    settings: Settings, *, config_file: Path | None, flags: Mapping[str, Any] | None = None
+    settings: Settings,
+    *,
+    config_file: Path | None,
+    preset: str | None = None,
+    flags: Mapping[str, Any] | None = None,
 ) -> list[EffectiveSetting]:
-    """Every setting of `settings` with its source. `config_file` is the file `Settings.load` read (if any),
-    `flags` the dotted overrides given on the command line."""
+    """Every setting of `settings` with its source. `config_file` and `preset` are what `Settings.load` read
+    (if any), `flags` the dotted overrides given on the command line."""
     layers: list[tuple[SettingSource, set[str]]] = [
         ("flag", set(flatten_overrides(flags or {}))),
         ("env", _names_in(EnvSettingsSource(Settings)()) | _names_in(OpenAIEnvironmentSource(Settings)())),
+        ("preset", _names_in(TomlConfigSettingsSource(Settings, toml_file=preset_file(preset))()) if preset else set()),
         ("file", _names_in(TomlConfigSettingsSource(Settings, toml_file=config_file)()) if config_file else set()),
     ]
     result = []

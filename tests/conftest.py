@@ -52,8 +52,13 @@ def other_server() -> Iterator[FaultServer]:
 
 @pytest.fixture
 def fast_settings() -> FetchSettings:
-    """Fetch settings scaled down so fault tests take fractions of a second."""
+    """Fetch settings scaled down so fault tests take fractions of a second.
+
+    The URL guard refuses loopback by default; these tests' servers all listen on 127.0.0.1 (any port), which
+    is allowed here explicitly. The SSRF tests (tests/security/) use exact host:port allowlists instead.
+    """
     return FetchSettings(
+        allowed_hosts=["127.0.0.1"],
         per_host_delay_s=0.0,
         connect_timeout_s=2.0,
         read_timeout_s=2.0,

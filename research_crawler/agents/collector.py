@@ -47,7 +47,9 @@ class CollectorTools:
         if page is None:
             return "Error: no page is being scraped."
         x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
-        result = item_tools.collect_items(x.web, page, list(items), state=x.hint_state())
+        result = item_tools.collect_items(
+            x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
+        )
         self.new_items += len(result.added)
         x.save()
         return result.message

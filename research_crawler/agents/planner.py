@@ -138,7 +138,8 @@ def make_planner(
     planner = make_llm_agent(Role.PLANNER, system_message=prompt, model=model)
     run = exploration.settings.run
     if run.planner_history == "reports":
-        hook = planner_history_hook(recent_tool_calls=run.planner_recent_tool_calls)
+        # A site search is a decision to remember (its keywords), not a listing that get_top_urls renews.
+        hook = planner_history_hook(recent_tool_calls=run.planner_recent_tool_calls, always_keep={"search_site"})
         planner.register_hook("process_all_messages_before_reply", hook)
     executor = make_executor(Speaker.PLANNER_TOOLS.value)
     register_tools(planner, executor, PlannerTools(exploration).tools())

@@ -5,12 +5,13 @@ of it again before each move. What it needs is what the Scraper, the Supervisor 
 page reports, verdicts and the request), plus the last few tool results it is acting on; the pending URLs
 are listed afresh by get_top_urls whenever it asks. So older tool calls are dropped, each together with
 its results: a tool result without the call it answers is refused by OpenAI-compatible endpoints, and a
-call without its result is too.
+call without its result is too. Calls that record a decision the Planner must not repeat (the keywords it
+already searched the site for) can be kept whatever their age.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 __all__ = ["keep_reports", "planner_history_hook"]
@@ -18,24 +19,30 @@ __all__ = ["keep_reports", "planner_history_hook"]
 Message = dict[str, Any]
 
 
-def planner_history_hook(*, recent_tool_calls: int) -> Callable[[list[Message]], list[Message]]:
+def planner_history_hook(
+    *, recent_tool_calls: int, always_keep: Collection[str] = ()
+) -> Callable[[list[Message]], list[Message]]:
     """An AG2 ``process_all_messages_before_reply`` hook applying `keep_reports`."""
     if recent_tool_calls < 1:
         raise ValueError(f"recent_tool_calls must be at least 1, not {recent_tool_calls}")
+    kept_tools = frozenset(always_keep)
 
     def hook(messages: list[Message]) -> list[Message]:
-        return keep_reports(messages, recent_tool_calls=recent_tool_calls)
+        return keep_reports(messages, recent_tool_calls=recent_tool_calls, always_keep=kept_tools)
 
     return hook
 
 
-def keep_reports(messages: list[Message], *, recent_tool_calls: int) -> list[Message]:
+def keep_reports(
+    messages: list[Message], *, recent_tool_calls: int, always_keep: Collection[str] = ()
+) -> list[Message]:
     """`messages` without the tool exchanges older than the last `recent_tool_calls`.
 
     A tool exchange is one assistant message with ``tool_calls`` and the tool messages answering all of its
     call ids (AG2 keeps them as ``role: tool`` messages with ``tool_responses``, or one per ``tool_call_id``).
-    Only complete exchanges are dropped, whole; every other message — the request, page reports, verdicts,
-    text replies, and any call or result that does not pair up cleanly — is kept in its place. The messages
+    Only complete exchanges are dropped, whole, and never one that calls a tool named in `always_keep`;
+    every other message — the request, page reports, verdicts, text replies, and any call or result that
+    does not pair up cleanly — is kept in its place. The messages
     themselves are not changed (AG2 owns them); a new list is returned.
     """
     if recent_tool_calls < 1:
@@ -66,6 +73,7 @@ def keep_reports(messages: list[Message], *, recent_tool_calls: int) -> list[Mes
         if message.get("tool_calls")
         and index not in entangled
         and set(_call_ids(message)) <= answered.get(index, set())
+        and not _tool_names(message) & set(always_keep)
     ]
     dropped: set[int] = set()
     for index in complete[: max(0, len(complete) - recent_tool_calls)]:
@@ -76,6 +84,14 @@ def keep_reports(messages: list[Message], *, recent_tool_calls: int) -> list[Mes
 
 def _call_ids(message: Message) -> list[str]:
     return [str(call.get("id")) for call in message.get("tool_calls") or [] if isinstance(call, dict)]
+
+
+def _tool_names(message: Message) -> set[str]:
+    return {
+        str((call.get("function") or {}).get("name"))
+        for call in message.get("tool_calls") or []
+        if isinstance(call, dict)
+    }
 
 
 def _answered_ids(message: Message) -> set[str]:

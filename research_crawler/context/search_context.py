@@ -199,6 +199,15 @@ class SearchContext(BaseModel):
         self.completion = Completion(done=True, reason=stop, detail=detail)
         logger.info("search complete: %s %s", stop, detail)
 
+    def reopen_if_interrupted(self) -> bool:
+        """Undo a stop by the user so the search can go on: γ is cleared and the sites the interruption
+        closed are explored again (α stays current). Any other completion stands; returns whether it reopened."""
+        if self.completion.reason is not StopReason.INTERRUPTED:
+            return False
+        self.finished_sites = [r for r in self.finished_sites if r.reason is not StopReason.INTERRUPTED]
+        self.completion = Completion()
+        return True
+
     def finish_site(self, site: SiteRef, reason: StopReason, detail: str = "") -> None:
         """Record that `site` finished while explored outside α (sites explored in parallel): it leaves P
         and is recorded once; the first reason recorded for a site stands."""

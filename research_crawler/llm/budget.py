@@ -35,6 +35,9 @@ class RunBudget:
     max_cost_usd: float | None = None
     exempt_agents: Collection[str] = field(default_factory=frozenset)
     cancelled: threading.Event = field(default_factory=threading.Event)
+    #: Agents that finish the page they are reading after a cancel, so no page is left half-processed
+    #: (its links saved but not its items, or neither); the run stops at the next turn of the group chat.
+    finish_page_agents: Collection[str] = field(default_factory=frozenset)
 
     def exhausted(self) -> str | None:
         """Which limit is reached ("" wording for the user), or None."""
@@ -51,7 +54,7 @@ class RunBudget:
         """Raise RunLimitReached when a limit is reached and `agent` is not exempt."""
         if agent in self.exempt_agents:
             return
-        if self.cancelled.is_set():
+        if self.cancelled.is_set() and agent not in self.finish_page_agents:
             raise RunInterrupted("stopped by the user")
         reason = self.exhausted()
         if reason is not None:

@@ -16,6 +16,7 @@ from research_crawler.context.urls import is_same_site
 from research_crawler.exploration import Exploration
 from research_crawler.report.guard import GuardResult, guard_report
 from research_crawler.report.models import ReportItem
+from research_crawler.report.plain_text import plain_text
 from research_crawler.tools.metadata import read_item_metadata
 from research_crawler.tools.rerank import Reranker, item_text, rerank
 
@@ -36,12 +37,12 @@ def collected_report_items(exploration: Exploration) -> list[ReportItem]:
     return [
         ReportItem(
             rank=rank,
-            title=item.title,
+            title=plain_text(item.title) or item.url,
             url=item.url,
             site=site_url,
             found_on=item.found_on,
             path=path,
-            description=item.description,
+            description=plain_text(item.description) or "",
             collector_score=item.score,
         )
         for rank, (item, site_url, path) in enumerate(collected, 1)
@@ -89,10 +90,10 @@ class PresenterChat:
         meta = read_item_metadata(page.html, url=page.final_url)
         return item.model_copy(
             update={
-                "title": meta.title or item.title,  # the publisher's own title over the Collector's reading
-                "authors": meta.authors,
+                "title": plain_text(meta.title) or item.title,  # the publisher's title over the Collector's reading
+                "authors": [name for name in (plain_text(a) for a in meta.authors) if name],
                 "date": meta.date,
-                "abstract": meta.abstract,
+                "abstract": plain_text(meta.abstract),
                 "doi": meta.doi,
                 "pdf_url": meta.pdf_url,
                 "metadata_sources": dict(meta.sources),

@@ -7,7 +7,12 @@ raises on non-2xx and so loses Retry-After, and has no retries. Plain-HTTP pages
 hop canonicalised and re-checked against robots.txt and the allowed hosts, http(s) only). Crawl4AI does
 the page work: HTML→Markdown (`html_to_markdown`, which the page view uses) and the browser strategy —
 `AsyncWebCrawler` connected over CDP to a headless system Chromium that we launch (`browser.py`) or that
-the user names (``cdp_url``); Playwright's own browser download is never used. What a render means
+the user names (``cdp_url``); Playwright's own browser download is never used.
+
+Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only
+http(s), no credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or
+the `allowed_hosts` given here) names the host — and the connection goes to the address that was
+checked. The browser reaches the web only through the guard's proxy (`guard_proxy.py`). What a render means
 (retries, final-URL checks, determination) is decided in `rendering.py`, behind the `Renderer` seam.
 
 Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose
@@ -28,8 +33,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 import httpx
-from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig
+from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig, ProxyConfig
 from crawl4ai.async_logger import AsyncLoggerBase
+from crawl4ai.content_filter_strategy_lxml import PruningContentFilterLXML
 from crawl4ai.markdown_generation_strategy import DefaultMarkdownGenerator
 from rich.console import Console
 
@@ -38,6 +44,7 @@ from research_crawler.errors import BrowserError, InvalidURLError
 from research_crawler.settings import FetchSettings, PageViewSettings
 from research_crawler.tools.browser import ChromiumProcess, launch_chromium
 from research_crawler.tools.fetch_progress import FetchProgress
+from research_crawler.tools.guard_proxy import GuardProxy
 from research_crawler.tools.http_transport import HttpTransport
 from research_crawler.tools.page import Determination, Page
 from research_crawler.tools.page_building import (
@@ -52,8 +59,9 @@ from research_crawler.tools.raw_response import HopStop, RawResponse
 from research_crawler.tools.rendering import Rendered, fetch_rendered
 from research_crawler.tools.request_gate import RequestGate
 from research_crawler.tools.robots import RobotsCache
+from research_crawler.tools.url_guard import Resolver, UrlGuard
 
-__all__ = ["Fetcher", "RawResponse", "html_to_markdown", "page_from_file"]
+__all__ = ["Fetcher", "RawResponse", "html_to_markdown", "page_from_file", "prune_boilerplate_html"]
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +84,22 @@ def html_to_markdown(html: str, *, base_url: str = "") -> str:
     return str(result.raw_markdown)
 
 
+#: Crawl4AI's pruning drops these whole; we keep them: old sites wrap the entire page in one <form>
+#: (ASP.NET, NCBI), and articles put their title in a <header> (the page's own header goes before this).
+_PRUNING_KEEPS_TAGS = frozenset({"form", "header"})
+
+
+def prune_boilerplate_html(html: str) -> str:
+    """`html` with low-value blocks removed by Crawl4AI's pruning filter (text and link density, tag and
+    class weights): what remains of the body, as HTML. Empty when nothing scores as content.
+
+    Only elements are removed, never rewritten, so text that survives is the page's own.
+    """
+    content_filter = PruningContentFilterLXML()
+    content_filter.excluded_tags = set(content_filter.excluded_tags) - _PRUNING_KEEPS_TAGS
+    return "\n".join(content_filter.filter_content(html))
+
+
 class Fetcher:
     """Fetches pages politely and caches them: each canonical URL is fetched at most once per Fetcher.
 
@@ -83,7 +107,9 @@ class Fetcher:
     processes it started are gone afterwards). `site_render` picks the strategy per site (the site URL,
     or the page URL when no site is given, goes in); an explicit `render` argument wins over it, and
     `settings.render` applies when neither is given. `allowed_hosts`, when given, is the only set of
-    hosts (host[:port], ``www.`` ignored) that any request or redirect hop may reach.
+    hosts (host[:port], ``www.`` ignored) that any request or redirect hop may reach; those hosts, and
+    `settings.allowed_hosts`, are also exempt from the URL guard's address rules. `resolver` replaces
+    the system's name resolution (tests).
     """
 
     def __init__(
@@ -94,7 +120,9 @@ class Fetcher:
         site_render: Callable[[str], RenderMode] | None = None,
         allowed_hosts: Iterable[str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
+        allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
         self._settings = settings
         self._max_link_text_chars = page_view.max_link_text_chars if page_view else DEFAULT_LINK_TEXT_CHARS
         self._site_render = site_render
@@ -103,7 +131,13 @@ class Fetcher:
             concurrency=settings.per_host_concurrency,
             max_crawl_delay_s=settings.max_crawl_delay_s,
         )
-        self._http = HttpTransport(settings, politeness=self._politeness, transport=transport)
+        self._guard = UrlGuard(
+            allowed_hosts=[*settings.allowed_hosts, *(allowed_hosts or ())],
+            resolver=resolver,
+            resolve_timeout_s=settings.connect_timeout_s,
+            pin_ttl_s=settings.dns_pin_ttl_s,
+        )
+        self._http = HttpTransport(settings, politeness=self._politeness, transport=transport, guard=self._guard)
         self._robots = RobotsCache(
             user_agent=settings.user_agent,
             fetch=self._fetch_robots,
@@ -111,7 +145,9 @@ class Fetcher:
             ttl_s=settings.robots_ttl_s,
             retry_s=settings.robots_retry_s,
         )
-        self._gate = RequestGate(robots=self._robots if settings.obey_robots else None, allowed_hosts=allowed_hosts)
+        self._gate = RequestGate(
+            robots=self._robots if settings.obey_robots else None, allowed_hosts=allowed_hosts, guard=self._guard
+        )
         self._cache = PageCache()
         self._browser: _BrowserSession | None = None
         self._browser_lock = asyncio.Lock()
@@ -152,10 +188,13 @@ class Fetcher:
         """
         if self._closed:
             raise RuntimeError("this Fetcher is closed")
+        shown = str(url)[:300]
+        refusal = self._guard.static_refusal(url)
+        if refusal is not None:
+            return failed_page(url=shown, final_url=shown, determination=Determination.REFUSED, reason=refusal)
         try:
             canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
         except InvalidURLError as exc:
-            shown = str(url)[:300]
             return failed_page(
                 url=shown,
                 final_url=shown,
@@ -176,10 +215,15 @@ class Fetcher:
         """
         if self._closed:
             raise RuntimeError("this Fetcher is closed")
+        shown = str(url)[:300]
+        refusal = self._guard.static_refusal(url)
+        if refusal is not None:
+            return RawResponse(
+                url=shown, final_url=shown, status=None, determination=Determination.REFUSED, reason=refusal
+            )
         try:
             canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
         except InvalidURLError as exc:
-            shown = str(url)[:300]
             return RawResponse(
                 url=shown,
                 final_url=shown,
@@ -322,7 +366,7 @@ class Fetcher:
     async def _browser_session(self) -> _BrowserSession:
         async with self._browser_lock:
             if self._browser is None:
-                self._browser = await _BrowserSession.open(self._settings, gate=self._gate)
+                self._browser = await _BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
             return self._browser
 
 
@@ -343,21 +387,30 @@ class _BrowserSession:
         *,
         settings: FetchSettings,
         gate: RequestGate,
+        proxy: GuardProxy,
     ) -> None:
         self._crawler = crawler
         self._chromium = chromium
         self._settings = settings
         self._gate = gate
+        self._proxy = proxy
         self._tabs: dict[int, Any] = {}
 
     @classmethod
-    async def open(cls, settings: FetchSettings, *, gate: RequestGate) -> _BrowserSession:
+    async def open(cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard) -> _BrowserSession:
         chromium: ChromiumProcess | None = None
-        if settings.cdp_url:
-            cdp_url = settings.cdp_url
-        else:
-            chromium = await launch_chromium(settings)
-            cdp_url = chromium.cdp_url
+        proxy = await GuardProxy(
+            guard, connect_timeout_s=settings.connect_timeout_s, idle_timeout_s=settings.page_deadline_s
+        ).start()
+        try:
+            if settings.cdp_url:
+                cdp_url = settings.cdp_url
+            else:
+                chromium = await launch_chromium(settings)
+                cdp_url = chromium.cdp_url
+        except BaseException:
+            await proxy.aclose()
+            raise
         try:
             config = BrowserConfig(
                 browser_type="chromium",
@@ -376,10 +429,11 @@ class _BrowserSession:
             if not config.headers.get("sec-ch-ua"):
                 config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
             crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
-            session = cls(crawler, chromium, settings=settings, gate=gate)
+            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy)
             crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
             await crawler.start()
         except BaseException as exc:
+            await proxy.aclose()
             if chromium is not None:
                 await chromium.close()
             if isinstance(exc, Exception):
@@ -410,6 +464,8 @@ class _BrowserSession:
             page_timeout=max(1, int(timeout_s * 1000)),
             delay_before_return_html=self._settings.browser_wait_s,
             check_robots_txt=False,  # ours was checked before
+            # Every request of the tab, redirect hops included, goes through the URL guard's proxy.
+            proxy_config=ProxyConfig(server=self._proxy.url),
             verbose=False,
         )
         try:
@@ -439,8 +495,11 @@ class _BrowserSession:
         except Exception as exc:  # the browser is ended below whatever state its driver is in
             logger.warning("closing the browser connection failed: %s", exc)
         finally:
-            if self._chromium is not None:
-                await self._chromium.close()
+            try:
+                if self._chromium is not None:
+                    await self._chromium.close()
+            finally:
+                await self._proxy.aclose()
 
 
 class _Crawl4aiLogs(AsyncLoggerBase):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 import httpx
 
@@ -18,9 +19,11 @@ from research_crawler.settings import FetchSettings
 from research_crawler.tools.content_encoding import ACCEPT_ENCODING, BoundedDecoder, ContentDecodingError
 from research_crawler.tools.fetch_progress import FetchProgress
 from research_crawler.tools.page import Determination
+from research_crawler.tools.pinned_transport import GuardRefusedError, PinnedTransport
 from research_crawler.tools.politeness import HostPoliteness, politeness_key
 from research_crawler.tools.raw_response import HopCheck, RawResponse
 from research_crawler.tools.retries import decide_retry
+from research_crawler.tools.url_guard import UrlGuard
 
 __all__ = ["REDIRECT_STATUSES", "HttpTransport"]
 
@@ -50,7 +53,11 @@ class _Exchange:
 
 
 class HttpTransport:
-    """GETs pages and documents with the politeness, limits and retry rules of `FetchSettings`."""
+    """GETs pages and documents with the politeness, limits and retry rules of `FetchSettings`.
+
+    Every connection goes through `guard` (a `PinnedTransport`): only to the address the URL guard checked
+    for the host. Without a guard, one is made from the settings' allowlist.
+    """
 
     def __init__(
         self,
@@ -58,9 +65,15 @@ class HttpTransport:
         *,
         politeness: HostPoliteness,
         transport: httpx.AsyncBaseTransport | None = None,
+        guard: UrlGuard | None = None,
     ) -> None:
         self._settings = settings
         self._politeness = politeness
+        self._guard = guard or UrlGuard(
+            allowed_hosts=settings.allowed_hosts,
+            resolve_timeout_s=settings.connect_timeout_s,
+            pin_ttl_s=settings.dns_pin_ttl_s,
+        )
         self._client = httpx.AsyncClient(
             headers={
                 "User-Agent": settings.user_agent,
@@ -77,7 +90,7 @@ class HttpTransport:
             event_hooks={"response": [_set_location_aside]},
             # Proxies and .netrc come from the environment only through settings.py, never behind its back.
             trust_env=False,
-            transport=transport,
+            transport=PinnedTransport(self._guard, inner=transport),
         )
 
     async def aclose(self) -> None:
@@ -121,6 +134,11 @@ class HttpTransport:
             )
             location = exchange.headers.get("location")
             if exchange.status in REDIRECT_STATUSES and location:
+                refusal = self._guard.static_refusal(urljoin(current, location.strip()))
+                if refusal is not None:
+                    return self._refused(
+                        url, current, exchange, progress, started, refusal, determination=Determination.REFUSED
+                    )
                 try:
                     target = canonicalize_url(location, current, max_length=self._settings.max_url_length)
                 except InvalidURLError as exc:
@@ -157,12 +175,14 @@ class HttpTransport:
         progress: FetchProgress,
         started: float,
         reason: str,
+        *,
+        determination: Determination = Determination.HTTP_ERROR,
     ) -> RawResponse:
         return RawResponse(
             url=url,
             final_url=current,
             status=exchange.status,
-            determination=Determination.HTTP_ERROR,
+            determination=determination,
             reason=reason,
             headers=exchange.headers,
             attempts=progress.attempts,
@@ -265,6 +285,8 @@ class HttpTransport:
                 return _Exchange(status, headers, body[:max_bytes], truncated=decoder.over_limit)
         except ContentDecodingError as exc:
             return _Exchange(None, empty, failure=str(exc), failure_kind=Determination.NETWORK_ERROR)
+        except GuardRefusedError as exc:  # nothing was sent; a retry would be refused again
+            return _Exchange(None, empty, failure=str(exc), failure_kind=Determination.REFUSED)
         except httpx.TimeoutException as exc:
             return _Exchange(None, empty, failure=_describe(exc), failure_kind=Determination.TIMEOUT, retryable=True)
         except httpx.TransportError as exc:

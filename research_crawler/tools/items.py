@@ -69,6 +69,7 @@ def collect_items(
     items: list[ItemCandidate] | list[dict[str, object]],
     *,
     state: HintState,
+    allow_offsite: bool = False,
 ) -> CollectItemsResult:
     """Store the relevant items found on this page, each with a relevance score and a short description.
 
@@ -90,6 +91,10 @@ def collect_items(
     for raw in items:
         candidate, url = _resolve(raw, page, result)
         if candidate is None or url is None:
+            continue
+        link = page.link_for_url(url)
+        if link is not None and not link.same_site and not allow_offsite:
+            result.rejected.append(f"{url} leads off this site: only items of the site being explored are stored")
             continue
         outcome = web_context.add_item(
             url,

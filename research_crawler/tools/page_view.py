@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -108,6 +109,7 @@ def build_page_view(
     site_url: str | None = None,
     max_links: int = 1000,
     max_link_text_chars: int = 160,
+    prune: Callable[[Any], None] | None = None,
 ) -> PageView:
     """Turn a page's HTML into the view an LLM reads (see `PageView`).
 
@@ -117,6 +119,10 @@ def build_page_view(
     `max_links` too, and are counted in `truncated_links`. `same_site` is judged against `site_url`
     (default: the page's URL). Images are dropped; an image's alt text survives only as the text of a
     link that has no other text. Select boxes become a one-line summary of their options.
+
+    `prune`, when given, removes parts of the parsed tree after every link has its number (see
+    `main_content`): the link table and the numbers stay those of the whole page, and links whose text
+    was pruned are simply not shown (no "not shown above" list), so a pruned view never renumbers a link.
     """
     if not isinstance(html, str):
         raise TypeError(f"build_page_view needs the HTML as str, not {type(html).__name__}")
@@ -144,7 +150,10 @@ def build_page_view(
     _flatten_definition_lists(root)
     blocks = list(_text_blocks(root))
     links = numbering.links(blocks)
-    markdown, cut = _render_markdown(root, blocks, links, html=html)
+    if prune is not None:
+        prune(root)
+        blocks = list(_text_blocks(root))
+    markdown, cut = _render_markdown(root, blocks, [] if prune is not None else links, html=html)
     truncated = numbering.truncated
     if cut:
         present = {int(number) for number in _LINK_NUMBER.findall(markdown)}
@@ -155,14 +164,25 @@ def build_page_view(
     )
 
 
-def link_view(view: PageView) -> str:
-    """A compact view for choosing links: the title, then one line per link, `[n] text — context`."""
+def link_view(view: PageView, *, already_shown: AbstractSet[str] = frozenset()) -> str:
+    """A compact view for choosing links: the title, then one line per link, `[n] text — context`.
+
+    Links whose URL is in `already_shown` (the site's navigation, seen on an earlier page) are left out
+    and counted in one line: a reader judged them once, and every page repeats them. The numbers of the
+    links shown are unchanged.
+    """
     lines = [f"# {view.title}" if view.title else "# (untitled page)"]
+    hidden = 0
     for link in view.links:
+        if link.url in already_shown:
+            hidden += 1
+            continue
         line = f"[{link.id}] {link.text}"
         if link.context:
             line += f" — {link.context}"
         lines.append(line)
+    if hidden:
+        lines.append(f"({hidden} links already shown on earlier pages of this site are left out)")
     if view.truncated_links:
         lines.append(f"({view.truncated_links} more links not numbered)")
     return "\n".join(lines) + "\n"

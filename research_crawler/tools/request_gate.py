@@ -1,4 +1,6 @@
-"""May this URL be requested? The allowed hosts and robots.txt, asked before every request and redirect hop."""
+"""May this URL be requested? The allowed hosts, the URL guard and robots.txt, asked before every request and
+redirect hop, in that order: a host the guard refuses never has its robots.txt fetched.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Iterable
 from research_crawler.context.urls import host_of
 from research_crawler.tools.page import Determination
 from research_crawler.tools.robots import RobotsCache
+from research_crawler.tools.url_guard import UrlGuard
 
 __all__ = ["RequestGate", "host_key"]
 
@@ -18,16 +21,29 @@ def host_key(host_or_url: str) -> str:
 
 
 class RequestGate:
-    """Refuses URLs outside `allowed_hosts` (when given) and URLs robots.txt disallows (when `robots`)."""
+    """Refuses URLs outside `allowed_hosts` (when given), URLs the `guard` refuses (SSRF: addresses that are
+    not public, unless allowlisted there) and URLs robots.txt disallows (when `robots`)."""
 
-    def __init__(self, *, robots: RobotsCache | None, allowed_hosts: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        robots: RobotsCache | None,
+        allowed_hosts: Iterable[str] | None = None,
+        guard: UrlGuard | None = None,
+    ) -> None:
         self._robots = robots
         self._allowed = None if allowed_hosts is None else frozenset(map(host_key, allowed_hosts))
+        self._guard = guard or UrlGuard()
 
     @property
     def has_allowlist(self) -> bool:
         """True when only the allowed hosts may be reached."""
         return self._allowed is not None
+
+    @property
+    def guard(self) -> UrlGuard:
+        """The URL guard every request passes."""
+        return self._guard
 
     def host_allowed(self, url: str) -> bool:
         """True when `url`'s host may be reached at all (always, without an allowlist)."""
@@ -37,6 +53,9 @@ class RequestGate:
         """Why canonical `url` may not be requested, as (determination, reason), or None when it may."""
         if not self.host_allowed(url):
             return Determination.HTTP_ERROR, f"refused: {host_of(url)} is not among the allowed hosts"
+        guarded = await self._guard.refusal(url)
+        if guarded is not None:
+            return Determination.REFUSED, guarded
         if obey_robots and self._robots is not None:
             verdict = await self._robots.check(url)
             if not verdict.allowed:

@@ -60,3 +60,16 @@ def test_cancel_stops_the_run_and_still_reports(
     assert report.stop_reason == "interrupted" and "stopped by the user" in report.stop_detail
     assert report.markdown
     assert report.stats.pages_fetched == 1
+
+
+def test_a_cancelled_run_resumes_and_explores_further(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    session = ResearchSession(settings, backend="simulated")
+    session.on_event = lambda event: session.cancel() if event["event"] == "fetch" else None
+    stopped = session.run(testbed.queries_for("journal-like")[0].text, sites=[testbed_server.base_url("journal-like")])
+    assert stopped.stop_reason == "interrupted"
+    session.on_event = None
+    resumed = asyncio.run(session.aresume(Path(stopped.run_dir or "")))
+    assert resumed.stop_reason == "all_sites_done"
+    assert resumed.sites[0].pages_visited > stopped.sites[0].pages_visited

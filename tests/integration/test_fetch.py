@@ -81,7 +81,8 @@ async def test_missing_pages_are_not_found(
 # -- invalid URLs --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bad", ["ftp://example.org/file", "not a url", "javascript:alert(1)", ""])
+# Other schemes (ftp:, javascript:, file:…) are refused by the URL guard: tests/security/test_ssrf.py.
+@pytest.mark.parametrize("bad", ["not a url", "http://", "http://[::1/x", ""])
 async def test_invalid_urls_come_back_as_pages_with_the_reason(fast_settings: FetchSettings, bad: str) -> None:
     async with Fetcher(fast_settings) as fetcher:
         page = await fetcher.fetch(bad)
@@ -545,8 +546,10 @@ async def test_fetch_raw_returns_non_html_documents(fault_server: FaultServer, f
         raw = await fetcher.fetch_raw(fault_server.url("/doc.pdf"))
         assert raw.ok and raw.body == b"%PDF-1.4 fake" and raw.media_type == "application/pdf"
         assert fetcher.cache.get(fault_server.url("/doc.pdf")) is None  # raw documents are not pages
-        invalid = await fetcher.fetch_raw("gopher://example.org/")
+        invalid = await fetcher.fetch_raw("http://[::1/x")
+        refused = await fetcher.fetch_raw("gopher://example.org/")
     assert invalid.determination is Determination.HTTP_ERROR and invalid.reason.startswith("invalid URL")
+    assert refused.determination is Determination.REFUSED and "only http(s)" in refused.reason
 
 
 # -- charsets ------------------------------------------------------------------------------------
@@ -636,8 +639,8 @@ async def test_redirect_to_another_scheme_is_refused(
     fault_server.route("/go", redirect(target))
     async with Fetcher(fast_settings) as fetcher:
         page = await fetcher.fetch(fault_server.url("/go"))
-    assert page.determination is Determination.HTTP_ERROR
-    assert page.reason.startswith("redirect refused") and "http(s)" in page.reason
+    assert page.determination is Determination.REFUSED
+    assert page.reason.startswith("refused by the URL guard") and "http(s)" in page.reason
 
 
 async def test_each_hop_is_checked_against_robots(fault_server: FaultServer, fast_settings: FetchSettings) -> None:

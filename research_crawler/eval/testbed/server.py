@@ -230,6 +230,14 @@ class TestbedServer:
             raise StateError("the testbed server is not running: use it as a context manager or call start()")
         return self._bases[site]
 
+    def allowed_hosts(self) -> list[str]:
+        """'host:port' of every running site, for `FetchSettings.allowed_hosts`: the URL guard refuses
+        loopback addresses unless they are named there."""
+        if not self.running:
+            raise StateError("the testbed server is not running: use it as a context manager or call start()")
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return [f"{host}:{server.server_address[1]}" for server in self._servers.values()]
+
     def url_for(self, item: Item | str) -> str:
         """The canonical absolute URL of an item (or item id) on the running server."""
         resolved = self.testbed.item(item) if isinstance(item, str) else item

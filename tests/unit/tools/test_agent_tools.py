@@ -149,3 +149,13 @@ def test_get_collected_items_lists_query_and_items(web: WebContext) -> None:
     assert view.message.startswith('Query: "protein diffusion"')
     assert "Protein folding with diffusion — http://papers.test/abs/2 (score 7/10)" in view.message
     assert "papers collected (1) answer the query" in view.message
+
+
+def test_collect_items_refuses_off_site_items_unless_allowed(web: WebContext) -> None:
+    page = make_page()
+    refused = collect_items(web, page, [{"id": 4, "title": "An off-site paper here", "score": 9}], state=STATE)
+    assert not refused.added and "leads off this site" in refused.rejected[0]
+    allowed = collect_items(
+        web, page, [{"id": 4, "title": "An off-site paper here", "score": 9}], state=STATE, allow_offsite=True
+    )
+    assert allowed.added == ["http://elsewhere.test/paper"]

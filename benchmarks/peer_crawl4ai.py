@@ -1,0 +1,241 @@
+"""Benchmark 4: research-crawler next to a peer, Crawl4AI used directly (prints tables and writes JSON; not a
+timed test).
+
+1. Navigation: for each testbed query, our agents (`default` preset, simulated model) and Crawl4AI's own
+   `BestFirstCrawlingStrategy` with its `KeywordRelevanceScorer` (the query's words as keywords) start from
+   the same site root with the same page budget (the number of pages our run fetched). Relevant items
+   reached per page fetched: for us the relevant items the Collector identified and stored; for the peer,
+   which only crawls, the relevant item pages it fetched. Both also get "relevant item pages fetched", the
+   like-for-like figure.
+2. Fetching: pages per second of our fetch layer (`research_crawler.tools.fetch.Fetcher`: URL guard,
+   robots.txt, politeness, size caps, the page view with numbered links) against Crawl4AI's
+   `AsyncWebCrawler` with its HTTP strategy (fetch, scrape, Markdown) on the same URLs, one at a time and
+   four at once. Target: our layers' overhead <= 10 %.
+
+Usage: .venv/bin/python benchmarks/peer_crawl4ai.py [--queries-per-site N] [--pages N] [--out FILE.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_output import print_table, ratio, write_json
+from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig
+from crawl4ai.async_crawler_strategy import AsyncHTTPCrawlerStrategy
+from crawl4ai.deep_crawling import BestFirstCrawlingStrategy
+from crawl4ai.deep_crawling.scorers import KeywordRelevanceScorer
+from testbed_runs import OUT_DIR, machine, run_query, testbed_hosts
+
+from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.testbed import TestbedServer, generate_testbed
+from research_crawler.eval.testbed.models import Query
+from research_crawler.eval.testbed_sites import TestbedSites
+from research_crawler.llm.simulated import content_words
+from research_crawler.settings import FetchSettings, Settings
+from research_crawler.tools.fetch import Fetcher
+
+#: Crawl4AI's JavaScript site needs a browser; the peer runs with its HTTP strategy, so it is left out.
+SITES = ["arxiv-like", "biorxiv-like", "journal-like", "repo-like"]
+OVERHEAD_TARGET = 0.10
+PEER_MAX_DEPTH = 10
+
+
+def _crawler() -> AsyncWebCrawler:
+    return AsyncWebCrawler(crawler_strategy=AsyncHTTPCrawlerStrategy(), config=BrowserConfig(verbose=False))
+
+
+async def peer_navigation(start_url: str, query: Query, budget: int, relevant: dict[str, str]) -> dict[str, Any]:
+    """Crawl4AI's best-first crawl from `start_url` within `budget` pages; relevant items it reached."""
+    strategy = BestFirstCrawlingStrategy(
+        max_depth=PEER_MAX_DEPTH,
+        url_scorer=KeywordRelevanceScorer(keywords=sorted(content_words(query.text))),
+        max_pages=budget,
+        include_external=False,
+    )
+    config = CrawlerRunConfig(deep_crawl_strategy=strategy, cache_mode=CacheMode.BYPASS, verbose=False)
+    async with _crawler() as crawler:
+        results = await crawler.arun(start_url, config=config)
+    fetched = {url for result in results if (url := try_canonicalize_url(result.url))}
+    linked = {
+        url
+        for result in results
+        for link in (result.links or {}).get("internal", [])
+        if (url := try_canonicalize_url(str(link.get("href", ""))))
+    }
+    return {
+        "pages_fetched": len(results),
+        "relevant_pages_fetched": len({relevant[url] for url in fetched if url in relevant}),
+        "relevant_linked": len({relevant[url] for url in linked if url in relevant}),
+    }
+
+
+def navigation(server: TestbedServer, queries: list[Query]) -> list[dict[str, Any]]:
+    testbed = TestbedSites.from_server(server)
+    rows = []
+    for query in queries:
+        ours = run_query(Settings.from_preset("default"), server, [query])
+        relevant = testbed.ground_truth(query.site, list(query.relevant_item_ids)).url_to_item()
+        budget = max(1, ours.pages_fetched)
+        peer = asyncio.run(peer_navigation(server.base_url(query.site), query, budget, relevant))
+        rows.append(
+            {
+                "query": query.id,
+                "relevant_total": ours.relevant_total,
+                "ours": {
+                    "pages_fetched": ours.pages_fetched,
+                    "relevant_found": ours.relevant_collected,
+                    "relevant_pages_fetched": ours.relevant_fetched,
+                },
+                "peer": peer,
+            }
+        )
+    return rows
+
+
+async def _our_rate(urls: list[str], *, concurrency: int, hosts: list[str]) -> float:
+    settings = FetchSettings(per_host_delay_s=0.0, per_host_concurrency=concurrency, allowed_hosts=hosts)
+    async with Fetcher(settings) as fetcher:
+        await fetcher.fetch(urls[0])  # robots.txt and connection set-up are not what is compared
+        started = time.perf_counter()
+        pages = await _bounded([lambda url=url: fetcher.fetch(url) for url in urls[1:]], concurrency)
+        elapsed = time.perf_counter() - started
+    if not all(page.ok for page in pages):
+        raise RuntimeError("our fetcher failed pages of the testbed: " + ", ".join(p.reason for p in pages if not p.ok))
+    return len(pages) / elapsed
+
+
+async def _peer_rate(urls: list[str], *, concurrency: int) -> float:
+    config = CrawlerRunConfig(cache_mode=CacheMode.BYPASS, verbose=False)
+    async with _crawler() as crawler:
+        await crawler.arun(urls[0], config=config)
+        started = time.perf_counter()
+        results = await _bounded([lambda url=url: crawler.arun(url, config=config) for url in urls[1:]], concurrency)
+        elapsed = time.perf_counter() - started
+    if not all(result.success for result in results):
+        raise RuntimeError("Crawl4AI failed pages of the testbed")
+    return len(results) / elapsed
+
+
+async def _bounded(calls: list[Any], concurrency: int) -> list[Any]:
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(call: Any) -> Any:
+        async with gate:
+            return await call()
+
+    return await asyncio.gather(*(one(call) for call in calls))
+
+
+def fetch_rates(server: TestbedServer, page_count: int, repeats: int) -> dict[str, Any]:
+    testbed = server.testbed
+    urls = [server.base_url("arxiv-like"), *[server.url_for(item) for item in testbed.items_on("arxiv-like")]]
+    urls = urls[: page_count + 1]
+    hosts = testbed_hosts(server)
+    figures: dict[str, Any] = {"pages": len(urls) - 1, "repeats": repeats}
+    for concurrency in (1, 4):
+        ours = [asyncio.run(_our_rate(urls, concurrency=concurrency, hosts=hosts)) for _ in range(repeats)]
+        peer = [asyncio.run(_peer_rate(urls, concurrency=concurrency)) for _ in range(repeats)]
+        ours_rate, peer_rate = statistics.median(ours), statistics.median(peer)
+        figures[f"concurrency_{concurrency}"] = {
+            "ours_pages_per_s": round(ours_rate, 1),
+            "crawl4ai_pages_per_s": round(peer_rate, 1),
+            "overhead": round(peer_rate / ours_rate - 1, 3),
+        }
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries-per-site", type=int, default=2)
+    parser.add_argument("--pages", type=int, default=60, help="testbed pages fetched per throughput measurement")
+    parser.add_argument("--repeats", type=int, default=3, help="throughput measurements (the median is kept)")
+    parser.add_argument("--out", type=Path, default=OUT_DIR / "peer_crawl4ai.json")
+    args = parser.parse_args()
+
+    testbed = generate_testbed()
+    queries = [query for site in SITES for query in testbed.queries_for(site)[: args.queries_per_site]]
+    with TestbedServer(testbed, slow_seconds=0.0) as server:
+        rows = navigation(server, queries)
+        rates = fetch_rates(server, args.pages, args.repeats)
+
+    def total(side: str, key: str) -> int:
+        return sum(row[side][key] for row in rows)
+
+    ours_pages, peer_pages = total("ours", "pages_fetched"), total("peer", "pages_fetched")
+    relevant = sum(row["relevant_total"] for row in rows)
+    summary = {
+        "relevant_total": relevant,
+        "ours": {
+            "pages_fetched": ours_pages,
+            "relevant_found": total("ours", "relevant_found"),
+            "relevant_pages_fetched": total("ours", "relevant_pages_fetched"),
+            "found_per_page": ratio(total("ours", "relevant_found"), ours_pages),
+        },
+        "peer": {
+            "pages_fetched": peer_pages,
+            "relevant_found": total("peer", "relevant_pages_fetched"),
+            "relevant_pages_fetched": total("peer", "relevant_pages_fetched"),
+            "relevant_linked": total("peer", "relevant_linked"),
+            "found_per_page": ratio(total("peer", "relevant_pages_fetched"), peer_pages),
+        },
+    }
+    print(f"Navigation on {len(queries)} testbed queries ({', '.join(SITES)}), same start URL and page budget")
+    print(f"({machine()})")
+    print_table(
+        ["crawler", "pages fetched", "relevant found", "found/page", "relevant pages fetched", "of relevant"],
+        [
+            [
+                "research-crawler (default, simulated model)",
+                ours_pages,
+                summary["ours"]["relevant_found"],
+                summary["ours"]["found_per_page"],
+                summary["ours"]["relevant_pages_fetched"],
+                relevant,
+            ],
+            [
+                "Crawl4AI BestFirst + KeywordRelevanceScorer",
+                peer_pages,
+                summary["peer"]["relevant_found"],
+                summary["peer"]["found_per_page"],
+                summary["peer"]["relevant_pages_fetched"],
+                relevant,
+            ],
+        ],
+    )
+    ours_rate, peer_rate = summary["ours"]["found_per_page"] or 0.0, summary["peer"]["found_per_page"] or 0.0
+    versus = f"{ratio(ours_rate, peer_rate)}x the peer's" if peer_rate else "the peer found none"
+    print(f"found/page, ours against the peer: {versus}")
+    print(
+        f"(the peer's pages link to {summary['peer']['relevant_linked']} relevant items, which it cannot tell "
+        "apart from the others: its scorer reads only URLs)"
+    )
+    print(f"\nFetch throughput on {rates['pages']} testbed pages (median of {rates['repeats']})")
+    table = []
+    for concurrency in (1, 4):
+        figures = rates[f"concurrency_{concurrency}"]
+        table.append([concurrency, figures["ours_pages_per_s"], figures["crawl4ai_pages_per_s"], figures["overhead"]])
+    print_table(["at once", "ours pages/s", "Crawl4AI pages/s", "our overhead"], table)
+    worst = max(rates[f"concurrency_{c}"]["overhead"] for c in (1, 4))
+    print(f"Target (our layers' overhead <= {OVERHEAD_TARGET:.0%}): {'met' if worst <= OVERHEAD_TARGET else 'NOT met'}")
+    write_json(
+        args.out,
+        {
+            "benchmark": "peer_crawl4ai",
+            "machine": machine(),
+            "navigation": {"summary": summary, "queries": rows},
+            "fetch": rates,
+            "found_per_page_vs_peer": ratio(
+                summary["ours"]["found_per_page"] or 0.0, summary["peer"]["found_per_page"] or 0.0
+            ),
+            "overhead_target": OVERHEAD_TARGET,
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""Whole queries on the testbed web with the simulated model, scored against the testbed's ground truth.
+
+Shared by the benchmarks that run queries (tokens by preset, parallel sites, the peer comparison, the
+rerankers' memory); it defines no benchmark of its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import platform
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from research_crawler.agents.ag2 import ModelSpec
+from research_crawler.agents.roles import Role
+from research_crawler.context.store import RunStore
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Query
+from research_crawler.eval.testbed_sites import TestbedSites
+from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.client import ModelReply, ModelRequest
+from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
+from research_crawler.llm.tokens import count_tokens
+from research_crawler.llm.usage import UsageLedger
+from research_crawler.report.models import Report
+from research_crawler.session import ResearchSession
+from research_crawler.settings import RerankerKind, Settings
+from research_crawler.trace import read_trace
+
+__all__ = ["FixedTokens", "QueryRun", "machine", "run_query", "testbed_hosts", "testbed_settings"]
+
+REPO = Path(__file__).resolve().parents[1]
+OUT_DIR = REPO / "benchmarks" / "out"
+
+
+def machine() -> str:
+    """The machine the figures were measured on, as the README's table states it."""
+    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}, Python {platform.python_version()}"
+
+
+def testbed_hosts(server: TestbedServer) -> list[str]:
+    """host:port of every testbed site: the only loopback addresses a benchmark may fetch."""
+    return sorted(server.allowed_hosts())
+
+
+def testbed_settings(
+    settings: Settings, server: TestbedServer, runs_dir: Path, *, reranker: RerankerKind = "bm25"
+) -> Settings:
+    """`settings` made to run on the testbed: its hosts allowed, no politeness delay, `reranker` on the CPU
+    (BM25 unless a benchmark measures the rerankers: bge's weights are not downloaded for benchmarks)."""
+    settings = settings.model_copy(deep=True)
+    settings.runs_dir = runs_dir
+    settings.fetch.allowed_hosts = testbed_hosts(server)
+    settings.fetch.per_host_delay_s = 0.0
+    settings.rerank.kind = reranker
+    settings.rerank.device = "cpu"
+    return settings
+
+
+class FixedTokens:
+    """Input tokens every model call pays whatever the page: its system prompt and its tool schemas, by agent."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.by_agent: dict[str, int] = {}
+
+    def add(self, agent: str, request: ModelRequest) -> None:
+        system = "".join(str(m.get("content") or "") for m in request.messages if m.get("role") == "system")
+        tokens = count_tokens(system) + (count_tokens(json.dumps(request.tools)) if request.tools else 0)
+        with self._lock:
+            self.by_agent[agent] = self.by_agent.get(agent, 0) + tokens
+
+
+class _CountingSimulatedClient(SimulatedModelClient):
+    """The simulated model, also counting each request's fixed part (`FixedTokens`, passed as `fixed`)."""
+
+    def __init__(self, config: dict[str, Any], **kwargs: Any) -> None:
+        self._fixed: FixedTokens = kwargs.pop("fixed")
+        super().__init__(config, **kwargs)
+
+    def _complete(self, request: ModelRequest) -> ModelReply:
+        self._fixed.add(self.agent_name, request)
+        return super()._complete(request)
+
+
+class _CountingSession(ResearchSession):
+    def __init__(self, *args: Any, fixed: FixedTokens, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._fixed = fixed
+
+    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
+        spec = super().model_spec(role, ledger, fault_log, budget)
+        kwargs = {**spec.client_kwargs, "fixed": self._fixed}
+        return dataclasses.replace(spec, client_cls=_CountingSimulatedClient, client_kwargs=kwargs)
+
+
+@dataclass
+class QueryRun:
+    """One query's figures: tokens by agent, pages, recall against the ground truth, time."""
+
+    query_id: str
+    input_tokens: dict[str, int]
+    output_tokens: int
+    model_calls: int
+    pages_scraped: int
+    pages_fetched: int
+    scraped_urls: list[str]
+    relevant_total: int
+    relevant_reported: int
+    relevant_collected: int
+    wall_time_s: float
+    relevant_fetched: int = 0
+    fixed_input_tokens: dict[str, int] = field(default_factory=dict)
+    trace_events: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total_input_tokens(self) -> int:
+        return sum(self.input_tokens.values())
+
+    @property
+    def recall(self) -> float:
+        return self.relevant_reported / self.relevant_total if self.relevant_total else 0.0
+
+    @property
+    def collected_recall(self) -> float:
+        return self.relevant_collected / self.relevant_total if self.relevant_total else 0.0
+
+
+def run_query(
+    settings: Settings,
+    server: TestbedServer,
+    queries: Sequence[Query],
+    *,
+    sites: Sequence[str] | None = None,
+    runs_dir: Path | None = None,
+    reranker: RerankerKind = "bm25",
+) -> QueryRun:
+    """Run `queries[0]`'s text on `sites` (default: each query's own site) and score it against the union of
+    the queries' ground truths (several queries when one request spans several sites)."""
+    logging.getLogger("research_crawler").setLevel(logging.ERROR)
+    testbed = TestbedSites.from_server(server)
+    query = queries[0]
+    site_names = list(sites) if sites is not None else list(dict.fromkeys(q.site for q in queries))
+    with tempfile.TemporaryDirectory(dir=runs_dir) as directory:
+        configured = testbed_settings(settings, server, Path(directory), reranker=reranker)
+        fixed = FixedTokens()
+        session = _CountingSession(configured, backend="simulated", allowed_hosts=testbed_hosts(server), fixed=fixed)
+        report = session.run(query.text, sites=[server.base_url(name) for name in site_names])
+        run = _score(report, testbed, queries)
+        run.fixed_input_tokens = dict(fixed.by_agent)
+        return run
+
+
+def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> QueryRun:
+    run_dir = Path(report.run_dir or "")
+    to_item: dict[str, str] = {}
+    for query in queries:
+        to_item.update(testbed.ground_truth(query.site, list(query.relevant_item_ids)).url_to_item())
+    relevant = set(to_item.values())
+    reported = {to_item[item.url] for item in report.items if item.url in to_item}
+    state = RunStore(run_dir).load()
+    collected = {
+        to_item[item.url] for web in state.web_contexts.values() for item in web.items() if item.url in to_item
+    }
+    events = read_trace(run_dir / "trace.jsonl")
+    scraped = [event["url"] for event in events if event["event"] == "scrape"]
+    fetched = {event["final_url"] for event in events if event["event"] == "fetch"}
+    return QueryRun(
+        query_id=queries[0].id,
+        input_tokens={agent: stats.input_tokens for agent, stats in report.stats.by_agent.items()},
+        output_tokens=report.stats.output_tokens,
+        model_calls=report.stats.model_calls,
+        pages_scraped=len(scraped),
+        pages_fetched=report.stats.pages_fetched,
+        scraped_urls=scraped,
+        relevant_total=len(relevant),
+        relevant_reported=len(reported),
+        relevant_collected=len(collected),
+        relevant_fetched=len({to_item[url] for url in fetched if url in to_item}),
+        trace_events=sorted({str(event["event"]) for event in events}),
+        wall_time_s=report.stats.wall_time_s,
+    )

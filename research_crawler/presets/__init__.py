@@ -1,0 +1,1 @@
+"""Named configurations shipped as TOML files (`Settings.from_preset`): ``paper`` and ``default``."""

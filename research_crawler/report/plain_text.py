@@ -1,0 +1,28 @@
+"""Text fields of report items as plain text: page-supplied Markdown or HTML (an image that would fetch a
+URL, a link the report did not vet) never survives into report.json, report.md or BibTeX."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["plain_text"]
+
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_REFERENCE = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
+_AUTOLINK = re.compile(r"<(?:https?|ftp|file|data|javascript):[^>\s]*>", re.IGNORECASE)
+_URL = re.compile(r"\b(?:https?|ftp|file|data|javascript):[^\s<>()\[\]]+", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]{0,2000}>")
+
+
+def plain_text(text: str | None) -> str | None:
+    """`text` without Markdown images, link targets, URLs and HTML tags (link and image texts are kept)."""
+    if text is None:
+        return None
+    cleaned = _IMAGE.sub(lambda m: m.group(1), text)
+    cleaned = _LINK.sub(lambda m: m.group(1), cleaned)
+    cleaned = _REFERENCE.sub("", cleaned)
+    cleaned = _AUTOLINK.sub("", cleaned)
+    cleaned = _URL.sub("", cleaned)
+    cleaned = _TAG.sub("", cleaned)
+    return " ".join(cleaned.split())

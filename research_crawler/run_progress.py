@@ -1,0 +1,190 @@
+"""The progress of a run folded from its trace events: the state the live view shows and the log lines it prints.
+
+Pure bookkeeping (no I/O), so the CLI's live view, plain logs and tests all read the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["RunProgress"]
+
+_ADDED = re.compile(r"^Added (\d+) item")
+_SO_FAR = re.compile(r"(\d+) \S+ collected on this site so far")
+_QUEUED = re.compile(r"^Queued (\d+) new link")
+_PENDING = re.compile(r"^Pending URLs on \S+ \((\d+) in all\)")
+_LATEST_TITLES = 3
+
+
+@dataclass
+class RunProgress:
+    """What a run has done so far. `apply(event)` folds one trace event in and returns a log line worth
+    printing for it (None for the many events that are not)."""
+
+    subpage_limit: int
+    query: str = ""
+    action: str = "start"
+    sites: list[str] = field(default_factory=list)
+    current_site: str | None = None
+    page: str | None = None
+    subpages: dict[str, int] = field(default_factory=dict)
+    links_queued: int = 0
+    links_pending: int | None = None
+    items_by_site: dict[str, int] = field(default_factory=dict)
+    items_added: int = 0
+    latest_titles: deque[str] = field(default_factory=lambda: deque(maxlen=_LATEST_TITLES))
+    agent: str | None = None
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    pages_fetched: int = 0
+    faults: int = 0
+    finished: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    _proposed_titles: list[str] = field(default_factory=list)
+
+    # --- derived --------------------------------------------------------------------------------
+
+    @property
+    def items(self) -> int:
+        """Items collected in the run so far (all sites)."""
+        return max(sum(self.items_by_site.values()), self.items_added)
+
+    @property
+    def site_position(self) -> tuple[int, int] | None:
+        """(place of the current site, number of sites) — e.g. (2, 3) while the second of three is explored."""
+        if self.current_site is None or self.current_site not in self.sites:
+            return None
+        return self.sites.index(self.current_site) + 1, len(self.sites)
+
+    @property
+    def subpages_used(self) -> int:
+        return self.subpages.get(self.current_site or "", 0)
+
+    @property
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    # --- folding events --------------------------------------------------------------------------
+
+    def apply(self, event: dict[str, Any]) -> str | None:
+        kind = event.get("event")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            return None
+        line: str | None = handler(event)
+        return line
+
+    def _on_run(self, event: dict[str, Any]) -> str:
+        self.query = str(event.get("query", ""))
+        self.action = str(event.get("action", "start"))
+        verb = {"start": "Searching", "resume": "Resuming", "follow_up": "Following up"}.get(self.action, "Running")
+        return f'{verb}: "{self.query}" ({event.get("backend", "?")} model)'
+
+    def _on_sites(self, event: dict[str, Any]) -> str:
+        self.sites = [str(url) for url in event.get("chosen", [])]
+        return f"Sites chosen: {', '.join(self.sites) or 'none'}"
+
+    def _on_site(self, event: dict[str, Any]) -> str | None:
+        site = event.get("site")
+        if event.get("action") != "start" or not site:
+            return None
+        self.current_site = str(site)
+        if self.current_site not in self.sites:
+            self.sites.append(self.current_site)
+        self.links_pending = None
+        place = self.site_position
+        where = f" ({place[0]} of {place[1]})" if place else ""
+        return f"Exploring {self.current_site}{where}"
+
+    def _on_fetch(self, event: dict[str, Any]) -> str:
+        self.page = str(event.get("url", ""))
+        source = event.get("source", "web")
+        if source == "web":
+            self.pages_fetched += 1
+        origin = "" if source == "web" else f" (from the {'recording' if source == 'replay' else 'run archive'})"
+        return f"  fetched {self.page}{origin} → {event.get('determination', '?')}"
+
+    def _on_scrape(self, event: dict[str, Any]) -> None:
+        self.page = str(event.get("url", self.page or ""))
+        if self.current_site is not None:
+            self.subpages[self.current_site] = self.subpages.get(self.current_site, 0) + 1
+
+    def _on_transition(self, event: dict[str, Any]) -> None:
+        if event.get("next"):
+            self.agent = str(event["next"])
+
+    def _on_tool_call(self, event: dict[str, Any]) -> None:
+        self.agent = str(event.get("agent") or self.agent)
+        if event.get("tool") == "collect_items":
+            self._proposed_titles = _titles_in(event.get("arguments"))
+
+    def _on_tool_result(self, event: dict[str, Any]) -> str | None:
+        content = str(event.get("content", ""))
+        if match := _PENDING.match(content):
+            self.links_pending = int(match.group(1))
+        if match := _QUEUED.match(content):
+            self.links_queued += int(match.group(1))
+            if self.links_pending is not None:
+                self.links_pending += int(match.group(1))
+        if match := _ADDED.match(content):
+            added = int(match.group(1))
+            self.items_added += added
+            if (so_far := _SO_FAR.search(content)) and self.current_site is not None:
+                self.items_by_site[self.current_site] = int(so_far.group(1))
+            if added:
+                new_titles = self._proposed_titles[:added]
+                self.latest_titles.extend(new_titles)
+                self._proposed_titles = []
+                if not new_titles:
+                    return f"  +{added} item(s)"
+                shown = "; ".join(_short(title) for title in new_titles[:_LATEST_TITLES])
+                more = f" and {len(new_titles) - _LATEST_TITLES} more" if len(new_titles) > _LATEST_TITLES else ""
+                return f"  +{added} item(s): {shown}{more}"
+        return None
+
+    def _on_model_call(self, event: dict[str, Any]) -> None:
+        self.model_calls += 1
+        self.agent = str(event.get("agent") or self.agent)
+        self.input_tokens += int(event.get("input_tokens") or 0)
+        self.output_tokens += int(event.get("output_tokens") or 0)
+        self.cost_usd += float(event.get("cost_usd") or 0.0)
+
+    def _on_verdict(self, event: dict[str, Any]) -> str:
+        feedback = str(event.get("feedback") or "").strip()
+        return f"  Supervisor: {event.get('verdict', '?')}{f' — {_short(feedback, 100)}' if feedback else ''}"
+
+    def _on_limit(self, event: dict[str, Any]) -> str:
+        return f"Limit reached: {event.get('detail', '')}"
+
+    def _on_fault(self, event: dict[str, Any]) -> str:
+        self.faults += 1
+        return f"  fault: {event.get('kind', '?')} {event.get('error', '')}".rstrip()
+
+    def _on_complete(self, event: dict[str, Any]) -> str:
+        self.finished = str(event.get("reason", ""))
+        detail = str(event.get("detail") or "")
+        return f"Search ended: {self.finished.replace('_', ' ')}{f' ({detail})' if detail else ''}; writing the report"
+
+
+def _titles_in(arguments: Any) -> list[str]:
+    """The titles an Item Collector proposed in a collect_items call (its arguments are model output: any shape)."""
+    try:
+        data = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except json.JSONDecodeError:
+        return []
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [str(item["title"]) for item in items if isinstance(item, dict) and item.get("title")]
+
+
+def _short(text: str, limit: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,48 @@
+"""Helpers of the CLI tests: the environment of child processes and the files a run writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from research_crawler.eval.testbed import TestbedServer
+
+REPO = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+#: Settings every run in these tests uses: no politeness delay (the testbed is ours), a reranker that needs
+#: no download, fast model retries.
+FAST_ENV = {
+    "RESEARCH_CRAWLER_FETCH__PER_HOST_DELAY_S": "0",
+    "RESEARCH_CRAWLER_RERANK__KIND": "bm25",
+    "RESEARCH_CRAWLER_MODELS__BACKOFF_BASE_S": "0.01",
+    "RESEARCH_CRAWLER_MODELS__BACKOFF_MAX_S": "0.02",
+}
+
+#: The files every finished run directory holds.
+RUN_FILES = ("report.md", "report.json", "trace.jsonl", "state.json", "graph.json", "graph.graphml", "run.json")
+
+
+def allow(server: TestbedServer) -> dict[str, str]:
+    """The variable that lets the URL guard fetch the testbed's loopback ports (it refuses loopback otherwise)."""
+    return {"RESEARCH_CRAWLER_FETCH__ALLOWED_HOSTS": json.dumps(server.allowed_hosts())}
+
+
+def subprocess_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a `python -m research_crawler` child: like `home`, for a separate process."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_CRAWLER_", "OPENAI_"))}
+    env.update(FAST_ENV)
+    env.update(
+        {
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "HOME": str(tmp_path / "home"),
+            "RESEARCH_CRAWLER_RUNS_DIR": str(tmp_path / "runs"),
+            "PYTHONPATH": str(REPO),
+            "COLUMNS": "120",
+        }
+    )
+    env.update(extra)
+    return env
+

@@ -1,0 +1,159 @@
+"""`batch`: a file of queries, one run directory each, summary.csv, and resuming what was not finished."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from research_crawler.batch import BatchEntry, load_batch
+from research_crawler.cli import app
+from research_crawler.errors import ConfigError
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.report.models import Report
+from research_crawler.trace import read_trace
+
+runner = CliRunner()
+
+
+def _summary(out: Path) -> list[dict[str, str]]:
+    with (out / "summary.csv").open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _write_yaml(path: Path, testbed: Testbed, server: TestbedServer) -> list[str]:
+    first = testbed.queries_for("arxiv-like")[0].text
+    second = testbed.queries_for("biorxiv-like")[0].text
+    path.write_text(
+        f"""
+- query: "{first}"
+  sites: ["{server.base_url("arxiv-like")}"]
+- query: "{second}"
+  sites: ["{server.base_url("biorxiv-like")}"]
+  settings:
+    explore:
+      max_subpages: 2
+  name: biorxiv-run
+""",
+        encoding="utf-8",
+    )
+    return [first, second]
+
+
+def test_batch_runs_each_query_then_skips_finished_ones(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    queries = _write_yaml(home / "queries.yaml", testbed, testbed_server)
+    out = home / "batch"
+    arguments = ["batch", "queries.yaml", "--out", str(out), "--model", "simulated", "--concurrency", "2"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    rows = _summary(out)
+    assert [row["query"] for row in rows] == queries
+    assert [row["status"] for row in rows] == ["done", "done"]
+    for row in rows:
+        report = Report.model_validate_json((Path(row["run_dir"]) / "report.json").read_text())
+        assert report.query == row["query"] and int(row["items"]) == len(report.items)
+        assert row["simulated_model"] == "True"
+    assert Path(rows[1]["run_dir"]).name == "biorxiv-run"
+    state = json.loads((Path(rows[1]["run_dir"]) / "state.json").read_text())
+    assert state, "the entry's run directory holds its state"
+    limited = [e for e in read_trace(Path(rows[1]["run_dir"]) / "trace.jsonl") if e["event"] == "scrape"]
+    assert len(limited) <= 2, "the entry's settings override (max_subpages: 2) was not applied"
+
+    testbed_server.reset_hits()
+    again = runner.invoke(app, ["batch", "queries.yaml", "--out", str(out), "--model", "simulated"])
+    assert again.exit_code == 0, again.output
+    assert [row["status"] for row in _summary(out)] == ["skipped", "skipped"]
+    assert testbed_server.total_hits == 0, "a finished query was run again"
+    assert [row["items"] for row in _summary(out)] == [row["items"] for row in rows]
+
+
+def test_batch_resumes_an_unfinished_run_and_runs_a_new_entry(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    jsonl = home / "queries.jsonl"
+    entries = [
+        {"query": testbed.queries_for("journal-like")[0].text, "sites": [testbed_server.base_url("journal-like")]},
+        {"query": testbed.queries_for("repo-like")[0].text, "sites": [testbed_server.base_url("repo-like")]},
+    ]
+    jsonl.write_text(json.dumps(entries[0]) + "\n", encoding="utf-8")
+    out = home / "batch"
+    assert runner.invoke(app, ["batch", str(jsonl), "--out", str(out), "--model", "simulated"]).exit_code == 0
+    first_dir = Path(_summary(out)[0]["run_dir"])
+    (first_dir / "report.json").unlink()  # as if the run had been killed before its report
+
+    jsonl.write_text("# two queries now\n" + "\n".join(json.dumps(e) for e in entries) + "\n\n", encoding="utf-8")
+    result = runner.invoke(app, ["batch", str(jsonl), "--out", str(out), "--model", "simulated"])
+    assert result.exit_code == 0, result.output
+    assert [row["status"] for row in _summary(out)] == ["resumed", "done"]
+    assert (first_dir / "report.json").exists()
+    actions = [e["action"] for e in read_trace(first_dir / "trace.jsonl") if e["event"] == "run"]
+    assert actions == ["start", "resume"]
+
+
+def test_a_failing_query_is_recorded_and_the_others_still_run(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    (home / "q.yaml").write_text(
+        f"""
+- query: "{testbed.queries_for("arxiv-like")[0].text}"
+  sites: ["{testbed_server.base_url("arxiv-like")}"]
+- query: "anything"
+  sites: ["ftp://example.org/"]
+""",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["batch", "q.yaml", "--out", "out", "--model", "simulated", "--quiet"])
+    assert result.exit_code == 1
+    rows = _summary(home / "out")
+    assert [row["status"] for row in rows] == ["done", "failed"]
+    assert "ftp://example.org/" in rows[1]["error"]
+    assert "query 2" in result.stderr and "Traceback" not in result.output
+
+
+def test_batch_without_a_model_endpoint_fails_before_running_anything(home: Path) -> None:
+    (home / "q.jsonl").write_text('{"query": "graph neural networks"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out"])
+    assert result.exit_code == 1
+    assert "OPENAI_API_KEY" in result.stderr
+    assert not (home / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("q.yaml", "- query: ''\n", "entry 1: query"),
+        ("q.yaml", "query: x\n", "must be a list of queries"),
+        ("q.yaml", "- {query: x, colour: red}\n", "entry 1: colour"),
+        ("q.yaml", "- [unclosed\n", "not valid YAML"),
+        ("q.jsonl", '{"query": "x"}\n{oops}\n', "line 2: not valid JSON"),
+        ("q.jsonl", '{"query": "x"}\n{"query": "x"}\n', "entry 2 repeats entry 1"),
+        ("q.jsonl", "\n# nothing\n", "holds no queries"),
+        ("q.txt", "x\n", "must be .yaml, .yml or .jsonl"),
+        ("q.yaml", "- {query: x, settings: {explore: {max_subpages: 0}}}\n", "batch entry 1: invalid setting"),
+        ("q.yaml", "- {query: x, settings: {fetch.delay: 1}}\n", "batch entry 1: unknown setting 'fetch.delay'"),
+    ],
+)
+def test_bad_batch_files_are_clear_errors(home: Path, name: str, text: str, message: str) -> None:
+    (home / name).write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["batch", name, "--out", "out", "--model", "simulated"])
+    assert result.exit_code == 1, result.output
+    assert message in " ".join(result.stderr.split())
+    assert "Traceback" not in result.output
+
+
+def test_entries_may_be_plain_strings_and_get_stable_directories(tmp_path: Path) -> None:
+    path = tmp_path / "q.yaml"
+    path.write_text("queries:\n  - find papers on CRISPR\n  - {query: find papers on CRISPR, sites: [a.org]}\n")
+    first, second = load_batch(path)
+    assert first == BatchEntry(query="find papers on CRISPR")
+    assert first.run_dir_name() != second.run_dir_name(), "different entries share a run directory"
+    assert load_batch(path)[0].run_dir_name() == first.run_dir_name(), "the directory name must be stable"
+    assert first.run_dir_name().startswith("find-papers-on-crispr-")
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_batch(tmp_path / "missing.yaml")

@@ -1,0 +1,130 @@
+"""The settings file (current directory, then the user config directory), its precedence under the environment
+and flags, and `config show` with each setting's source and secrets masked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from research_crawler.cli import app
+from research_crawler.errors import ConfigError
+from research_crawler.settings import Settings, find_config_file
+from research_crawler.settings_overrides import apply_overrides, parse_assignment
+
+runner = CliRunner()
+SECRET = "sk-test-0123456789abcdef"
+
+
+def _show(*arguments: str) -> dict[str, dict[str, object]]:
+    result = runner.invoke(app, [*arguments, "config", "show", "--json"])
+    assert result.exit_code == 0, result.output
+    return {row["name"]: row for row in json.loads(result.stdout)}
+
+
+def test_each_setting_shows_where_it_came_from(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (home / "research-crawler.toml").write_text(
+        f'[explore]\nmax_subpages = 7\nmax_sites = 2\n[models]\napi_key = "{SECRET}"\nstrong_model = "file-model"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("RESEARCH_CRAWLER_EXPLORE__MAX_SITES", "4")
+    rows = _show("--set", "explore.top_k_urls=3")
+    assert (rows["explore.max_subpages"]["value"], rows["explore.max_subpages"]["source"]) == (7, "file")
+    assert (rows["explore.max_sites"]["value"], rows["explore.max_sites"]["source"]) == (4, "env")
+    assert (rows["explore.top_k_urls"]["value"], rows["explore.top_k_urls"]["source"]) == (3, "flag")
+    assert (rows["fetch.render"]["value"], rows["fetch.render"]["source"]) == ("http", "default")
+    assert rows["fetch.per_host_delay_s"]["source"] == "env"  # from the test environment
+    assert rows["models.strong_model"]["value"] == "file-model"
+    assert rows["models.api_key"] == {**rows["models.api_key"], "value": "********", "source": "file"}
+    assert rows["explore.max_subpages"]["description"]
+
+    table = runner.invoke(app, ["config", "show"])
+    assert table.exit_code == 0
+    assert SECRET not in table.output and SECRET not in json.dumps(rows)
+    assert "research-crawler.toml" in table.stdout
+
+
+def test_the_environment_beats_the_file_and_openai_variables_count_as_environment(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (home / "research-crawler.toml").write_text(
+        '[models]\napi_key = "from-file-key"\nbase_url = "http://file.example/v1"\n', encoding="utf-8"
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", "from-env-key")
+    settings = Settings.load()
+    assert settings.models.api_key is not None and settings.models.api_key.get_secret_value() == "from-env-key"
+    assert settings.models.base_url == "http://file.example/v1"
+    monkeypatch.setenv("RESEARCH_CRAWLER_MODELS__API_KEY", "prefixed-key")
+    assert Settings.load().models.api_key.get_secret_value() == "prefixed-key"  # type: ignore[union-attr]
+    assert _show()["models.api_key"]["source"] == "env"
+
+
+def test_the_user_config_directory_is_read_when_the_current_one_has_no_file(home: Path) -> None:
+    user_file = home.parent / "config" / "research-crawler" / "research-crawler.toml"
+    user_file.parent.mkdir(parents=True)
+    user_file.write_text("[report]\ntop_k = 4\n", encoding="utf-8")
+    assert find_config_file() == user_file
+    assert Settings.load().report.top_k == 4
+    (home / "research-crawler.toml").write_text("[report]\ntop_k = 6\n", encoding="utf-8")
+    assert find_config_file() == home / "research-crawler.toml"
+    assert Settings.load().report.top_k == 6
+    assert Settings().report.top_k == 10, "plain Settings() must not read files lying around"
+
+
+def test_config_option_names_the_file(home: Path, tmp_path: Path) -> None:
+    other = tmp_path / "elsewhere.toml"
+    other.write_text("[report]\ntop_k = 3\n", encoding="utf-8")
+    (home / "research-crawler.toml").write_text("[report]\ntop_k = 8\n", encoding="utf-8")
+    rows = _show("--config", str(other))
+    assert (rows["report.top_k"]["value"], rows["report.top_k"]["source"]) == (3, "file")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[explore\n", "is not valid TOML"),
+        ("[explore]\nmax_subpages = 0\n", "explore.max_subpages"),
+        ("[fetch]\ncolour = 'red'\n", "fetch.colour"),
+    ],
+)
+def test_a_bad_settings_file_is_a_one_line_error(home: Path, text: str, message: str) -> None:
+    (home / "research-crawler.toml").write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 1
+    assert message in result.stderr and "research-crawler.toml" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_config_file_is_an_error(home: Path) -> None:
+    result = runner.invoke(app, ["--config", "nope.toml", "config", "show"])
+    assert result.exit_code == 1
+    assert "nope.toml does not exist" in result.stderr
+
+
+def test_overrides_by_dotted_or_nested_name() -> None:
+    base = Settings()
+    changed = apply_overrides(base, {"fetch.per_host_delay_s": 0, "explore": {"max_subpages": 2}, "runs_dir": "x"})
+    assert (changed.fetch.per_host_delay_s, changed.explore.max_subpages, str(changed.runs_dir)) == (0, 2, "x")
+    assert base.explore.max_subpages == 5, "overrides must not change the original"
+    with pytest.raises(ConfigError, match=r"did you mean fetch\.per_host_delay_s"):
+        apply_overrides(base, {"fetch.per_host_delay": 1})
+    with pytest.raises(ConfigError, match=r"explore\.max_subpages"):
+        apply_overrides(base, {"explore.max_subpages": 0})
+    assert parse_assignment("explore.max_subpages=3") == ("explore.max_subpages", 3)
+    assert parse_assignment("models.strong_model=gpt-4.1") == ("models.strong_model", "gpt-4.1")
+    assert parse_assignment("simulated.fault_kinds=['api_error']") == ("simulated.fault_kinds", ["api_error"])
+    with pytest.raises(ConfigError, match="NAME=VALUE"):
+        parse_assignment("=3")
+
+
+def test_a_preset_sits_between_the_environment_and_the_file(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (home / "research-crawler.toml").write_text('[page_view]\ncrawler_view = "links"\n', encoding="utf-8")
+    rows = _show("--preset", "paper")
+    assert (rows["page_view.crawler_view"]["value"], rows["page_view.crawler_view"]["source"]) == ("markdown", "preset")
+    monkeypatch.setenv("RESEARCH_CRAWLER_PAGE_VIEW__CRAWLER_VIEW", "links")
+    rows = _show("--preset", "paper")
+    assert (rows["page_view.crawler_view"]["value"], rows["page_view.crawler_view"]["source"]) == ("links", "env")
+    unknown = runner.invoke(app, ["--preset", "nope", "config", "show"])
+    assert unknown.exit_code == 2 and "unknown preset 'nope'" in unknown.stderr

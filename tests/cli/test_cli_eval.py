@@ -1,0 +1,49 @@
+"""`research-crawler eval` end to end on a two-query testbed dataset, offline (simulated model and judge)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from research_crawler.cli import app
+from research_crawler.eval.dataset import resolve_dataset
+
+
+def _small_dataset(tmp_path: Path) -> Path:
+    data = yaml.safe_load(resolve_dataset("testbed").read_text(encoding="utf-8"))
+    data["queries"] = [q for q in data["queries"] if q["site"] == "arxiv-like"][:2]
+    data["sites"] = [s for s in data["sites"] if s["name"] == "arxiv-like"]
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_eval_writes_results_and_the_site_table(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    out = tmp_path / "eval"
+    result = CliRunner().invoke(
+        app,
+        [
+            "--set", "fetch.per_host_delay_s=0",
+            "eval", str(_small_dataset(tmp_path)),
+            "--model", "simulated", "--judge-model", "simulated", "--reranker", "bm25", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Simulated model or judge" in result.output
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert len(results["queries"]) == 2
+    assert "preXiv" in (out / "table.md").read_text(encoding="utf-8")
+    assert (out / "results.csv").read_text(encoding="utf-8").count("\n") >= 3
+
+
+def test_eval_without_an_endpoint_says_how_to_fix_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    result = CliRunner().invoke(app, ["eval", str(_small_dataset(tmp_path)), "--reranker", "bm25"])
+    assert result.exit_code == 1
+    assert "OPENAI_API_KEY" in result.output

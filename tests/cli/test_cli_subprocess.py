@@ -1,0 +1,78 @@
+"""The installed command as a user runs it: `python -m research_crawler` in a separate process, offline."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from cli_helpers import PYTHON, RUN_FILES, allow, subprocess_env
+
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.report.models import Report
+
+
+def _run(tmp_path: Path, *arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "-m", "research_crawler", *arguments],
+        cwd=tmp_path,
+        env=subprocess_env(tmp_path, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_demo_runs_offline_and_says_the_model_was_simulated(tmp_path: Path) -> None:
+    done = _run(tmp_path, "demo")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "The model is SIMULATED" in done.stdout
+    assert "The model was simulated" in done.stdout
+    assert "Made with the simulated model" in done.stdout  # report.md's own note
+    assert "known answers" in done.stdout
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    report = Report.model_validate_json((run_dir / "report.json").read_text())
+    assert report.simulated_model and report.items
+    assert all(item.url.startswith("http://127.0.0.1:") for item in report.items), "the demo left loopback"
+    assert "Exploring http://127.0.0.1" in done.stderr, "no progress was shown"
+
+
+def test_ask_json_in_a_subprocess(tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer) -> None:
+    out = tmp_path / "run"
+    done = _run(
+        tmp_path, "ask", testbed.queries_for("biorxiv-like")[0].text, "--site", testbed_server.base_url("biorxiv-like"),
+        "--model", "simulated", "--json", "--out", str(out), **allow(testbed_server),
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = Report.model_validate(json.loads(done.stdout))
+    assert report.items and report.run_dir == str(out)
+    assert all((out / name).exists() for name in RUN_FILES)
+    assert done.stderr == "", "with --json and no terminal nothing but the report is printed"
+
+
+def test_exit_codes_and_messages_of_errors(tmp_path: Path) -> None:
+    usage = _run(tmp_path, "ask")
+    assert usage.returncode == 2 and "Missing argument" in usage.stderr
+
+    no_key = _run(tmp_path, "ask", "graph neural networks")
+    assert no_key.returncode == 1
+    assert no_key.stderr.startswith("error: no model endpoint is configured")
+    assert "--model simulated" in no_key.stderr and "Traceback" not in no_key.stderr
+
+    bad_file = tmp_path / "research-crawler.toml"
+    bad_file.write_text("[explore]\nmax_subpages = 'soon'\n", encoding="utf-8")
+    bad = _run(tmp_path, "config", "show")
+    assert bad.returncode == 1 and "explore.max_subpages" in bad.stderr and "Traceback" not in bad.stderr
+
+    bad_file.unlink()
+    unknown_site = _run(tmp_path, "demo", "--site", "nowhere-like")
+    assert unknown_site.returncode == 1 and "unknown testbed site 'nowhere-like'" in unknown_site.stderr
+
+
+def test_models_download_is_wired(tmp_path: Path) -> None:
+    # Offline, the download cannot succeed: the command must say why in one line, never with a traceback.
+    done = _run(tmp_path, "models", "download", HF_HUB_OFFLINE="1", RESEARCH_CRAWLER_RERANK__BGE_MODEL="org/absent")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.startswith("error:") and "Traceback" not in done.stderr
