@@ -16,32 +16,12 @@ from urllib.parse import unquote
 from research_crawler.report.author_claims import author_claims
 from research_crawler.report.claim import Claim, FieldKind, Span, overlaps
 from research_crawler.report.text_edits import removal_span
+from research_crawler.tools.html_tree import MONTHS
 from research_crawler.tools.metadata import normalise_date, normalise_doi
 
 __all__ = ["find_claims"]
 
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ],
-        start=1,
-    )
-    for name in names
-}
 _YEAR = r"(?:19|20)\d{2}"
 _MONTH_NAME = (
     r"Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|"
@@ -159,7 +139,7 @@ def _shown_dates(match: re.Match[str]) -> list[tuple[int, int | None, int | None
         first, second = int(match["a4"]), int(match["b4"])
         return [(int(match["y4"]), second, first), (int(match["y4"]), first, second)]
     if match["y5"]:
-        month = _MONTHS[match["mon5"].lower().rstrip(".")]
+        month = MONTHS[match["mon5"].lower().rstrip(".")]
         return [(int(match["y5"]), month, num(match["d5"] or match["d6"]))]
     return [(int(match["y6"]), None, None)]
 

@@ -12,16 +12,15 @@ import re
 from collections.abc import Iterator
 from datetime import date
 from typing import Any, Literal
-from urllib.parse import urljoin
 
 import lxml.html
 from extruct.dublincore import DublinCoreExtractor
 from extruct.jsonld import JsonLdExtractor
 from extruct.opengraph import OpenGraphExtractor
-from lxml import etree
 from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.tools.html_tree import MONTHS, base_url, parse_html
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
 
@@ -63,35 +62,12 @@ _TAG = re.compile(r"<[A-Za-z/!][^>]*>")
 _HEADING = re.compile(r"<h[1-6][^>]*>.*?</h[1-6]\s*>", re.IGNORECASE | re.DOTALL)
 _BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|section|h[1-6]|jats:p|jats:sec|jats:title)\b[^>]*>", re.I)
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ],
-        start=1,
-    )
-    for name in names
-}
 _NUMERIC_DATE = re.compile(r"^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]\d{1,2}:\d{2}\S*)?$")
 _YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s+([A-Za-z]+)\.?(?:\s+(\d{1,2}))?$")
 _MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
 _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 
-_CANONICAL_HREF = "//link[contains(concat(' ', normalize-space(@rel), ' '), ' canonical ')]/@href"
-_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
 
 
 class ItemMetadata(BaseModel):
@@ -124,10 +100,10 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     OpenGraph > <title>). Nothing is guessed: a page without tags gives an empty result, and garbage
     input (empty, binary, broken JSON-LD) never raises.
     """
-    tree = _parse(html)
+    tree = parse_html(html)
     if tree is None:
         return ItemMetadata()
-    base = _base_url(tree, url)
+    base = base_url(tree, url)
     metas = _meta_values(tree)
     readers: list[tuple[MetadataSource, dict[str, Any]]] = [
         ("citation", _guarded(_from_citation, metas, base)),
@@ -152,13 +128,13 @@ def normalise_date(raw: str) -> str:
     if match := _NUMERIC_DATE.match(text):
         parts = _date_parts(match.group(1), match.group(2), match.group(3))
     elif match := _YEAR_MONTH_DAY.match(text):
-        parts = _date_parts(match.group(1), _MONTHS.get(match.group(2).lower()), match.group(3), named=True)
+        parts = _date_parts(match.group(1), MONTHS.get(match.group(2).lower()), match.group(3), named=True)
     elif match := _MONTH_DAY_YEAR.match(text):
-        parts = _date_parts(match.group(3), _MONTHS.get(match.group(1).lower()), match.group(2), named=True)
+        parts = _date_parts(match.group(3), MONTHS.get(match.group(1).lower()), match.group(2), named=True)
     elif match := _DAY_MONTH_YEAR.match(text):
-        parts = _date_parts(match.group(3), _MONTHS.get(match.group(2).lower()), match.group(1), named=True)
+        parts = _date_parts(match.group(3), MONTHS.get(match.group(2).lower()), match.group(1), named=True)
     elif match := _MONTH_YEAR.match(text):
-        parts = _date_parts(match.group(2), _MONTHS.get(match.group(1).lower()), None, named=True)
+        parts = _date_parts(match.group(2), MONTHS.get(match.group(1).lower()), None, named=True)
     else:
         parts = None
     return parts or text
@@ -335,25 +311,6 @@ def _guarded(reader: Any, *args: Any) -> dict[str, Any]:
         logger.debug("metadata source %s failed: %s", reader.__name__, exc)
         return {}
     return result
-
-
-def _parse(html: str) -> lxml.html.HtmlElement | None:
-    if not isinstance(html, str) or not html.strip():
-        return None
-    try:  # bytes, because lxml refuses a str that starts with an XML encoding declaration
-        return lxml.html.document_fromstring(html.encode("utf-8", errors="replace"), parser=_PARSER)
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        logger.debug("unparseable page: %s", exc)
-        return None
-
-
-def _base_url(tree: lxml.html.HtmlElement, url: str) -> str:
-    """What relative URLs resolve against: <base href>, else the canonical link, else the page URL."""
-    for xpath in ("//base/@href", _CANONICAL_HREF):
-        for href in tree.xpath(xpath):
-            if href.strip():
-                return urljoin(url, href.strip())
-    return url
 
 
 def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:

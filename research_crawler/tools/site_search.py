@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import canonicalize_url, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
+from research_crawler.tools.html_tree import base_url, parse_html
 from research_crawler.tools.page import Determination, Page
 
 __all__ = [
@@ -50,8 +51,6 @@ _OPENSEARCH_SCORE = 4
 _OPENSEARCH_DEFAULT_COUNT = 20
 _OPENSEARCH_PARAM = re.compile(r"\{([^{}?]+)(\?)?\}")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
-_CANONICAL_HREF = "//link[contains(concat(' ', normalize-space(@rel), ' '), ' canonical ')]/@href"
-_HTML_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True)
 
 
@@ -97,10 +96,10 @@ class _Ranked:
 
 def find_search_mechanisms(html: str, *, url: str) -> list[SearchMechanism]:
     """Every search form and OpenSearch link on the page, best first (usable ones before unusable ones)."""
-    tree = _parse_html(html)
+    tree = parse_html(html)
     if tree is None:
         return []
-    base = _base_url(tree, url)
+    base = base_url(tree, url)
     ranked = [*_form_mechanisms(tree, page_url=url, base=base), *_opensearch_links(tree, base=base)]
     ranked.sort(key=lambda r: (not r.mechanism.usable, -r.score, r.order))
     unique: dict[tuple[str, str, str, str | None], SearchMechanism] = {}
@@ -529,20 +528,3 @@ def _failure(page: Page) -> str:
     return f"{page.determination.value}: {page.reason}" if page.reason else page.determination.value
 
 
-def _parse_html(html: str) -> lxml.html.HtmlElement | None:
-    if not isinstance(html, str) or not html.strip():
-        return None
-    try:  # bytes, because lxml refuses a str that starts with an XML encoding declaration
-        return lxml.html.document_fromstring(html.encode("utf-8", errors="replace"), parser=_HTML_PARSER)
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        logger.debug("unparseable page: %s", exc)
-        return None
-
-
-def _base_url(tree: lxml.html.HtmlElement, url: str) -> str:
-    """What relative URLs resolve against: <base href>, else the canonical link, else the page URL."""
-    for xpath in ("//base/@href", _CANONICAL_HREF):
-        for href in tree.xpath(xpath):
-            if href.strip():
-                return urljoin(url, href.strip())
-    return url
