@@ -283,6 +283,11 @@ class RunSettings(_Section):
     max_model_calls: int = Field(400, ge=1, description="Model calls (all agents together).")
     max_tokens: int = Field(3_000_000, ge=1000, description="Input plus output tokens (all agents together).")
     max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
+    stop_after_tool: bool = Field(
+        True,
+        description="End the Crawler's and the Collector's chat once their tool call succeeded, instead of "
+        "asking the model for a closing sentence (one model call over the whole page saved per page).",
+    )
     nested_max_turns: int = Field(4, ge=2, description="Turns of one nested chat (Crawler, Collector, Supervisor).")
     max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
     planner_history: Literal["full", "reports"] = Field(

@@ -51,12 +51,26 @@ def _no_tool_calls(message: dict[str, Any]) -> bool:
     return not message.get("tool_calls")
 
 
-def make_llm_agent(role: Role, *, system_message: str, model: ModelSpec) -> autogen.ConversableAgent:
-    """The LLM agent playing `role`, answered by `model` (call `finish_llm_agent` after registering its tools)."""
+def tool_succeeded(message: dict[str, Any]) -> bool:
+    """Whether `message` carries tool results and none of them is an error (AG2 words errors "Error: …")."""
+    responses = message.get("tool_responses") or []
+    return bool(responses) and not any(str(r.get("content", "")).startswith("Error:") for r in responses)
+
+
+def make_llm_agent(
+    role: Role, *, system_message: str, model: ModelSpec, stop_after_tool: bool = False
+) -> autogen.ConversableAgent:
+    """The LLM agent playing `role`, answered by `model` (call `finish_llm_agent` after registering its tools).
+
+    With `stop_after_tool`, a nested chat ends as soon as the agent's tool call succeeded, instead of
+    paying one more model call (the whole page again) for a closing sentence nobody reads; a failed call
+    still goes back to the model so it can correct itself.
+    """
     quiet_autogen()
     return autogen.ConversableAgent(
         role.agent_name,
         system_message=system_message,
+        is_termination_msg=tool_succeeded if stop_after_tool else None,
         llm_config=llm_config_for(role.value, model=model.model, client_cls=model.client_cls),
         human_input_mode="NEVER",
         code_execution_config=False,

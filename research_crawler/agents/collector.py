@@ -30,6 +30,7 @@ class CollectorTools:
     def __init__(self, exploration: Exploration) -> None:
         self._x = exploration
         self.new_items = 0
+        self.stored_titles: list[str] = []
 
     def collect_items(
         self,
@@ -51,6 +52,8 @@ class CollectorTools:
             x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
         )
         self.new_items += len(result.added)
+        added = set(result.added) | set(result.updated)
+        self.stored_titles += [item.title for item in x.web.items() if item.url in added]
         x.save()
         return result.message
 
@@ -63,7 +66,10 @@ def make_collector(
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, CollectorTools]:
     """The Item Collector agent, its executor, and its tools (which count the items they added)."""
     collector = make_llm_agent(
-        Role.COLLECTOR, system_message=system_message(Role.COLLECTOR, exploration.settings), model=model
+        Role.COLLECTOR,
+        system_message=system_message(Role.COLLECTOR, exploration.settings),
+        model=model,
+        stop_after_tool=exploration.settings.run.stop_after_tool,
     )
     executor = make_executor("CollectorTools")
     tools = CollectorTools(exploration)

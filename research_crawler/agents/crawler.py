@@ -63,7 +63,10 @@ def make_crawler(
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, CrawlerTools]:
     """The Crawler agent, its executor, and its tools (which count the links they queued)."""
     crawler = make_llm_agent(
-        Role.CRAWLER, system_message=system_message(Role.CRAWLER, exploration.settings), model=model
+        Role.CRAWLER,
+        system_message=system_message(Role.CRAWLER, exploration.settings),
+        model=model,
+        stop_after_tool=exploration.settings.run.stop_after_tool,
     )
     executor = make_executor("CrawlerTools")
     tools = CrawlerTools(exploration)

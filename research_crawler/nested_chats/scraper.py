@@ -61,6 +61,7 @@ class ScraperChat:
         x.current_page = page
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0
+        self.collector_tools.stored_titles = []
         try:
             self._crawl(page)
             report = self._collect(page)
@@ -149,6 +150,9 @@ class ScraperChat:
             )
             if report:
                 reports.append(report)
+        if not reports and self.collector_tools.stored_titles:  # the chat ended on the successful tool call
+            titles = "; ".join(self.collector_tools.stored_titles[:20])
+            reports.append(f"Stored {len(self.collector_tools.stored_titles)} relevant item(s): {titles}.")
         if len(chunks) > limit:
             reports.append(f"(Only the first {limit} of {len(chunks)} parts of this long page were read.)")
         return "\n".join(reports)

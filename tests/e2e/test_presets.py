@@ -24,7 +24,13 @@ from research_crawler.session import ResearchSession
 from research_crawler.settings import PRESETS_DIR, Settings, preset_names
 
 #: The fields in which the paper's configuration differs from ours (the token diet).
-DIET = {"page_view.crawler_view", "page_view.collector_view", "page_view.hide_seen_links", "run.planner_history"}
+DIET = {
+    "page_view.crawler_view",
+    "page_view.collector_view",
+    "page_view.hide_seen_links",
+    "run.planner_history",
+    "run.stop_after_tool",
+}
 
 
 def differing_fields(one: Settings, other: Settings) -> set[str]:
