@@ -54,6 +54,7 @@ from research_crawler.report.writers import write_report
 from research_crawler.settings import Settings
 from research_crawler.site_pool import SitePool, load_site_pool
 from research_crawler.tools.fetch import Fetcher
+from research_crawler.tools.navigation import get_top_urls
 from research_crawler.tools.page import Determination, Page
 from research_crawler.tools.page_archive import PageArchive
 from research_crawler.tools.rerank import Reranker, load_reranker
@@ -613,10 +614,13 @@ class _ChatRun:
         site = x.search.current_site
         if site is None:
             return f'Request: "{x.search.query}"'
-        return (
+        intro = (
             f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
-            f'Request: "{x.search.query}". Start with get_top_urls.'
+            f'Request: "{x.search.query}".'
         )
+        if not x.settings.run.report_lists_top_urls:
+            return f"{intro} Start with get_top_urls."
+        return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
 
     def _present(self, presenting: PresenterChat) -> str:
         requested = requested_count(self.x.search.query)

@@ -94,6 +94,12 @@ class FetchSettings(_Section):
         "disallowed before it is asked for again.",
     )
     max_url_length: int = Field(2083, gt=0, description="Longer URLs are rejected (crawler-trap guard).")
+    max_path_repetition: int = Field(
+        2,
+        ge=1,
+        description="A path segment (or run of segments) repeated more times than this in a row, as in "
+        "/a/a/a/ or /x/y/x/y/x/y/, marks a crawler trap: such URLs are neither queued nor fetched (Heritrix: 2).",
+    )
     max_links_per_page: int = Field(1000, gt=0, description="Links numbered on one page; the rest are dropped.")
     chromium_path: str | None = Field(None, description="Chromium binary; found on PATH when unset.")
     cdp_url: str | None = Field(None, description="Use an already running browser at this CDP URL.")
@@ -283,6 +289,11 @@ class RunSettings(_Section):
     max_model_calls: int = Field(400, ge=1, description="Model calls (all agents together).")
     max_tokens: int = Field(3_000_000, ge=1000, description="Input plus output tokens (all agents together).")
     max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
+    report_lists_top_urls: bool = Field(
+        True,
+        description="Page reports and site announcements end with the best pending URLs (as get_top_urls "
+        "lists them), so the Planner can choose its next page without a separate call.",
+    )
     stop_after_tool: bool = Field(
         True,
         description="End the Crawler's and the Collector's chat once their tool call succeeded, instead of "

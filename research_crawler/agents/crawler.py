@@ -49,6 +49,7 @@ class CrawlerTools:
             state=x.hint_state(),
             allow_offsite=x.settings.explore.allow_offsite_links,
             graph=x.graph,
+            max_path_repetition=x.settings.fetch.max_path_repetition,
         )
         self.new_links += len(result.queued)
         x.save()

@@ -327,19 +327,17 @@ class SimulatedModelClient(BaseModelClient):
             return self._call("finish_site", {})
         has_search = any("this site has a search form" in _text_of(m) for m in site_part)
         searched = bool(_calls_made(site_part, "search_site"))
-        listing = last.get("role") == "tool" and (
-            "Pending URLs on" in last_text or "No pending URLs" in last_text
-        )
+        listing = "Pending URLs on" in last_text or "No pending URLs" in last_text
         if listing and has_search and not searched and not collected and "search_site" in tools:
             return self._call("search_site", {"query": " ".join(sorted(content_words(query)))})
-        if last.get("role") == "tool" and "Pending URLs on" in last_text:
+        if "Pending URLs on" in last_text:
             tried = {a.get("url") for a in _calls_made(site_part, "scrape_url")}
             listed = re.findall(r"^\d+\. (\S+) — ", last_text, re.MULTILINE)
             for url in listed:
                 if url not in tried:
                     return self._call("scrape_url", {"url": url})
             return self._call("finish_site", {})
-        if last.get("role") == "tool" and ("No pending URLs" in last_text or "No subpages" in last_text):
+        if "No pending URLs" in last_text or "No subpages" in last_text:
             return self._call("finish_site", {})
         return self._call("get_top_urls", {"k": 10})
 

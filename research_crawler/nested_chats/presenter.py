@@ -79,7 +79,13 @@ class PresenterChat:
         return [self._with_metadata(item) for item in items[:k]]
 
     def _with_metadata(self, item: ReportItem) -> ReportItem:
-        """Fill authors, date, abstract, DOI and PDF link from the item page's own tags (cache first)."""
+        """Fill authors, date, abstract, DOI and PDF link from the item page's own tags (cache first).
+
+        An item whose own page cannot be read — not found, timed out, or ``blocked`` (a bot challenge or a
+        soft 404 served with status 200) — is kept as the Collector read it on the ok page where it was
+        found: nothing is dropped, but no metadata is ever taken from a page that is not ``ok``, so a
+        challenge page's title or tags can never stand in for the item's.
+        """
         x = self.exploration
         site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
         if site is None:

@@ -18,6 +18,7 @@ from research_crawler.agents.collector import CollectorTools
 from research_crawler.agents.crawler import CrawlerTools
 from research_crawler.agents.page_content import untrusted_page
 from research_crawler.exploration import Exploration
+from research_crawler.tools import navigation
 from research_crawler.tools.main_content import main_content_markdown
 from research_crawler.tools.page import Page
 from research_crawler.tools.page_view import PageView, link_view, split_into_chunks
@@ -81,10 +82,12 @@ class ScraperChat:
     def _finish(self, report: str) -> str:
         x = self.exploration
         x.scrape_target = None
-        return (
-            report
-            + f"\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
-        )
+        report += f"\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
+        if x.settings.run.report_lists_top_urls and x.subpages_left > 0:
+            report += (
+                "\n\n" + navigation.get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message
+            )
+        return report
 
     def _note_search_form(self, page: Page) -> None:
         site = self.exploration.site.url
@@ -104,9 +107,7 @@ class ScraperChat:
             f"{untrusted_page(content, url=page.final_url, title=page.title)}\n"
             "Call save_links with the links worth visiting, then reply with one short sentence."
         )
-        run_nested_chat(
-            self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns
-        )
+        run_nested_chat(self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns)
 
     def _crawler_view(self, page: Page) -> str:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links

@@ -146,7 +146,10 @@ class Fetcher:
             retry_s=settings.robots_retry_s,
         )
         self._gate = RequestGate(
-            robots=self._robots if settings.obey_robots else None, allowed_hosts=allowed_hosts, guard=self._guard
+            robots=self._robots if settings.obey_robots else None,
+            allowed_hosts=allowed_hosts,
+            guard=self._guard,
+            max_path_repetition=settings.max_path_repetition,
         )
         self._cache = PageCache()
         self._browser: _BrowserSession | None = None
@@ -269,7 +272,7 @@ class Fetcher:
                 final_url=progress.url or url,
                 determination=Determination.TIMEOUT,
                 reason=f"the page deadline of {self._settings.page_deadline_s:g} s passed "
-                f"({_attempts(progress.attempts)} made)",
+                f"({_attempts(progress.attempts)} made){_stopping_took(scope, mode)}",
                 render=mode,
                 attempts=progress.attempts,
             )
@@ -372,6 +375,29 @@ class Fetcher:
 
 def _attempts(count: int) -> str:
     return f"{count} attempt" if count == 1 else f"{count} attempts"
+
+
+#: Time after the deadline worth a word in the reason (below it, only the event loop's scheduling).
+_OVERRUN_NOTED_S = 0.1
+
+
+def _stopping_took(scope: asyncio.Timeout, mode: RenderMode) -> str:
+    """How long stopping the page took after its deadline fired, when that is worth saying.
+
+    The deadline cancels the fetch, but what the cancelled code awaits while it unwinds still runs: in the
+    browser that is Crawl4AI closing the tab (``page.close()`` in its clean-up), and Chromium takes about
+    half a second to close a tab whose renderer is stuck in a script. That time is the page's, so it is
+    reported here rather than hidden; the tab is closed when the fetch returns (never left running).
+    """
+    deadline = scope.when()
+    if deadline is None:
+        return ""
+    overrun = asyncio.get_running_loop().time() - deadline
+    if overrun < _OVERRUN_NOTED_S:
+        return ""
+    if mode == "browser":
+        return f"; closing its browser tab took {overrun:.2f} s more (a page busy in its scripts closes slowly)"
+    return f"; stopping the request took {overrun:.2f} s more"
 
 
 # -- the browser strategy ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.page import Page
+from research_crawler.tools.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
 __all__ = ["LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
 
@@ -80,6 +81,7 @@ def save_links(
     state: HintState,
     allow_offsite: bool = False,
     graph: NavigationGraph | None = None,
+    max_path_repetition: int = DEFAULT_MAX_PATH_REPETITION,
 ) -> SaveLinksResult:
     """Store the links of this page that may lead to relevant items, each with a relevance score.
 
@@ -90,7 +92,9 @@ def save_links(
         links: a list of {"id": link number on this page, "score": 0-10 relevance to the query}.
 
     Returns:
-        Which links were queued, which were already known, and which were rejected and why.
+        Which links were queued, which were already known, and which were rejected and why (a link whose
+        path repeats a segment more than `max_path_repetition` times in a row, like /a/a/a/, is a crawler
+        trap and is never queued).
     """
     if not isinstance(links, list):
         raise ToolInputError('links must be a list of {"id": n, "score": s} objects')
@@ -105,6 +109,10 @@ def save_links(
         assert link is not None  # checked by _parse_link_score
         if not link.same_site and not allow_offsite:
             result.off_site.append(link.url)
+            continue
+        trap = path_repetition_refusal(link.url, max_repetition=max_path_repetition)
+        if trap is not None:
+            result.rejected.append(f"link {link_id} ({link.url[:200]}): {trap}")
             continue
         if graph is not None:
             graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)

@@ -19,6 +19,7 @@ class Determination(StrEnum):
     OK = "ok"
     NOT_FOUND = "not_found"
     BLOCKED_BY_ROBOTS = "blocked_by_robots"
+    BLOCKED = "blocked"  # answered, but with a bot challenge or a soft 404 instead of the page (never citable)
     TIMEOUT = "timeout"
     TOO_LARGE = "too_large"
     NON_HTML = "non_html"

@@ -2,16 +2,19 @@
 
 A ``non_html`` page never has Markdown (no LLM reads a PDF as text); a textual document (XML such as an
 OpenSearch description, JSON, plain text) keeps its decoded text in `Page.html` for the tools that
-parse it.
+parse it. An HTML page that is a bot challenge or a soft 404 (`block_pages.py`) is ``blocked`` whatever its
+status: it keeps neither Markdown, links nor HTML, so no agent reads it and no tool takes metadata from it.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.settings import FetchSettings, PageViewSettings
+from research_crawler.tools.block_pages import detect_block_page
 from research_crawler.tools.html_body import decode_html, is_textual, non_html_reason
 from research_crawler.tools.page import Determination, Page, RenderKind
 from research_crawler.tools.raw_response import RawResponse
@@ -21,6 +24,8 @@ __all__ = ["failed_page", "html_page", "page_from_file", "page_from_response"]
 DEFAULT_MAX_LINKS: int = FetchSettings.model_fields["max_links_per_page"].default
 DEFAULT_LINK_TEXT_CHARS: int = PageViewSettings.model_fields["max_link_text_chars"].default
 _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+
+logger = logging.getLogger(__name__)
 
 
 def failed_page(
@@ -66,7 +71,13 @@ def html_page(
     max_links: int = DEFAULT_MAX_LINKS,
     max_link_text_chars: int = DEFAULT_LINK_TEXT_CHARS,
 ) -> Page:
-    """An ``ok`` page: the page view of `html` (links resolved against `final_url`, judged against `site_url`)."""
+    """An ``ok`` page: the page view of `html` (links resolved against `final_url`, judged against `site_url`);
+    a ``blocked`` page without a view when `html` is a bot challenge or a soft 404."""
+    blocked = _blocked(
+        html, url=url, final_url=final_url, status=status, content_type=content_type, render=render, attempts=attempts
+    )
+    if blocked is not None:
+        return blocked
     view = _view(
         html,
         url=final_url,
@@ -148,6 +159,11 @@ def page_from_file(
             url=location, final_url=location, determination=Determination.NON_HTML, reason=why_not, render="file"
         )
     html = decode_html(body, None)
+    blocked = _blocked(
+        html, url=location, final_url=location, status=None, content_type=declared or "", render="file", attempts=0
+    )
+    if blocked is not None:
+        return blocked
     view = _view(
         html,
         url=location,
@@ -168,6 +184,34 @@ def page_from_file(
         html=html,
         content_type=declared or "",
         render="file",
+    )
+
+
+def _blocked(
+    html: str,
+    *,
+    url: str,
+    final_url: str,
+    status: int | None,
+    content_type: str,
+    render: RenderKind,
+    attempts: int,
+) -> Page | None:
+    """The ``blocked`` page for a bot challenge or soft 404, or None for a page worth viewing."""
+    block = detect_block_page(html)
+    if block is None:
+        return None
+    served = f" (served with HTTP {status})" if status is not None else ""
+    logger.info("%s is %s%s", final_url, block.reason, served)
+    return failed_page(
+        url=url,
+        final_url=final_url,
+        determination=Determination.BLOCKED,
+        reason=block.reason + served,
+        status=status,
+        render=render,
+        content_type=content_type,
+        attempts=attempts,
     )
 
 

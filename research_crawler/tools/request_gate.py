@@ -1,5 +1,6 @@
-"""May this URL be requested? The allowed hosts, the URL guard and robots.txt, asked before every request and
-redirect hop, in that order: a host the guard refuses never has its robots.txt fetched.
+"""May this URL be requested? Crawler traps, the allowed hosts, the URL guard and robots.txt, asked before every
+request and redirect hop, in that order: a host the guard refuses never has its robots.txt fetched, and a trap
+URL costs neither a DNS lookup nor a robots.txt request.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from research_crawler.context.urls import host_of
 from research_crawler.tools.page import Determination
 from research_crawler.tools.robots import RobotsCache
 from research_crawler.tools.url_guard import UrlGuard
+from research_crawler.tools.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
 __all__ = ["RequestGate", "host_key"]
 
@@ -21,8 +23,9 @@ def host_key(host_or_url: str) -> str:
 
 
 class RequestGate:
-    """Refuses URLs outside `allowed_hosts` (when given), URLs the `guard` refuses (SSRF: addresses that are
-    not public, unless allowlisted there) and URLs robots.txt disallows (when `robots`)."""
+    """Refuses crawler-trap URLs (a path segment repeated more than `max_path_repetition` times in a row), URLs
+    outside `allowed_hosts` (when given), URLs the `guard` refuses (SSRF: addresses that are not public, unless
+    allowlisted there) and URLs robots.txt disallows (when `robots`)."""
 
     def __init__(
         self,
@@ -30,7 +33,9 @@ class RequestGate:
         robots: RobotsCache | None,
         allowed_hosts: Iterable[str] | None = None,
         guard: UrlGuard | None = None,
+        max_path_repetition: int = DEFAULT_MAX_PATH_REPETITION,
     ) -> None:
+        self._max_path_repetition = max_path_repetition
         self._robots = robots
         self._allowed = None if allowed_hosts is None else frozenset(map(host_key, allowed_hosts))
         self._guard = guard or UrlGuard()
@@ -51,6 +56,9 @@ class RequestGate:
 
     async def refusal(self, url: str, *, obey_robots: bool = True) -> tuple[Determination, str] | None:
         """Why canonical `url` may not be requested, as (determination, reason), or None when it may."""
+        trap = path_repetition_refusal(url, max_repetition=self._max_path_repetition)
+        if trap is not None:
+            return Determination.REFUSED, trap
         if not self.host_allowed(url):
             return Determination.HTTP_ERROR, f"refused: {host_of(url)} is not among the allowed hosts"
         guarded = await self._guard.refusal(url)

@@ -30,6 +30,7 @@ DIET = {
     "page_view.hide_seen_links",
     "run.planner_history",
     "run.stop_after_tool",
+    "run.report_lists_top_urls",
 }
 
 
