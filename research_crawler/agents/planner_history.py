@@ -11,6 +11,7 @@ already searched the site for) can be kept whatever their age.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
@@ -28,7 +29,8 @@ def planner_history_hook(
     kept_tools = frozenset(always_keep)
 
     def hook(messages: list[Message]) -> list[Message]:
-        return keep_reports(messages, recent_tool_calls=recent_tool_calls, always_keep=kept_tools)
+        kept = keep_reports(messages, recent_tool_calls=recent_tool_calls, always_keep=kept_tools)
+        return drop_old_listings(kept)
 
     return hook
 
@@ -102,3 +104,27 @@ def _answered_ids(message: Message) -> set[str]:
     if not ids and message.get("tool_call_id"):
         ids = {str(message["tool_call_id"])}
     return ids
+
+
+_LISTING = re.compile(r"\n\n(?:Pending URLs on |No pending URLs on ).*\Z", re.DOTALL)
+
+
+def drop_old_listings(messages: list[Message]) -> list[Message]:
+    """`messages` where only the latest page report or announcement keeps its list of pending URLs: older
+    lists are out of date (the queue has moved on) and the Planner needs only the current one. Changed
+    messages are copies; the rest are the same objects."""
+    latest = max(
+        (i for i, m in enumerate(messages) if not m.get("tool_calls") and _LISTING.search(_content(m))), default=None
+    )
+    result = []
+    for index, message in enumerate(messages):
+        text = _content(message)
+        if index != latest and not message.get("tool_calls") and _LISTING.search(text):
+            message = {**message, "content": _LISTING.sub("\n(older list of pending URLs left out)", text)}
+        result.append(message)
+    return result
+
+
+def _content(message: Message) -> str:
+    content = message.get("content")
+    return content if isinstance(content, str) else ""

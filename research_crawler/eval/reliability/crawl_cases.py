@@ -11,7 +11,7 @@ from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply
 from research_crawler.eval.reliability.fetch_cases import LISTING, fast_settings, fetch_all, redirect
 from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Page
+from research_crawler.tools.page import Determination, Page
 
 __all__: list[str] = []
 
@@ -79,11 +79,51 @@ async def _login() -> Outcome:
 
 @case("crawler traps", "repeated path segments /a/a/a/... are rejected")
 async def _repeated_segments() -> Outcome:
+    from research_crawler.context.web_context import WebContext
+    from research_crawler.tools.hints import HintState
+    from research_crawler.tools.navigation import LinkScore, save_links
+    from research_crawler.tools.page_building import html_page
+
+    traps = ("/a/a/a/a/a/a/a/a", "/x/y/x/y/x/y/", "/list/next/next/next/page")
+    fine = ("/journals/1/volumes/1/issues/1", "/a/a/b")
     with FaultServer() as server:
-        server.route("/a/a/a/a/a/a/a/a", Reply(200, LISTING))
-        pages = await fetch_all(fast_settings(server), server.url("/a/a/a/a/a/a/a/a"))
-    page = pages[0]
-    return Outcome(not page.ok, f"{page.determination} (no repetition filter in the fetch layer)", pages, _DEADLINE_S)
+        for path in (*traps, *fine):
+            server.route(path, Reply(200, LISTING))
+        pages = await fetch_all(fast_settings(server), *(server.url(path) for path in (*traps, *fine)))
+        trap_hits = sum(len(server.hits_for(path)) for path in traps)
+        robots_hits = len(server.hits_for("/robots.txt"))
+    refused = [page for page in pages[: len(traps)] if page.determination is Determination.REFUSED]
+    fetched = [page for page in pages[len(traps) :] if page.ok]
+    links = "".join(f"<a href='{path}'>link {n}</a>" for n, path in enumerate((*traps, *fine), 1))
+    listing = html_page(
+        f"<html><body>{links}</body></html>",
+        url="http://papers.test/",
+        final_url="http://papers.test/",
+        site_url="http://papers.test/",
+        status=200,
+        content_type="text/html",
+        render="http",
+        attempts=1,
+    )
+    saved = save_links(
+        WebContext.for_site("http://papers.test/"),
+        listing,
+        [LinkScore(id=link.id, score=5) for link in listing.links],
+        state=HintState(subpages_left=3, items_collected=0),
+    )
+    held = (
+        len(refused) == len(traps)
+        and trap_hits == 0
+        and len(fetched) == len(fine)
+        and len(saved.queued) == len(fine)
+        and sum("crawler trap" in reason for reason in saved.rejected) == len(traps)
+    )
+    detail = (
+        f"fetch: {len(refused)} of {len(traps)} traps refused before any request ({trap_hits} hits; robots.txt "
+        f"{robots_hits} hit(s), for the real pages), {len(fetched)} of {len(fine)} look-alikes fetched; queue: "
+        f"{len(saved.queued)} queued, {len(saved.rejected)} rejected as traps"
+    )
+    return Outcome(held, detail, pages, _DEADLINE_S)
 
 
 # -- politeness --------------------------------------------------------------------------------------------

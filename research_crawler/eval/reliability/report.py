@@ -37,7 +37,13 @@ DEFAULT_OUT = Path("benchmarks") / "out" / "reliability.json"
 
 def _load_cases() -> None:
     """Import the modules whose cases register themselves."""
-    from research_crawler.eval.reliability import crawl_cases, fetch_cases, run_cases, security_cases  # noqa: F401
+    from research_crawler.eval.reliability import (  # noqa: F401
+        block_cases,
+        crawl_cases,
+        fetch_cases,
+        run_cases,
+        security_cases,
+    )
 
 
 def group_summary(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
@@ -95,6 +101,13 @@ def _table(report: dict[str, Any]) -> str:
             f"{row['longest_fetch_s']:.2f} s / {row['its_deadline_s']:.1f} s"
             + (f"  ({row['skipped']} skipped)" if row["skipped"] else "")
         )
+    overran = [c for c in report["cases"] if c["deadline_s"] and c["longest_fetch_s"] > c["deadline_s"]]
+    if overran:
+        lines += ["", "Fetches that ran past their deadline (and why):"]
+        lines += [
+            f"- {c['group']} / {c['name']}: {c['longest_fetch_s']:.2f} s / {c['deadline_s']:.1f} s: {c['detail']}"
+            for c in overran
+        ]
     failed = [case for case in report["cases"] if not case["held"]]
     if failed:
         lines += ["", "Cases that did not hold (or were skipped):"]

@@ -140,3 +140,13 @@ def test_no_result_is_ever_left_without_its_call(messages: list[Message], recent
     assert not any(any(m is d for d in dropped_complete) for m in latest), "one of the latest exchanges was dropped"
     kept_ordinary = [m for m in complete if m not in searches and any(m is k for k in kept)]
     assert len(kept_ordinary) == min(recent, len([m for m in complete if m not in searches]))
+
+
+def test_only_the_latest_listing_of_pending_urls_is_kept() -> None:
+    from research_crawler.agents.planner_history import drop_old_listings
+
+    old = {"role": "user", "name": "ScraperProxy", "content": "Page A\n\nPending URLs on x (3 in all):\n1. u — a"}
+    new = {"role": "user", "name": "ScraperProxy", "content": "Page B\n\nPending URLs on x (2 in all):\n1. v — b"}
+    kept = drop_old_listings([{"role": "system", "content": "s"}, old, new])
+    assert kept[1]["content"] == "Page A\n(older list of pending URLs left out)"
+    assert kept[2] is new and old["content"].endswith("1. u — a")
