@@ -101,7 +101,8 @@ def _table(report: dict[str, Any]) -> str:
             f"{row['longest_fetch_s']:.2f} s / {row['its_deadline_s']:.1f} s"
             + (f"  ({row['skipped']} skipped)" if row["skipped"] else "")
         )
-    overran = [c for c in report["cases"] if c["deadline_s"] and c["longest_fetch_s"] > c["deadline_s"]]
+    # Past the deadline by more than the event loop's scheduling slack (the fetch layer notes the same 0.1 s).
+    overran = [c for c in report["cases"] if c["deadline_s"] and c["longest_fetch_s"] > c["deadline_s"] + 0.1]
     if overran:
         lines += ["", "Fetches that ran past their deadline (and why):"]
         lines += [
