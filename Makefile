@@ -11,4 +11,4 @@ test: setup
 	@.venv/bin/python -m pytest -q
 
 lint: setup
-	@.venv/bin/ruff check research_crawler tests && .venv/bin/mypy
+	@.venv/bin/ruff check research_crawler tests benchmarks && .venv/bin/mypy

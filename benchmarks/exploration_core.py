@@ -47,7 +47,7 @@ def fetch_rates(page_count: int) -> dict[str, dict[str, float]]:
     testbed = generate_testbed()
     with TestbedServer(testbed, slow_seconds=0.0) as server:
         site = "arxiv-like"
-        urls = [server.base_url(site)] + [server.url_for(item) for item in testbed.items_on(site)][:page_count]
+        urls = [server.base_url(site), *[server.url_for(item) for item in testbed.items_on(site)][:page_count]]
         allowed = server.allowed_hosts()
         results = {"http": asyncio.run(_fetch_rate(urls, "http", allowed))}
         try:
@@ -70,7 +70,11 @@ def token_ratios() -> dict[str, object]:
         values = [float(row[key]) for row in rows]
         return {"median": round(statistics.median(values), 3), "worst": round(max(values), 3)}
 
-    return {"pages": len(rows), "markdown_vs_html": summary("markdown_ratio"), "links_vs_html": summary("link_view_ratio")}
+    return {
+        "pages": len(rows),
+        "markdown_vs_html": summary("markdown_ratio"),
+        "links_vs_html": summary("link_view_ratio"),
+    }
 
 
 def main() -> None:
