@@ -8,6 +8,8 @@ import csv
 import os
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO_ROOT.parent / "shared" / "realweb"))
 AVAILABLE = (REALWEB / "MANIFEST.tsv").is_file()
@@ -16,6 +18,9 @@ if not AVAILABLE and os.environ.get("CI", "").lower() in ("1", "true", "yes"):
     raise RuntimeError(f"CI=true but the real saved pages are missing at {REALWEB} (expected ../shared/realweb)")
 
 MISSING_REASON = f"real saved pages not found at {REALWEB} (set RESEARCH_CRAWLER_REALWEB)"
+
+#: Marks a test that reads the real saved pages.
+needs_realweb = pytest.mark.skipif(not AVAILABLE, reason=MISSING_REASON)
 
 
 def manifest() -> list[dict[str, str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import html
 import json
 import re
@@ -20,19 +19,9 @@ from research_crawler.tools.metadata import ItemMetadata, normalise_date, normal
 REALWEB = realweb.REALWEB
 
 
-def _manifest() -> list[dict[str, str]]:
-    path = REALWEB / "MANIFEST.tsv"
-    if not path.is_file():
-        return []
-    with path.open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-MANIFEST = _manifest()
+MANIFEST = realweb.manifest()
 ROWS = {row["file"]: row for row in MANIFEST}
-needs_realweb = pytest.mark.skipif(
-    not MANIFEST, reason=f"real saved pages not found at {REALWEB} (set RESEARCH_CRAWLER_REALWEB)"
-)
+needs_realweb = realweb.needs_realweb
 WITH_TAGS = [row["file"] for row in MANIFEST if "yes" in (row["has_citation_meta"], row["has_jsonld"])]
 DATE_TAGS = ("citation_date", "citation_publication_date", "citation_cover_date", "citation_online_date")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 import lxml.html
@@ -24,19 +23,9 @@ REALWEB = realweb.REALWEB
 QUERY = "graph neural networks"
 
 
-def _manifest() -> list[dict[str, str]]:
-    path = REALWEB / "MANIFEST.tsv"
-    if not path.is_file():
-        return []
-    with path.open(encoding="utf-8") as handle:
-        return list(csv.DictReader(handle, delimiter="\t"))
-
-
-MANIFEST = _manifest()
+MANIFEST = realweb.manifest()
 ROWS = {row["file"]: row for row in MANIFEST}
-needs_realweb = pytest.mark.skipif(
-    not MANIFEST, reason=f"real saved pages not found at {REALWEB} (set RESEARCH_CRAWLER_REALWEB)"
-)
+needs_realweb = realweb.needs_realweb
 WITH_FORM = [row["file"] for row in MANIFEST if row["has_search_form"] == "yes"]
 WITHOUT_FORM = [row["file"] for row in MANIFEST if row["has_search_form"] == "no"]
 
