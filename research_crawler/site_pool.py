@@ -65,8 +65,11 @@ class SitePool(BaseModel):
                 sites[index] = sites[index].model_copy(update={"named_by_user": True, "url": url})
                 continue
             site_id = "".join(c if c.isalnum() else "-" for c in host_of(url)).strip("-").lower() or "site"
-            while any(s.id == site_id for s in sites):
-                site_id += "-2"
+            taken = {s.id for s in sites}
+            base, number = site_id, 1
+            while site_id in taken:
+                number += 1
+                site_id = f"{base}-{number}"
             sites.append(PoolSite(id=site_id, name=host_of(url), url=url, render=render, named_by_user=True))
         return SitePool(sites=sites)
 

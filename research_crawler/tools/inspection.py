@@ -61,7 +61,7 @@ def inspection_of(page: Page) -> PageInspection:
     mechanism = find_search_mechanism(page.html, url=page.final_url) if page.html else None
     search = None
     if mechanism is not None:
-        template = mechanism.url_template or (getattr(mechanism, "description_url", None) or "")
+        template = mechanism.url_template or mechanism.description_url or ""
         search = SearchInfo(
             kind=mechanism.kind,
             method=mechanism.method,
