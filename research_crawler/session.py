@@ -36,7 +36,7 @@ from research_crawler.context.search_context import SearchContext, SiteRef, Stop
 from research_crawler.context.store import RunStore, atomic_write_text
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ConfigError, ModelError, StateError
-from research_crawler.exploration import Exploration
+from research_crawler.exploration import Exploration, ScrapeTarget
 from research_crawler.llm.budget import RunBudget, RunInterrupted, RunLimitReached
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
@@ -569,7 +569,7 @@ class _ChatRun:
 
     def _apply(self, decision: Decision) -> Speaker | None:
         x = self.x
-        if decision.row in ("planner_scrapes", "planner_reviews", "planner_continues"):
+        if decision.row in ("planner_scrapes", "planner_reviews", "planner_continues", "open_start_page"):
             x.planner_action = "none"
         if decision.row in ("approved", "feedback", "feedback_no_budget"):
             x.supervisor_verdict = "none"
@@ -618,9 +618,26 @@ class _ChatRun:
             f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
             f'Request: "{x.search.query}".'
         )
+        if self._open_start_page():
+            return f"{intro}\nOpening its start page {x.web.site_url} for the Scraper."
         if not x.settings.run.report_lists_top_urls:
             return f"{intro} Start with get_top_urls."
         return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
+
+    def _open_start_page(self) -> bool:
+        """With run.open_start_page, take a new site's start page (its only pending URL) for the Scraper, as
+        the Planner's scrape_url would; whether it did. A site already explored (follow-up, resume) is not.
+        Nothing is saved here: until the Scraper has read the page and saves, the state on disk still has the
+        start page pending, so a crash in between loses nothing (the resumed run opens it again)."""
+        x = self.x
+        web = x.web
+        if not x.settings.run.open_start_page or web.visited_count or x.subpages_left <= 0:
+            return False
+        if web.pending_count != 1 or not web.is_pending(web.site_url):
+            return False
+        web.take(web.site_url)
+        x.planner_action, x.scrape_target = "scrape", ScrapeTarget(web.site_url)
+        return True
 
     def _present(self, presenting: PresenterChat) -> str:
         requested = requested_count(self.x.search.query)

@@ -294,10 +294,21 @@ class RunSettings(_Section):
         description="Page reports and site announcements end with the best pending URLs (as get_top_urls "
         "lists them), so the Planner can choose its next page without a separate call.",
     )
+    open_start_page: bool = Field(
+        True,
+        description="Open a new site's start page as soon as the site is announced, without asking the Planner: "
+        "it is the only page the Planner could choose then (one model call saved per site).",
+    )
     stop_after_tool: bool = Field(
         True,
         description="End the Crawler's and the Collector's chat once their tool call succeeded, instead of "
         "asking the model for a closing sentence (one model call over the whole page saved per page).",
+    )
+    links_on_last_page: bool = Field(
+        False,
+        description="Have the Crawler score the links of a site's last subpage too. No page of the site is opened "
+        "after it, so by default the Crawler is not asked (one model call saved per site); its links are then not "
+        "queued, which a follow-up query or a resume with more subpages cannot pick.",
     )
     nested_max_turns: int = Field(4, ge=2, description="Turns of one nested chat (Crawler, Collector, Supervisor).")
     max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
@@ -308,7 +319,7 @@ class RunSettings(_Section):
         "are kept).",
     )
     planner_recent_tool_calls: int = Field(
-        2, ge=1, description="Tool calls (with their results) the Planner keeps when planner_history=reports."
+        1, ge=1, description="Tool calls (with their results) the Planner keeps when planner_history=reports."
     )
 
 
@@ -334,6 +345,12 @@ class ReportSettings(_Section):
 
     top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
     critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
+    presenter_items: Literal["message", "tool"] = Field(
+        "message",
+        description="How the Presenter receives the ranked items: in the message that asks for the report, or "
+        "by calling its get_top_items tool first (the paper's dedicated tool: one model call more, and its "
+        "schema on every Presenter call).",
+    )
 
 
 class RerankSettings(_Section):

@@ -19,6 +19,7 @@ from typing import Any
 import autogen
 
 from research_crawler.agents.roles import Role
+from research_crawler.agents.tool_schema import compact_tool
 from research_crawler.llm.ag2_setup import llm_config_for, quiet_autogen, register_client
 from research_crawler.llm.client import BaseModelClient
 
@@ -112,7 +113,10 @@ def make_proxy(name: str, *, description: str = "") -> autogen.ConversableAgent:
 def register_tools(
     caller: autogen.ConversableAgent, executor: autogen.ConversableAgent, tools: Sequence[Callable[..., str]]
 ) -> None:
-    """Offer `tools` to `caller`'s model and let `executor` run them; each docstring is the LLM's spec."""
+    """Offer `tools` to `caller`'s model and let `executor` run them; each docstring is the LLM's spec.
+
+    The schemas the model reads are compacted (`tool_schema.compact_tool`): every call pays for them.
+    """
     for tool in tools:
         autogen.register_function(
             _as_function(tool),
@@ -121,6 +125,9 @@ def register_tools(
             name=tool.__name__,
             description=inspect.getdoc(tool) or tool.__name__,
         )
+    llm_config = caller.llm_config
+    for schema in list(llm_config.get("tools", []) if llm_config else []):
+        caller.update_tool_signature(compact_tool(schema), is_remove=False, silent_override=True)
 
 
 def _as_function(tool: Callable[..., str]) -> Callable[..., str]:

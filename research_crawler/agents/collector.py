@@ -34,15 +34,10 @@ class CollectorTools:
 
     def collect_items(
         self,
-        items: Annotated[
-            list[ItemCandidate],
-            'The relevant items: [{"id": link number (or "url": this page\'s URL), "title": ..., '
-            '"score": 0-10, "description": ...}, ...].',
-        ],
+        items: Annotated[list[ItemCandidate], "The relevant items of this page."],
     ) -> str:
-        """Store the items on this page that are relevant to the request, each with its title as shown,
-        a relevance score from 0 to 10 and a one-sentence description. Name each item by the [n] number
-        of its link, or give "url" when the page itself is the item."""
+        """Store the items on this page that are relevant to the request. Name each by the [n] number of
+        its link, or give "url" when the page itself is the item."""
         x = self._x
         page = x.current_page
         if page is None:

@@ -32,11 +32,10 @@ class CrawlerTools:
 
     def save_links(
         self,
-        links: Annotated[list[LinkScore], 'The useful links: [{"id": link number, "score": 0-10}, ...].'],
+        links: Annotated[list[LinkScore], "The useful links of this page."],
     ) -> str:
-        """Store the links of this page that may lead to relevant items, each with a relevance score
-        from 0 (none) to 10 (certain). Name links by their [n] number on the page. Leave out navigation
-        boilerplate such as login, help, policies or social media."""
+        """Store the links of this page that may lead to relevant items, each by its [n] number with a
+        relevance score. Leave out navigation boilerplate such as login, help, policies or social media."""
         x = self._x
         page = x.current_page
         if page is None:

@@ -35,20 +35,15 @@ class PlannerTools:
         self._x = exploration
 
     def get_top_urls(self, k: Annotated[int, "How many URLs to list (1 to 50)."] = 10) -> str:
-        """List the most promising URLs of the current site that have not been visited yet, best first.
-
-        Each line gives the URL and the text of the link that pointed to it. Choose one and call
-        scrape_url with it, or call finish_site if enough items have been collected.
-        """
+        """List the current site's most promising unvisited URLs, best first, each with its link text."""
         self._x.stuck.record_tool_call("get_top_urls", {"k": k})
         try:
             return navigation.get_top_urls(self._x.web, k, state=self._x.hint_state()).message
         except ToolInputError as exc:
             return f"Error: {exc}"
 
-    def scrape_url(self, url: Annotated[str, "A URL listed by get_top_urls, copied exactly."]) -> str:
-        """Open one pending URL of the current site: the Scraper reads the page, stores its useful links
-        and relevant items, and reports what it held. Costs one subpage."""
+    def scrape_url(self, url: Annotated[str, "A listed pending URL (or path), copied exactly."]) -> str:
+        """Open a pending URL of the current site; the Scraper reads it and reports. Costs one subpage."""
         x = self._x
         x.stuck.record_tool_call("scrape_url", {"url": url})
         if x.subpages_left <= 0:
@@ -64,11 +59,11 @@ class PlannerTools:
             return f"Error: {exc}. Choose a URL listed by get_top_urls."
         x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical)
         x.save()
-        return f"Opening {canonical}; the Scraper will report what the page holds."
+        return f"Opening {canonical} for the Scraper."
 
-    def search_site(self, query: Annotated[str, "Keywords to type into the site's search box."]) -> str:
-        """Use the current site's own search form (when the Scraper reported one): submit `query` and
-        have the results page read like any other page. Costs one subpage."""
+    def search_site(self, query: Annotated[str, "Keywords for the site's search box."]) -> str:
+        """Search the current site with its own search form (when the Scraper reported one); the results
+        page is read like any other page. Costs one subpage."""
         x = self._x
         x.stuck.record_tool_call("search_site", {"query": query})
         state = x.hint_state()
@@ -83,9 +78,7 @@ class PlannerTools:
         try:
             search_url = build_search_url(mechanism, query)
         except ToolInputError as exc:
-            return with_hint(
-                f"The site's search cannot be used: {exc}", hint("search_site", "unusable", state)
-            )
+            return with_hint(f"The site's search cannot be used: {exc}", hint("search_site", "unusable", state))
         canonical = try_canonicalize_url(search_url)
         if canonical is None or x.web.is_visited(canonical):
             x.stuck.record_bad_choice(search_url, "this search was already made")
@@ -99,10 +92,10 @@ class PlannerTools:
             ScrapeTarget(canonical, kind="search", search_query=query),
         )
         x.save()
-        return f"Searching the site for {query!r}: opening {canonical}; the Scraper will report the results."
+        return f"Searching the site for {query!r}: opening {canonical} for the Scraper."
 
     def finish_site(self) -> str:
-        """Hand over to the Supervisor, who judges whether the search on this site is complete."""
+        """Hand over to the Supervisor when enough items were collected or nothing promising is left."""
         x = self._x
         x.stuck.record_tool_call("finish_site", {})
         x.stuck.record_review(x.web.visited_count + x.web.item_count)

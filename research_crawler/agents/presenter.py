@@ -1,5 +1,6 @@
-"""The Presenter: receives the best items (ranked, with metadata) through `get_top_items` and writes the
-report in Markdown, following the format the user asked for."""
+"""The Presenter: receives the best items (ranked, with metadata) in its task message, or through its
+`get_top_items` tool (report.presenter_items), and writes the report in Markdown, following the format the
+user asked for."""
 
 from __future__ import annotations
 
@@ -58,12 +59,12 @@ class PresenterTools:
     def get_top_items(self, k: Annotated[int, "How many items to receive (at most 50)."] = 10) -> str:
         """Receive the best items found, ranked, with their title, link, authors, date and summary when
         known. Write the report from these items only."""
-        k = max(1, min(int(k), 50))
-        shown = self._items[:k]
-        text = (
-            f"{len(self._items)} item(s) were found; the best {len(shown)}:\n"
-            + format_items_for_presenter(shown)
-        )
+        return self.listing(max(1, min(int(k), 50)))
+
+    def listing(self, k: int | None = None) -> str:
+        """The best `k` items (all of them by default) as the Presenter reads them, with the shortfall noted."""
+        shown = self._items[:k] if k is not None else self._items
+        text = f"{len(self._items)} item(s) were found; the best {len(shown)}:\n" + format_items_for_presenter(shown)
         if self._requested is not None and len(self._items) < self._requested:
             text += f"\nOnly {len(self._items)} of the {self._requested} requested were found: say so."
         return text
@@ -75,11 +76,10 @@ class PresenterTools:
 def make_presenter(
     settings: Settings, tools: PresenterTools, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
-    """The Presenter agent and the executor of its tool."""
-    presenter = make_llm_agent(
-        Role.PRESENTER, system_message=system_message(Role.PRESENTER, settings), model=model
-    )
+    """The Presenter agent and the executor of its tool (offered only when report.presenter_items is "tool")."""
+    presenter = make_llm_agent(Role.PRESENTER, system_message=system_message(Role.PRESENTER, settings), model=model)
     executor = make_executor("PresenterTools")
-    register_tools(presenter, executor, tools.tools())
+    if settings.report.presenter_items == "tool":
+        register_tools(presenter, executor, tools.tools())
     finish_llm_agent(presenter, model)
     return presenter, executor

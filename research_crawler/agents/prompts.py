@@ -1,13 +1,17 @@
 """The agents' system messages, loaded from `prompts/agents.toml` and filled from the settings.
 
 Prompts are data; filling refuses unknown or missing placeholders, so a renamed setting cannot leave a
-``{placeholder}`` in front of a model.
+``{placeholder}`` in front of a model. A role's optional parts are added only when the settings make them
+true: ``closing`` asks for the reply the Crawler and the Collector write after their tool call (not when
+``run.stop_after_tool`` ends their chats on it), ``items_by_tool`` tells the Presenter to fetch the items
+with its tool (only when ``report.presenter_items`` is "tool").
 """
 
 from __future__ import annotations
 
 import string
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -17,12 +21,24 @@ from research_crawler.settings import Settings
 
 __all__ = ["prompt_templates", "prompt_values", "system_message"]
 
+#: A role's optional prompt parts, each with when it is part of the system message.
+_OPTIONAL_PARTS: dict[str, Callable[[Settings], bool]] = {
+    "closing": lambda settings: not settings.run.stop_after_tool,
+    "items_by_tool": lambda settings: settings.report.presenter_items == "tool",
+}
+
 
 @cache
 def prompt_templates() -> dict[str, str]:
-    """Every agent's system-message template, by role name."""
+    """Every agent's system-message template (with its closing part, if any), by role name."""
+    return {role: "\n".join(entry.values()) for role, entry in _prompt_entries().items()}
+
+
+@cache
+def _prompt_entries() -> dict[str, dict[str, str]]:
     text = resources.files("research_crawler.prompts").joinpath("agents.toml").read_text(encoding="utf-8")
-    return {role: entry["system"] for role, entry in tomllib.loads(text).items()}
+    parts = ("system", *_OPTIONAL_PARTS)
+    return {role: {key: entry[key] for key in parts if key in entry} for role, entry in tomllib.loads(text).items()}
 
 
 def prompt_values(settings: Settings) -> dict[str, object]:
@@ -37,9 +53,15 @@ def prompt_values(settings: Settings) -> dict[str, object]:
 def system_message(role: Role, settings: Settings) -> str:
     """The filled system message of `role`."""
     try:
-        template = prompt_templates()[role.value]
+        entry = _prompt_entries()[role.value]
     except KeyError as exc:
         raise ConfigError(f"prompts/agents.toml has no system message for {role.value}") from exc
+    template = "\n".join(
+        [
+            entry["system"],
+            *(entry[part] for part, applies in _OPTIONAL_PARTS.items() if part in entry and applies(settings)),
+        ]
+    )
     values = prompt_values(settings)
     names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
     missing = names - values.keys()

@@ -142,6 +142,12 @@ TRANSITIONS: tuple[Transition, ...] = (
         lambda s: Decision("nothing_left", Speaker.PRESENTER, Effect.COMPLETE, StopReason.ALL_SITES_DONE),
     ),
     Transition(
+        "open_start_page",
+        "The User Proxy announced a new site and opened its start page (run.open_start_page): the Scraper reads it.",
+        lambda s: s.last_speaker is Speaker.USER and s.has_current_site and s.planner_action == "scrape",
+        _go("open_start_page", Speaker.SCRAPER),
+    ),
+    Transition(
         "start_site",
         "The User Proxy announced a site (or the request): the Planner starts.",
         lambda s: s.last_speaker is Speaker.USER,

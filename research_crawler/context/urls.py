@@ -20,6 +20,7 @@ __all__ = [
     "canonicalize_url",
     "host_of",
     "is_same_site",
+    "shown_on_site",
     "site_root",
     "try_canonicalize_url",
 ]
@@ -99,6 +100,17 @@ def try_canonicalize_url(url: str, base: str | None = None, *, max_length: int =
         return canonicalize_url(url, base, max_length=max_length)
     except InvalidURLError:
         return None
+
+
+def shown_on_site(url: str, site_url: str) -> str:
+    """`url` as a list of the site `site_url` shows it: its path (and query) when it has the site's scheme,
+    host and port, so the origin is not repeated on every line; otherwise the whole URL. The path
+    resolves back to `url` against `site_url` (a path starting with ``//`` would not, so it is never cut)."""
+    parts, site = urlsplit(url), urlsplit(site_url)
+    same_origin = (parts.scheme, parts.netloc) == (site.scheme, site.netloc)
+    if not same_origin or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return url
+    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def host_of(url: str) -> str:

@@ -206,9 +206,7 @@ _ENTRY_START = re.compile(r"^\s*(?:\d+\.|[*+-]|#+)?\s*\[(\d+)\]")
 
 def content_words(text: str) -> set[str]:
     """The lower-cased content words of `text` (stopwords and one-letter tokens removed)."""
-    return {
-        w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower()) if len(w) > 1 and w not in _STOPWORDS
-    }
+    return {w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower()) if len(w) > 1 and w not in _STOPWORDS}
 
 
 class FaultLog:
@@ -269,14 +267,10 @@ class SimulatedModelClient(BaseModelClient):
             )
             return reply.model_copy(update={"tool_calls": [broken]})
         if fault == "unknown_tool":
-            return reply.model_copy(
-                update={"tool_calls": [ToolCallSpec(id=call.id, name="open_url", arguments="{}")]}
-            )
+            return reply.model_copy(update={"tool_calls": [ToolCallSpec(id=call.id, name="open_url", arguments="{}")]})
         arguments = json.loads(call.arguments)
         key = "links" if call.name == "save_links" else "items"
-        arguments[key] = [
-            {**entry, "id": 9999} if "id" in entry else entry for entry in arguments.get(key, [])
-        ]
+        arguments[key] = [{**entry, "id": 9999} if "id" in entry else entry for entry in arguments.get(key, [])]
         return reply.model_copy(
             update={"tool_calls": [ToolCallSpec(id=call.id, name=call.name, arguments=json.dumps(arguments))]}
         )
@@ -293,9 +287,7 @@ class SimulatedModelClient(BaseModelClient):
         return reply
 
     def _call(self, name: str, arguments: dict[str, Any]) -> ModelReply:
-        call = ToolCallSpec(
-            id=f"call_{self.agent_name}_{self._calls}", name=name, arguments=json.dumps(arguments)
-        )
+        call = ToolCallSpec(id=f"call_{self.agent_name}_{self._calls}", name=name, arguments=json.dumps(arguments))
         return ModelReply(content=None, tool_calls=[call], finish_reason="tool_calls")
 
     def _play_web_selector(self, chat: _Conversation, tools: set[str]) -> ModelReply:
@@ -305,12 +297,8 @@ class SimulatedModelClient(BaseModelClient):
         query = content_words(_request_of(task))
         limit = int(m.group(1)) if (m := re.search(r"at most (\d+) sites", task)) else 2
         candidates = re.findall(r"^- ([\w-]+): (.+)$", task, re.MULTILINE)
-        scored = [
-            (len(query & content_words(text)), n, site_id) for n, (site_id, text) in enumerate(candidates)
-        ]
-        chosen = [site_id for overlap, _, site_id in sorted(scored, key=lambda s: (-s[0], s[1])) if overlap][
-            :limit
-        ]
+        scored = [(len(query & content_words(text)), n, site_id) for n, (site_id, text) in enumerate(candidates)]
+        chosen = [site_id for overlap, _, site_id in sorted(scored, key=lambda s: (-s[0], s[1])) if overlap][:limit]
         named = [site_id for site_id, text in candidates if "[named by the user" in text]
         return self._call(
             "select_sites", {"site_ids": named + [c for c in chosen if c not in named] or [candidates[0][0]]}
@@ -322,7 +310,9 @@ class SimulatedModelClient(BaseModelClient):
         site_part = chat.since_last("Now exploring")
         last = site_part[-1] if site_part else {}
         last_text = _text_of(last)
-        collected = _last_int(r"(\d+) item\(s\) collected here", site_part)
+        # What the Scraper's reports since the site was announced say was collected (the announcement's own
+        # count may hold an earlier request's items).
+        collected = _last_int(r"(\d+) (?:item\(s\) collected here|\w+ collected so far)", site_part[1:])
         if collected is not None and collected >= target:
             return self._call("finish_site", {})
         has_search = any("this site has a search form" in _text_of(m) for m in site_part)
@@ -371,9 +361,7 @@ class SimulatedModelClient(BaseModelClient):
             count = int(stored.group(1)) if stored else 0
             if count:
                 return _text(f"Stored {count} relevant item(s) from this page.")
-            return _text(
-                "No relevant items on this page; it holds navigation and listings to explore further."
-            )
+            return _text("No relevant items on this page; it holds navigation and listings to explore further.")
         need = max(1, (len(query) + 1) // 2)
         items = []
         for number, title, block in _entries(task):
@@ -386,9 +374,7 @@ class SimulatedModelClient(BaseModelClient):
         if page_url and len(query & content_words(title)) >= need and re.search(r"\babstract\b", task, re.I):
             items.append({"url": page_url, "title": title, "score": 9.0, "description": title})
         if not items:
-            return _text(
-                "No relevant items on this page; it holds navigation and listings to explore further."
-            )
+            return _text("No relevant items on this page; it holds navigation and listings to explore further.")
         return self._call("collect_items", {"items": items[:25]})
 
     def _play_supervisor(self, chat: _Conversation, tools: set[str]) -> ModelReply:
@@ -412,10 +398,10 @@ class SimulatedModelClient(BaseModelClient):
 
     def _play_presenter(self, chat: _Conversation, tools: set[str]) -> ModelReply:
         results = chat.tool_results_since_task()
-        if not results:
+        if not results and "get_top_items" in tools:
             k = requested_count(chat.query()) or 10
             return self._call("get_top_items", {"k": k})
-        listing = _text_of(results[-1])
+        listing = _text_of(results[-1]) if results else chat.task()
         query = chat.query()
         brief = bool(re.search(r"titles?( and dates?)? only", query, re.I))
         lines = [f"# Results for: {query}", ""]
@@ -528,11 +514,7 @@ def _entries(text: str) -> list[tuple[int, str, str]]:
             block.append(following)
         if len(title.split()) < 4:
             title = next(
-                (
-                    f.strip()
-                    for f in block[1:]
-                    if len(f.split()) >= 4 and not _LINK.search(f) and ":" not in f[:12]
-                ),
+                (f.strip() for f in block[1:] if len(f.split()) >= 4 and not _LINK.search(f) and ":" not in f[:12]),
                 title,
             )
         entries.append((int(match.group(1)), title, " ".join(block)))

@@ -112,12 +112,12 @@ class PresenterChat:
         self.tools.load(items, requested=requested)
         turns = x.settings.run.nested_max_turns
         request = f'Request: "{x.search.query}"'
-        draft = run_nested_chat(
-            self.executor,
-            self.presenter,
-            f"{request}\nCall get_top_items (k={len(items) or 1}), then write the report in Markdown.",
-            max_turns=turns,
-        )
+        by_tool = x.settings.report.presenter_items == "tool"
+        if by_tool:
+            task = f"{request}\nCall get_top_items (k={len(items) or 1}), then write the report in Markdown."
+        else:
+            task = f"{request}\n{self.tools.listing()}\n\nWrite the report in Markdown from these items."
+        draft = run_nested_chat(self.executor, self.presenter, task, max_turns=turns)
         if not draft:
             x.trace.emit("fault", kind="empty_report", agent="Presenter")
             draft = f"The Presenter wrote no report; the items found:\n\n{format_items_for_presenter(items)}"
@@ -133,11 +133,16 @@ class PresenterChat:
             x.trace.emit("critique", round=round_number, review=review[:2000])
             if not needs_changes(review):
                 break
+            items_note = (
+                "Call get_top_items again if you need the items. "
+                if by_tool
+                else f"The items:\n{self.tools.listing()}\n"
+            )
             revised = run_nested_chat(
                 self.executor,
                 self.presenter,
-                f"{request}\nRevise your draft report following the review. Call get_top_items again if you need "
-                f"the items. Reply with the whole revised report only.\n\nReview:\n{review}\n\nDraft:\n{draft}",
+                f"{request}\nRevise your draft report following the review. {items_note}"
+                f"Reply with the whole revised report only.\n\nReview:\n{review}\n\nDraft:\n{draft}",
                 max_turns=turns,
             )
             draft = revised or draft

@@ -9,6 +9,7 @@ chunks). Every step still starts from a clean context, as the paper intends.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 import autogen
@@ -27,6 +28,16 @@ from research_crawler.tools.site_search import find_search_mechanism
 __all__ = ["ScraperChat"]
 
 logger = logging.getLogger(__name__)
+
+#: A view with no numbered link and fewer words than this holds no item to collect (an empty results page,
+#: a form, a page whose content a script never rendered): the Collector is not asked to read it.
+_MIN_COLLECTABLE_WORDS = 25
+_NUMBERED_LINK = re.compile(r"\[\d+\]")
+_WORD = re.compile(r"\w+")
+
+#: Titles named in a page report the Collector did not write itself; the rest are counted. The Planner
+#: keeps every report, so each title it reads is paid for again on every later turn of the site.
+_TITLES_IN_REPORT = 5
 
 
 @dataclass
@@ -58,7 +69,7 @@ class ScraperChat:
             x.stuck.record_scrape(new_links=0, new_items=0)
             x.save()
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
-        self._note_search_form(page)
+        search_form_found = self._note_search_form(page)
         x.current_page = page
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0
@@ -72,7 +83,7 @@ class ScraperChat:
         x.stuck.record_scrape(new_links=new_links, new_items=new_items)
         x.save()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
-        if x.site.url in x.site_search:
+        if search_form_found:  # said once per site: the Planner keeps every page report
             facts.append("this site has a search form (search_site can use it)")
         heading = "Search results" if target.kind == "search" else "Page"
         return self._finish(
@@ -80,44 +91,57 @@ class ScraperChat:
         )
 
     def _finish(self, report: str) -> str:
+        """`report` with what is left: the subpages and items, or (report_lists_top_urls) the best pending
+        URLs, whose hint gives the same counts."""
         x = self.exploration
         x.scrape_target = None
-        report += f"\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
         if x.settings.run.report_lists_top_urls and x.subpages_left > 0:
-            report += (
-                "\n\n" + navigation.get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message
-            )
-        return report
+            listing = navigation.get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state())
+            return f"{report}\n\n{listing.message}"
+        return f"{report}\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
 
-    def _note_search_form(self, page: Page) -> None:
+    def _note_search_form(self, page: Page) -> bool:
+        """Remember the site's search form if `page` shows the first one seen there; whether it did."""
         site = self.exploration.site.url
         if site in self.exploration.site_search:
-            return
+            return False
         mechanism = find_search_mechanism(page.html, url=page.final_url)
         if mechanism is not None and (mechanism.usable or mechanism.kind == "opensearch"):
             self.exploration.site_search[site] = mechanism
             self.exploration.search_form_pages[site] = page.final_url
+            return True
+        return False
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration
+        if x.subpages_left == 0 and not x.settings.run.links_on_last_page:
+            x.trace.emit("skip", step="crawler", url=page.final_url, reason="the site's last subpage")
+            return
         content = self._crawler_view(page)
+        if content is None:
+            x.trace.emit("skip", step="crawler", url=page.final_url, reason="no link left to score")
+            return
         message = (
             f'Request: "{x.search.query}"\n'
-            f"Current page: {page.final_url}\n"
             f"{untrusted_page(content, url=page.final_url, title=page.title)}\n"
-            "Call save_links with the links worth visiting, then reply with one short sentence."
+            "Call save_links with the links worth visiting"
+            + ("." if x.settings.run.stop_after_tool else ", then reply with one short sentence.")
         )
         run_nested_chat(self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns)
 
-    def _crawler_view(self, page: Page) -> str:
+    def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
-        with their context, leaving out those already shown to it on this site when hide_seen_links is set."""
+        with their context, leaving out those already shown to it on this site when hide_seen_links is set.
+        None when the links view would list no link at all: there is nothing to score."""
         settings = self.exploration.settings.page_view
         if settings.crawler_view == "markdown":
             return page.markdown
         shown = self.shown_links.setdefault(self.exploration.site.url, set())
+        hidden = shown if settings.hide_seen_links else frozenset()
+        if all(link.url in hidden for link in page.links):
+            return None
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=shown if settings.hide_seen_links else frozenset())
+        content = link_view(view, already_shown=hidden)
         shown.update(link.url for link in page.links)
         return content
 
@@ -135,7 +159,12 @@ class ScraperChat:
 
     def _collect(self, page: Page) -> str:
         x = self.exploration
-        chunks = split_into_chunks(self._collector_view(page), token_budget=x.settings.page_view.chunk_tokens)
+        view = self._collector_view(page)
+        words = len(_WORD.findall(view))
+        if words < _MIN_COLLECTABLE_WORDS and not _NUMBERED_LINK.search(view):
+            x.trace.emit("skip", step="collector", url=page.final_url, reason="no link and almost no text")
+            return f"Nothing to collect: the page's content is {words} word(s) and no link."
+        chunks = split_into_chunks(view, token_budget=x.settings.page_view.chunk_tokens)
         limit = x.settings.run.max_chunks_per_page
         reports = []
         for index, chunk in enumerate(chunks[:limit], 1):
@@ -144,16 +173,22 @@ class ScraperChat:
                 f'Request: "{x.search.query}"\n'
                 f"Current page{part}: {page.final_url}\n"
                 f"{untrusted_page(chunk, url=page.final_url, title=page.title)}\n"
-                f"Store the relevant {x.settings.explore.item_kind}s with collect_items, then write your page report."
+                f"Store the relevant {x.settings.explore.item_kind}s with collect_items"
+                + (
+                    "; if there are none, say in one sentence what the page holds."
+                    if x.settings.run.stop_after_tool
+                    else ", then write your page report."
+                )
             )
             report = run_nested_chat(
                 self.collector_executor, self.collector, message, max_turns=x.settings.run.nested_max_turns
             )
             if report:
                 reports.append(report)
-        if not reports and self.collector_tools.stored_titles:  # the chat ended on the successful tool call
-            titles = "; ".join(self.collector_tools.stored_titles[:20])
-            reports.append(f"Stored {len(self.collector_tools.stored_titles)} relevant item(s): {titles}.")
+        stored = self.collector_tools.stored_titles
+        if not reports and stored:  # the chat ended on the successful tool call
+            more = f"; and {len(stored) - _TITLES_IN_REPORT} more" if len(stored) > _TITLES_IN_REPORT else ""
+            reports.append(f"Stored {len(stored)} relevant item(s): {'; '.join(stored[:_TITLES_IN_REPORT])}{more}.")
         if len(chunks) > limit:
             reports.append(f"(Only the first {limit} of {len(chunks)} parts of this long page were read.)")
         return "\n".join(reports)

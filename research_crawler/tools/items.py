@@ -31,20 +31,13 @@ class ItemCandidate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: Annotated[int | None, Field(description="The number [n] of the link to the item on this page.")] = (
+    id: Annotated[int | None, Field(description="The [n] number of the item's link.")] = None
+    url: Annotated[str | None, Field(description="Instead of id: the item's URL as shown, or this page's own URL.")] = (
         None
     )
-    url: Annotated[
-        str | None,
-        Field(
-            description="Instead of id: the item's URL as it appears on this page, or this page's own URL."
-        ),
-    ] = None
-    title: Annotated[str, Field(description="The item's title as shown on the page.")]
-    score: Annotated[
-        float, Field(description="Relevance to the query, from 0 (none) to 10 (exactly what was asked).")
-    ]
-    description: Annotated[str, Field(description="One or two sentences on what the item is about.")] = ""
+    title: Annotated[str, Field(description="The title exactly as shown.")]
+    score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
+    description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
 
     @model_validator(mode="after")
     def _one_reference(self) -> ItemCandidate:
@@ -84,9 +77,7 @@ def collect_items(
         Which items were added, updated or rejected and why.
     """
     if not isinstance(items, list):
-        raise ToolInputError(
-            'items must be a list of {"id": n, "title": ..., "score": s, "description": ...}'
-        )
+        raise ToolInputError('items must be a list of {"id": n, "title": ..., "score": s, "description": ...}')
     result = CollectItemsResult()
     for raw in items:
         candidate, url = _resolve(raw, page, result)
@@ -103,9 +94,7 @@ def collect_items(
             score=candidate.score,
             found_on=page.final_url,
         )
-        {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(
-            outcome, result.unchanged
-        ).append(url)
+        {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(outcome, result.unchanged).append(url)
     state = state.model_copy(update={"items_collected": web_context.item_count})
     result.message = with_hint(_describe(result), hint("collect_items", "default", state))
     return result

@@ -13,6 +13,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
 from research_crawler.tools.hints import HintState, hint, with_hint
@@ -38,17 +39,19 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
         k: how many URLs to list (1 to 50).
 
     Returns:
-        Numbered lines "URL — anchor text (found on PAGE)", best first, and a hint.
+        Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path), and
+        a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
     top = web_context.top_urls(k)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
-        lines = [f"{n}. {p.url} — {p.anchor_text or '(no anchor text)'}" for n, p in enumerate(top, 1)]
-        text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(
-            lines
-        )
+        lines = [
+            f"{n}. {shown_on_site(p.url, web_context.site_url)} — {p.anchor_text or '(no anchor text)'}"
+            for n, p in enumerate(top, 1)
+        ]
+        text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
     else:
         text = f"No pending URLs on {web_context.site_url}."
     return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))
@@ -59,8 +62,8 @@ class LinkScore(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: Annotated[int, Field(description="The link's number, as shown in [n] on the page.")]
-    score: Annotated[float, Field(description="Relevance to the query, from 0 (none) to 10 (certain).")]
+    id: Annotated[int, Field(description="The link's [n] number.")]
+    score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (certainly leads to relevant items).")]
 
 
 class SaveLinksResult(BaseModel):

@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from preset_runs import run_preset, text_of
 
-from research_crawler.agents.ag2 import ModelSpec
-from research_crawler.agents.roles import Role
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.llm.budget import RunBudget
-from research_crawler.llm.client import ModelReply, ModelRequest
-from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import UsageLedger
-from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
 from research_crawler.settings import PRESETS_DIR, Settings, preset_names
 
 #: The fields in which the paper's configuration differs from ours (the token diet).
@@ -31,6 +23,9 @@ DIET = {
     "run.planner_history",
     "run.stop_after_tool",
     "run.report_lists_top_urls",
+    "report.presenter_items",
+    "run.links_on_last_page",
+    "run.open_start_page",
 }
 
 
@@ -101,56 +96,6 @@ def test_a_preset_with_bad_overrides_says_so() -> None:
 # --- whole queries ------------------------------------------------------------------------------------
 
 
-class _RecordingClient(SimulatedModelClient):
-    """The simulated model, keeping a copy of every request (`record`: a list shared by the run's clients)."""
-
-    def __init__(self, config: dict[str, Any], **kwargs: Any) -> None:
-        self._record: list[tuple[str, list[dict[str, Any]]]] = kwargs.pop("record")
-        super().__init__(config, **kwargs)
-
-    def _complete(self, request: ModelRequest) -> ModelReply:
-        self._record.append((self.agent_name, request.messages))
-        return super()._complete(request)
-
-
-class _RecordingSession(ResearchSession):
-    def __init__(self, *args: Any, record: list[tuple[str, list[dict[str, Any]]]], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._record = record
-
-    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
-        spec = super().model_spec(role, ledger, fault_log, budget)
-        kwargs = {**spec.client_kwargs, "record": self._record}
-        return dataclasses.replace(spec, client_cls=_RecordingClient, client_kwargs=kwargs)
-
-
-@dataclasses.dataclass
-class Recorded:
-    report: Report
-    requests: list[tuple[str, list[dict[str, Any]]]]
-
-    def of(self, agent: str) -> list[list[dict[str, Any]]]:
-        return [messages for name, messages in self.requests if name == agent]
-
-
-def run_preset(preset: str, server: TestbedServer, site: str, query: str, tmp_path: Path) -> Recorded:
-    settings = Settings.from_preset(
-        preset,
-        runs_dir=tmp_path / preset,
-        fetch={"allowed_hosts": server.allowed_hosts(), "per_host_delay_s": 0.0},
-        rerank={"kind": "bm25"},
-        models={"backoff_base_s": 0.01, "backoff_max_s": 0.02},
-    )
-    record: list[tuple[str, list[dict[str, Any]]]] = []
-    session = _RecordingSession(settings, backend="simulated", record=record)
-    return Recorded(session.run(query, sites=[server.base_url(site)]), record)
-
-
-def text_of(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    return content if isinstance(content, str) else ""
-
-
 @pytest.fixture(scope="module")
 def runs(testbed: Testbed, testbed_server: TestbedServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     query = testbed.query("journal-like/general/gnn")
@@ -202,7 +147,7 @@ def test_nested_chats_start_from_a_clean_context(runs: dict[str, Any]) -> None:
                 assert "".join(text_of(m) for m in messages).count("<page-content") <= 1
                 tasks.append(text_of(others[0]))
             if agent == "Crawler":
-                pages = [re.search(r"Current page: (\S+)", task).group(1) for task in tasks]  # type: ignore[union-attr]
+                pages = [re.search(r'<page-content url="([^"]+)"', task).group(1) for task in tasks]  # type: ignore[union-attr]
                 assert len(set(pages)) > 1, "several pages were scraped, each in its own chat"
 
 
@@ -216,7 +161,7 @@ def test_the_planner_keeps_reports_and_only_whole_recent_exchanges(runs: dict[st
                 assert message["tool_call_id"] in calls, "a tool result without its call"
         exchanges = [m for m in messages if m.get("tool_calls")]
         searches = [m for m in exchanges if m["tool_calls"][0]["function"]["name"] == "search_site"]
-        assert len(exchanges) - len(searches) <= 3  # the recent ones (2) and the call being answered
+        assert len(exchanges) - len(searches) <= Settings().run.planner_recent_tool_calls + 1  # and the call answered
     scraper_reports = [m for m in reports[-1] if m.get("name") == "ScraperProxy"]
     assert scraper_reports and len(scraper_reports) == len([m for m in full[-1] if m.get("name") == "ScraperProxy"])
     assert len([m for m in full[-1] if m.get("tool_calls")]) > len([m for m in reports[-1] if m.get("tool_calls")])

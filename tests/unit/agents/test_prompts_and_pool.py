@@ -66,3 +66,15 @@ def test_page_content_cannot_close_its_block() -> None:
     assert text.count("</page-content>") == 1 and text.rstrip().endswith("</page-content>")
     assert "untrusted data" in text
     assert "title=\"x' evil='1\"" in text
+
+
+@pytest.mark.parametrize("preset", ["paper", "default"])
+def test_optional_prompt_parts_appear_only_when_their_setting_makes_them_true(preset: str) -> None:
+    settings = Settings.from_preset(preset)
+    closing = not settings.run.stop_after_tool
+    crawler, collector = system_message(Role.CRAWLER, settings), system_message(Role.COLLECTOR, settings)
+    assert ("reply with one short sentence" in crawler) is closing
+    assert ("write a short page report" in collector) is closing
+    presenter = system_message(Role.PRESENTER, settings)
+    assert ("get_top_items" in presenter) is (settings.report.presenter_items == "tool")
+    assert presenter.startswith("You are the Presenter") and "{" not in presenter

@@ -71,6 +71,13 @@ CASES = [
         Effect.COMPLETE,
         StopReason.ALL_SITES_DONE,
     ),
+    (
+        "open_start_page",
+        replace(BASE, last_speaker=Speaker.USER, planner_action="scrape"),
+        Speaker.SCRAPER,
+        Effect.NONE,
+        None,
+    ),
     ("start_site", replace(BASE, last_speaker=Speaker.USER), Speaker.PLANNER, Effect.NONE, None),
     (
         "planner_scrapes",

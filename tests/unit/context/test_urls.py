@@ -13,6 +13,7 @@ from research_crawler.context.urls import (
     canonicalize_url,
     host_of,
     is_same_site,
+    shown_on_site,
     site_root,
     try_canonicalize_url,
 )
@@ -159,3 +160,21 @@ def test_same_site_helpers() -> None:
 def test_repeated_parameters_are_kept_whatever_their_order() -> None:
     assert canonicalize_url("http://ex.org/?b=1&a=2&b=3") == "http://ex.org/?a=2&b=1&b=3"
     assert canonicalize_url("http://ex.org/?b=3&b=1") == canonicalize_url("http://ex.org/?b=1&b=3")
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://arxiv.org/abs/2401.00001", "/abs/2401.00001"),
+        ("https://arxiv.org/list/cs.LG/recent?skip=25&show=25", "/list/cs.LG/recent?skip=25&show=25"),
+        ("https://arxiv.org/", "/"),
+        ("http://arxiv.org/abs/1", "http://arxiv.org/abs/1"),  # another scheme is another origin
+        ("https://export.arxiv.org/abs/1", "https://export.arxiv.org/abs/1"),
+        ("https://arxiv.org:8443/abs/1", "https://arxiv.org:8443/abs/1"),
+        ("https://arxiv.org//evil.example/x", "https://arxiv.org//evil.example/x"),  # "//…" would change host
+    ],
+)
+def test_a_listing_shows_urls_of_the_site_as_paths_that_resolve_back(url: str, shown: str) -> None:
+    site = "https://arxiv.org/list/cs.LG"
+    assert shown_on_site(url, site) == shown
+    assert canonicalize_url(shown, site) == canonicalize_url(url)
