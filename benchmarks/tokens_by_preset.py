@@ -23,22 +23,34 @@ from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.settings import Settings
 
 AGENTS = ["Planner", "Crawler", "Collector", "Supervisor", "WebSelector", "Presenter", "Critique"]
-#: The token diet, one change at a time on top of `paper`; the last row is the `default` preset itself.
-STEPS: list[tuple[str, dict[str, Any]]] = [
+#: The token diet, one change at a time on top of `paper` (each row keeps the rows above it); the last row is
+#: the `default` preset itself, which the rows must add up to (checked before anything runs).
+STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("paper", {}),
     ("+ Crawler reads links", {"page_view": {"crawler_view": "links"}}),
-    ("+ Collector reads main content", {"page_view": {"crawler_view": "links", "collector_view": "main"}}),
-    (
-        "+ site navigation shown once",
-        {"page_view": {"crawler_view": "links", "collector_view": "main", "hide_seen_links": True}},
-    ),
+    ("+ Collector reads main content", {"page_view": {"collector_view": "main"}}),
+    ("+ site navigation shown once", {"page_view": {"hide_seen_links": True}}),
+    ("+ Planner reads reports", {"run": {"planner_history": "reports"}}),
+    ("+ chats end on the tool call", {"run": {"stop_after_tool": True}}),
+    ("+ reports list pending URLs", {"run": {"report_lists_top_urls": True}}),
+    ("+ start page opened directly", {"run": {"open_start_page": True}}),
+    ("+ no link scoring on last page", {"run": {"links_on_last_page": False}}),
+    ("+ Presenter gets items in task", {"report": {"presenter_items": "message"}}),
 ]
-DEFAULT_ROW = "default (+ Planner reads reports)"
+DEFAULT_ROW = "default"
 
 
 def configurations() -> list[tuple[str, Settings]]:
-    configs = [(name, Settings.from_preset("paper", **overrides)) for name, overrides in STEPS]
-    configs.append((DEFAULT_ROW, Settings.from_preset("default")))
+    configs: list[tuple[str, Settings]] = []
+    overrides: dict[str, dict[str, Any]] = {}
+    for name, change in STEPS:
+        for section, values in change.items():
+            overrides[section] = {**overrides.get(section, {}), **values}
+        configs.append((name, Settings.from_preset("paper", **overrides)))
+    default = Settings.from_preset("default")
+    if configs[-1][1] != default:
+        raise SystemExit("the diet steps do not add up to the default preset: update STEPS")
+    configs.append((DEFAULT_ROW, default))
     return configs
 
 
@@ -129,7 +141,7 @@ def main() -> None:
     print(f"\nTarget (default <= 1/3 of paper's input tokens at equal or better recall): {verdict}")
     print(
         "prompts+schemas: the share of input tokens that are system prompts and tool schemas, which every model "
-        "call pays whatever it reads (the same in every configuration); the token diet can only cut the rest."
+        "call pays whatever it reads; the diet's rows that save whole model calls cut them too."
     )
     write_json(
         args.out,
