@@ -292,7 +292,9 @@ class Fetcher:
                 raise AssertionError(f"{raw.final_url} was reported cached but is not")
             logger.debug("%s redirects to the already fetched %s", url, raw.final_url)
             return known.model_copy(update={"url": url, "attempts": raw.attempts})
-        return page_from_response(
+        # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
+        return await asyncio.to_thread(
+            page_from_response,
             raw,
             url=url,
             site_url=site_url,

@@ -4,6 +4,7 @@ what a render means (its determination). The browser behind the `Renderer` seam 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -122,7 +123,9 @@ async def fetch_rendered(
             determination=Determination.TOO_LARGE,
             reason=f"the rendered page is larger than {settings.max_page_bytes} bytes",
         )
-    return html_page(
+    # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
+    return await asyncio.to_thread(
+        html_page,
         rendered.html,
         site_url=site_url,
         max_links=settings.max_links_per_page,

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -280,3 +280,38 @@ async def test_a_browser_given_by_cdp_url_is_used_and_left_running(
         assert not [target for target in targets if "/listing" in target.get("url", "")]  # our tab is gone
     finally:
         await users_browser.close()
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def test_pages_are_built_off_the_event_loop(
+    fault_server: FaultServer, browser_settings: FetchSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsing HTML and converting it to Markdown is CPU work: it runs in a worker thread for both strategies,
+    so a large page never stalls the loop that serves the other fetches (and the parallel sites)."""
+    import research_crawler.tools.fetch as fetch_module
+    import research_crawler.tools.rendering as rendering_module
+
+    on_loop: list[tuple[str, bool]] = []
+
+    def spy(name: str, build: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            on_loop.append((name, _on_event_loop()))
+            return build(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(fetch_module, "page_from_response", spy("http", fetch_module.page_from_response))
+    monkeypatch.setattr(rendering_module, "html_page", spy("browser", rendering_module.html_page))
+    fault_server.page("/listing", JS_LISTING)
+    async with Fetcher(browser_settings) as fetcher:
+        plain = await fetcher.fetch(fault_server.url("/listing"))
+        rendered = await fetcher.fetch(fault_server.url("/listing"), render="browser")
+    assert plain.ok and rendered.ok and len(rendered.links) == 2
+    assert on_loop == [("http", False), ("browser", False)]
