@@ -29,7 +29,7 @@ from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.live_view import LiveView, choose_view_mode
 from research_crawler.report.models import Report
 from research_crawler.report_view import show_report
-from research_crawler.settings import CONFIG_FILE_NAME, Settings, find_config_file, preset_names
+from research_crawler.settings import CONFIG_FILE_NAME, RenderMode, Settings, find_config_file, preset_names
 from research_crawler.settings_overrides import apply_overrides, parse_assignment
 
 if TYPE_CHECKING:
@@ -520,7 +520,8 @@ def page(
         bool, typer.Option("--json", help="Print one JSON object instead of the rich view.")
     ] = False,
     render: Annotated[
-        str | None, typer.Option("--render", help="http or browser (JavaScript-rendered pages).")
+        str | None,
+        typer.Option("--render", help="http, browser, or auto (the browser only for a page that needs JavaScript)."),
     ] = None,
     testbed: Annotated[
         str | None,
@@ -530,9 +531,9 @@ def page(
     """Show what the agents will see on a page: numbered links, search form, metadata, determination, tokens."""
     from research_crawler.tools.inspection import inspect_page
 
-    if render not in (None, "http", "browser"):
-        _fail(f"--render must be 'http' or 'browser', not {render!r}")
-    mode: Literal["http", "browser"] | None = render  # type: ignore[assignment]
+    if render not in (None, "http", "browser", "auto"):
+        _fail(f"--render must be 'http', 'browser' or 'auto', not {render!r}")
+    mode: RenderMode | None = render  # type: ignore[assignment]
     settings = _settings(ctx)
     if testbed is not None:
         inspection = _inspect_testbed_page(testbed, target or "/", settings, mode)
@@ -547,7 +548,7 @@ def page(
 
 
 def _inspect_testbed_page(
-    site: str, path: str, settings: Settings, render: Literal["http", "browser"] | None
+    site: str, path: str, settings: Settings, render: RenderMode | None
 ) -> PageInspection:
     from research_crawler.eval.testbed import TestbedServer, generate_testbed
     from research_crawler.tools.inspection import inspect_page

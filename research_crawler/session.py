@@ -270,6 +270,7 @@ class ResearchSession:
                         status=page.status,
                         determination=page.determination.value,
                         reason=page.reason,
+                        render=page.render,
                         elapsed_s=round(page.elapsed_s, 3),
                         links=len(page.links),
                     )

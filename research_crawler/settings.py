@@ -55,7 +55,7 @@ __all__ = [
 
 CONFIG_FILE_NAME = "research-crawler.toml"
 
-RenderMode = Literal["http", "browser"]
+RenderMode = Literal["http", "browser", "auto"]
 FaultKind = Literal["malformed_json", "unknown_tool", "bad_link", "empty_reply", "api_error"]
 RerankerKind = Literal["bge", "minilm", "bm25"]
 
@@ -71,7 +71,11 @@ class FetchSettings(_Section):
         "research-crawler/0.1 (+https://github.com/research-crawler/research-crawler; polite research bot)",
         description="User-Agent sent with every request and matched against robots.txt groups.",
     )
-    render: RenderMode = Field("http", description="Default strategy: plain HTTP or the headless browser.")
+    render: RenderMode = Field(
+        "auto",
+        description="Default strategy: plain HTTP, the headless browser, or auto: HTTP, and the browser again for "
+        "a page that asks for JavaScript and shows next to no text without it (tools/script_rendering.py).",
+    )
     obey_robots: bool = Field(True, description="Obey robots.txt (RFC 9309).")
     per_host_delay_s: float = Field(1.0, ge=0, description="Minimum gap between two requests to one host.")
     max_crawl_delay_s: float = Field(30.0, ge=0, description="Cap on a robots.txt Crawl-delay.")

@@ -29,7 +29,7 @@ class PoolSite(BaseModel):
     name: str
     url: str
     description: str = ""
-    render: Literal["http", "browser"] = "http"
+    render: Literal["http", "browser", "auto"] | None = None
     named_by_user: bool = False
 
     def to_site_ref(self) -> SiteRef:
@@ -48,10 +48,13 @@ class SitePool(BaseModel):
     def named(self) -> list[PoolSite]:
         return [site for site in self.sites if site.named_by_user]
 
-    def with_named_sites(self, urls: list[str], *, render: Literal["http", "browser"] = "http") -> SitePool:
+    def with_named_sites(
+        self, urls: list[str], *, render: Literal["http", "browser", "auto"] | None = None
+    ) -> SitePool:
         """This pool plus the sites of `urls` (the user's ``--site``), each marked as named by the user.
 
-        A URL on a pool site marks that entry (keeping the user's start URL); any other becomes a new entry.
+        A URL on a pool site marks that entry (keeping the user's start URL); any other becomes a new entry,
+        fetched with `render` (None: the fetch settings' render, by default auto).
         Raises ConfigError for a URL that is not http(s).
         """
         sites = list(self.sites)

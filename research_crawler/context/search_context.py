@@ -31,7 +31,9 @@ class SiteRef(BaseModel):
     name: CleanText = Field(min_length=1)
     url: str = Field(description="Canonical start URL of the site.")
     description: CleanText = ""
-    render: Literal["http", "browser"] = "http"
+    render: Literal["http", "browser", "auto"] | None = Field(
+        None, description="How its pages are fetched; None: the fetch settings' render."
+    )
 
     @field_validator("name")
     @classmethod

@@ -59,13 +59,14 @@ from research_crawler.tools.raw_response import HopStop, RawResponse
 from research_crawler.tools.rendering import Rendered, fetch_rendered
 from research_crawler.tools.request_gate import RequestGate
 from research_crawler.tools.robots import RobotsCache
+from research_crawler.tools.script_rendering import script_rendering_reason
 from research_crawler.tools.url_guard import Resolver, UrlGuard
 
 __all__ = ["Fetcher", "RawResponse", "html_to_markdown", "page_from_file", "prune_boilerplate_html"]
 
 logger = logging.getLogger(__name__)
 
-RenderMode = Literal["http", "browser"]
+RenderMode = Literal["http", "browser", "auto"]
 
 _HTML2TEXT_OPTIONS = {"ignore_links": False, "ignore_images": True, "escape_snob": False, "body_width": 0}
 #: RFC 9309 §2.3.1.2: crawlers should follow at least five redirects for robots.txt.
@@ -205,7 +206,7 @@ class Fetcher:
                 reason=f"invalid URL: {exc}",
             )
         mode = self._render_mode(canonical, render=render, site_url=site_url)
-        cached = self._cache.get(canonical, render=render)
+        cached = self._cache.get(canonical, render=None if render == "auto" else render)
         if cached is not None:
             return cached
         return await self._cache.get_or_fetch(canonical, mode, lambda: self._fetch_new(canonical, mode, site_url))
@@ -247,8 +248,8 @@ class Fetcher:
         if mode is None and self._site_render is not None:
             mode = self._site_render(site_url or url)
         mode = mode or self._settings.render
-        if mode not in ("http", "browser"):
-            raise ValueError(f"render must be 'http' or 'browser', not {mode!r}")
+        if mode not in ("http", "browser", "auto"):
+            raise ValueError(f"render must be 'http', 'browser' or 'auto', not {mode!r}")
         return mode
 
     # -- one page -------------------------------------------------------------------------------
@@ -264,6 +265,8 @@ class Fetcher:
                     page = await self._fetch_browser(url, site_url, progress)
                 else:
                     page = await self._fetch_http(url, site_url, progress)
+                    if mode == "auto":
+                        page = await self._render_if_needed(page, site_url, progress)
         except TimeoutError:
             if scope is None or not scope.expired():
                 raise
@@ -273,7 +276,7 @@ class Fetcher:
                 determination=Determination.TIMEOUT,
                 reason=f"the page deadline of {self._settings.page_deadline_s:g} s passed "
                 f"({_attempts(progress.attempts)} made){_stopping_took(scope, mode)}",
-                render=mode,
+                render="http" if mode == "auto" else mode,
                 attempts=progress.attempts,
             )
         return page.model_copy(update={"elapsed_s": time.monotonic() - started})
@@ -300,6 +303,32 @@ class Fetcher:
             site_url=site_url,
             max_links=self._settings.max_links_per_page,
             max_link_text_chars=self._max_link_text_chars,
+        )
+
+    async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:
+        """`page` (fetched over HTTP), or the same URL through the browser when `page` is a script-rendered
+        shell. Without a usable browser, or when the browser cannot read it, `page` is kept and its reason
+        says what was missed."""
+        if not page.ok or page.render != "http":
+            return page
+        why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
+        if why is None:
+            return page
+        try:
+            rendered = await self._fetch_browser(page.final_url, site_url, progress)
+        except BrowserError as exc:
+            logger.warning("%s needs a browser (%s), but none could be started: %s", page.url, why, exc)
+            return page.model_copy(update={"reason": _joined(page.reason, f"needs JavaScript, no browser: {exc}")})
+        if not rendered.ok:
+            note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
+            return page.model_copy(update={"reason": _joined(page.reason, note)})
+        note = f"rendered with the browser: {why}"
+        return rendered.model_copy(
+            update={
+                "url": page.url,
+                "reason": _joined(rendered.reason, note),
+                "attempts": page.attempts + rendered.attempts,
+            }
         )
 
     async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
@@ -373,6 +402,10 @@ class Fetcher:
             if self._browser is None:
                 self._browser = await _BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
             return self._browser
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first}; {second}" if first else second
 
 
 def _attempts(count: int) -> str:

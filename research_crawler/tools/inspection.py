@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from research_crawler.llm.tokens import count_tokens
-from research_crawler.settings import Settings
+from research_crawler.settings import RenderMode, Settings
 from research_crawler.tools.fetch import Fetcher, page_from_file
 from research_crawler.tools.metadata import ItemMetadata, read_item_metadata
 from research_crawler.tools.page import Page
@@ -89,7 +89,7 @@ def inspection_of(page: Page) -> PageInspection:
 
 
 async def inspect_page(
-    target: str, settings: Settings, *, render: Literal["http", "browser"] | None = None
+    target: str, settings: Settings, *, render: RenderMode | None = None
 ) -> PageInspection:
     """Fetch `target` (an http(s) URL, or a path to a saved HTML file) and inspect it."""
     path = Path(target)

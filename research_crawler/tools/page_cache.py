@@ -51,8 +51,9 @@ class PageCache:
             self._pages[page.final_url] = page.model_copy(update={"url": page.final_url})
             self._aliases.add(page.final_url)
 
-    async def get_or_fetch(self, url: str, render: RenderKind, fetch: Callable[[], Awaitable[Page]]) -> Page:
-        """The stored page for `url`, or the result of `fetch()`, run once however many callers wait.
+    async def get_or_fetch(self, url: str, render: str, fetch: Callable[[], Awaitable[Page]]) -> Page:
+        """The stored page for `url`, or the result of `fetch()`, run once however many callers wait (`render`,
+        the strategy asked for, tells concurrent fetches of one URL apart).
 
         An exception from `fetch` reaches every waiter and nothing is stored. A caller that is cancelled
         does not cancel the fetch others wait for.

@@ -34,7 +34,7 @@ def test_each_setting_shows_where_it_came_from(home: Path, monkeypatch: pytest.M
     assert (rows["explore.max_subpages"]["value"], rows["explore.max_subpages"]["source"]) == (7, "file")
     assert (rows["explore.max_sites"]["value"], rows["explore.max_sites"]["source"]) == (4, "env")
     assert (rows["explore.top_k_urls"]["value"], rows["explore.top_k_urls"]["source"]) == (3, "flag")
-    assert (rows["fetch.render"]["value"], rows["fetch.render"]["source"]) == ("http", "default")
+    assert (rows["fetch.render"]["value"], rows["fetch.render"]["source"]) == ("auto", "default")
     assert rows["fetch.per_host_delay_s"]["source"] == "env"  # from the test environment
     assert rows["models.strong_model"]["value"] == "file-model"
     assert rows["models.api_key"] == {**rows["models.api_key"], "value": "********", "source": "file"}

@@ -74,12 +74,14 @@ class Recorded:
         return [e for e in read_trace(Path(self.report.run_dir or "") / "trace.jsonl") if e["event"] == event]
 
 
-def run_preset(preset: str, server: TestbedServer, site: str, query: str, tmp_path: Path) -> Recorded:
+def run_preset(
+    preset: str, server: TestbedServer, site: str, query: str, tmp_path: Path, *, render: str = "auto"
+) -> Recorded:
     """Run `query` on the testbed `site` under `preset` with the simulated model, recording its requests."""
     settings = Settings.from_preset(
         preset,
         runs_dir=tmp_path / preset,
-        fetch={"allowed_hosts": server.allowed_hosts(), "per_host_delay_s": 0.0},
+        fetch={"allowed_hosts": server.allowed_hosts(), "per_host_delay_s": 0.0, "render": render},
         rerank={"kind": "bm25"},
         models={"backoff_base_s": 0.01, "backoff_max_s": 0.02},
     )

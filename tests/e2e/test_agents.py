@@ -134,3 +134,22 @@ def test_every_site_layout_ends_with_a_report(
     report = run_query(settings, testbed_server, site, testbed.queries_for(site)[0].text)
     assert report.stop_reason in ("all_sites_done", "limit_reached")
     assert report.sites and report.sites[0].pages_visited >= 1
+
+
+@pytest.mark.browser
+def test_a_script_rendered_site_is_read_through_the_browser(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    """fetch.render = auto (the default): the site's pages are empty shells over HTTP, so they are fetched again
+    through the browser, and the papers its scripts list are found; with plain HTTP they are not."""
+    assert settings.fetch.render == "auto"
+    query = testbed.queries_for("js-site")[0]
+    report = run_query(settings, testbed_server, "js-site", query.text)
+    fetches = [e for e in events(report, "fetch") if e["source"] == "web" and e["determination"] == "ok"]
+    rendered = [e for e in fetches if e["render"] == "browser"]
+    assert rendered and all("rendered with the browser" in e["reason"] for e in rendered)
+    assert {item.url for item in report.items} & testbed_server.relevant_urls(query.id)
+
+    settings.fetch.render = "http"
+    plain = run_query(settings, testbed_server, "js-site", query.text)
+    assert not {item.url for item in plain.items} & testbed_server.relevant_urls(query.id)

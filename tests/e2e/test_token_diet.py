@@ -135,9 +135,9 @@ def test_the_crawler_is_asked_only_when_a_link_can_still_be_followed(
 def test_the_collector_is_not_asked_to_read_an_empty_page(
     testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
 ) -> None:
-    """The script-rendered site's pages are empty without a browser: nothing on them can be collected."""
+    """Fetched over plain HTTP, the script-rendered site's pages are empty: nothing on them can be collected."""
     query = testbed.query("js-site/general/robotrl")
-    run = run_preset("default", testbed_server, query.site, query.text, tmp_path)
+    run = run_preset("default", testbed_server, query.site, query.text, tmp_path, render="http")
     skips = [e for e in run.trace("skip") if e["step"] == "collector"]
     assert skips
     reports = [text_of(m) for m in run.of("Planner")[-1] if m.get("name") == "ScraperProxy"]

@@ -290,6 +290,7 @@ def _on_event_loop() -> bool:
     return True
 
 
+@pytest.mark.browser
 async def test_pages_are_built_off_the_event_loop(
     fault_server: FaultServer, browser_settings: FetchSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -315,3 +316,58 @@ async def test_pages_are_built_off_the_event_loop(
         rendered = await fetcher.fetch(fault_server.url("/listing"), render="browser")
     assert plain.ok and rendered.ok and len(rendered.links) == 2
     assert on_loop == [("http", False), ("browser", False)]
+
+
+SHELL = """<!doctype html><html><head><title>Latest preprints</title></head><body>
+<div id="app"><h1>Latest preprints</h1><ul id="listing"></ul>
+<noscript>This site needs JavaScript to show the list of preprints.</noscript></div>
+<script>
+var items = [["/abs/101", "Protein folding with diffusion"], ["/abs/102", "Graph transformers for chemistry"]];
+var list = document.getElementById("listing");
+items.forEach(function (item) {
+  var li = document.createElement("li"), a = document.createElement("a");
+  a.href = item[0]; a.textContent = item[1]; li.appendChild(a); list.appendChild(li);
+});
+</script></body></html>"""
+
+LONG_PAGE_WITH_NOTICE = (
+    "<html><head><title>An article</title></head><body><h1>An article</h1>"
+    + "<p>"
+    + " ".join(["Server-rendered text that any reader sees without scripts."] * 60)
+    + "</p><noscript>Please enable JavaScript to view the comments.</noscript></body></html>"
+)
+
+
+@pytest.mark.browser
+async def test_auto_renders_only_the_pages_that_need_javascript(
+    fault_server: FaultServer, browser_settings: FetchSettings
+) -> None:
+    fault_server.page("/shell", SHELL)
+    fault_server.page("/article", LONG_PAGE_WITH_NOTICE)
+    settings = browser_settings.model_copy(update={"render": "auto"})
+    baseline = chromium_process_count()
+    async with Fetcher(settings) as fetcher:
+        article = await fetcher.fetch(fault_server.url("/article"))
+        assert chromium_process_count() == baseline, "a page readable without scripts starts no browser"
+        shell = await fetcher.fetch(fault_server.url("/shell"))
+        again = await fetcher.fetch(fault_server.url("/shell"))
+    assert article.ok and article.render == "http" and "Server-rendered text" in article.markdown
+    assert shell.ok and shell.render == "browser", shell.reason
+    assert shell.url == fault_server.url("/shell")
+    assert [link.url for link in shell.links] == [fault_server.url("/abs/101"), fault_server.url("/abs/102")]
+    assert "rendered with the browser: it asks for JavaScript" in shell.reason
+    assert again is shell
+    assert len(fault_server.hits_for("/shell")) == 2  # once over HTTP, once by the browser; then cached
+    assert chromium_process_count() == baseline
+
+
+async def test_auto_without_a_browser_keeps_the_http_page_and_says_so(
+    fault_server: FaultServer, fast_settings: FetchSettings, tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-chromium-here"
+    fault_server.page("/shell", SHELL)
+    settings = fast_settings.model_copy(update={"render": "auto", "chromium_path": str(missing)})
+    async with Fetcher(settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/shell"))
+    assert page.ok and page.render == "http" and page.links == []
+    assert "needs JavaScript, no browser" in page.reason

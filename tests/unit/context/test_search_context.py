@@ -35,7 +35,7 @@ def test_query_is_stripped_and_must_not_be_empty() -> None:
 
 def test_site_ref_canonicalises_its_url_and_needs_a_name() -> None:
     ref = SiteRef(name=" arXiv ", url="HTTPS://arXiv.org:443/?utm_source=x")
-    assert (ref.name, ref.url, ref.render) == ("arXiv", "https://arxiv.org/", "http")
+    assert (ref.name, ref.url, ref.render) == ("arXiv", "https://arxiv.org/", None)  # None: the fetch settings decide
     with pytest.raises(ValidationError):
         SiteRef(name="  ", url="https://x.org")
     with pytest.raises(ValidationError):
