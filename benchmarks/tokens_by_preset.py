@@ -35,7 +35,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ reports list pending URLs", {"run": {"report_lists_top_urls": True}}),
     ("+ start page opened directly", {"run": {"open_start_page": True}}),
     ("+ no link scoring on last page", {"run": {"links_on_last_page": False}}),
-    ("+ Presenter gets items in task", {"report": {"presenter_items": "message"}}),
+    ("+ items given in the task", {"run": {"items_in_task": True}}),
 ]
 DEFAULT_ROW = "default"
 

@@ -298,6 +298,12 @@ class RunSettings(_Section):
         description="Page reports and site announcements end with the best pending URLs (as get_top_urls "
         "lists them), so the Planner can choose its next page without a separate call.",
     )
+    items_in_task: bool = Field(
+        True,
+        description="The Supervisor and the Presenter receive the collected items in the message that asks for "
+        "their verdict or report, instead of calling a tool for them first (the paper's tools: one model call "
+        "more each, and the tool's schema on every call).",
+    )
     open_start_page: bool = Field(
         True,
         description="Open a new site's start page as soon as the site is announced, without asking the Planner: "
@@ -349,12 +355,6 @@ class ReportSettings(_Section):
 
     top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
     critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
-    presenter_items: Literal["message", "tool"] = Field(
-        "message",
-        description="How the Presenter receives the ranked items: in the message that asks for the report, or "
-        "by calling its get_top_items tool first (the paper's dedicated tool: one model call more, and its "
-        "schema on every Presenter call).",
-    )
 
 
 class RerankSettings(_Section):

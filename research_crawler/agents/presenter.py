@@ -1,5 +1,5 @@
 """The Presenter: receives the best items (ranked, with metadata) in its task message, or through its
-`get_top_items` tool (report.presenter_items), and writes the report in Markdown, following the format the
+`get_top_items` tool (run.items_in_task off), and writes the report in Markdown, following the format the
 user asked for."""
 
 from __future__ import annotations
@@ -76,10 +76,10 @@ class PresenterTools:
 def make_presenter(
     settings: Settings, tools: PresenterTools, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
-    """The Presenter agent and the executor of its tool (offered only when report.presenter_items is "tool")."""
+    """The Presenter agent and the executor of its tool (offered only when run.items_in_task is off)."""
     presenter = make_llm_agent(Role.PRESENTER, system_message=system_message(Role.PRESENTER, settings), model=model)
     executor = make_executor("PresenterTools")
-    if settings.report.presenter_items == "tool":
+    if not settings.run.items_in_task:
         register_tools(presenter, executor, tools.tools())
     finish_llm_agent(presenter, model)
     return presenter, executor

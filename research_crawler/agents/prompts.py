@@ -3,8 +3,8 @@
 Prompts are data; filling refuses unknown or missing placeholders, so a renamed setting cannot leave a
 ``{placeholder}`` in front of a model. A role's optional parts are added only when the settings make them
 true: ``closing`` asks for the reply the Crawler and the Collector write after their tool call (not when
-``run.stop_after_tool`` ends their chats on it), ``items_by_tool`` tells the Presenter to fetch the items
-with its tool (only when ``report.presenter_items`` is "tool").
+``run.stop_after_tool`` ends their chats on it), ``items_by_tool`` tells the Supervisor and the Presenter
+to fetch the items with their tool (only when ``run.items_in_task`` is off).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = ["prompt_templates", "prompt_values", "system_message"]
 #: A role's optional prompt parts, each with when it is part of the system message.
 _OPTIONAL_PARTS: dict[str, Callable[[Settings], bool]] = {
     "closing": lambda settings: not settings.run.stop_after_tool,
-    "items_by_tool": lambda settings: settings.report.presenter_items == "tool",
+    "items_by_tool": lambda settings: not settings.run.items_in_task,
 }
 
 

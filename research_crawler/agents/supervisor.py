@@ -40,23 +40,26 @@ class SupervisorTools:
         self._x.supervisor_verdict, self._x.supervisor_feedback = "approved", reason.strip()
         return "Recorded: the site is approved. Reply with one short sentence."
 
-    def request_more(
-        self, feedback: Annotated[str, "What is missing and where the Planner should look."]
-    ) -> str:
+    def request_more(self, feedback: Annotated[str, "What is missing and where the Planner should look."]) -> str:
         """Send the Planner back to work on this site, with precise feedback on what is missing."""
         self._x.supervisor_verdict, self._x.supervisor_feedback = "more", feedback.strip()
         return "Recorded: the Planner will continue with your feedback. Reply with one short sentence."
 
     def tools(self) -> list[Callable[..., str]]:
-        return [self.get_collected_items, self.approve_site, self.request_more]
+        verdicts: list[Callable[..., str]] = [self.approve_site, self.request_more]
+        return verdicts if self._x.settings.run.items_in_task else [self.get_collected_items, *verdicts]
 
 
 def make_supervisor(
     exploration: Exploration, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
-    """The Supervisor agent and the executor of its tools."""
+    """The Supervisor agent and the executor of its tools (get_collected_items only when run.items_in_task is off;
+    with run.stop_after_tool its chat ends on a recorded verdict)."""
     supervisor = make_llm_agent(
-        Role.SUPERVISOR, system_message=system_message(Role.SUPERVISOR, exploration.settings), model=model
+        Role.SUPERVISOR,
+        system_message=system_message(Role.SUPERVISOR, exploration.settings),
+        model=model,
+        stop_after_tool=exploration.settings.run.stop_after_tool,
     )
     executor = make_executor("SupervisorTools")
     register_tools(supervisor, executor, SupervisorTools(exploration).tools())

@@ -379,12 +379,13 @@ class SimulatedModelClient(BaseModelClient):
 
     def _play_supervisor(self, chat: _Conversation, tools: set[str]) -> ModelReply:
         results = chat.tool_results_since_task()
-        if not results:
+        if not results and "get_collected_items" in tools:
             return self._call("get_collected_items", {})
-        last = _text_of(results[-1])
-        if last.startswith("Recorded:"):
+        if results and _text_of(results[-1]).startswith("Recorded:"):
             return _text("Verdict given.")
-        listing = next((_text_of(r) for r in reversed(results) if "collected on" in _text_of(r)), "")
+        listing = next(
+            (_text_of(r) for r in [*reversed(results), {"content": chat.task()}] if "collected on" in _text_of(r)), ""
+        )
         found = _last_int(r"(\d+) item\(s\) collected on", [{"content": listing}]) or 0
         request = _request_of(listing) or chat.query()
         target = requested_count(request) or self.simulated.enough_items

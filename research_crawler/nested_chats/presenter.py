@@ -112,7 +112,7 @@ class PresenterChat:
         self.tools.load(items, requested=requested)
         turns = x.settings.run.nested_max_turns
         request = f'Request: "{x.search.query}"'
-        by_tool = x.settings.report.presenter_items == "tool"
+        by_tool = not x.settings.run.items_in_task
         if by_tool:
             task = f"{request}\nCall get_top_items (k={len(items) or 1}), then write the report in Markdown."
         else:

@@ -9,6 +9,7 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.exploration import Exploration
+from research_crawler.tools.items import get_collected_items
 
 __all__ = ["SupervisorChat"]
 
@@ -22,16 +23,20 @@ class SupervisorChat:
     def run(self) -> str:
         x = self.exploration
         x.supervisor_verdict, x.supervisor_feedback = "none", ""
-        message = (
-            f'Request: "{x.search.query}"\n'
+        site = (
             f"Site: {x.site.name} ({x.site.url}); {x.web.visited_count} page(s) visited, "
             f"{x.subpages_left} subpage(s) left.\n"
-            "Judge whether the search on this site is complete: call get_collected_items, then approve_site "
-            "or request_more."
         )
-        text = run_nested_chat(
-            self.executor, self.supervisor, message, max_turns=x.settings.run.nested_max_turns
-        )
+        if x.settings.run.items_in_task:
+            items = get_collected_items(x.web, query=x.search.query, state=x.hint_state()).message
+            message = f"{site}{items}\nJudge whether the search on this site is complete: approve_site or request_more."
+        else:
+            message = (
+                f'Request: "{x.search.query}"\n{site}'
+                "Judge whether the search on this site is complete: call get_collected_items, then approve_site "
+                "or request_more."
+            )
+        text = run_nested_chat(self.executor, self.supervisor, message, max_turns=x.settings.run.nested_max_turns)
         x.trace.emit("verdict", site=x.site.url, verdict=x.supervisor_verdict, feedback=x.supervisor_feedback)
         if x.supervisor_verdict == "more":
             return f"Supervisor: more is needed on this site. Feedback: {x.supervisor_feedback}"

@@ -155,7 +155,7 @@ def get_collected_items(web_context: WebContext, *, query: str, state: HintState
     lines = [f'Query: "{query}"', f"{len(items)} item(s) collected on {web_context.site_url}:"]
     for n, item in enumerate(items, 1):
         line = f"{n}. {item.title} — {item.url} (score {item.score:g}/10)"
-        if item.description:
+        if item.description and item.description != item.title:
             line += f"\n   {item.description}"
         lines.append(line)
     state = state.model_copy(update={"items_collected": len(items)})

@@ -23,7 +23,7 @@ DIET = {
     "run.planner_history",
     "run.stop_after_tool",
     "run.report_lists_top_urls",
-    "report.presenter_items",
+    "run.items_in_task",
     "run.links_on_last_page",
     "run.open_start_page",
 }

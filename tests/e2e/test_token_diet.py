@@ -74,6 +74,20 @@ def test_the_presenter_gets_the_items_in_its_task_only_in_default(arxiv: dict[st
     assert "get_top_items" not in text_of(default.of("Presenter")[0][0])
 
 
+def test_the_supervisor_judges_from_its_task_in_one_call_only_in_default(arxiv: dict[str, Any]) -> None:
+    default, paper = arxiv["default"], arxiv["paper"]
+    assert [e["verdict"] for e in default.trace("verdict")] == [e["verdict"] for e in paper.trace("verdict")]
+    assert default.trace("verdict"), "no review happened: the comparison would say nothing"
+    reviews = len(default.trace("verdict"))
+    assert len(default.of("Supervisor")) == reviews  # one call each: the verdict ends the chat
+    task = _first_user_text(default.of("Supervisor")[0])
+    assert "item(s) collected on" in task
+    for tools in default.tools_of("Supervisor"):
+        assert sorted(t["function"]["name"] for t in tools) == ["approve_site", "request_more"]
+    assert "get_collected_items" in {t["function"]["name"] for t in paper.tools_of("Supervisor")[0]}
+    assert len(paper.of("Supervisor")) == 3 * reviews  # get the items, judge, then a closing sentence
+
+
 def test_closing_replies_are_asked_for_only_where_they_are_written(arxiv: dict[str, Any]) -> None:
     for agent, closing in (("Crawler", "reply with one short sentence"), ("Collector", "page report")):
         assert closing in text_of(arxiv["paper"].of(agent)[0][0])  # system prompt

@@ -76,5 +76,7 @@ def test_optional_prompt_parts_appear_only_when_their_setting_makes_them_true(pr
     assert ("reply with one short sentence" in crawler) is closing
     assert ("write a short page report" in collector) is closing
     presenter = system_message(Role.PRESENTER, settings)
-    assert ("get_top_items" in presenter) is (settings.report.presenter_items == "tool")
+    assert ("get_top_items" in presenter) is (not settings.run.items_in_task)
+    supervisor = system_message(Role.SUPERVISOR, settings)
+    assert ("get_collected_items" in supervisor) is (not settings.run.items_in_task)
     assert presenter.startswith("You are the Presenter") and "{" not in presenter
