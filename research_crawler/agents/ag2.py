@@ -59,19 +59,25 @@ def tool_succeeded(message: dict[str, Any]) -> bool:
 
 
 def make_llm_agent(
-    role: Role, *, system_message: str, model: ModelSpec, stop_after_tool: bool = False
+    role: Role,
+    *,
+    system_message: str,
+    model: ModelSpec,
+    stop_after_tool: bool = False,
+    done: Callable[[dict[str, Any]], bool] | None = None,
 ) -> autogen.ConversableAgent:
     """The LLM agent playing `role`, answered by `model` (call `finish_llm_agent` after registering its tools).
 
     With `stop_after_tool`, a nested chat ends as soon as the agent's tool call succeeded, instead of
     paying one more model call (the whole page again) for a closing sentence nobody reads; a failed call
-    still goes back to the model so it can correct itself.
+    still goes back to the model so it can correct itself. `done` replaces that test when only some tool
+    calls finish the agent's task (it gets each message the agent receives).
     """
     quiet_autogen()
     return autogen.ConversableAgent(
         role.agent_name,
         system_message=system_message,
-        is_termination_msg=tool_succeeded if stop_after_tool else None,
+        is_termination_msg=done or (tool_succeeded if stop_after_tool else None),
         llm_config=llm_config_for(role.value, model=model.model, client_cls=model.client_cls),
         human_input_mode="NEVER",
         code_execution_config=False,

@@ -110,9 +110,9 @@ _LISTING = re.compile(r"\n\n(?:Pending URLs on |No pending URLs on ).*\Z", re.DO
 
 
 def drop_old_listings(messages: list[Message]) -> list[Message]:
-    """`messages` where only the latest page report or announcement keeps its list of pending URLs: older
-    lists are out of date (the queue has moved on) and the Planner needs only the current one. Changed
-    messages are copies; the rest are the same objects."""
+    """`messages` where only the latest page report or announcement keeps its list of pending URLs (and its
+    hint): older lists are out of date (the queue has moved on) and the Planner needs only the current one.
+    Changed messages are copies; the rest are the same objects."""
     latest = max(
         (i for i, m in enumerate(messages) if not m.get("tool_calls") and _LISTING.search(_content(m))), default=None
     )
@@ -120,7 +120,7 @@ def drop_old_listings(messages: list[Message]) -> list[Message]:
     for index, message in enumerate(messages):
         text = _content(message)
         if index != latest and not message.get("tool_calls") and _LISTING.search(text):
-            message = {**message, "content": _LISTING.sub("\n(older list of pending URLs left out)", text)}
+            message = {**message, "content": _LISTING.sub("", text)}
         result.append(message)
     return result
 

@@ -54,12 +54,14 @@ def make_supervisor(
     exploration: Exploration, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
     """The Supervisor agent and the executor of its tools (get_collected_items only when run.items_in_task is off;
-    with run.stop_after_tool its chat ends on a recorded verdict)."""
+    with run.stop_after_tool its chat ends as soon as a verdict is recorded, not on get_collected_items)."""
     supervisor = make_llm_agent(
         Role.SUPERVISOR,
         system_message=system_message(Role.SUPERVISOR, exploration.settings),
         model=model,
-        stop_after_tool=exploration.settings.run.stop_after_tool,
+        done=(lambda _message: exploration.supervisor_verdict != "none")
+        if exploration.settings.run.stop_after_tool
+        else None,
     )
     executor = make_executor("SupervisorTools")
     register_tools(supervisor, executor, SupervisorTools(exploration).tools())

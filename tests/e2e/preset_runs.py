@@ -75,12 +75,21 @@ class Recorded:
 
 
 def run_preset(
-    preset: str, server: TestbedServer, site: str, query: str, tmp_path: Path, *, render: str = "auto"
+    preset: str,
+    server: TestbedServer,
+    site: str,
+    query: str,
+    tmp_path: Path,
+    *,
+    render: str = "auto",
+    run: dict[str, Any] | None = None,
 ) -> Recorded:
-    """Run `query` on the testbed `site` under `preset` with the simulated model, recording its requests."""
+    """Run `query` on the testbed `site` under `preset` (with `run` settings changed) and the simulated model,
+    recording its requests."""
     settings = Settings.from_preset(
         preset,
         runs_dir=tmp_path / preset,
+        run=run or {},
         fetch={"allowed_hosts": server.allowed_hosts(), "per_host_delay_s": 0.0, "render": render},
         rerank={"kind": "bm25"},
         models={"backoff_base_s": 0.01, "backoff_max_s": 0.02},

@@ -88,6 +88,19 @@ def test_the_supervisor_judges_from_its_task_in_one_call_only_in_default(arxiv: 
     assert len(paper.of("Supervisor")) == 3 * reviews  # get the items, judge, then a closing sentence
 
 
+def test_a_supervisor_that_fetches_its_items_still_gives_its_verdict_when_chats_end_on_tools(
+    testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+) -> None:
+    """get_collected_items succeeding must not end the Supervisor's chat: only a recorded verdict does."""
+    query = testbed.query("arxiv-like/general/gnn")
+    run = run_preset(
+        "paper", testbed_server, query.site, query.text, tmp_path, run={"stop_after_tool": True, "items_in_task": False}
+    )
+    verdicts = run.trace("verdict")
+    assert verdicts and all(e["verdict"] == "approved" for e in verdicts)
+    assert len(run.of("Supervisor")) == 2 * len(verdicts)  # the items, then the verdict; no closing sentence
+
+
 def test_closing_replies_are_asked_for_only_where_they_are_written(arxiv: dict[str, Any]) -> None:
     for agent, closing in (("Crawler", "reply with one short sentence"), ("Collector", "page report")):
         assert closing in text_of(arxiv["paper"].of(agent)[0][0])  # system prompt

@@ -148,5 +148,5 @@ def test_only_the_latest_listing_of_pending_urls_is_kept() -> None:
     old = {"role": "user", "name": "ScraperProxy", "content": "Page A\n\nPending URLs on x (3 in all):\n1. u — a"}
     new = {"role": "user", "name": "ScraperProxy", "content": "Page B\n\nPending URLs on x (2 in all):\n1. v — b"}
     kept = drop_old_listings([{"role": "system", "content": "s"}, old, new])
-    assert kept[1]["content"] == "Page A\n(older list of pending URLs left out)"
+    assert kept[1]["content"] == "Page A"
     assert kept[2] is new and old["content"].endswith("1. u — a")
