@@ -459,6 +459,7 @@ class _ChatRun:
         register_reply(supervisor_proxy, manager, lambda _m: SupervisorChat(x, supervisor, supervisor_exec).run())
         register_reply(presenter_proxy, manager, lambda _m: self._present(presenting))
         register_reply(user, manager, lambda _m: self._announce())
+        self._resume_unfinished_scrape()  # a resumed run under way on a site: its interrupted page comes first
         user.initiate_chat(manager, message=f'Request: "{x.search.query}"', silent=True)
         if not x.search.gamma:  # the chat ended without the Presenter (should not happen): still report
             x.complete(StopReason.ERROR, "the conversation ended before the report")
@@ -619,11 +620,24 @@ class _ChatRun:
             f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
             f'Request: "{x.search.query}".'
         )
+        if (unfinished := self._resume_unfinished_scrape()) is not None:
+            return f"{intro}\nReading {unfinished} again for the Scraper: a stop interrupted its scrape."
         if self._open_start_page():
             return f"{intro}\nOpening its start page {x.web.site_url} for the Scraper."
         if not x.settings.run.report_lists_top_urls:
             return f"{intro} Start with get_top_urls."
         return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
+
+    def _resume_unfinished_scrape(self) -> str | None:
+        """The current site's page whose scrape a stop (a crash, a kill) interrupted, handed to the Scraper to be
+        read again (from the run's page archive: no second request) before the Planner's next move; None
+        when there is none."""
+        x = self.x
+        if x.search.current_site is None or not (unfinished := x.web.unfinished_scrapes()):
+            return None
+        x.planner_action, x.scrape_target = "scrape", ScrapeTarget(unfinished[0])
+        self.trace.emit("scrape_resumed", url=unfinished[0])
+        return unfinished[0]
 
     def _open_start_page(self) -> bool:
         """With run.open_start_page, take a new site's start page (its only pending URL) for the Scraper, as
@@ -637,6 +651,7 @@ class _ChatRun:
         if web.pending_count != 1 or not web.is_pending(web.site_url):
             return False
         web.take(web.site_url)
+        web.begin_scrape(web.site_url)
         x.planner_action, x.scrape_target = "scrape", ScrapeTarget(web.site_url)
         return True
 

@@ -57,6 +57,7 @@ class PlannerTools:
         except StateError as exc:
             x.stuck.record_bad_choice(canonical, str(exc))
             return f"Error: {exc}. Choose a URL listed by get_top_urls."
+        x.web.begin_scrape(canonical)
         x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical)
         x.save()
         return f"Opening {canonical} for the Scraper."
@@ -84,6 +85,7 @@ class PlannerTools:
             x.stuck.record_bad_choice(search_url, "this search was already made")
             return "Error: this search was already made on this site. Try other keywords or another URL."
         x.web.mark_visited(canonical)
+        x.web.begin_scrape(canonical)
         form_page = x.search_form_pages.get(x.site.url)
         if form_page is not None:
             x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")

@@ -143,7 +143,8 @@ TRANSITIONS: tuple[Transition, ...] = (
     ),
     Transition(
         "open_start_page",
-        "The User Proxy announced a new site and opened its start page (run.open_start_page): the Scraper reads it.",
+        "The User Proxy handed the Scraper a page itself: a new site's start page (run.open_start_page), or a page "
+        "whose scrape a stop interrupted (a resumed run): the Scraper reads it.",
         lambda s: s.last_speaker is Speaker.USER and s.has_current_site and s.planner_action == "scrape",
         _go("open_start_page", Speaker.SCRAPER),
     ),

@@ -171,9 +171,12 @@ class WebContext(BaseModel):
     - DU (`discovered_urls`): every URL seen, queued or not, visited or not.
     - VU (`visited_urls`): the URLs already visited.
 
+    Beside W, `scraping` holds the visited URLs whose scrape has begun and not finished: a run that stops
+    in between (a crash, a kill) leaves them there, and the resumed run reads them again first.
+
     Invariants, kept by every method and checked when a saved context is loaded:
-    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; each URL is visited at most once
-    (a second visit raises `StateError`). All URLs are canonical (`context.urls.canonicalize_url`).
+    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; each URL is visited at
+    most once (a second visit raises `StateError`). All URLs are canonical (`context.urls.canonicalize_url`).
 
     Mutate it only through its methods; the fields are public for (de)serialisation. Pydantic's JSON
     round trip is exact: ``WebContext.model_validate_json(w.model_dump_json()) == w``.
@@ -188,6 +191,7 @@ class WebContext(BaseModel):
     discovered_items: _URLSet = Field(default_factory=set, description="DP: item URLs collected.")
     discovered_urls: _URLSet = Field(default_factory=set, description="DU: every URL seen.")
     visited_urls: _URLSet = Field(default_factory=set, description="VU: URLs visited.")
+    scraping: _URLSet = Field(default_factory=set, description="Visited URLs whose scrape has not finished.")
     next_url_seq: int = Field(default=0, ge=0, description="Sequence number of the next queued URL.")
     next_item_seq: int = Field(default=0, ge=0, description="Sequence number of the next collected item.")
 
@@ -278,6 +282,22 @@ class WebContext(BaseModel):
         self.pending.pop(canonical, None)
         self.discovered_urls.add(canonical)
         self.visited_urls.add(canonical)
+
+    def begin_scrape(self, url: str) -> None:
+        """Record that the scrape of the visited `url` begins (until `end_scrape`). Raises `StateError` if it
+        was not visited."""
+        canonical = canonicalize_url(url)
+        if canonical not in self.visited_urls:
+            raise StateError(f"{canonical} cannot be scraped before it is visited")
+        self.scraping.add(canonical)
+
+    def end_scrape(self, url: str) -> None:
+        """Record that the scrape of `url` finished (whatever it found); nothing happens if none had begun."""
+        self.scraping.discard(canonicalize_url(url))
+
+    def unfinished_scrapes(self) -> list[str]:
+        """The visited URLs whose scrape began and never finished, in URL order."""
+        return sorted(self.scraping)
 
     def _visit_pending(self, canonical: str) -> None:
         del self.pending[canonical]
@@ -403,6 +423,8 @@ class WebContext(BaseModel):
             problems.append(f"pending but not discovered: {sorted(pending - self.discovered_urls)[:5]}")
         if self.discovered_items != set(self.collected):
             problems.append("discovered item URLs differ from the collected items")
+        if not self.scraping <= self.visited_urls:
+            problems.append(f"scraping but not visited: {sorted(self.scraping - self.visited_urls)[:5]}")
         if any(key != entry.url for key, entry in self.pending.items()):
             problems.append("a pending entry is filed under another URL")
         if any(key != item.url for key, item in self.collected.items()):

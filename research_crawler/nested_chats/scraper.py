@@ -67,6 +67,7 @@ class ScraperChat:
         x.trace.emit("scrape", url=target.url, kind=target.kind, determination=page.determination.value)
         if not page.ok:
             x.stuck.record_scrape(new_links=0, new_items=0)
+            x.web.end_scrape(target.url)
             x.save()
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)
@@ -81,6 +82,7 @@ class ScraperChat:
             x.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         x.stuck.record_scrape(new_links=new_links, new_items=new_items)
+        x.web.end_scrape(target.url)
         x.save()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
         if search_form_found:  # said once per site: the Planner keeps every page report

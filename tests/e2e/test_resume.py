@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,9 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from research_crawler.agents.ag2 import ModelSpec
+from research_crawler.agents.roles import Role
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
+from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.client import ModelReply, ModelRequest
+from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
+from research_crawler.llm.usage import UsageLedger
 from research_crawler.session import ResearchSession
 from research_crawler.settings import Settings
 from research_crawler.trace import read_trace
@@ -87,3 +95,60 @@ def test_stop_then_resume_keeps_items_and_fetches_no_page_twice(
     assert page_hits and max(page_hits.values()) == 1, page_hits.most_common(3)
     actions = [e.get("action") for e in read_trace(run_dir / "trace.jsonl") if e["event"] == "run"]
     assert actions == ["start", "resume"]
+
+
+class _Crash(BaseException):
+    """Stands for the process dying mid-scrape: nothing in the run catches it, nothing is saved after it."""
+
+
+class _CrashingCollector(SimulatedModelClient):
+    """The simulated model, except that the Collector's first read of a site-search results page crashes."""
+
+    def _complete(self, request: ModelRequest) -> ModelReply:
+        task = next((str(m.get("content") or "") for m in request.messages if m.get("role") == "user"), "")
+        if self.agent_name == "Collector" and re.search(r'<page-content url="[^"]*/search\?', task):
+            raise _Crash
+        return super()._complete(request)
+
+
+class _CrashingSession(ResearchSession):
+    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
+        spec = super().model_spec(role, ledger, fault_log, budget)
+        return dataclasses.replace(spec, client_cls=_CrashingCollector)
+
+
+def test_a_page_whose_scrape_a_crash_cut_short_is_read_again_on_resume(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+) -> None:
+    """The crash falls after the Crawler saved the results page's links and before the Collector stored its
+    papers: the resumed run reads that page again (from the run's archive) before anything else."""
+    site = "arxiv-like"
+    query = testbed.query("arxiv-like/general/gnn")
+    run_dir = tmp_path / "run"
+    testbed_server.reset_hits()
+    with pytest.raises(_Crash):
+        _CrashingSession(settings, backend="simulated").run(
+            query.text, sites=[testbed_server.base_url(site)], run_dir=run_dir
+        )
+    crashed = RunStore(run_dir).load()
+    (web,) = crashed.web_contexts.values()
+    unfinished = web.unfinished_scrapes()
+    assert len(unfinished) == 1 and "/search?" in unfinished[0]
+    assert not web.CP, "the crash came before the Collector stored anything"
+
+    report = asyncio.run(ResearchSession(settings, backend="simulated").aresume(run_dir))
+    after = RunStore(run_dir).load()
+    (web,) = after.web_contexts.values()
+    assert web.unfinished_scrapes() == []
+    relevant = testbed_server.relevant_urls(query.id)
+    assert relevant <= set(web.CP), "the papers of the interrupted results page were collected on resume"
+    assert relevant & {item.url for item in report.items}
+    trace = read_trace(run_dir / "trace.jsonl")
+    resumed = next(i for i, e in enumerate(trace) if e.get("action") == "resume")
+    assert [e["url"] for e in trace[resumed:] if e["event"] == "scrape_resumed"] == unfinished
+    first_scrape = next(e for e in trace[resumed:] if e["event"] == "scrape")
+    assert first_scrape["url"] == unfinished[0]
+    refetched = [e for e in trace[resumed:] if e["event"] == "fetch" and e["url"] == unfinished[0]]
+    assert refetched and all(e["source"] == "archive" for e in refetched)
+    page_hits = Counter(hit.path for hit in testbed_server.hits(site) if not hit.path.startswith("/robots.txt"))
+    assert max(page_hits.values()) == 1, page_hits.most_common(3)

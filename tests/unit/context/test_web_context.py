@@ -288,3 +288,23 @@ def test_lone_surrogates_from_model_output_cannot_make_the_state_unsaveable() ->
     assert w.top_urls(2)[1].anchor_text == "bad \ufffd text 😀"
     assert w.CP["https://ex.org/i"].title == "T\ufffd"
     assert WebContext.model_validate_json(w.model_dump_json()) == w
+
+
+def test_a_scrape_is_recorded_from_its_start_to_its_end_and_survives_a_save() -> None:
+    web = WebContext.for_site("https://x.org/")
+    with pytest.raises(StateError, match="before it is visited"):
+        web.begin_scrape("https://x.org/")
+    web.take("https://x.org/")
+    web.begin_scrape("https://x.org/?utm_source=feed")  # canonicalised like every URL
+    assert web.unfinished_scrapes() == ["https://x.org/"]
+    saved = web.model_dump_json()
+    assert WebContext.model_validate_json(saved).unfinished_scrapes() == ["https://x.org/"]
+    web.end_scrape("https://x.org/")
+    web.end_scrape("https://x.org/")  # ending twice (or a scrape never begun) is harmless
+    assert web.unfinished_scrapes() == []
+    data = json.loads(saved)
+    data["visited_urls"] = []
+    with pytest.raises(ValueError, match="scraping but not visited"):
+        WebContext.model_validate(data)
+    del data["scraping"]  # a state file written before scrapes were recorded still loads
+    assert WebContext.model_validate({**data, "visited_urls": ["https://x.org/"]}).unfinished_scrapes() == []
