@@ -106,13 +106,17 @@ class BgeReranker:
         self._max_length = max_length
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        if not texts:
-            return []
-        pairs = [(query, text) for text in texts]
-        scores = self.model.compute_score(
-            pairs, batch_size=self._batch_size, max_length=self._max_length, normalize=True
-        )
-        return [float(value) for value in scores]
+        """Scores in 0..1, one forward pass per `batch_size` pairs. Each batch is its own `compute_score`
+        call, given a batch size above its length: FlagEmbedding then draws no progress bar on stderr (it
+        draws one whenever a call spans several of its batches), which would break the live view."""
+        scores: list[float] = []
+        for start in range(0, len(texts), self._batch_size):
+            pairs = [(query, text) for text in texts[start : start + self._batch_size]]
+            batch = self.model.compute_score(
+                pairs, batch_size=len(pairs) + 1, max_length=self._max_length, normalize=True
+            )
+            scores += [float(value) for value in (batch if isinstance(batch, list) else [batch])]
+        return scores
 
 
 def load_bge(settings: RerankSettings) -> BgeReranker:

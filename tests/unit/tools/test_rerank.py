@@ -222,6 +222,18 @@ def test_bge_path_scores_pairs_like_the_cross_encoder_itself(tiny_cross_encoder:
     assert all(0.0 <= score <= 1.0 for score in scores)
 
 
+def test_bge_scoring_writes_nothing_to_the_terminal(
+    tiny_cross_encoder: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    reranker = load_reranker(RerankSettings(kind="bge", bge_model=str(tiny_cross_encoder), device="cpu", batch_size=2))
+    capfd.readouterr()
+    scores = reranker.score(QUERY, TEXTS * 3)  # several batches: FlagEmbedding would draw a progress bar
+    assert len(scores) == 3 * len(TEXTS)
+    assert reranker.score(QUERY, TEXTS[:1]) and len(reranker.score(QUERY, TEXTS[:1])) == 1
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+
+
 def test_bge_batch_size_does_not_change_scores_and_the_model_is_loaded_once(tiny_cross_encoder: Path) -> None:
     small = load_reranker(RerankSettings(kind="bge", bge_model=str(tiny_cross_encoder), device="cpu", batch_size=1))
     large = load_reranker(RerankSettings(kind="bge", bge_model=str(tiny_cross_encoder), device="cpu", batch_size=64))
