@@ -37,6 +37,7 @@ from research_crawler.context.store import RunStore, atomic_write_text
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.exploration import Exploration, ScrapeTarget
+from research_crawler.llm.ag2_setup import forget_finished_clients
 from research_crawler.llm.budget import RunBudget, RunInterrupted, RunLimitReached
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
@@ -293,6 +294,7 @@ class ResearchSession:
                 report = await asyncio.to_thread(runner.run)
         finally:
             trace.close()
+            forget_finished_clients()
         report.stats.pages_fetched = len({page.final_url for page in fetched})
         report.stats.wall_time_s = round(time.monotonic() - started, 3)
         report.run_dir = str(run_dir)

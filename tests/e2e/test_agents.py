@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import gc
 import itertools
 import json
+import weakref
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
+from research_crawler.agents.ag2 import ModelSpec
+from research_crawler.agents.roles import Role
 from research_crawler.agents.speaker_selection import TRANSITIONS
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
+from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
+from research_crawler.llm.usage import UsageLedger
 from research_crawler.report.models import Report
 from research_crawler.session import ResearchSession
 from research_crawler.settings import Settings
@@ -153,3 +162,31 @@ def test_a_script_rendered_site_is_read_through_the_browser(
     settings.fetch.render = "http"
     plain = run_query(settings, testbed_server, "js-site", query.text)
     assert not {item.url for item in plain.items} & testbed_server.relevant_urls(query.id)
+
+
+class _WatchedClient(SimulatedModelClient):
+    """The simulated model, each instance watched through a weak reference (`alive`)."""
+
+    alive: ClassVar[list[weakref.ref[SimulatedModelClient]]] = []
+
+    def __init__(self, config: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(config, **kwargs)
+        _WatchedClient.alive.append(weakref.ref(self))
+
+
+class _WatchedSession(ResearchSession):
+    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
+        return dataclasses.replace(super().model_spec(role, ledger, fault_log, budget), client_cls=_WatchedClient)
+
+
+def test_a_finished_run_leaves_nothing_behind_in_memory(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    """A batch runs many queries in one process: once a run has ended, its model clients — and through them its
+    agents, pages and state — must be freed (AG2 memoises a log helper on the client; we clear it)."""
+    _WatchedClient.alive.clear()
+    for query in testbed.queries_for("journal-like")[:2]:
+        _WatchedSession(settings, backend="simulated").run(query.text, sites=[testbed_server.base_url("journal-like")])
+    assert len(_WatchedClient.alive) >= 10  # every agent of both runs had its client
+    gc.collect()
+    assert [ref for ref in _WatchedClient.alive if ref() is not None] == []
