@@ -155,6 +155,8 @@ class Fetcher:
         self._cache = PageCache()
         self._browser: _BrowserSession | None = None
         self._browser_lock = asyncio.Lock()
+        #: Why no browser could be started for render="auto" (tried once per fetcher, not once per page).
+        self._no_browser: str | None = None
         self._closed = False
 
     async def __aenter__(self) -> Fetcher:
@@ -314,11 +316,15 @@ class Fetcher:
         why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
         if why is None:
             return page
-        try:
-            rendered = await self._fetch_browser(page.final_url, site_url, progress)
-        except BrowserError as exc:
-            logger.warning("%s needs a browser (%s), but none could be started: %s", page.url, why, exc)
-            return page.model_copy(update={"reason": _joined(page.reason, f"needs JavaScript, no browser: {exc}")})
+        if self._no_browser is None:
+            try:
+                rendered = await self._fetch_browser(page.final_url, site_url, progress)
+            except BrowserError as exc:
+                self._no_browser = str(exc)
+                logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
+        if self._no_browser is not None:
+            note = f"needs JavaScript, no browser: {self._no_browser}"
+            return page.model_copy(update={"reason": _joined(page.reason, note)})
         if not rendered.ok:
             note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
             return page.model_copy(update={"reason": _joined(page.reason, note)})

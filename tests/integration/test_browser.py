@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -362,12 +363,19 @@ async def test_auto_renders_only_the_pages_that_need_javascript(
 
 
 async def test_auto_without_a_browser_keeps_the_http_page_and_says_so(
-    fault_server: FaultServer, fast_settings: FetchSettings, tmp_path: Path
+    fault_server: FaultServer, fast_settings: FetchSettings, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     missing = tmp_path / "no-chromium-here"
     fault_server.page("/shell", SHELL)
     settings = fast_settings.model_copy(update={"render": "auto", "chromium_path": str(missing)})
+    fault_server.page("/shell-2", SHELL)
     async with Fetcher(settings) as fetcher:
-        page = await fetcher.fetch(fault_server.url("/shell"))
+        with caplog.at_level(logging.WARNING, logger="research_crawler.tools.fetch"):
+            page = await fetcher.fetch(fault_server.url("/shell"))
+            assert len(caplog.records) == 1
+            caplog.clear()
+            second = await fetcher.fetch(fault_server.url("/shell-2"))
     assert page.ok and page.render == "http" and page.links == []
-    assert "needs JavaScript, no browser" in page.reason
+    assert "needs JavaScript, no browser" in page.reason and str(missing) in page.reason
+    assert second.ok and second.reason == page.reason
+    assert not caplog.records, "the missing browser is tried (and reported) once per fetcher, not once per page"
