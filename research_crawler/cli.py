@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, ParamSpec, TypeVar, get_args
 
 import typer
 from rich.console import Console
@@ -531,8 +531,8 @@ def page(
     """Show what the agents will see on a page: numbered links, search form, metadata, determination, tokens."""
     from research_crawler.tools.inspection import inspect_page
 
-    if render not in (None, "http", "browser", "auto"):
-        _fail(f"--render must be 'http', 'browser' or 'auto', not {render!r}")
+    if render is not None and render not in get_args(RenderMode):
+        _fail(f"--render must be one of {', '.join(get_args(RenderMode))}, not {render!r}")
     mode: RenderMode | None = render  # type: ignore[assignment]
     settings = _settings(ctx)
     if testbed is not None:

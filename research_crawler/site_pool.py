@@ -9,13 +9,13 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import canonicalize_url, host_of, is_same_site
 from research_crawler.errors import ConfigError, InvalidURLError
+from research_crawler.settings import RenderMode
 
 __all__ = ["PoolSite", "SitePool", "load_site_pool"]
 
@@ -29,7 +29,7 @@ class PoolSite(BaseModel):
     name: str
     url: str
     description: str = ""
-    render: Literal["http", "browser", "auto"] | None = None
+    render: RenderMode | None = None
     named_by_user: bool = False
 
     def to_site_ref(self) -> SiteRef:
@@ -49,7 +49,7 @@ class SitePool(BaseModel):
         return [site for site in self.sites if site.named_by_user]
 
     def with_named_sites(
-        self, urls: list[str], *, render: Literal["http", "browser", "auto"] | None = None
+        self, urls: list[str], *, render: RenderMode | None = None
     ) -> SitePool:
         """This pool plus the sites of `urls` (the user's ``--site``), each marked as named by the user.
 

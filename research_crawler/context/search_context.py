@@ -32,7 +32,7 @@ class SiteRef(BaseModel):
     url: str = Field(description="Canonical start URL of the site.")
     description: CleanText = ""
     render: Literal["http", "browser", "auto"] | None = Field(
-        None, description="How its pages are fetched; None: the fetch settings' render."
+        None, description="How its pages are fetched (settings.RenderMode); None: the fetch settings' render."
     )
 
     @field_validator("name")

@@ -30,7 +30,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any, get_args
 
 import httpx
 from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig, ProxyConfig
@@ -41,7 +41,7 @@ from rich.console import Console
 
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import BrowserError, InvalidURLError
-from research_crawler.settings import FetchSettings, PageViewSettings
+from research_crawler.settings import FetchSettings, PageViewSettings, RenderMode
 from research_crawler.tools.browser import ChromiumProcess, launch_chromium
 from research_crawler.tools.fetch_progress import FetchProgress
 from research_crawler.tools.guard_proxy import GuardProxy
@@ -66,7 +66,6 @@ __all__ = ["Fetcher", "RawResponse", "html_to_markdown", "page_from_file", "prun
 
 logger = logging.getLogger(__name__)
 
-RenderMode = Literal["http", "browser", "auto"]
 
 _HTML2TEXT_OPTIONS = {"ignore_links": False, "ignore_images": True, "escape_snob": False, "body_width": 0}
 #: RFC 9309 §2.3.1.2: crawlers should follow at least five redirects for robots.txt.
@@ -250,7 +249,7 @@ class Fetcher:
         if mode is None and self._site_render is not None:
             mode = self._site_render(site_url or url)
         mode = mode or self._settings.render
-        if mode not in ("http", "browser", "auto"):
+        if mode not in get_args(RenderMode):
             raise ValueError(f"render must be 'http', 'browser' or 'auto', not {mode!r}")
         return mode
 
@@ -322,20 +321,10 @@ class Fetcher:
             except BrowserError as exc:
                 self._no_browser = str(exc)
                 logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
-        if self._no_browser is not None:
-            note = f"needs JavaScript, no browser: {self._no_browser}"
-            return page.model_copy(update={"reason": _joined(page.reason, note)})
-        if not rendered.ok:
-            note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
-            return page.model_copy(update={"reason": _joined(page.reason, note)})
-        note = f"rendered with the browser: {why}"
-        return rendered.model_copy(
-            update={
-                "url": page.url,
-                "reason": _joined(rendered.reason, note),
-                "attempts": page.attempts + rendered.attempts,
-            }
-        )
+            else:
+                return _rendered_in_place_of(page, rendered, why)
+        note = f"needs JavaScript, no browser: {self._no_browser}"
+        return page.model_copy(update={"reason": _joined(page.reason, note)})
 
     async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
         refusal = await self._gate.refusal(url)
@@ -408,6 +397,17 @@ class Fetcher:
             if self._browser is None:
                 self._browser = await _BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
             return self._browser
+
+
+def _rendered_in_place_of(page: Page, rendered: Page, why: str) -> Page:
+    """The browser's `rendered` page standing for the HTTP `page` (its URL, both attempts, why it was rendered);
+    `page` itself, with the browser's outcome in its reason, when the browser could not read it."""
+    if not rendered.ok:
+        note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
+        return page.model_copy(update={"reason": _joined(page.reason, note)})
+    note = f"rendered with the browser: {why}"
+    attempts = page.attempts + rendered.attempts
+    return rendered.model_copy(update={"url": page.url, "reason": _joined(rendered.reason, note), "attempts": attempts})
 
 
 def _joined(first: str, second: str) -> str:

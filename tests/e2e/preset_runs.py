@@ -1,6 +1,7 @@
-"""Whole testbed queries under a preset, keeping a copy of every model request (messages and tool schemas).
+"""Whole testbed queries under a preset, keeping a copy of every model request (messages and tool schemas),
+and `SessionWithClient`, a session whose agents are answered by another model client class.
 
-Shared by the preset tests and the token-diet tests; it holds no test of its own.
+Shared by the e2e tests; it holds no test of its own.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from research_crawler.session import ResearchSession
 from research_crawler.settings import Settings
 from research_crawler.trace import TraceEvent, read_trace
 
-__all__ = ["Recorded", "Request", "run_preset", "text_of"]
+__all__ = ["Recorded", "Request", "SessionWithClient", "run_preset", "text_of"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,15 +46,25 @@ class _RecordingClient(SimulatedModelClient):
         return super()._complete(request)
 
 
-class _RecordingSession(ResearchSession):
-    def __init__(self, *args: Any, record: list[Request], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._record = record
+class SessionWithClient(ResearchSession):
+    """A session (simulated backend) whose every agent is answered by `client_cls`, a `SimulatedModelClient`
+    subclass, given `client_kwargs` on top of the usual arguments."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        client_cls: type[SimulatedModelClient],
+        client_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(settings, backend="simulated")
+        self._client_cls = client_cls
+        self._client_kwargs = client_kwargs or {}
 
     def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
         spec = super().model_spec(role, ledger, fault_log, budget)
-        kwargs = {**spec.client_kwargs, "record": self._record}
-        return dataclasses.replace(spec, client_cls=_RecordingClient, client_kwargs=kwargs)
+        kwargs = {**spec.client_kwargs, **self._client_kwargs}
+        return dataclasses.replace(spec, client_cls=self._client_cls, client_kwargs=kwargs)
 
 
 @dataclasses.dataclass
@@ -95,7 +106,7 @@ def run_preset(
         models={"backoff_base_s": 0.01, "backoff_max_s": 0.02},
     )
     record: list[Request] = []
-    session = _RecordingSession(settings, backend="simulated", record=record)
+    session = SessionWithClient(settings, client_cls=_RecordingClient, client_kwargs={"record": record})
     return Recorded(session.run(query, sites=[server.base_url(site)]), record)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import itertools
 import json
@@ -12,16 +11,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from preset_runs import SessionWithClient
 
-from research_crawler.agents.ag2 import ModelSpec
-from research_crawler.agents.roles import Role
 from research_crawler.agents.speaker_selection import TRANSITIONS
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.llm.budget import RunBudget
-from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import UsageLedger
+from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
 from research_crawler.session import ResearchSession
 from research_crawler.settings import Settings
@@ -174,11 +170,6 @@ class _WatchedClient(SimulatedModelClient):
         _WatchedClient.alive.append(weakref.ref(self))
 
 
-class _WatchedSession(ResearchSession):
-    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
-        return dataclasses.replace(super().model_spec(role, ledger, fault_log, budget), client_cls=_WatchedClient)
-
-
 def test_a_finished_run_leaves_nothing_behind_in_memory(
     settings: Settings, testbed: Testbed, testbed_server: TestbedServer
 ) -> None:
@@ -186,7 +177,8 @@ def test_a_finished_run_leaves_nothing_behind_in_memory(
     agents, pages and state — must be freed (AG2 memoises a log helper on the client; we clear it)."""
     _WatchedClient.alive.clear()
     for query in testbed.queries_for("journal-like")[:2]:
-        _WatchedSession(settings, backend="simulated").run(query.text, sites=[testbed_server.base_url("journal-like")])
+        session = SessionWithClient(settings, client_cls=_WatchedClient)
+        session.run(query.text, sites=[testbed_server.base_url("journal-like")])
     assert len(_WatchedClient.alive) >= 10  # every agent of both runs had its client
     gc.collect()
     assert [ref for ref in _WatchedClient.alive if ref() is not None] == []

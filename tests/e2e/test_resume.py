@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import re
@@ -15,16 +14,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from preset_runs import SessionWithClient
 
-from research_crawler.agents.ag2 import ModelSpec
-from research_crawler.agents.roles import Role
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import ModelReply, ModelRequest
-from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import UsageLedger
+from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.session import ResearchSession
 from research_crawler.settings import Settings
 from research_crawler.trace import read_trace
@@ -111,12 +107,6 @@ class _CrashingCollector(SimulatedModelClient):
         return super()._complete(request)
 
 
-class _CrashingSession(ResearchSession):
-    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
-        spec = super().model_spec(role, ledger, fault_log, budget)
-        return dataclasses.replace(spec, client_cls=_CrashingCollector)
-
-
 def test_a_page_whose_scrape_a_crash_cut_short_is_read_again_on_resume(
     settings: Settings, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
 ) -> None:
@@ -127,7 +117,7 @@ def test_a_page_whose_scrape_a_crash_cut_short_is_read_again_on_resume(
     run_dir = tmp_path / "run"
     testbed_server.reset_hits()
     with pytest.raises(_Crash):
-        _CrashingSession(settings, backend="simulated").run(
+        SessionWithClient(settings, client_cls=_CrashingCollector).run(
             query.text, sites=[testbed_server.base_url(site)], run_dir=run_dir
         )
     crashed = RunStore(run_dir).load()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import get_args
 
 import pytest
 from hypothesis import given
@@ -17,6 +18,7 @@ from research_crawler.context.search_context import (
     StopReason,
 )
 from research_crawler.errors import StateError, ToolInputError
+from research_crawler.settings import RenderMode
 
 
 def site(name: str) -> SiteRef:
@@ -172,3 +174,10 @@ def test_loading_an_inconsistent_search_context_fails() -> None:
     with pytest.raises(ValidationError, match="current site is still pending"):
         SearchContext.model_validate(document)
     s.check_invariants()
+
+
+def test_a_site_is_fetched_with_exactly_the_render_modes_the_settings_know() -> None:
+    """SiteRef spells the modes out (the context layer does not import the settings); they must not drift."""
+    field = SiteRef.model_fields["render"].annotation
+    (literal,) = [arg for arg in get_args(field) if arg is not type(None)]
+    assert get_args(literal) == get_args(RenderMode)
