@@ -21,12 +21,12 @@ from typing import Any
 from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, REPO, machine
 
-from research_crawler.llm.tokens import count_tokens
-from research_crawler.settings import Settings
-from research_crawler.tools.fetch import page_from_file
-from research_crawler.tools.main_content import main_content_markdown
-from research_crawler.tools.page import Page
-from research_crawler.tools.page_view import PageView, link_view, split_into_chunks
+from research_crawler.config.settings import Settings
+from research_crawler.pages.main_content import main_content_markdown
+from research_crawler.pages.page import Page
+from research_crawler.pages.view import PageView, link_view, split_into_chunks
+from research_crawler.text.tokens import count_tokens
+from research_crawler.web.fetcher import page_from_file
 
 REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 TARGETS = {"crawler": 0.10, "collector": 0.25, "collector, as read": 0.25}

@@ -18,10 +18,10 @@ import statistics
 import time
 from pathlib import Path
 
+from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page_view import view_token_stats
+from research_crawler.pages.view import view_token_stats
+from research_crawler.web.fetcher import Fetcher
 
 REPO = Path(__file__).resolve().parents[1]
 REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))

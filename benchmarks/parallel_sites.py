@@ -18,8 +18,8 @@ from pathlib import Path
 from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, QueryRun, machine, run_query
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.settings import Settings
 
 TOPIC = "diffusion"
 SITES = ["arxiv-like", "journal-like", "repo-like"]

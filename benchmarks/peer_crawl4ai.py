@@ -7,7 +7,7 @@ timed test).
    reached per page fetched: for us the relevant items the Collector identified and stored; for the peer,
    which only crawls, the relevant item pages it fetched. Both also get "relevant item pages fetched", the
    like-for-like figure.
-2. Fetching: pages per second of our fetch layer (`research_crawler.tools.fetch.Fetcher`: URL guard,
+2. Fetching: pages per second of our fetch layer (`research_crawler.web.fetcher.Fetcher`: URL guard,
    robots.txt, politeness, size caps, the page view with numbered links) against Crawl4AI's
    `AsyncWebCrawler` with its HTTP strategy (fetch, scrape, Markdown) on the same URLs, one at a time and
    four at once. Target: our layers' overhead <= 10 %.
@@ -31,13 +31,13 @@ from crawl4ai.deep_crawling import BestFirstCrawlingStrategy
 from crawl4ai.deep_crawling.scorers import KeywordRelevanceScorer
 from testbed_runs import OUT_DIR, machine, run_query, testbed_hosts
 
+from research_crawler.config.settings import FetchSettings, Settings
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Query
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.simulated import content_words
-from research_crawler.settings import FetchSettings, Settings
-from research_crawler.tools.fetch import Fetcher
+from research_crawler.web.fetcher import Fetcher
 
 #: Crawl4AI's JavaScript site needs a browser; the peer runs with its HTTP strategy, so it is left out.
 SITES = ["arxiv-like", "biorxiv-like", "journal-like", "repo-like"]

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from research_crawler.config.settings import RerankSettings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import generate_testbed
-from research_crawler.settings import RerankSettings
-from research_crawler.tools.model_weights import resolve_model_dir
-from research_crawler.tools.rerank import Reranker, item_text, load_reranker
+from research_crawler.rank.model_weights import resolve_model_dir
+from research_crawler.rank.rerank import Reranker, item_text, load_reranker
 
 REPO = Path(__file__).resolve().parents[1]
 TINY_LABEL = "bge code path, tiny random stand-in (2 layers, hidden 32; NOT bge's speed or quality)"

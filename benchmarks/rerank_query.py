@@ -26,12 +26,12 @@ from typing import Any
 from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, machine, run_query
 
-import research_crawler.session
+import research_crawler.run.session
+from research_crawler.config.settings import RerankerKind, RerankSettings, Settings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.settings import RerankerKind, RerankSettings, Settings
-from research_crawler.tools.model_weights import resolve_model_dir
-from research_crawler.tools.rerank import Reranker, load_reranker
+from research_crawler.rank.model_weights import resolve_model_dir
+from research_crawler.rank.rerank import Reranker, load_reranker
 
 KINDS: list[RerankerKind] = ["bm25", "minilm", "bge"]
 TOPIC = "diffusion"
@@ -77,7 +77,7 @@ def child(kind: RerankerKind) -> dict[str, Any]:
         timed.append(reranker)
         return reranker
 
-    research_crawler.session.load_reranker = load_timed  # measuring the reranking step, not changing it
+    research_crawler.run.session.load_reranker = load_timed  # measuring the reranking step, not changing it
     testbed = generate_testbed()
     queries = [testbed.query(f"{site}/general/{TOPIC}") for site in SITES]
     with TestbedServer(testbed, slow_seconds=0.0) as server:

@@ -20,6 +20,7 @@ from typing import Any
 
 from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
+from research_crawler.config.settings import RerankerKind, Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Query
@@ -27,12 +28,11 @@ from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.tokens import count_tokens
 from research_crawler.llm.usage import UsageLedger
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import RerankerKind, Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
+from research_crawler.text.tokens import count_tokens
 
 __all__ = ["FixedTokens", "QueryRun", "machine", "run_query", "testbed_hosts", "testbed_settings"]
 

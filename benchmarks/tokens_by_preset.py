@@ -19,8 +19,8 @@ from typing import Any
 from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, QueryRun, machine, run_query
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.settings import Settings
 
 AGENTS = ["Planner", "Crawler", "Collector", "Supervisor", "WebSelector", "Presenter", "Critique"]
 #: The token diet, one change at a time on top of `paper` (each row keeps the rows above it); the last row is

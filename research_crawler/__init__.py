@@ -23,9 +23,9 @@ from research_crawler.errors import (
 from research_crawler.report.models import Report, ReportItem
 
 if TYPE_CHECKING:
-    from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.tools.page import Determination, Link, Page
+    from research_crawler.run.session import ResearchSession
+from research_crawler.config.settings import Settings
+from research_crawler.pages.page import Determination, Link, Page
 
 __version__ = "0.1.0"
 
@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 def __getattr__(name: str) -> object:
     # The session pulls in AG2 (seconds to import); load it only when it is asked for.
     if name == "ResearchSession":
-        from research_crawler.session import ResearchSession
+        from research_crawler.run.session import ResearchSession
 
         return ResearchSession
     raise AttributeError(f"module 'research_crawler' has no attribute {name!r}")

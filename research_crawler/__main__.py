@@ -1,5 +1,5 @@
 """``python -m research_crawler`` runs the command line."""
 
-from research_crawler.cli import main
+from research_crawler.cli.app import main
 
 main()

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.report.models import Report
-from research_crawler.settings import Settings
 
 if TYPE_CHECKING:
-    from research_crawler.session import ResearchSession
-    from research_crawler.site_pool import SitePool
+    from research_crawler.config.site_pool import SitePool
+    from research_crawler.run.session import ResearchSession
 
 __all__ = ["Backend", "EventCallback", "EventStream", "ResearchCrawler", "require_model_endpoint"]
 
@@ -148,7 +148,7 @@ class ResearchCrawler:
     def _new_session(self, on_event: EventCallback | None) -> ResearchSession:
         if self.backend == "openai":
             require_model_endpoint(self.settings)
-        from research_crawler.session import ResearchSession  # imports AG2: seconds, so only when needed
+        from research_crawler.run.session import ResearchSession  # imports AG2: seconds, so only when needed
 
         listeners = [listener for listener in (self.on_event, on_event) if listener is not None]
 

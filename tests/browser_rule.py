@@ -6,7 +6,7 @@ import os
 from typing import Literal
 
 from research_crawler.errors import BrowserError
-from research_crawler.tools.browser import find_chromium
+from research_crawler.web.browser import find_chromium
 
 __all__ = ["BrowserGate", "browser_gate", "chromium_found"]
 

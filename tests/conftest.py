@@ -13,7 +13,7 @@ import pytest
 from browser_rule import browser_gate, chromium_found
 from fault_server import FaultServer
 
-from research_crawler.settings import FetchSettings
+from research_crawler.config.settings import FetchSettings
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -17,8 +17,8 @@ from research_crawler.agents.ag2 import (
 )
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role
-from research_crawler.exploration import Exploration
 from research_crawler.tools import items as item_tools
+from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.items import ItemCandidate
 
 __all__ = ["CollectorTools", "make_collector"]

@@ -16,8 +16,8 @@ from research_crawler.agents.ag2 import (
 )
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role
-from research_crawler.exploration import Exploration
 from research_crawler.tools import navigation
+from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import LinkScore
 
 __all__ = ["CrawlerTools", "make_crawler"]

@@ -10,7 +10,7 @@ import autogen
 from research_crawler.agents.ag2 import ModelSpec, finish_llm_agent, make_executor, make_llm_agent
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role
-from research_crawler.settings import Settings
+from research_crawler.config.settings import Settings
 
 __all__ = ["make_critique", "needs_changes"]
 

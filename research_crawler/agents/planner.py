@@ -20,10 +20,10 @@ from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role, Speaker
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import StateError, ToolInputError
-from research_crawler.exploration import Exploration, ScrapeTarget
+from research_crawler.pages.search_forms import SearchMechanism, build_search_url, read_opensearch_description
 from research_crawler.tools import navigation
+from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
-from research_crawler.tools.site_search import SearchMechanism, build_search_url, read_opensearch_description
 
 __all__ = ["PlannerTools", "make_planner"]
 

@@ -18,8 +18,8 @@ from research_crawler.agents.ag2 import (
 )
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role
+from research_crawler.config.settings import Settings
 from research_crawler.report.models import ReportItem
-from research_crawler.settings import Settings
 
 __all__ = ["PresenterTools", "format_items_for_presenter", "make_presenter"]
 

@@ -1,4 +1,4 @@
-"""The agents' system messages, loaded from `prompts/agents.toml` and filled from the settings.
+"""The agents' system messages, loaded from `agents/prompts.toml` and filled from the settings.
 
 Prompts are data; filling refuses unknown or missing placeholders, so a renamed setting cannot leave a
 ``{placeholder}`` in front of a model. A role's optional parts are added only when the settings make them
@@ -16,8 +16,8 @@ from functools import cache
 from importlib import resources
 
 from research_crawler.agents.roles import Role
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
-from research_crawler.settings import Settings
 
 __all__ = ["prompt_templates", "prompt_values", "system_message"]
 
@@ -36,7 +36,7 @@ def prompt_templates() -> dict[str, str]:
 
 @cache
 def _prompt_entries() -> dict[str, dict[str, str]]:
-    text = resources.files("research_crawler.prompts").joinpath("agents.toml").read_text(encoding="utf-8")
+    text = resources.files("research_crawler.agents").joinpath("prompts.toml").read_text(encoding="utf-8")
     parts = ("system", *_OPTIONAL_PARTS)
     return {role: {key: entry[key] for key in parts if key in entry} for role, entry in tomllib.loads(text).items()}
 
@@ -55,7 +55,7 @@ def system_message(role: Role, settings: Settings) -> str:
     try:
         entry = _prompt_entries()[role.value]
     except KeyError as exc:
-        raise ConfigError(f"prompts/agents.toml has no system message for {role.value}") from exc
+        raise ConfigError(f"agents/prompts.toml has no system message for {role.value}") from exc
     template = "\n".join(
         [
             entry["system"],

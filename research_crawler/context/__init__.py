@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from research_crawler.context.atomic_files import atomic_write_bytes, atomic_write_text
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import (
     Completion,
@@ -11,7 +12,7 @@ from research_crawler.context.search_context import (
     SiteRef,
     StopReason,
 )
-from research_crawler.context.store import RunState, RunStore, atomic_write_bytes, atomic_write_text
+from research_crawler.context.store import RunState, RunStore
 from research_crawler.context.urls import (
     canonicalize_url,
     host_of,

@@ -16,6 +16,7 @@ from typing import Any
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.context.web_context import clean_text
 from research_crawler.errors import CorruptStateError, ToolInputError
@@ -219,8 +220,6 @@ class NavigationGraph:
 
     def write(self, directory: Path) -> None:
         """Write ``graph.json`` and ``graph.graphml`` into `directory`, each atomically."""
-        # store imports this module for RunState; importing it here keeps the dependency one-way at load time.
-        from research_crawler.context.store import atomic_write_text
 
         directory = Path(directory)
         node_link = json.dumps(self.to_json(), ensure_ascii=False, indent=2)

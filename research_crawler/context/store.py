@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext
 from research_crawler.context.web_context import WebContext
@@ -30,8 +29,6 @@ __all__ = [
     "STATE_VERSION",
     "RunState",
     "RunStore",
-    "atomic_write_bytes",
-    "atomic_write_text",
 ]
 
 logger = logging.getLogger(__name__)
@@ -39,50 +36,6 @@ logger = logging.getLogger(__name__)
 STATE_FILE = "state.json"
 STATE_FORMAT = "research-crawler/run-state"
 STATE_VERSION = 1
-_FILE_MODE = 0o644
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that readers see the old file or the new one, never a part.
-
-    Writes a temporary file in the same directory, fsyncs it, renames it over `path` and fsyncs the
-    directory (where the platform allows) so that the rename itself survives a power cut.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    tmp_path = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_path, _FILE_MODE)
-        os.replace(tmp_path, path)
-    except BaseException:
-        tmp_path.unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """`atomic_write_bytes` for UTF-8 text (no newline translation)."""
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # e.g. Windows cannot open a directory
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        logger.debug("could not fsync directory %s", directory)
-    finally:
-        os.close(fd)
-
-
 @dataclass
 class RunState:
     """What a run needs to resume: the Search Context, one Web Context per site, the navigation graph."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from langsmith import schemas
 
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import DatasetQuery, EvalDataset
 from research_crawler.eval.evidence import RunEvidence, read_evidence
@@ -19,8 +20,7 @@ from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground
 from research_crawler.eval.results import QueryResult
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.report.models import Report
-from research_crawler.session import ModelBackend, ResearchSession
-from research_crawler.settings import Settings
+from research_crawler.run.session import ModelBackend, ResearchSession
 
 __all__ = ["RUNS_DIR", "EvaluationCalls", "run_dir_name"]
 

@@ -6,13 +6,13 @@ from typing import Literal
 
 from pydantic import ValidationError
 
+from research_crawler.config.settings import ModelSettings, Settings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.judges import Judge
 from research_crawler.eval.simulated_judge import SimulatedJudgeClient
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
 from research_crawler.llm.usage import UsageLedger
-from research_crawler.settings import ModelSettings, Settings
 
 __all__ = ["JUDGE_AGENT_NAME", "judge_endpoint", "make_judge"]
 

@@ -3,7 +3,7 @@
 Each judge asks a model for one binary verdict with its chain-of-thought reasoning, as the JSON object
 ``{"reasoning": "...", "verdict": true|false}``. Replies are parsed strictly: anything else is asked again
 (`EvalSettings.judge_parse_retries` times) and then recorded as an error — never guessed, never a pass.
-Prompts live in ``prompts/judges.toml``.
+Prompts live in ``eval/judge_prompts.toml``.
 """
 
 from __future__ import annotations
@@ -74,11 +74,11 @@ class JudgeVerdict(BaseModel):
 @cache
 def judge_templates() -> dict[str, dict[str, str]]:
     """The judges' prompt templates by section (``common`` and one per metric)."""
-    text = resources.files("research_crawler.prompts").joinpath("judges.toml").read_text(encoding="utf-8")
+    text = resources.files("research_crawler.eval").joinpath("judge_prompts.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     for metric in JUDGE_METRICS:
         if not {"title", "system", "user"} <= set(data.get(metric, {})):
-            raise ConfigError(f"prompts/judges.toml needs title, system and user for {metric}")
+            raise ConfigError(f"eval/judge_prompts.toml needs title, system and user for {metric}")
     return data
 
 

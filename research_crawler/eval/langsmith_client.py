@@ -17,8 +17,8 @@ import requests
 from langsmith import schemas
 from requests.adapters import BaseAdapter
 
+from research_crawler.config.settings import EvalSettings
 from research_crawler.errors import ConfigError
-from research_crawler.settings import EvalSettings
 
 __all__ = ["RefusingAdapter", "langsmith_client", "local_examples", "sync_dataset", "uploads_enabled"]
 

@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 import langsmith
 
-from research_crawler.context.store import atomic_write_text
+from research_crawler.config.settings import MODEL_ROLES, Settings
+from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import DatasetQuery, EvalDataset, load_dataset
 from research_crawler.eval.evaluation_calls import RUNS_DIR, EvaluationCalls, run_dir_name
@@ -32,8 +33,7 @@ from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME
 from research_crawler.report.models import AgentStats
-from research_crawler.session import ModelBackend
-from research_crawler.settings import MODEL_ROLES, Settings
+from research_crawler.run.session import ModelBackend
 
 __all__ = ["RUNS_DIR", "JudgeKind", "run_dir_name", "run_evaluation"]
 

@@ -12,7 +12,6 @@ from research_crawler.llm.client import (
     TransientModelError,
 )
 from research_crawler.llm.openai_client import OpenAICompatibleClient
-from research_crawler.llm.tokens import count_tokens
 from research_crawler.llm.usage import (
     AgentUsage,
     ModelCall,
@@ -22,6 +21,7 @@ from research_crawler.llm.usage import (
     estimate_reply_tokens,
     price_for,
 )
+from research_crawler.text.tokens import count_tokens
 
 __all__ = [
     "NO_USABLE_REPLY_PREFIX",

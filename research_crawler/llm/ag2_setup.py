@@ -12,10 +12,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from research_crawler.config.settings import MODEL_ROLES
 from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.llm.client import BaseModelClient
-from research_crawler.llm.tokens import encoding
-from research_crawler.settings import MODEL_ROLES
+from research_crawler.text.tokens import encoding
 
 __all__ = ["AutogenEventStream", "forget_finished_clients", "llm_config_for", "quiet_autogen", "register_client"]
 

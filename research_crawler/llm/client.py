@@ -25,6 +25,7 @@ from openai.types.chat.chat_completion_message_function_tool_call import (
 from openai.types.completion_usage import CompletionUsage
 from pydantic import BaseModel, ConfigDict, Field
 
+from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.rate_limit import ModelRateLimiter
@@ -36,8 +37,7 @@ from research_crawler.llm.usage import (
     estimate_reply_tokens,
     price_for,
 )
-from research_crawler.settings import ModelSettings
-from research_crawler.tools.retries import backoff_s
+from research_crawler.web.retries import backoff_s
 
 __all__ = [
     "NO_USABLE_REPLY_PREFIX",

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
+from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ModelError
 from research_crawler.llm.client import (
     BaseModelClient,
@@ -24,8 +25,7 @@ from research_crawler.llm.client import (
     TransientModelError,
 )
 from research_crawler.llm.usage import UsageLedger
-from research_crawler.settings import ModelSettings
-from research_crawler.tools.retries import parse_retry_after
+from research_crawler.web.retries import parse_retry_after
 
 __all__ = ["DEFAULT_BASE_URL", "OpenAICompatibleClient", "endpoint_label"]
 

@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from research_crawler.config.settings import SimulatedModelSettings
+from research_crawler.context.request import requested_count
 from research_crawler.llm.client import (
     BaseModelClient,
     ModelReply,
@@ -24,8 +26,6 @@ from research_crawler.llm.client import (
     ToolCallSpec,
     TransientModelError,
 )
-from research_crawler.report.request import requested_count
-from research_crawler.settings import SimulatedModelSettings
 
 __all__ = ["SIMULATED_MODEL_NAME", "FaultLog", "SimulatedModelClient", "content_words"]
 

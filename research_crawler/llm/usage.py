@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from research_crawler.llm.tokens import count_tokens
+from research_crawler.text.tokens import count_tokens
 
 __all__ = [
     "AgentUsage",

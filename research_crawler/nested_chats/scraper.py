@@ -18,12 +18,12 @@ from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.agents.collector import CollectorTools
 from research_crawler.agents.crawler import CrawlerTools
 from research_crawler.agents.page_content import untrusted_page
-from research_crawler.exploration import Exploration
+from research_crawler.pages.main_content import main_content_markdown
+from research_crawler.pages.page import Page
+from research_crawler.pages.search_forms import find_search_mechanism
+from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.tools import navigation
-from research_crawler.tools.main_content import main_content_markdown
-from research_crawler.tools.page import Page
-from research_crawler.tools.page_view import PageView, link_view, split_into_chunks
-from research_crawler.tools.site_search import find_search_mechanism
+from research_crawler.tools.exploration import Exploration
 
 __all__ = ["ScraperChat"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
-from research_crawler.exploration import Exploration
+from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.items import get_collected_items
 
 __all__ = ["SupervisorChat"]

@@ -20,8 +20,8 @@ from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from research_crawler.context.urls import host_of
+from research_crawler.pages.metadata import normalise_date, normalise_doi
 from research_crawler.report.models import ReportItem
-from research_crawler.tools.metadata import normalise_date, normalise_doi
 
 __all__ = ["citation_key", "to_bibtex"]
 

@@ -13,11 +13,11 @@ import re
 from collections.abc import Sequence
 from urllib.parse import unquote
 
+from research_crawler.pages.html_tree import MONTHS
+from research_crawler.pages.metadata import normalise_date, normalise_doi
 from research_crawler.report.author_claims import author_claims
 from research_crawler.report.claim import Claim, FieldKind, Span, overlaps
 from research_crawler.report.text_edits import removal_span
-from research_crawler.tools.html_tree import MONTHS
-from research_crawler.tools.metadata import normalise_date, normalise_doi
 
 __all__ = ["find_claims"]
 

@@ -18,13 +18,13 @@ from enum import StrEnum
 from urllib.parse import unquote, urlsplit
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.metadata import normalise_doi
 from research_crawler.report.claim import FieldKind
 from research_crawler.report.field_claims import find_claims
 from research_crawler.report.markdown_blocks import Block, BlockKind
 from research_crawler.report.markdown_links import LinkKind, find_links
 from research_crawler.report.models import ReportItem
 from research_crawler.report.title_match import TitleMatcher
-from research_crawler.tools.metadata import normalise_doi
 
 __all__ = ["ItemIndex", "Role", "Unit", "doi_of_url", "entry_label", "plan_units", "table_columns"]
 

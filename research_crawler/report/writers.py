@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research_crawler.context.store import atomic_write_text
+from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
 from research_crawler.report.models import Report
 

@@ -1,6 +1,6 @@
 """Hint injection: short instructions appended to every tool result an LLM reads, filled from the live state.
 
-The templates are data (`prompts/hints.toml`); `hint(tool, case, state)` fills one and refuses to leave
+The templates are data (`tools/hints.toml`); `hint(tool, case, state)` fills one and refuses to leave
 a placeholder empty, so a missing counter is a bug found in tests rather than a confusing prompt.
 """
 
@@ -27,7 +27,7 @@ class HintState(BaseModel):
 @cache
 def hint_templates() -> dict[str, dict[str, str]]:
     """All hint templates, by tool name then case."""
-    text = resources.files("research_crawler.prompts").joinpath("hints.toml").read_text(encoding="utf-8")
+    text = resources.files("research_crawler.tools").joinpath("hints.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

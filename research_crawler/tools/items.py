@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
-from research_crawler.tools.page import Page
 
 __all__ = [
     "CollectItemsResult",

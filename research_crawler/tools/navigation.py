@@ -16,9 +16,9 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
-from research_crawler.tools.page import Page
-from research_crawler.tools.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
+from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
 __all__ = ["LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
 

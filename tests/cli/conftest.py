@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import FAST_ENV, allow
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.settings import Settings
 
 
 @pytest.fixture(scope="session")

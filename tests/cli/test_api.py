@@ -15,12 +15,12 @@ from rich.console import Console
 
 import research_crawler
 from research_crawler import ResearchCrawler, Settings
+from research_crawler.cli.live_view import LiveView, choose_view_mode
+from research_crawler.cli.run_progress import RunProgress
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.live_view import LiveView, choose_view_mode
-from research_crawler.run_progress import RunProgress
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 
 def test_the_api_is_exported() -> None:

@@ -10,12 +10,12 @@ import pytest
 from cli_helpers import RUN_FILES
 from typer.testing import CliRunner
 
-from research_crawler.cli import app
+from research_crawler.cli.app import app
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 runner = CliRunner()
 

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from research_crawler.batch import BatchEntry, load_batch
-from research_crawler.cli import app
+from research_crawler.cli.app import app
+from research_crawler.cli.batch import BatchEntry, load_batch
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 runner = CliRunner()
 

@@ -16,11 +16,11 @@ from cli_helpers import PYTHON, allow, subprocess_env
 from rich.console import Console
 
 from research_crawler.api import ResearchCrawler
-from research_crawler.chat_repl import PROMPT, ChatRepl
+from research_crawler.cli.chat_repl import PROMPT, ChatRepl
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 #: prompt-toolkit draws the prompt's trailing space as a cursor move, so a terminal shows "research>".
 SHOWN_PROMPT = PROMPT.rstrip()

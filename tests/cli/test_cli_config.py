@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from research_crawler.cli import app
+from research_crawler.cli.app import app
+from research_crawler.config.overrides import apply_overrides, parse_assignment
+from research_crawler.config.settings import Settings, find_config_file
 from research_crawler.errors import ConfigError
-from research_crawler.settings import Settings, find_config_file
-from research_crawler.settings_overrides import apply_overrides, parse_assignment
 
 runner = CliRunner()
 SECRET = "sk-test-0123456789abcdef"

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from typer.testing import CliRunner
 
-from research_crawler.cli import app
+from research_crawler.cli.app import app
 from research_crawler.eval.dataset import resolve_dataset
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.settings import Settings
 
 
 @pytest.fixture(scope="session")

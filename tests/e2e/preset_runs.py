@@ -12,15 +12,15 @@ from typing import Any
 
 from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
+from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
 from research_crawler.llm.usage import UsageLedger
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.trace import TraceEvent, read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import TraceEvent, read_trace
 
 __all__ = ["Recorded", "Request", "SessionWithClient", "run_preset", "text_of"]
 

@@ -14,15 +14,15 @@ import pytest
 from preset_runs import SessionWithClient
 
 from research_crawler.agents.speaker_selection import TRANSITIONS
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
+from research_crawler.web.fetcher import Fetcher
 
 
 def run_query(settings: Settings, server: TestbedServer, site: str, query: str) -> Report:

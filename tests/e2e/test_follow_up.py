@@ -7,12 +7,12 @@ import threading
 from collections import Counter
 from pathlib import Path
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
 
 
 def test_a_follow_up_reuses_pages_and_items(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
 
 SITES = ["arxiv-like", "journal-like", "repo-like"]
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from preset_runs import run_preset, text_of
 
+from research_crawler.config.settings import PRESETS_DIR, Settings, preset_names
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.settings import PRESETS_DIR, Settings, preset_names
 
 #: The fields in which the paper's configuration differs from ours (the token diet).
 DIET = {

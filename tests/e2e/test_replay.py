@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.tools.page_archive import PageArchive
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
+from research_crawler.web.page_archive import PageArchive
 
 
 def test_two_replays_of_one_recording_give_the_same_report(

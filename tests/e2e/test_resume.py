@@ -16,20 +16,20 @@ from pathlib import Path
 import pytest
 from preset_runs import SessionWithClient
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
 
 SCRIPT = """
 import sys
 from pathlib import Path
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
+from research_crawler.run.session import ResearchSession
+from research_crawler.config.settings import Settings
 settings = Settings()
 ResearchSession(settings, backend="simulated").run(sys.argv[1], sites=[sys.argv[2]], run_dir=Path(sys.argv[3]))
 """

@@ -10,10 +10,10 @@ import pytest
 from eval_helpers import LocalEvaluation, fast_settings, no_internet, write_subset
 from mock_openai_server import MockOpenAIServer
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.runner import run_evaluation
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
-from research_crawler.settings import Settings
 
 
 @pytest.fixture(scope="session")

@@ -12,13 +12,13 @@ from typing import Any
 
 import yaml
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.web_context import CollectedItem
 from research_crawler.eval.dataset import builtin_dataset_path, load_dataset
 from research_crawler.eval.evidence import RunEvidence
 from research_crawler.eval.langsmith_client import RefusingAdapter
 from research_crawler.eval.results import EvaluationResult
 from research_crawler.report.models import Report, ReportItem
-from research_crawler.settings import Settings
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SUBSET_SITES = ("arxiv-like", "journal-like")

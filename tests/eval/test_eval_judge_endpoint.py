@@ -8,9 +8,9 @@ import pytest
 from eval_helpers import fast_settings, recorded_replies, sample_evidence
 from mock_openai_server import MockOpenAIServer, error, text
 
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ModelError
 from research_crawler.eval.judge_client import make_judge
-from research_crawler.settings import Settings
 
 
 def _settings(tmp_path: Path, server: MockOpenAIServer) -> Settings:

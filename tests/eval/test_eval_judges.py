@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from eval_helpers import recorded_replies, sample_evidence
 
+from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ModelError
 from research_crawler.eval.judges import (
     JUDGE_METRICS,
@@ -20,7 +21,6 @@ from research_crawler.eval.judges import (
 )
 from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest
 from research_crawler.llm.usage import UsageLedger
-from research_crawler.settings import ModelSettings
 
 
 @pytest.mark.parametrize("metric", JUDGE_METRICS)

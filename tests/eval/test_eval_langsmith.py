@@ -14,6 +14,7 @@ import requests
 from langsmith import schemas
 from pydantic import SecretStr
 
+from research_crawler.config.settings import EvalSettings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.langsmith_client import (
     RefusingAdapter,
@@ -22,7 +23,6 @@ from research_crawler.eval.langsmith_client import (
     sync_dataset,
     uploads_enabled,
 )
-from research_crawler.settings import EvalSettings
 
 
 def test_upload_follows_the_key() -> None:

@@ -13,6 +13,7 @@ import pytest
 from eval_helpers import SUBSET_SITES, LocalEvaluation, fast_settings, recorded_replies, write_subset
 from mock_openai_server import MockOpenAIServer, RecordedRequest, Scripted, text
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.eval.dataset import resolve_dataset
@@ -21,7 +22,6 @@ from research_crawler.eval.results import load_results
 from research_crawler.eval.runner import RUNS_DIR, run_dir_name, run_evaluation
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.report.models import Report
-from research_crawler.settings import Settings
 
 
 def _report(run_dir: str | None) -> Report:

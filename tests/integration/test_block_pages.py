@@ -15,6 +15,7 @@ import pytest
 import realweb
 from fault_server import FaultServer
 
+from research_crawler.config.settings import FetchSettings, Settings
 from research_crawler.eval.reliability.block_page_samples import (
     BLOCK_SITE_QUERY,
     CHALLENGE_PAGES,
@@ -28,19 +29,18 @@ from research_crawler.eval.testbed.layouts import make_site_app, offline_links
 from research_crawler.eval.testbed.site_app import Request
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
+from research_crawler.pages.page import Determination, Page
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import FetchSettings, Settings
-from research_crawler.tools.block_pages import (
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
+from research_crawler.web.block_pages import (
     MAX_CHALLENGE_WORDS,
     MAX_SOFT_404_WORDS,
     detect_block_page,
     main_text_words,
 )
-from research_crawler.tools.fetch import Fetcher, page_from_file
-from research_crawler.tools.page import Determination, Page
-from research_crawler.tools.page_building import html_page
-from research_crawler.trace import read_trace
+from research_crawler.web.fetcher import Fetcher, page_from_file
+from research_crawler.web.page_building import html_page
 
 
 def assert_bare_blocked(page: Page) -> None:

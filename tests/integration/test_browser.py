@@ -15,11 +15,11 @@ import pytest
 from browser_rule import browser_gate
 from fault_server import FaultServer
 
+from research_crawler.config.settings import FetchSettings
 from research_crawler.errors import BrowserError
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.browser import chromium_flags, chromium_process_count, launch_chromium
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination
+from research_crawler.pages.page import Determination
+from research_crawler.web.browser import chromium_flags, chromium_process_count, launch_chromium
+from research_crawler.web.fetcher import Fetcher
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -297,8 +297,8 @@ async def test_pages_are_built_off_the_event_loop(
 ) -> None:
     """Parsing HTML and converting it to Markdown is CPU work: it runs in a worker thread for both strategies,
     so a large page never stalls the loop that serves the other fetches (and the parallel sites)."""
-    import research_crawler.tools.fetch as fetch_module
-    import research_crawler.tools.rendering as rendering_module
+    import research_crawler.web.fetcher as fetch_module
+    import research_crawler.web.rendering as rendering_module
 
     on_loop: list[tuple[str, bool]] = []
 
@@ -370,7 +370,7 @@ async def test_auto_without_a_browser_keeps_the_http_page_and_says_so(
     settings = fast_settings.model_copy(update={"render": "auto", "chromium_path": str(missing)})
     fault_server.page("/shell-2", SHELL)
     async with Fetcher(settings) as fetcher:
-        with caplog.at_level(logging.WARNING, logger="research_crawler.tools.fetch"):
+        with caplog.at_level(logging.WARNING, logger="research_crawler.web.fetcher"):
             page = await fetcher.fetch(fault_server.url("/shell"))
             assert len(caplog.records) == 1
             caplog.clear()

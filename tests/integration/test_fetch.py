@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from fault_server import HTML, FaultServer, Reply, brotli_bomb, gzip_bomb
 
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.fetch import Fetcher, page_from_file
-from research_crawler.tools.page import Determination
+from research_crawler.config.settings import FetchSettings
+from research_crawler.pages.page import Determination
+from research_crawler.web.fetcher import Fetcher, page_from_file
 
 # A little slack for server-side timing: the client spaces request starts, the server sees arrivals.
 CLOCK_SLACK_S = 0.05

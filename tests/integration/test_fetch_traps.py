@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from fault_server import FaultServer, Reply
 
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination
+from research_crawler.config.settings import FetchSettings
+from research_crawler.pages.page import Determination
+from research_crawler.web.fetcher import Fetcher
 
 LISTING = "<html><head><title>Papers</title></head><body><a href='/abs/1'>Paper one</a></body></html>"
 
@@ -58,7 +58,7 @@ async def test_look_alikes_are_fetched_and_the_limit_is_a_setting(
 async def test_the_browser_strategy_refuses_traps_without_starting_a_browser(
     fault_server: FaultServer, fast_settings: FetchSettings
 ) -> None:
-    from research_crawler.tools.browser import chromium_process_count
+    from research_crawler.web.browser import chromium_process_count
 
     fault_server.route("/a/a/a/", Reply(200, LISTING))
     baseline = chromium_process_count()

@@ -29,12 +29,12 @@ from mock_openai_server import (
 )
 from openai.types.chat import ChatCompletion
 
+from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.ag2_setup import llm_config_for, quiet_autogen, register_client
 from research_crawler.llm.client import NO_USABLE_REPLY_PREFIX
 from research_crawler.llm.openai_client import OpenAICompatibleClient
 from research_crawler.llm.usage import UsageLedger
-from research_crawler.settings import ModelSettings
 
 CANARY_KEY = "sk-canary-7d1f0c9e4b2a"
 PARAMS: dict[str, Any] = {
@@ -340,7 +340,7 @@ def test_ag2_setup_guards() -> None:
     import tiktoken
     from autogen.io import IOStream
 
-    from research_crawler.llm.tokens import encoding
+    from research_crawler.text.tokens import encoding
 
     assert IOStream.get_global_default() is stream
     assert tiktoken.get_encoding("cl100k_base") is encoding("cl100k_base")  # no download needed

@@ -451,7 +451,7 @@ def test_js_site_lists_need_a_browser_the_json_holds_the_links(
 
 @pytest.mark.browser
 def test_js_site_list_appears_in_a_real_browser(testbed: Testbed, server: TestbedServer) -> None:
-    from research_crawler.tools.browser import find_chromium
+    from research_crawler.web.browser import find_chromium
 
     flags = ["--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
     if os.geteuid() == 0:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pytest
 from fault_server import FaultServer, loopback_alias
 
-from research_crawler.settings import FetchSettings
+from research_crawler.config.settings import FetchSettings
 
 
 @dataclass

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from fault_server import FaultServer, loopback_alias
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.injection_site import HIDDEN_TOKENS, QUERY, injection_site
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
+from research_crawler.pages.view import build_page_view, link_view
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
-from research_crawler.tools.page_view import build_page_view, link_view
-from research_crawler.trace import read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
 
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060\ufeff\u202a-\u202e]")
 _URL = re.compile(r"https?://[^\s\"'<>)\]]+")

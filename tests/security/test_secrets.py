@@ -20,14 +20,14 @@ import pytest
 from fault_server import FaultServer, loopback_alias
 from mock_openai_server import MockOpenAIServer, RecordedRequest, Scripted
 
+from research_crawler.config.settings import ModelSettings, Settings
 from research_crawler.eval.reliability.injection_site import QUERY, injection_site
 from research_crawler.llm.client import ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.llm.usage import UsageLedger
 from research_crawler.report.models import Report
-from research_crawler.session import ResearchSession
-from research_crawler.settings import ModelSettings, Settings
-from research_crawler.trace import Trace, read_trace
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import Trace, read_trace
 
 CANARY_KEY = "sk-canary-secret-4b9e1d7a0c3f"
 

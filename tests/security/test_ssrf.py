@@ -11,9 +11,9 @@ import httpx
 import pytest
 from fault_server import FaultServer, Reply, loopback_alias
 
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination
+from research_crawler.config.settings import FetchSettings
+from research_crawler.pages.page import Determination
+from research_crawler.web.fetcher import Fetcher
 
 AdminServers = Any  # tests/security/conftest.py: the admin servers (one port, every loopback address)
 
@@ -322,8 +322,8 @@ async def _proxy_exchange(proxy_url: str, request: bytes, then: bytes = b"") -> 
 async def test_the_guard_proxy_forwards_allowed_requests_and_refuses_the_rest(
     guarded: FetchSettings, fault_server: FaultServer, admin: AdminServers
 ) -> None:
-    from research_crawler.tools.guard_proxy import GuardProxy
-    from research_crawler.tools.url_guard import UrlGuard
+    from research_crawler.web.guard_proxy import GuardProxy
+    from research_crawler.web.url_guard import UrlGuard
 
     fault_server.page("/list", LISTING)
     proxy = await GuardProxy(UrlGuard(allowed_hosts=guarded.allowed_hosts)).start()

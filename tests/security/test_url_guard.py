@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.url_guard import UrlGuard, address_refusal, parse_address
+from research_crawler.config.settings import FetchSettings
+from research_crawler.web.url_guard import UrlGuard, address_refusal, parse_address
 
 # -- spellings of an address ---------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from research_crawler.trace import Trace, read_trace
+from research_crawler.run.trace import Trace, read_trace
 
 
 def test_events_are_appended_masked_and_numbered(tmp_path: Path) -> None:

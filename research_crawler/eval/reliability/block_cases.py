@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.block_page_samples import (
     BLOCK_SITE_QUERY,
     CHALLENGE_PAGES,
@@ -17,10 +18,9 @@ from research_crawler.eval.reliability.block_page_samples import (
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.fault_web import FaultServer
 from research_crawler.eval.reliability.fetch_cases import fast_settings, fetch_all
-from research_crawler.settings import Settings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination, Page
-from research_crawler.trace import read_trace
+from research_crawler.pages.page import Determination, Page
+from research_crawler.run.trace import read_trace
+from research_crawler.web.fetcher import Fetcher
 
 __all__: list[str] = []
 
@@ -66,7 +66,7 @@ async def _soft_404s() -> Outcome:
 
 @case("bad content", "a challenge page rendered in the browser is blocked too")
 async def _browser_challenge() -> Outcome:
-    from research_crawler.tools.browser import find_chromium
+    from research_crawler.web.browser import find_chromium
 
     try:
         find_chromium(None)
@@ -85,7 +85,7 @@ async def _browser_challenge() -> Outcome:
 
 @case("bad content", "a whole run collects nothing from block pages and reads no metadata from them")
 def _whole_run() -> Outcome:
-    from research_crawler.session import ResearchSession
+    from research_crawler.run.session import ResearchSession
 
     site = block_page_site()
     with tempfile.TemporaryDirectory(prefix="block-pages-") as scratch, FaultServer() as server:

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-from research_crawler.tools.page import Page
+from research_crawler.pages.page import Page
 
 __all__ = ["GROUPS", "CaseResult", "Outcome", "case", "registered_cases", "run_case"]
 

@@ -10,8 +10,8 @@ import time
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply
 from research_crawler.eval.reliability.fetch_cases import LISTING, fast_settings, fetch_all, redirect
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination, Page
+from research_crawler.pages.page import Determination, Page
+from research_crawler.web.fetcher import Fetcher
 
 __all__: list[str] = []
 
@@ -82,7 +82,7 @@ async def _repeated_segments() -> Outcome:
     from research_crawler.context.web_context import WebContext
     from research_crawler.tools.hints import HintState
     from research_crawler.tools.navigation import LinkScore, save_links
-    from research_crawler.tools.page_building import html_page
+    from research_crawler.web.page_building import html_page
 
     traps = ("/a/a/a/a/a/a/a/a", "/x/y/x/y/x/y/", "/list/next/next/next/page")
     fine = ("/journals/1/volumes/1/issues/1", "/a/a/b")

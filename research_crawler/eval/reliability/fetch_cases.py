@@ -10,11 +10,11 @@ import tracemalloc
 import zlib
 from typing import Any
 
+from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply, brotli_bomb, gzip_bomb
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination, Page
+from research_crawler.pages.page import Determination, Page
+from research_crawler.web.fetcher import Fetcher
 
 __all__ = ["LISTING", "fast_settings", "fetch_all", "redirect"]
 
@@ -158,7 +158,7 @@ async def _garbage() -> Outcome:
 
 @case("network faults", "endless JavaScript: timeout, tab closed, Chromium count back to baseline")
 async def _endless_javascript() -> Outcome:
-    from research_crawler.tools.browser import chromium_process_count, find_chromium
+    from research_crawler.web.browser import chromium_process_count, find_chromium
 
     try:
         find_chromium(None)

@@ -17,13 +17,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.errors import ResearchCrawlerError
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.soak import items_lost
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 __all__: list[str] = []
 
@@ -32,14 +32,14 @@ _STORED = re.compile(r"^Added [1-9]\d* item")
 _RUN = """
 import sys
 from pathlib import Path
-from research_crawler.session import ResearchSession
-from research_crawler.settings import Settings
+from research_crawler.run.session import ResearchSession
+from research_crawler.config.settings import Settings
 ResearchSession(Settings(), backend="simulated").run(sys.argv[1], sites=[sys.argv[2]], run_dir=Path(sys.argv[3]))
 """
 _WRITER = """
 import sys
 from pathlib import Path
-from research_crawler.context.store import atomic_write_text
+from research_crawler.context.atomic_files import atomic_write_text
 path, n = Path(sys.argv[1]), 0
 while True:
     n += 1
@@ -97,7 +97,7 @@ def _wait_for_items(trace: Path, process: subprocess.Popen[bytes], timeout_s: fl
 
 
 def _stop_and_resume(sig: signal.Signals, *, second_signal: bool = False) -> Outcome:
-    from research_crawler.session import ResearchSession
+    from research_crawler.run.session import ResearchSession
 
     with _testbed() as server, tempfile.TemporaryDirectory(prefix="resume-") as scratch:
         query = server.testbed.queries_for(_SITE)[2].text
@@ -148,7 +148,7 @@ def _sigint() -> Outcome:
 
 @case("crash and resume", "a truncated state file gives a clear error, never a partial resume")
 def _truncated_state() -> Outcome:
-    from research_crawler.session import ResearchSession
+    from research_crawler.run.session import ResearchSession
 
     with _testbed() as server, tempfile.TemporaryDirectory(prefix="torn-") as scratch:
         settings = _settings(server, Path(scratch) / "runs")
@@ -189,7 +189,7 @@ def _killed_write() -> Outcome:
 
 
 def _faulty_run(**simulated: object) -> Outcome:
-    from research_crawler.session import ResearchSession
+    from research_crawler.run.session import ResearchSession
 
     with _testbed() as server, tempfile.TemporaryDirectory(prefix="faults-") as scratch:
         settings = _settings(server, Path(scratch) / "runs")

@@ -14,15 +14,15 @@ from typing import Any
 
 import httpx
 
+from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply, loopback_alias
 from research_crawler.eval.reliability.fetch_cases import fast_settings
 from research_crawler.eval.reliability.injection_site import HIDDEN_TOKENS, QUERY, injection_site
+from research_crawler.pages.page import Determination
 from research_crawler.report.models import Report
-from research_crawler.settings import Settings
-from research_crawler.tools.fetch import Fetcher
-from research_crawler.tools.page import Determination
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
+from research_crawler.web.fetcher import Fetcher
 
 __all__: list[str] = []
 
@@ -132,7 +132,7 @@ async def _rebinding() -> Outcome:
 
 @case("ssrf", "the browser's redirects and sub-resources to the admin server are refused")
 async def _browser() -> Outcome:
-    from research_crawler.tools.browser import find_chromium
+    from research_crawler.web.browser import find_chromium
 
     try:
         find_chromium(None)
@@ -200,7 +200,7 @@ def _injection_run(*, api_key: str | None = None) -> Iterator[tuple[Report, Faul
         package.addHandler(handler)
         package.setLevel(logging.DEBUG)
         try:
-            from research_crawler.session import ResearchSession
+            from research_crawler.run.session import ResearchSession
 
             report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/")])
         finally:
@@ -305,7 +305,7 @@ def _canary_key() -> Outcome:
 
 @case("secrets", "the trace masks secrets in every field")
 def _trace_masks() -> Outcome:
-    from research_crawler.trace import Trace
+    from research_crawler.run.trace import Trace
 
     with tempfile.TemporaryDirectory() as scratch:
         trace = Trace(Path(scratch) / "trace.jsonl", secrets=[_CANARY_KEY])

@@ -18,12 +18,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.reliability.faulty_testbed import FaultyTestbed
 from research_crawler.eval.testbed import generate_testbed
 from research_crawler.report.models import Report
-from research_crawler.settings import Settings
-from research_crawler.trace import read_trace
+from research_crawler.run.trace import read_trace
 
 __all__ = ["Resources", "SoakResult", "items_lost", "resources", "run_soak"]
 
@@ -116,7 +116,7 @@ def run_soak(
     runs_dir: Path | None = None,
 ) -> SoakResult:
     """Run `queries` whole queries one after another and measure what they left behind."""
-    from research_crawler.session import ResearchSession
+    from research_crawler.run.session import ResearchSession
 
     testbed = generate_testbed()
     started = time.monotonic()

@@ -7,9 +7,9 @@ import pytest
 from research_crawler.agents.page_content import untrusted_page
 from research_crawler.agents.prompts import prompt_templates, system_message
 from research_crawler.agents.roles import Role
+from research_crawler.config.settings import Settings
+from research_crawler.config.site_pool import load_site_pool
 from research_crawler.errors import ConfigError
-from research_crawler.settings import Settings
-from research_crawler.site_pool import load_site_pool
 
 
 @pytest.mark.parametrize("role", list(Role))

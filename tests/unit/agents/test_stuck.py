@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from research_crawler.agents.stuck import StuckDetector
+from research_crawler.tools.stuck import StuckDetector
 
 
 def test_repeated_identical_calls_are_stuck() -> None:

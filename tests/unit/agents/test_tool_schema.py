@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from research_crawler.agents.ag2 import register_tools
 from research_crawler.agents.tool_schema import compact_schema, compact_tool
-from research_crawler.llm.tokens import count_tokens
+from research_crawler.text.tokens import count_tokens
 from research_crawler.tools.items import ItemCandidate
 from research_crawler.tools.navigation import LinkScore
 

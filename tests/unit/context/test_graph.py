@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from research_crawler.context.graph import GRAPH_JSON_FILE, GRAPHML_FILE, NavigationGraph
 from research_crawler.errors import CorruptStateError, InvalidURLError, ToolInputError
-from research_crawler.tools.page import Determination
+from research_crawler.pages.page import Determination
 
 ROOT = "https://ex.org/"
 

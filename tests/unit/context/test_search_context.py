@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from research_crawler.config.settings import RenderMode
 from research_crawler.context.search_context import (
     Completion,
     FinishedSite,
@@ -18,7 +19,6 @@ from research_crawler.context.search_context import (
     StopReason,
 )
 from research_crawler.errors import StateError, ToolInputError
-from research_crawler.settings import RenderMode
 
 
 def site(name: str) -> SiteRef:

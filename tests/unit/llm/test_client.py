@@ -10,6 +10,7 @@ import pytest
 from openai.types.chat import ChatCompletion
 from pydantic import SecretStr
 
+from research_crawler.config.settings import ModelSettings, Settings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.client import (
     NO_USABLE_REPLY_PREFIX,
@@ -20,7 +21,6 @@ from research_crawler.llm.client import (
     TransientModelError,
 )
 from research_crawler.llm.usage import UsageLedger, estimate_prompt_tokens, estimate_reply_tokens
-from research_crawler.settings import ModelSettings, Settings
 
 Step = ModelReply | Exception | Callable[[ModelRequest], ModelReply]
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from research_crawler.llm.tokens import count_tokens
+from research_crawler.config.settings import ModelSettings
 from research_crawler.llm.usage import (
     AgentUsage,
     ModelCall,
@@ -18,7 +18,7 @@ from research_crawler.llm.usage import (
     estimate_reply_tokens,
     price_for,
 )
-from research_crawler.settings import ModelSettings
+from research_crawler.text.tokens import count_tokens
 
 PRICES = ModelSettings().prices_per_million
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 import realweb
 
-from research_crawler.llm.tokens import count_tokens
-from research_crawler.tools.fetch import page_from_file, prune_boilerplate_html
-from research_crawler.tools.main_content import main_content_markdown
-from research_crawler.tools.page import Page
-from research_crawler.tools.page_building import html_page
+from research_crawler.pages.main_content import main_content_markdown
+from research_crawler.pages.markdown import prune_boilerplate_html
+from research_crawler.pages.page import Page
+from research_crawler.text.tokens import count_tokens
+from research_crawler.web.fetcher import page_from_file
+from research_crawler.web.page_building import html_page
 
 NUMBER = re.compile(r"\[(\d+)\]")
 URL = "https://journal.example.org/articles/42"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from research_crawler.tools.page import Link
-from research_crawler.tools.page_view import PageView, link_view
+from research_crawler.pages.page import Link
+from research_crawler.pages.view import PageView, link_view
 
 
 def view() -> PageView:

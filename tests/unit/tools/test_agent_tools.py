@@ -7,10 +7,10 @@ import pytest
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.tools.hints import HintState
 from research_crawler.tools.items import collect_items, get_collected_items
 from research_crawler.tools.navigation import LinkScore, get_top_urls, save_links
-from research_crawler.tools.page import Determination, Link, Page
 
 SITE = "http://papers.test/"
 STATE = HintState(subpages_left=4, items_collected=0)

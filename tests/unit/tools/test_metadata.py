@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_crawler.context.urls import canonicalize_url
-from research_crawler.tools.metadata import ItemMetadata, normalise_date, normalise_doi, read_item_metadata
+from research_crawler.pages.metadata import ItemMetadata, normalise_date, normalise_doi, read_item_metadata
 
 REALWEB = realweb.REALWEB
 

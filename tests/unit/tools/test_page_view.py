@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from research_crawler.context.urls import canonicalize_url
-from research_crawler.llm.tokens import count_tokens
-from research_crawler.tools import page_view as page_view_module
-from research_crawler.tools.markdown_cleanup import clean_markdown, cut_to_tokens, shorten
-from research_crawler.tools.page_view import (
+from research_crawler.pages import view as page_view_module
+from research_crawler.pages.cleanup import clean_markdown, cut_to_tokens, shorten
+from research_crawler.pages.view import (
     PageView,
     build_page_view,
     link_view,
@@ -26,6 +25,7 @@ from research_crawler.tools.page_view import (
     split_into_chunks,
     view_token_stats,
 )
+from research_crawler.text.tokens import count_tokens
 
 REALWEB = realweb.REALWEB
 PAGES = sorted((REALWEB / "pages").glob("*.html"))

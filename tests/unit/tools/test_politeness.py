@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from research_crawler.tools.politeness import HostPoliteness, politeness_key
+from research_crawler.web.politeness import HostPoliteness, politeness_key
 
 SLACK_S = 0.02
 

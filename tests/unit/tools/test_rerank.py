@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from research_crawler.config.settings import RerankSettings, Settings
 from research_crawler.errors import ConfigError, ToolInputError
 from research_crawler.eval.testbed import generate_testbed
 from research_crawler.eval.testbed.models import Item, Query, Testbed
-from research_crawler.settings import RerankSettings, Settings
-from research_crawler.tools.rerank import (
+from research_crawler.rank.models import BgeReranker, resolve_device
+from research_crawler.rank.rerank import (
     MAX_ITEM_TEXT_CHARS,
     Reranker,
     clear_model_cache,
@@ -29,7 +30,6 @@ from research_crawler.tools.rerank import (
     load_reranker,
     rerank,
 )
-from research_crawler.tools.rerank_models import BgeReranker, resolve_device
 
 QUERY = "graph neural networks for molecules"
 TEXTS = [

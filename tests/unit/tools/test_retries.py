@@ -7,8 +7,8 @@ from email.utils import format_datetime
 
 import pytest
 
-from research_crawler.settings import FetchSettings
-from research_crawler.tools.retries import RETRYABLE_STATUSES, backoff_s, decide_retry, parse_retry_after
+from research_crawler.config.settings import FetchSettings
+from research_crawler.web.retries import RETRYABLE_STATUSES, backoff_s, decide_retry, parse_retry_after
 
 SETTINGS = FetchSettings(max_retries=2, backoff_base_s=0.5, backoff_max_s=8.0, max_retry_after_s=60.0)
 

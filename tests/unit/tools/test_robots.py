@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from research_crawler.tools.page import Determination
-from research_crawler.tools.politeness import HostPoliteness
-from research_crawler.tools.raw_response import RawResponse
-from research_crawler.tools.robots import RobotsCache, robots_token, robots_url
+from research_crawler.pages.page import Determination
+from research_crawler.web.politeness import HostPoliteness
+from research_crawler.web.raw_response import RawResponse
+from research_crawler.web.robots import RobotsCache, robots_token, robots_url
 
 UA = "research-crawler/0.1 (+https://example.org/bot)"
 SITE = "https://papers.example.org"

@@ -9,8 +9,8 @@ import pytest
 import realweb
 
 from research_crawler.errors import ToolInputError
-from research_crawler.tools.page import Determination, Page
-from research_crawler.tools.site_search import (
+from research_crawler.pages.page import Determination, Page
+from research_crawler.pages.search_forms import (
     SearchMechanism,
     build_search_url,
     find_search_mechanism,

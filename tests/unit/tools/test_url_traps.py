@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from research_crawler.config.settings import FetchSettings
 from research_crawler.context.web_context import WebContext
-from research_crawler.settings import FetchSettings
+from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.tools.hints import HintState
 from research_crawler.tools.navigation import LinkScore, save_links
-from research_crawler.tools.page import Determination, Link, Page
-from research_crawler.tools.url_traps import (
+from research_crawler.web.url_traps import (
     DEFAULT_MAX_PATH_REPETITION,
     path_repetition_refusal,
     repeated_path_run,

@@ -1,0 +1,100 @@
+"""What the agents will see on one page: the view, its links, its search form, its item metadata and sizes.
+
+Backs `research-crawler page URL|FILE`; a user runs it to understand (or debug) how a site looks to us.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from research_crawler.config.settings import RenderMode, Settings
+from research_crawler.pages.metadata import ItemMetadata, read_item_metadata
+from research_crawler.pages.page import Page
+from research_crawler.pages.search_forms import find_search_mechanism
+from research_crawler.text.tokens import count_tokens
+from research_crawler.web.fetcher import Fetcher, page_from_file
+
+__all__ = ["LinkInfo", "PageInspection", "SearchInfo", "TokenCounts", "inspect_page", "inspection_of"]
+
+
+class LinkInfo(BaseModel):
+    id: int
+    url: str
+    text: str
+    same_site: bool
+
+
+class SearchInfo(BaseModel):
+    kind: Literal["form", "opensearch"]
+    method: str
+    url_template: str
+    usable: bool
+    note: str = ""
+
+
+class TokenCounts(BaseModel):
+    html: int
+    markdown: int
+
+
+class PageInspection(BaseModel):
+    """The `page --json` object."""
+
+    url: str
+    final_url: str
+    status: int | None
+    determination: str
+    reason: str
+    title: str
+    markdown: str
+    links: list[LinkInfo]
+    search: SearchInfo | None
+    metadata: ItemMetadata
+    tokens: TokenCounts
+
+
+def inspection_of(page: Page) -> PageInspection:
+    """Inspect an already fetched page."""
+    mechanism = find_search_mechanism(page.html, url=page.final_url) if page.html else None
+    search = None
+    if mechanism is not None:
+        template = mechanism.url_template or mechanism.description_url or ""
+        search = SearchInfo(
+            kind=mechanism.kind,
+            method=mechanism.method,
+            url_template=template,
+            usable=mechanism.usable,
+            note=mechanism.note,
+        )
+    metadata = read_item_metadata(page.html, url=page.final_url) if page.html else ItemMetadata()
+    return PageInspection(
+        url=page.url,
+        final_url=page.final_url,
+        status=page.status,
+        determination=page.determination.value,
+        reason=page.reason,
+        title=page.title,
+        markdown=page.markdown,
+        links=[
+            LinkInfo(id=link.id, url=link.url, text=link.text, same_site=link.same_site)
+            for link in page.links
+        ],
+        search=search,
+        metadata=metadata,
+        tokens=TokenCounts(html=count_tokens(page.html), markdown=count_tokens(page.markdown)),
+    )
+
+
+async def inspect_page(
+    target: str, settings: Settings, *, render: RenderMode | None = None
+) -> PageInspection:
+    """Fetch `target` (an http(s) URL, or a path to a saved HTML file) and inspect it."""
+    path = Path(target)
+    if "://" not in target and path.exists():
+        return inspection_of(page_from_file(path, settings=settings.page_view))
+    async with Fetcher(settings.fetch, page_view=settings.page_view) as fetcher:
+        page = await fetcher.fetch(target, render=render)
+    return inspection_of(page)

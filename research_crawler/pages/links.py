@@ -1,0 +1,212 @@
+"""Numbering a page's links: each anchor becomes `[n] text`, and n maps to one canonical URL.
+
+An LLM names links by these numbers, so a number must stand for exactly one URL and every "[n]" in a
+view must be one of ours: numbers are written as private-use sentinels while the page is converted, and
+only turned into brackets after the page's own "[12]"s have been rewritten "(12)".
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from lxml import etree
+
+from research_crawler.context.urls import is_same_site, try_canonicalize_url
+from research_crawler.pages.cleanup import (
+    collapse_whitespace,
+    neutralise_link_markers,
+    remove_invisible,
+    shorten,
+)
+from research_crawler.pages.page import Link
+
+__all__ = ["BLOCK_TAGS", "LinkNumbering", "reveal_markers"]
+
+#: Elements that start a new block of text (for link contexts and the text-only rendering).
+BLOCK_TAGS = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details",
+        "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+        "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "p",
+        "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    }
+)
+#: Page text never holds private-use characters (they are removed as icon-font glyphs), so these are ours.
+_OPEN, _CLOSE = "\ue000", "\ue001"
+_SENTINEL = re.compile(f"{_OPEN}(\\d+){_CLOSE}")
+_NON_LINK_SCHEMES = ("javascript:", "mailto:", "tel:", "data:", "about:", "blob:", "sms:", "ftp:", "file:")
+_CLOSING_PUNCTUATION = frozenset(",.;:!?)]}»”’'\"")
+#: Where the label of an anchor without text (its title, aria-label or image alt) is kept meanwhile.
+LABEL_ATTRIBUTE = "data-rc-label"
+_CONTEXT_WORDS = 12
+_MIN_CONTEXT_WORDS = 4
+
+
+def reveal_markers(text: str) -> str:
+    """`text` with the page's own "[n]" written "(n)" and our link sentinels written "[n]"."""
+    return neutralise_link_markers(text).replace(_OPEN, "[").replace(_CLOSE, "]")
+
+
+class LinkNumbering:
+    """Numbers the distinct link URLs of one page in order of first appearance and rewrites the anchors.
+
+    Links to non-web schemes, fragments and the page itself stay plain text, as do distinct URLs beyond
+    `max_links` (counted in `truncated`). An anchor's text is its text, else its kept label, else its
+    URL's last path segment, shortened to `max_text_chars`.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None,
+        page_url: str | None,
+        site_url: str | None,
+        max_links: int,
+        max_text_chars: int,
+    ) -> None:
+        self._base_url = base_url
+        self._page_url = page_url
+        self._site_url = site_url
+        self._max_links = max_links
+        self._max_text_chars = max_text_chars
+        self._ids: dict[str, int] = {}
+        self._texts: list[str] = []
+        self._unnumbered: set[str] = set()
+
+    @property
+    def truncated(self) -> int:
+        """Distinct link URLs left without a number because of `max_links`."""
+        return len(self._unnumbered)
+
+    def rewrite(self, root: Any) -> None:
+        """Replace every `<a href>` under `root` by its numbered plain-text form (or its bare text)."""
+        anchors = list(root.iter("a"))
+        for anchor in anchors:
+            if any(ancestor.tag == "a" for ancestor in anchor.iterancestors()):
+                anchor.drop_tag()
+        for anchor in anchors:
+            if anchor.getparent() is None:
+                continue
+            url = self._link_url(anchor.get("href"))
+            link_id = self._number(url) if url else None
+            if url is None or link_id is None:
+                anchor.drop_tag()
+                continue
+            text = self._anchor_text(anchor, url)
+            if link_id > len(self._texts):
+                self._texts.append(text)
+            _mark(anchor, link_id, text)
+
+    def links(self, blocks: list[str]) -> list[Link]:
+        """The numbered links, each with a few words around its first appearance in `blocks`."""
+        site = self._site_url
+        contexts = _link_contexts(blocks, [len(text.split()) for text in self._texts])
+        return [
+            Link(
+                id=index + 1,
+                url=url,
+                text=self._texts[index],
+                same_site=bool(site) and is_same_site(url, str(site)),
+                context=contexts.get(index + 1, ""),
+            )
+            for index, url in enumerate(self._ids)
+        ]
+
+    def _link_url(self, href: str | None) -> str | None:
+        href = remove_invisible(href or "").strip()
+        if not href or href.startswith("#") or href.lower().startswith(_NON_LINK_SCHEMES):
+            return None
+        url = try_canonicalize_url(href, self._base_url)
+        return None if url is None or url == self._page_url else url
+
+    def _number(self, url: str) -> int | None:
+        if url in self._ids:
+            return self._ids[url]
+        if len(self._ids) >= self._max_links:
+            self._unnumbered.add(url)
+            return None
+        self._ids[url] = len(self._ids) + 1
+        return self._ids[url]
+
+    def _anchor_text(self, anchor: Any, url: str) -> str:
+        text = collapse_whitespace(anchor.text_content()) or anchor.get(LABEL_ATTRIBUTE) or ""
+        if not text:
+            path = urlsplit(url).path.rstrip("/")
+            text = unquote(path.rsplit("/", 1)[-1]) if path else urlsplit(url).hostname or url
+            text = collapse_whitespace(neutralise_link_markers(remove_invisible(text)))
+        return shorten(text, self._max_text_chars)
+
+
+def _mark(anchor: Any, link_id: int, text: str) -> None:
+    """An inline anchor becomes `[n] text`; an anchor wrapping blocks (a card) keeps them, `[n]` first."""
+    marker = f"{_OPEN}{link_id}{_CLOSE}"
+    if not any(isinstance(d.tag, str) and d.tag in BLOCK_TAGS for d in anchor.iterdescendants()):
+        span = etree.Element("span")
+        span.text = f"{marker} {text}"
+        tail = anchor.tail or ""
+        # an icon link followed by a name ("[6] ORCID" + "Jane Doe") would otherwise read as one word
+        span.tail = tail if tail[:1].isspace() or tail[:1] in _CLOSING_PUNCTUATION else f" {tail}"
+        anchor.getparent().replace(anchor, span)
+        return
+    for element in anchor.iter():
+        if (element.text or "").strip():
+            element.text = f"{marker} {element.text.lstrip()}"
+            break
+    else:
+        anchor.text = f"{marker} {text}"
+    anchor.tag = "div"
+    anchor.attrib.clear()
+
+
+def _link_contexts(blocks: list[str], text_words: list[int]) -> dict[int, str]:
+    """For each link number, a few words around its first appearance: what the link text alone does not say.
+
+    Context words are the block's words that belong to no link text (link n's text is the
+    `text_words[n - 1]` words after its marker) and hold a letter or digit; a link gets up to ~12 words
+    minus its own text's length (at least 4), about half before it. A one-word link ("pdf",
+    "arXiv:2411.14419") whose context reaches the end of its block borrows the start of the next block
+    unless that block begins with a link: an arXiv listing's identifier link gets the title that follows
+    it. Borrowed words follow a "|".
+    """
+    contexts: dict[int, str] = {}
+    for block_index, block in enumerate(blocks):
+        if _OPEN not in block:
+            continue
+        words = block.split(" ")
+        in_link = [False] * len(words)
+        markers: list[tuple[int, int]] = []
+        for index, word in enumerate(words):
+            match = _SENTINEL.search(word)
+            if match and 1 <= int(match.group(1)) <= len(text_words):
+                link_id = int(match.group(1))
+                markers.append((index, link_id))
+                end = min(len(words), index + 1 + text_words[link_id - 1])
+                in_link[index:end] = [True] * (end - index)
+        usable = [index for index, word in enumerate(words) if not in_link[index] and _has_alnum(word)]
+        for position, link_id in markers:
+            if link_id in contexts:
+                continue
+            budget = max(_MIN_CONTEXT_WORDS, _CONTEXT_WORDS - text_words[link_id - 1])
+            cut = bisect_left(usable, position)
+            before = [words[i] for i in usable[max(0, cut - budget // 2) : cut]]
+            after = [words[i] for i in usable[cut : cut + budget - len(before)]]
+            one_word = text_words[link_id - 1] <= 1
+            if one_word and len(before) + len(after) < budget and cut + len(after) == len(usable):
+                after += _borrowed_words(blocks, block_index + 1, budget - len(before) - len(after))
+            context = " … ".join(part for part in (" ".join(before), " ".join(after)) if part)
+            contexts[link_id] = neutralise_link_markers(context)
+    return contexts
+
+
+def _has_alnum(word: str) -> bool:
+    return any(character.isalnum() for character in word)
+
+
+def _borrowed_words(blocks: list[str], index: int, count: int) -> list[str]:
+    if index >= len(blocks) or count <= 0 or blocks[index].startswith(_OPEN):
+        return []
+    words = [word for word in blocks[index].split(" ") if _has_alnum(word) and _OPEN not in word]
+    return ["|", *words[:count]] if words else []

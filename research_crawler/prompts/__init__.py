@@ -1,1 +1,0 @@
-"""Prompts and hints as data files."""

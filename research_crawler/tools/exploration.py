@@ -1,0 +1,141 @@
+"""The live state of one run that every agent's tools act on: contexts, graph, page access, flow flags.
+
+Tools change the Search and Web Contexts only through their methods, then `save()` persists them
+atomically; the speaker selection reads the flow flags (what the Planner asked for, the Supervisor's
+verdict, the stuck detector) to pick the next speaker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from research_crawler.config.settings import Settings
+from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
+from research_crawler.context.store import RunStore
+from research_crawler.context.web_context import WebContext
+from research_crawler.errors import StateError
+from research_crawler.pages.page import Page
+from research_crawler.pages.search_forms import SearchMechanism
+from research_crawler.tools.hints import HintState
+from research_crawler.tools.stuck import StuckDetector
+
+__all__ = ["EventSink", "Exploration", "PageFetch", "ScrapeTarget"]
+
+logger = logging.getLogger(__name__)
+
+PageFetch = Callable[[str, SiteRef], Page]
+"""Fetches a URL for a site (blocking; the session bridges to the async fetcher)."""
+
+
+class EventSink(Protocol):
+    """Where the tools and chats record what they do: the run's trace (`run/trace.py`) in a real run."""
+
+    def emit(self, event_type: str, /, **fields: Any) -> Any:
+        """Record one event of `event_type` with `fields`."""
+        ...
+
+
+@dataclass(frozen=True)
+class ScrapeTarget:
+    """The page the Planner asked the Scraper to read."""
+
+    url: str
+    kind: Literal["page", "search"] = "page"
+    search_query: str = ""
+
+
+@dataclass
+class Exploration:
+    """Everything the tools of one run share."""
+
+    settings: Settings
+    search: SearchContext
+    fetch_page: PageFetch
+    trace: EventSink
+    store: RunStore | None = None
+    web_contexts: dict[str, WebContext] = field(default_factory=dict)
+    graph: NavigationGraph = field(default_factory=NavigationGraph)
+    stuck: StuckDetector = field(default_factory=StuckDetector)
+    sites_selected: bool = False
+    planner_action: Literal["none", "scrape", "review"] = "none"
+    scrape_target: ScrapeTarget | None = None
+    supervisor_verdict: Literal["none", "approved", "more"] = "none"
+    supervisor_feedback: str = ""
+    current_page: Page | None = None
+    site_search: dict[str, SearchMechanism] = field(default_factory=dict)
+    search_form_pages: dict[str, str] = field(default_factory=dict)
+    subpage_offsets: dict[str, int] = field(default_factory=dict)
+    fetched_urls: set[str] = field(default_factory=set)
+    saver: Callable[[], None] | None = None
+    tool_errors: int = 0
+
+    # --- the current site -------------------------------------------------------------------------
+
+    @property
+    def site(self) -> SiteRef:
+        """α, the site being explored (StateError when none is)."""
+        site = self.search.current_site
+        if site is None:
+            raise StateError("no site is being explored")
+        return site
+
+    @property
+    def web(self) -> WebContext:
+        """The Web Context of the current site."""
+        return self.web_contexts[self.site.url]
+
+    @property
+    def subpages_left(self) -> int:
+        if self.search.current_site is None:
+            return 0
+        used = self.web.visited_count - self.subpage_offsets.get(self.site.url, 0)
+        return max(0, self.settings.explore.max_subpages - used)
+
+    def hint_state(self) -> HintState:
+        items = self.web.item_count if self.search.current_site is not None else 0
+        return HintState(
+            subpages_left=self.subpages_left, items_collected=items, item_kind=self.settings.explore.item_kind
+        )
+
+    def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:
+        """Finish α (with `reason`) and move to the next site of P, giving it a fresh Web Context."""
+        if self.search.current_site is not None and reason is not None:
+            self.search.finish_current_site(reason, detail or self.stuck.reason)
+        site = self.search.next_site()
+        self.stuck.reset()
+        self.planner_action, self.scrape_target, self.current_page = "none", None, None
+        self.supervisor_verdict, self.supervisor_feedback = "none", ""
+        if site is not None and site.url not in self.web_contexts:
+            self.web_contexts[site.url] = WebContext.for_site(site.url, name=site.name)
+        self.trace.emit("site", action="start", site=site.url if site else None, reason=str(reason or ""))
+        self.save()
+        return site
+
+    def complete(self, reason: StopReason, detail: str = "") -> None:
+        """Set γ: the search is over."""
+        if not self.search.gamma:
+            self.search.complete(reason, detail or self.stuck.reason)
+            self.trace.emit("complete", reason=str(reason), detail=detail)
+            self.save()
+
+    def known_sites(self) -> list[SiteRef]:
+        """Every site of this query: finished, current and pending."""
+        sites = [record.site for record in self.search.finished_sites]
+        for site in (self.search.current_site, *[entry.site for entry in self.search.pending_sites]):
+            if site is not None and site not in sites:
+                sites.append(site)
+        return sites
+
+    # --- persistence ----------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Persist S, every W and the graph atomically (no-op without a store; `saver` when sites run in
+        parallel, where the run's state spans several explorations)."""
+        if self.saver is not None:
+            self.saver()
+        elif self.store is not None:
+            self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)

@@ -1,0 +1,134 @@
+"""The browser strategy's page logic, apart from the browser itself: retries, the final URL's checks, and
+what a render means (its determination). The browser behind the `Renderer` seam lives in fetch.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from research_crawler.config.settings import FetchSettings
+from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.page import Determination, Page
+from research_crawler.web.fetch_progress import FetchProgress
+from research_crawler.web.html_body import HTML_MEDIA_TYPES, media_type
+from research_crawler.web.page_building import failed_page, html_page
+from research_crawler.web.politeness import HostPoliteness, politeness_key
+from research_crawler.web.retries import decide_retry
+
+__all__ = ["Refusal", "Rendered", "Renderer", "fetch_rendered"]
+
+logger = logging.getLogger(__name__)
+
+#: Why a URL may not be requested (determination, reason), or None when it may.
+Refusal = Callable[[str], Awaitable[tuple[Determination, str] | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """What one browser navigation gave: status, headers and rendered HTML, or a failure."""
+
+    final_url: str
+    status: int | None
+    headers: dict[str, str] = field(default_factory=dict)
+    html: str = ""
+    failure: str = ""
+    failure_kind: Determination | None = None
+
+    @property
+    def summary(self) -> str:
+        return self.failure or f"HTTP {self.status}"
+
+
+class Renderer(Protocol):
+    """Loads a URL in a browser tab, runs its JavaScript, and closes the tab, within `timeout_s`."""
+
+    async def render(self, url: str, *, timeout_s: float) -> Rendered: ...
+
+
+async def fetch_rendered(
+    url: str,
+    *,
+    renderer: Renderer,
+    politeness: HostPoliteness,
+    settings: FetchSettings,
+    progress: FetchProgress,
+    refuse: Refusal,
+    site_url: str | None,
+    max_link_text_chars: int,
+) -> Page:
+    """Render canonical `url` politely, retried like HTTP, and classify the result.
+
+    The browser follows redirects by itself, so only the final URL can be re-checked (robots.txt,
+    allowed hosts); the first URL is checked by the caller before the browser is even started.
+    """
+    host = politeness_key(url)
+    retries = 0
+    while True:
+        async with politeness.slot(host):
+            progress.start_clock()
+            progress.attempts += 1
+            progress.url = url
+            left = progress.time_left()
+            rendered = await renderer.render(url, timeout_s=settings.page_deadline_s if left is None else left)
+        progress.status = rendered.status
+        decision = decide_retry(
+            status=rendered.status,
+            retryable_failure=rendered.failure_kind is not None,
+            retry_after=rendered.headers.get("retry-after"),
+            retries_done=retries,
+            settings=settings,
+            time_left_s=progress.time_left(),
+        )
+        if not decision.retry:
+            break
+        logger.info("retrying %s in the browser in %.1f s after %s", url, decision.wait_s, rendered.summary)
+        politeness.defer(host, decision.wait_s)
+        retries += 1
+
+    final_url = try_canonicalize_url(rendered.final_url or url, max_length=settings.max_url_length) or url
+    content_type = rendered.headers.get("content-type", "")
+    common: dict[str, Any] = {
+        "url": url,
+        "final_url": final_url,
+        "status": rendered.status,
+        "content_type": content_type,
+        "render": "browser",
+        "attempts": progress.attempts,
+    }
+    give_up = decision.give_up
+    reason = rendered.summary + (f" {give_up}" if give_up.startswith("after") else f"; {give_up}" if give_up else "")
+    if rendered.failure_kind is not None:
+        return failed_page(**common, determination=rendered.failure_kind, reason=reason)
+    if final_url != url:
+        refusal = await refuse(final_url)
+        if refusal is not None:
+            return failed_page(**common, determination=refusal[0], reason=f"redirected: {refusal[1]}")
+    status = rendered.status
+    if status in (404, 410):
+        return failed_page(**common, determination=Determination.NOT_FOUND, reason=reason)
+    if status is not None and not 200 <= status < 300:
+        return failed_page(**common, determination=Determination.HTTP_ERROR, reason=reason)
+    declared = media_type(content_type)
+    if declared and declared not in HTML_MEDIA_TYPES:
+        return failed_page(
+            **common, determination=Determination.NON_HTML, reason=f"Content-Type {declared} is not HTML"
+        )
+    if len(rendered.html.encode("utf-8", errors="replace")) > settings.max_page_bytes:
+        return failed_page(
+            **common,
+            determination=Determination.TOO_LARGE,
+            reason=f"the rendered page is larger than {settings.max_page_bytes} bytes",
+        )
+    # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
+    return await asyncio.to_thread(
+        html_page,
+        rendered.html,
+        site_url=site_url,
+        max_links=settings.max_links_per_page,
+        max_link_text_chars=max_link_text_chars,
+        **common,
+    )
