@@ -1,0 +1,71 @@
+"""The ``eval`` command: the agents evaluated on a dataset (the RAG triad by an LLM judge, ground truth on the
+testbed), the results written to a directory and the per-site table printed.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+from rich.markdown import Markdown
+
+from research_crawler.api import require_model_endpoint
+from research_crawler.cli.options import ModelOption, Reranker, load_settings, model_flags
+from research_crawler.cli.output import console, friendly_errors
+from research_crawler.cli.run_helpers import check_reranker
+
+
+@friendly_errors
+def evaluate(
+    ctx: typer.Context,
+    dataset: Annotated[str, typer.Argument(help="testbed, preprints, or a dataset YAML file.")],
+    model: ModelOption = None,
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", help="The LLM judge's model, or 'simulated' for the offline judge double."),
+    ] = None,
+    sites: Annotated[
+        list[str] | None, typer.Option("--sites", help="Evaluate only these sites of the dataset (repeatable).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Queries at once.")] = 1,
+    out: Annotated[Path | None, typer.Option("--out", help="A new directory for the results.", file_okay=False)] = None,
+    replay: Annotated[
+        Path | None,
+        typer.Option("--replay", help="Answer only from an earlier evaluation's recorded pages.", file_okay=False),
+    ] = None,
+    reranker: Annotated[Reranker | None, typer.Option("--reranker", help="How items are ranked.")] = None,
+) -> None:
+    """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
+    ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
+    from research_crawler.eval.dataset import resolve_dataset
+    from research_crawler.eval.runner import run_evaluation
+    from research_crawler.eval.table import tables_markdown
+
+    backend, flags = model_flags(model)
+    judge: Literal["llm", "simulated"] = "simulated" if judge_model == "simulated" else "llm"
+    if judge_model and judge == "llm":
+        flags["models.agent_models"] = {"judge": judge_model}
+    flags["rerank.kind"] = reranker.value if reranker is not None else None
+    settings = load_settings(ctx, flags)
+    if backend == "openai" or judge == "llm":
+        require_model_endpoint(settings)
+    check_reranker(settings)
+    target = out or settings.runs_dir / f"eval-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
+    result = run_evaluation(
+        resolve_dataset(dataset),
+        settings=settings,
+        backend=backend,
+        judge=judge,
+        sites=sites or None,
+        concurrency=concurrency,
+        out=target,
+        replay=replay,
+    )
+    console.print(Markdown(tables_markdown(result)) if console.is_terminal else tables_markdown(result))
+    if result.simulated_model or judge == "simulated":
+        console.print("[yellow]Simulated model or judge: these figures test the machinery, not an LLM.[/]")
+    console.print(f"Results: {target} (results.json, results.csv, table.md)")
+    if result.experiment_url:
+        console.print(f"LangSmith experiment: {result.experiment_url}")

@@ -1,0 +1,164 @@
+"""The commands that show rather than run: ``page`` (what the agents see on a page), ``config show`` (the
+settings in force and their sources) and ``models download`` (the reranker's weights, for offline runs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, get_args
+
+import typer
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from research_crawler.cli.options import global_options, load_settings
+from research_crawler.cli.output import console, fail, friendly_errors
+from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.settings import CONFIG_FILE_NAME, RenderMode, Settings, find_config_file
+from research_crawler.errors import ConfigError
+
+if TYPE_CHECKING:
+    from research_crawler.cli.page_inspection import PageInspection
+
+# --- page --------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def page(
+    ctx: typer.Context,
+    target: Annotated[str | None, typer.Argument(help="An http(s) URL or a saved HTML file.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of the rich view.")
+    ] = False,
+    render: Annotated[
+        str | None,
+        typer.Option("--render", help="http, browser, or auto (the browser only for a page that needs JavaScript)."),
+    ] = None,
+    testbed: Annotated[
+        str | None,
+        typer.Option("--testbed", help="Serve the local testbed web and show a page of this testbed site."),
+    ] = None,
+) -> None:
+    """Show what the agents will see on a page: numbered links, search form, metadata, determination, tokens."""
+    from research_crawler.cli.page_inspection import inspect_page
+
+    if render is not None and render not in get_args(RenderMode):
+        fail(f"--render must be one of {', '.join(get_args(RenderMode))}, not {render!r}")
+    mode: RenderMode | None = render  # type: ignore[assignment]
+    settings = load_settings(ctx)
+    if testbed is not None:
+        inspection = _inspect_testbed_page(testbed, target or "/", settings, mode)
+    elif target is None:
+        fail("give a URL or a file (or --testbed SITE)")
+    else:
+        inspection = asyncio.run(inspect_page(target, settings, render=mode))
+    if as_json:
+        sys.stdout.write(inspection.model_dump_json(indent=2) + "\n")
+    else:
+        _show_inspection(inspection)
+
+
+def _inspect_testbed_page(
+    site: str, path: str, settings: Settings, render: RenderMode | None
+) -> PageInspection:
+    from research_crawler.cli.page_inspection import inspect_page
+    from research_crawler.eval.testbed import TestbedServer, generate_testbed
+
+    with TestbedServer(generate_testbed()) as server:
+        names = server.site_names()
+        if site not in names:
+            fail(f"unknown testbed site {site!r}; the testbed has: {', '.join(names)}")
+        url = server.base_url(site).rstrip("/") + "/" + path.lstrip("/")
+        # The URL guard refuses loopback addresses unless named: name exactly the testbed's own ports.
+        allowed = [*settings.fetch.allowed_hosts, *server.allowed_hosts()]
+        settings = apply_overrides(settings, {"fetch.allowed_hosts": allowed})
+        return asyncio.run(inspect_page(url, settings, render=render))
+
+
+def _show_inspection(info: PageInspection) -> None:
+    style = "green" if info.determination == "ok" else "red"
+    header = Table.grid(padding=(0, 2))
+    header.add_row("URL", info.url)
+    if info.final_url != info.url:
+        header.add_row("Final URL", info.final_url)
+    header.add_row("Determination", f"[{style}]{info.determination}[/] {info.reason}".strip())
+    header.add_row("Status", str(info.status))
+    header.add_row("Title", info.title or "—")
+    ratio = info.tokens.markdown / info.tokens.html if info.tokens.html else 0.0
+    header.add_row("Tokens", f"{info.tokens.markdown} Markdown vs {info.tokens.html} HTML ({ratio:.0%})")
+    if info.search is None:
+        header.add_row("Site search", "none found")
+    else:
+        usable = "usable" if info.search.usable else f"not usable: {info.search.note}"
+        header.add_row(
+            "Site search", f"{info.search.kind} {info.search.method} {info.search.url_template} ({usable})"
+        )
+    console.print(Panel(header, title="research-crawler page", expand=False))
+    meta = info.metadata
+    table = Table(title="Item metadata (from the page's own tags)", show_lines=False)
+    table.add_column("field")
+    table.add_column("value", overflow="fold")
+    table.add_column("source")
+    for field_name in ("title", "authors", "date", "abstract", "doi", "pdf_url"):
+        value = getattr(meta, field_name)
+        shown = ", ".join(value) if isinstance(value, list) else value
+        if shown and field_name == "abstract" and len(shown) > 300:
+            shown = shown[:300] + "…"
+        table.add_row(field_name, shown or "[dim]absent[/]", meta.sources.get(field_name, ""))
+    console.print(table)
+    console.rule(f"What an agent reads ({len(info.links)} numbered links)")
+    console.print(Markdown(info.markdown) if console.is_terminal else info.markdown)
+
+
+# --- config show -------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def config_show(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of the table.")] = False,
+) -> None:
+    """The settings in force, each with its source (flag, env, preset, file, default); secrets masked."""
+    import json
+
+    from research_crawler.config.provenance import effective_settings
+
+    options = global_options(ctx)
+    settings = load_settings(ctx)
+    config_file = options.config_file or find_config_file()
+    rows = effective_settings(settings, config_file=config_file, preset=options.preset, flags=options.assignments)
+    if as_json:
+        sys.stdout.write(json.dumps([row.model_dump() for row in rows], indent=2, default=str) + "\n")
+        return
+    where = str(config_file) if config_file else (
+        f"none (looked for ./{CONFIG_FILE_NAME} and {Path(typer.get_app_dir('research-crawler')) / CONFIG_FILE_NAME})"
+    )
+    console.print(f"Settings file: {escape(where)}", highlight=False, soft_wrap=True)
+    table = Table(show_lines=False)
+    table.add_column("setting", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("source")
+    colours = {"flag": "magenta", "env": "cyan", "preset": "yellow", "file": "green", "default": "dim"}
+    for row in rows:
+        value = row.value if isinstance(row.value, str) else json.dumps(row.value, default=str)
+        table.add_row(row.name, escape(value), f"[{colours[row.source]}]{row.source}[/]")
+    console.print(table)
+
+
+# --- models download ---------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def models_download(ctx: typer.Context) -> None:
+    """Download the reranker's weights now, so later runs work offline."""
+    settings = load_settings(ctx)
+    try:
+        from research_crawler.rank.rerank import download_reranker_weights
+    except ImportError as exc:
+        raise ConfigError(f"this installation has no reranker downloads ({exc})") from exc
+    where = download_reranker_weights(settings.rerank)
+    console.print(f"Reranker weights ready{f': {escape(str(where))}' if where else ''}.", highlight=False)

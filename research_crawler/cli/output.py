@@ -1,0 +1,43 @@
+"""Where the commands write (results on stdout, progress and errors on stderr) and how they leave: exit 0 done
+(a report written, even an empty one), 1 an error (one red line, no traceback), 2 bad arguments, 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from research_crawler.errors import ResearchCrawlerError
+
+console = Console()
+err_console = Console(stderr=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One red line on stderr, then leave with `code` (2, bad arguments, unless told)."""
+    err_console.print(f"[red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Every ResearchCrawlerError becomes one red line and exit code 1; Ctrl-C leaves with 130."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except ResearchCrawlerError as exc:
+            fail(str(exc), code=1)
+        except KeyboardInterrupt:
+            err_console.print("Interrupted.")
+            raise typer.Exit(130) from None
+
+    return wrapper

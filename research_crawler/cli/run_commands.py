@@ -1,0 +1,256 @@
+"""The commands that run the agents on a request: ask (one request), chat (a request and its follow-ups),
+batch (the queries of a file), demo (offline, on the testbed) and resume (a run that was cut short).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from research_crawler.api import ResearchCrawler, require_model_endpoint
+from research_crawler.cli.live_view import choose_view_mode
+from research_crawler.cli.options import (
+    JsonOption,
+    MaxSubpagesOption,
+    ModelOption,
+    OutOption,
+    QuietOption,
+    Reranker,
+    SiteOption,
+    load_settings,
+    model_flags,
+)
+from research_crawler.cli.output import console, err_console, fail, friendly_errors
+from research_crawler.cli.report_view import show_report
+from research_crawler.cli.run_helpers import check_reranker, fresh_run_dir, print_report, progress_view, run_with_view
+
+# --- ask ---------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def ask(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help='The research request, e.g. "five recent papers on GNNs".')],
+    site: SiteOption = None,
+    item_kind: Annotated[
+        str | None, typer.Option("--item-kind", help="What to collect: paper (default), dataset, product…")
+    ] = None,
+    model: ModelOption = None,
+    reranker: Annotated[Reranker | None, typer.Option("--reranker", help="How items are ranked.")] = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: Annotated[int | None, typer.Option("--parallel-sites", min=1, help="Sites at once.")] = None,
+    out: OutOption = None,
+    replay: Annotated[
+        Path | None,
+        typer.Option("--replay", help="Answer only from the pages an earlier run recorded (its run directory).",
+                     file_okay=False),
+    ] = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Answer one research request: live progress, then the report (also written to the run directory)."""
+    if not query.strip():
+        fail("the query is empty: say what to look for")
+    backend, flags = model_flags(model)
+    flags.update(
+        {
+            "explore.item_kind": item_kind,
+            "rerank.kind": reranker.value if reranker is not None else None,
+            "explore.max_subpages": max_subpages,
+            "explore.parallel_sites": parallel_sites,
+        }
+    )
+    settings = load_settings(ctx, flags)
+    crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
+    if backend == "openai":
+        require_model_endpoint(settings)
+    check_reranker(settings)
+    run_dir = fresh_run_dir(out, settings, query)
+    sites = list(site or [])
+    report = run_with_view(
+        crawler,
+        lambda on_event: crawler.arun(query, sites=sites, run_dir=run_dir, on_event=on_event),
+        progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings),
+        run_dir,
+    )
+    print_report(report, as_json=as_json)
+
+
+# --- chat --------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def chat(
+    ctx: typer.Context,
+    site: SiteOption = None,
+    model: ModelOption = None,
+    item_kind: Annotated[str | None, typer.Option("--item-kind", help="What to collect (default: paper).")] = None,
+    max_subpages: MaxSubpagesOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """An interactive session: a request, the report, then follow-ups that reuse what was already found."""
+    from research_crawler.cli.chat_repl import ChatRepl, prompt_toolkit_reader
+
+    backend, flags = model_flags(model)
+    flags.update({"explore.item_kind": item_kind, "explore.max_subpages": max_subpages})
+    settings = load_settings(ctx, flags)
+    if backend == "openai":
+        require_model_endpoint(settings)
+    history = Path(typer.get_app_dir("research-crawler")) / "chat_history"
+    repl = ChatRepl(
+        ResearchCrawler(settings, backend=backend),
+        sites=list(site or []),
+        console=console,
+        progress_console=err_console,
+        view_mode=choose_view_mode(quiet=quiet, stdout_is_terminal=console.is_terminal),
+        read_line=prompt_toolkit_reader(history),
+    )
+    code = repl.run()
+    if code:
+        raise typer.Exit(code)
+
+
+# --- batch -------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def batch(
+    ctx: typer.Context,
+    file: Annotated[
+        Path, typer.Argument(help="Queries: .yaml/.yml or .jsonl (query, sites, settings, name).", dir_okay=False)
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the run directories and summary.csv.")],
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", min=1, help="Queries run at once.")] = 1,
+    model: ModelOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Run the queries of a file, one run directory each, with summary.csv; re-running skips finished ones."""
+    from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner, load_batch
+    from research_crawler.cli.foreground_run import stop_on_ctrl_c
+
+    backend, flags = model_flags(model)
+    settings = load_settings(ctx, flags)
+    entries = load_batch(file)
+
+    def progress(row: BatchRow) -> None:
+        if quiet:
+            return
+        detail = f"{row.items} item(s), {row.stop_reason}" if row.items is not None else row.error
+        err_console.print(
+            f"[{row.index}/{len(entries)}] {row.status:<8} {escape(row.query[:70])}"
+            + (f" — {escape(detail)}" if detail and row.status != "running" else ""),
+            highlight=False,
+        )
+
+    runner = BatchRunner(
+        entries, settings=settings, out_dir=out, backend=backend, concurrency=concurrency, on_row=progress
+    )
+    with stop_on_ctrl_c(runner.cancel, note=lambda message: err_console.print(message, markup=False)):
+        rows = asyncio.run(runner.arun())
+    table = Table(title=f"{out / SUMMARY_FILE}")
+    for column in ("#", "status", "items", "stop", "query"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        style = "red" if row.status == "failed" else ""
+        table.add_row(
+            str(row.index), f"[{style}]{row.status}[/]" if style else row.status,
+            "" if row.items is None else str(row.items), row.stop_reason, escape(row.query),
+        )
+    console.print(table)
+    failed = [row for row in rows if row.status == "failed"]
+    if failed:
+        for row in failed:
+            err_console.print(f"[red]error:[/] query {row.index}: {escape(row.error)}", highlight=False)
+        raise typer.Exit(1)
+
+
+# --- demo --------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def demo(
+    ctx: typer.Context,
+    site: Annotated[
+        list[str] | None,
+        typer.Option("--site", "-s", help="Testbed site(s) to explore (default: arxiv-like, journal-like)."),
+    ] = None,
+    query: Annotated[str | None, typer.Option("--query", help="Another request than the demo's own.")] = None,
+    reranker: Annotated[
+        Reranker, typer.Option("--reranker", help="How items are ranked (bm25 needs no model download).")
+    ] = Reranker.bm25,
+    out: OutOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Offline, no API key: the local testbed web, one request, the agents played by the simulated model."""
+    from research_crawler.cli.demo import DEFAULT_DEMO_SITES, SIMULATED_BANNER, demo_run
+
+    settings = load_settings(ctx)
+    with demo_run(settings, sites=tuple(site or DEFAULT_DEMO_SITES), query=query, reranker=reranker.value) as run:
+        console.print(
+            Panel(
+                f"Request: [bold]{escape(run.query.text)}[/]\n"
+                f"Sites: {escape(', '.join(f'{name} ({run.server.base_url(name)})' for name in run.sites))}\n"
+                f"Reranker: {reranker.value}\n\n"
+                f"[yellow]{escape(SIMULATED_BANNER)}[/]",
+                title="research-crawler demo",
+                expand=False,
+            )
+        )
+        crawler = run.crawler
+        run_dir = fresh_run_dir(out, crawler.settings, run.query.text)
+        report = run_with_view(
+            crawler,
+            lambda on_event: crawler.arun(run.query.text, sites=run.site_urls, run_dir=run_dir, on_event=on_event),
+            progress_view(quiet=quiet, settings=crawler.settings, title="demo (simulated model)"),
+            run_dir,
+        )
+        known = run.known_answers(report)
+    show_report(console, report)
+    if known is not None:
+        console.print(
+            f"{known[0]} of the {len(report.items)} reported item(s) are among the testbed's {known[1]} known "
+            "answers on these sites.",
+            highlight=False,
+        )
+    console.print(
+        "[yellow]The model was simulated[/] (a deterministic test double, not an LLM). For real answers set "
+        'OPENAI_API_KEY (or OPENAI_BASE_URL) and run: research-crawler ask "your request" --site https://arxiv.org/',
+        highlight=False,
+    )
+
+
+# --- resume ------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def resume(
+    ctx: typer.Context,
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.json).", file_okay=False)],
+    model: ModelOption = None,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice."""
+    from research_crawler.run.session import RunMeta
+
+    meta = RunMeta.read(run_dir)
+    backend, flags = model_flags(model)
+    if model is None:
+        backend = meta.backend
+    settings = load_settings(ctx, flags)
+    crawler = ResearchCrawler(settings, backend=backend)
+    if backend == "openai":
+        require_model_endpoint(settings)
+    report = run_with_view(
+        crawler,
+        lambda on_event: crawler.aresume(run_dir, on_event=on_event),
+        progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings),
+        run_dir,
+    )
+    print_report(report, as_json=as_json)

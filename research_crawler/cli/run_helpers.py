@@ -1,0 +1,71 @@
+"""What the commands that run the agents share: the progress view, a fresh run directory, the run in the
+foreground (a second Ctrl-C says how to continue), the report printed, the reranker checked first.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+
+from research_crawler.api import ResearchCrawler
+from research_crawler.cli.live_view import LiveView, choose_view_mode
+from research_crawler.cli.output import console, err_console, fail
+from research_crawler.cli.report_view import show_report
+from research_crawler.config.settings import Settings
+from research_crawler.errors import ConfigError
+from research_crawler.report.models import Report
+
+
+def progress_view(*, quiet: bool, settings: Settings, title: str = "research-crawler") -> LiveView:
+    """The live progress on stderr: a panel on a terminal, log lines otherwise, nothing when quiet."""
+    mode = choose_view_mode(quiet=quiet, stdout_is_terminal=console.is_terminal)
+    return LiveView(console=err_console, mode=mode, subpage_limit=settings.explore.max_subpages, title=title)
+
+
+def print_report(report: Report, *, as_json: bool) -> None:
+    """The report on stdout; then exit 1 if the search stopped on an error (the report is written all the same)."""
+    if as_json:
+        path = Path(report.run_dir or "") / "report.json"
+        sys.stdout.write(path.read_text(encoding="utf-8") if path.exists() else report.model_dump_json(indent=2))
+        sys.stdout.write("\n")
+    else:
+        show_report(console, report)
+    if report.stop_reason == "error":
+        fail(f"the search stopped on an error: {report.stop_detail} (the report holds what was collected)", code=1)
+
+
+def fresh_run_dir(out: Path | None, settings: Settings, query: str) -> Path:
+    """A new run directory in runs_dir, or `out` when it holds no run yet."""
+    from research_crawler.run.session import new_run_dir
+
+    if out is None:
+        return new_run_dir(settings.runs_dir, query)
+    if (out / "run.json").exists():
+        raise ConfigError(
+            f"{out} already holds a run: continue it with `research-crawler resume {out}` or choose another --out"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def run_with_view(crawler: ResearchCrawler, work: Callable[..., Any], view: LiveView, run_dir: Path) -> Report:
+    """Run in the foreground; leaving with a second Ctrl-C says how to continue (exit 130)."""
+    from research_crawler.cli.foreground_run import run_in_foreground
+
+    try:
+        return run_in_foreground(crawler, work, view=view)
+    except KeyboardInterrupt:
+        err_console.print(f"Left. Continue this run with: research-crawler resume {escape(str(run_dir))}")
+        raise typer.Exit(130) from None
+
+
+def check_reranker(settings: Settings) -> None:
+    """Fail before any work (and before a run directory exists) when the chosen reranker cannot load."""
+    from research_crawler.rank.rerank import load_reranker
+
+    load_reranker(settings.rerank)
