@@ -25,10 +25,8 @@ from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Query
 from research_crawler.eval.testbed_sites import TestbedSites
-from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import ModelReply, ModelRequest
-from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import UsageLedger
+from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
@@ -95,8 +93,7 @@ class _CountingSession(ResearchSession):
         super().__init__(*args, **kwargs)
         self._fixed = fixed
 
-    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
-        spec = super().model_spec(role, ledger, fault_log, budget)
+    def model_spec(self, role: Role, spec: ModelSpec) -> ModelSpec:
         kwargs = {**spec.client_kwargs, "fixed": self._fixed}
         return dataclasses.replace(spec, client_cls=_CountingSimulatedClient, client_kwargs=kwargs)
 

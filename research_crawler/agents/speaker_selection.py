@@ -2,24 +2,27 @@
 
 The group chat never lets an LLM pick the speaker. `select_next(state)` reads a `FlowState` — the last
 speaker plus what the tools recorded in the Search and Web Contexts — and returns the first row of
-`TRANSITIONS` whose condition holds. Rows are data, so tests cover them one by one and the trace names
-the row that fired.
+`TRANSITIONS` whose condition holds. Rows are data — the condition, the next speaker, the effect on the
+Search Context and the flow flags the row consumes — so tests cover them one by one and the trace names
+the row that fired. `transition_effects.apply_decision` carries a decision out on the run's state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
 from research_crawler.agents.roles import Speaker
 from research_crawler.context.search_context import StopReason
 
-__all__ = ["TRANSITIONS", "Decision", "Effect", "FlowState", "Transition", "select_next"]
+__all__ = ["TRANSITIONS", "Decision", "Effect", "Flag", "FlowState", "Transition", "select_next"]
 
 PlannerAction = Literal["none", "scrape", "review"]
 Verdict = Literal["none", "approved", "more"]
+Flag = Literal["planner_action", "supervisor_verdict"]
+"""A flow flag a tool sets and a row consumes (resets to "none") once it has acted on it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,35 +39,39 @@ class FlowState:
     supervisor_verdict: Verdict = "none"
     site_stuck: bool = False
     run_limit_reached: bool = False
+    interrupted: bool = False
 
 
 class Effect(StrEnum):
     """What the session does to the Search Context before the next speaker talks."""
 
     NONE = "none"
-    NEXT_SITE = "next_site"  # finish α with the decision's reason; α ← next site of P
+    NEXT_SITE = "next_site"  # finish α with the decision's reason; α ← next site of P (none left: COMPLETE)
     COMPLETE = "complete"  # finish α and set γ: the search is over, the Presenter writes the report
+    STOP = "stop"  # set γ with the decision's reason (a run limit, the user); α stays unfinished for resume
     END = "end"  # the conversation ends (after the report)
 
 
 @dataclass(frozen=True)
 class Decision:
-    """The next speaker (None ends the chat), the effect to apply first, and why."""
+    """The next speaker (None ends the chat), the effect to apply first, why, and the flags it consumes."""
 
     row: str
     next_speaker: Speaker | None
     effect: Effect = Effect.NONE
     reason: StopReason | None = None
+    clears: frozenset[Flag] = frozenset()
 
 
 @dataclass(frozen=True)
 class Transition:
-    """One row: when `condition` holds, `decide` gives the decision."""
+    """One row: when `condition` holds, `decide` gives the decision; `clears` are the flags it consumes."""
 
     row: str
     description: str
     condition: Callable[[FlowState], bool]
     decide: Callable[[FlowState], Decision]
+    clears: frozenset[Flag] = frozenset()
 
 
 def _leave_site(row: str, reason: StopReason) -> Callable[[FlowState], Decision]:
@@ -99,9 +106,15 @@ TRANSITIONS: tuple[Transition, ...] = (
     ),
     Transition(
         "run_limit",
-        "A run limit (rounds, model calls, tokens, cost) is reached: report from what was collected.",
+        "A run limit (rounds, model calls, tokens, cost) is reached, or the user stopped the run: report from "
+        "what was collected (the current site stays unfinished, so a resumed run goes on with it).",
         lambda s: s.run_limit_reached,
-        lambda s: Decision("run_limit", Speaker.PRESENTER, Effect.COMPLETE, StopReason.LIMIT_REACHED),
+        lambda s: Decision(
+            "run_limit",
+            Speaker.PRESENTER,
+            Effect.STOP,
+            StopReason.INTERRUPTED if s.interrupted else StopReason.LIMIT_REACHED,
+        ),
     ),
     Transition(
         "select_sites",
@@ -147,6 +160,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         "whose scrape a stop interrupted (a resumed run): the Scraper reads it.",
         lambda s: s.last_speaker is Speaker.USER and s.has_current_site and s.planner_action == "scrape",
         _go("open_start_page", Speaker.SCRAPER),
+        clears=frozenset({"planner_action"}),
     ),
     Transition(
         "start_site",
@@ -159,18 +173,21 @@ TRANSITIONS: tuple[Transition, ...] = (
         "The Planner chose a page (or a site search): the Scraper reads it.",
         lambda s: s.last_speaker is Speaker.PLANNER_TOOLS and s.planner_action == "scrape",
         _go("planner_scrapes", Speaker.SCRAPER),
+        clears=frozenset({"planner_action"}),
     ),
     Transition(
         "planner_reviews",
         "The Planner handed over: the Supervisor judges the site.",
         lambda s: s.last_speaker is Speaker.PLANNER_TOOLS and s.planner_action == "review",
         _go("planner_reviews", Speaker.SUPERVISOR),
+        clears=frozenset({"planner_action"}),
     ),
     Transition(
         "planner_continues",
         "A Planner tool answered without handing over (e.g. the URL list): the Planner goes on.",
         lambda s: s.last_speaker is Speaker.PLANNER_TOOLS,
         _go("planner_continues", Speaker.PLANNER),
+        clears=frozenset({"planner_action"}),
     ),
     Transition(
         "planner_done",
@@ -195,18 +212,21 @@ TRANSITIONS: tuple[Transition, ...] = (
         "The Supervisor approved the site (or gave no verdict): move to the next site.",
         lambda s: s.last_speaker is Speaker.SUPERVISOR and s.supervisor_verdict != "more",
         lambda s: _leave_site("approved", StopReason.COMPLETED)(s),
+        clears=frozenset({"supervisor_verdict"}),
     ),
     Transition(
         "feedback_no_budget",
         "The Supervisor wants more but no subpage is left: move to the next site.",
         lambda s: s.last_speaker is Speaker.SUPERVISOR and s.subpages_left <= 0,
         lambda s: _leave_site("feedback_no_budget", StopReason.LIMIT_REACHED)(s),
+        clears=frozenset({"supervisor_verdict"}),
     ),
     Transition(
         "feedback",
         "The Supervisor gave feedback: the Planner continues on the same site.",
         lambda s: s.last_speaker is Speaker.SUPERVISOR,
         _go("feedback", Speaker.PLANNER),
+        clears=frozenset({"supervisor_verdict"}),
     ),
 )
 
@@ -215,5 +235,6 @@ def select_next(state: FlowState) -> Decision:
     """The decision of the first transition whose condition holds for `state`."""
     for transition in TRANSITIONS:
         if transition.condition(state):
-            return transition.decide(state)
+            decision = transition.decide(state)
+            return replace(decision, clears=decision.clears | transition.clears)
     raise AssertionError(f"no transition for {state}")  # every speaker has a catch-all row

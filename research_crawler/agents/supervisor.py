@@ -3,9 +3,6 @@ or gives the Planner specific feedback. It runs in a nested chat, isolated from 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated
-
 import autogen
 
 from research_crawler.agents.ag2 import (
@@ -17,37 +14,10 @@ from research_crawler.agents.ag2 import (
 )
 from research_crawler.agents.prompts import system_message
 from research_crawler.agents.roles import Role
-from research_crawler.tools import items as item_tools
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.supervisor_tools import SupervisorTools
 
-__all__ = ["SupervisorTools", "make_supervisor"]
-
-
-class SupervisorTools:
-    """The Supervisor's tools; its verdict is recorded in the exploration state for the speaker selection."""
-
-    def __init__(self, exploration: Exploration) -> None:
-        self._x = exploration
-
-    def get_collected_items(self) -> str:
-        """Show the user's request and every item collected on the current site so far, best first."""
-        x = self._x
-        return item_tools.get_collected_items(x.web, query=x.search.query, state=x.hint_state()).message
-
-    def approve_site(self, reason: Annotated[str, "Why the search on this site is complete."]) -> str:
-        """Declare the search on this site complete: the collected items answer the request, or the
-        site cannot give more."""
-        self._x.supervisor_verdict, self._x.supervisor_feedback = "approved", reason.strip()
-        return "Recorded: the site is approved. Reply with one short sentence."
-
-    def request_more(self, feedback: Annotated[str, "What is missing and where the Planner should look."]) -> str:
-        """Send the Planner back to work on this site, with precise feedback on what is missing."""
-        self._x.supervisor_verdict, self._x.supervisor_feedback = "more", feedback.strip()
-        return "Recorded: the Planner will continue with your feedback. Reply with one short sentence."
-
-    def tools(self) -> list[Callable[..., str]]:
-        verdicts: list[Callable[..., str]] = [self.approve_site, self.request_more]
-        return verdicts if self._x.settings.run.items_in_task else [self.get_collected_items, *verdicts]
+__all__ = ["make_supervisor"]
 
 
 def make_supervisor(

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
-from research_crawler.agents.web_selector import SiteSelectionTools, pool_listing, select_named_sites
 from research_crawler.config.site_pool import SitePool
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_selection import SiteSelectionTools, pool_listing, select_named_sites
 
 __all__ = ["PageSelectorChat"]
 

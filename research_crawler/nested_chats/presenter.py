@@ -11,7 +11,6 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.agents.critique import needs_changes
-from research_crawler.agents.presenter import PresenterTools, format_items_for_presenter
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.rank.rerank import Reranker, item_text, rerank
@@ -19,6 +18,7 @@ from research_crawler.report.guard import GuardResult, guard_report
 from research_crawler.report.models import ReportItem
 from research_crawler.report.plain_text import plain_text
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
 
 __all__ = ["PresenterChat", "collected_report_items", "rank_items"]
 

@@ -15,15 +15,16 @@ from dataclasses import dataclass, field
 import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
-from research_crawler.agents.collector import CollectorTools
-from research_crawler.agents.crawler import CrawlerTools
 from research_crawler.agents.page_content import untrusted_page
 from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
-from research_crawler.pages.search_forms import find_search_mechanism
+from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.tools import navigation
+from research_crawler.tools.collector_tools import CollectorTools
+from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_search import usable_mechanisms
 
 __all__ = ["ScraperChat"]
 
@@ -107,12 +108,12 @@ class ScraperChat:
         site = self.exploration.site.url
         if site in self.exploration.site_search:
             return False
-        mechanism = find_search_mechanism(page.html, url=page.final_url)
-        if mechanism is not None and (mechanism.usable or mechanism.kind == "opensearch"):
-            self.exploration.site_search[site] = mechanism
-            self.exploration.search_form_pages[site] = page.final_url
-            return True
-        return False
+        mechanisms = usable_mechanisms(find_search_mechanisms(page.html, url=page.final_url))
+        if not mechanisms:
+            return False
+        self.exploration.site_search[site] = mechanisms
+        self.exploration.search_form_pages[site] = page.final_url
+        return True
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration

@@ -1,4 +1,4 @@
-"""Site search: find a page's search form or OpenSearch description and submit a query through it.
+"""Site search forms: find a page's search forms and OpenSearch descriptions, and build a search URL.
 
 Only GET submissions are made (a search is then just a URL to fetch); POST-only and script-driven
 forms are reported as unusable with the reason, never guessed at.
@@ -10,7 +10,7 @@ import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 from urllib.parse import parse_qsl, quote, quote_plus, urljoin, urlsplit, urlunsplit
 
 import lxml.html
@@ -20,18 +20,14 @@ from pydantic import BaseModel, Field
 from research_crawler.context.urls import canonicalize_url, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
 from research_crawler.pages.html_tree import base_url, parse_html
-from research_crawler.pages.page import Determination, Page
 
 __all__ = [
     "QUERY_PLACEHOLDER",
     "SearchMechanism",
-    "SearchOutcome",
-    "SupportsFetch",
     "build_search_url",
     "find_search_mechanism",
     "find_search_mechanisms",
     "read_opensearch_description",
-    "search_site",
 ]
 
 logger = logging.getLogger(__name__)
@@ -70,21 +66,6 @@ class SearchMechanism(BaseModel):
     usable: bool
     note: str = Field(default="", description="Why the mechanism cannot be used, or what remains to do.")
     description_url: str | None = Field(default=None, description="Where the OpenSearch description lives.")
-
-
-class SearchOutcome(BaseModel):
-    """What `search_site` did: mechanism used, URL fetched, results page, and a message for the LLM."""
-
-    mechanism: SearchMechanism | None
-    search_url: str | None
-    page: Page | None
-    message: str
-
-
-class SupportsFetch(Protocol):
-    """Anything that fetches a URL into a `Page` (the crawler's fetcher, or a test double)."""
-
-    async def fetch(self, url: str) -> Page: ...
 
 
 @dataclass
@@ -166,58 +147,6 @@ def read_opensearch_description(xml: str, *, url: str) -> SearchMechanism | None
         ):
             candidates.append(_opensearch_mechanism(element, template, description_url=url))
     return next((m for m in candidates if m.usable), candidates[0] if candidates else None)
-
-
-async def search_site(fetcher: SupportsFetch, page_url: str, html: str, query: str) -> SearchOutcome:
-    """Search the site through the search form or OpenSearch description found on one of its pages.
-
-    Args:
-        fetcher: fetches the OpenSearch description (when needed) and the results page.
-        page_url: URL of the page whose HTML is given.
-        html: that page's HTML.
-        query: the words to search for.
-
-    Returns:
-        The mechanism used, the search URL, the fetched results page, and a message saying what was
-        done — or, when the site offers no usable search, why, with nothing fetched.
-    """
-    if not query or not query.strip():
-        raise ToolInputError("The search query is empty: give the words to search for.")
-    mechanisms = find_search_mechanisms(html, url=page_url)
-    if not mechanisms:
-        message = (
-            f"The page {page_url} has no search form (no GET search form and no OpenSearch description), so "
-            "this site cannot be searched from here. Browse its links instead."
-        )
-        return SearchOutcome(mechanism=None, search_url=None, page=None, message=message)
-    problems: list[str] = []
-    for mechanism in mechanisms:
-        if not mechanism.usable:
-            problems.append(mechanism.note)
-            continue
-        chosen = mechanism
-        if mechanism.kind == "opensearch":
-            resolved, problem = await _read_description(fetcher, mechanism)
-            if resolved is None:
-                problems.append(problem)
-                continue
-            chosen = resolved
-        search_url = build_search_url(chosen, query)
-        page = await fetcher.fetch(search_url)
-        how = "its search form" if chosen.kind == "form" else "its OpenSearch description"
-        done = f"Searched the site for {query.strip()!r} through {how}: GET {search_url}"
-        if page.ok:
-            title = page.title or page.final_url
-            message = f"{done}. The results page {title!r} was fetched ({len(page.links)} links)."
-        else:
-            message = f"{done}, but the results page could not be fetched ({_failure(page)})."
-        return SearchOutcome(mechanism=chosen, search_url=search_url, page=page, message=message)
-    message = (
-        f"This site's search cannot be used from here: {'; '.join(dict.fromkeys(p for p in problems if p))}. "
-        "Nothing was submitted. Some sites (bioRxiv, medRxiv) build search URLs by script, which cannot "
-        "be read from the page, so no search URL was guessed. Browse the site's links instead."
-    )
-    return SearchOutcome(mechanism=mechanisms[0], search_url=None, page=None, message=message)
 
 
 # ---------------------------------------------------------------------------------------------- forms
@@ -500,31 +429,3 @@ def _opensearch_mechanism(
         note=note,
         description_url=description_url,
     )
-
-
-async def _read_description(
-    fetcher: SupportsFetch, mechanism: SearchMechanism
-) -> tuple[SearchMechanism | None, str]:
-    description_url = mechanism.description_url or ""
-    page = await fetcher.fetch(description_url)
-    # The description is XML, which a fetcher may mark non_html while still keeping its text.
-    if page.determination not in (Determination.OK, Determination.NON_HTML) or not page.html:
-        return (
-            None,
-            f"its OpenSearch description at {description_url} could not be fetched ({_failure(page)})",
-        )
-    resolved = read_opensearch_description(page.html, url=page.final_url or description_url)
-    if resolved is None:
-        return None, f"its OpenSearch description at {description_url} has no HTML search URL template"
-    if not resolved.usable:
-        return None, f"its OpenSearch description at {description_url} cannot be used: {resolved.note}"
-    return resolved, ""
-
-
-# ---------------------------------------------------------------------------------------------- pages
-
-
-def _failure(page: Page) -> str:
-    return f"{page.determination.value}: {page.reason}" if page.reason else page.determination.value
-
-

@@ -66,7 +66,7 @@ class Exploration:
     supervisor_verdict: Literal["none", "approved", "more"] = "none"
     supervisor_feedback: str = ""
     current_page: Page | None = None
-    site_search: dict[str, SearchMechanism] = field(default_factory=dict)
+    site_search: dict[str, list[SearchMechanism]] = field(default_factory=dict)
     search_form_pages: dict[str, str] = field(default_factory=dict)
     subpage_offsets: dict[str, int] = field(default_factory=dict)
     fetched_urls: set[str] = field(default_factory=set)

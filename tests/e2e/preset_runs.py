@@ -14,10 +14,8 @@ from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
-from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import ModelReply, ModelRequest
-from research_crawler.llm.simulated import FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import UsageLedger
+from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import TraceEvent, read_trace
@@ -61,8 +59,7 @@ class SessionWithClient(ResearchSession):
         self._client_cls = client_cls
         self._client_kwargs = client_kwargs or {}
 
-    def model_spec(self, role: Role, ledger: UsageLedger, fault_log: FaultLog, budget: RunBudget) -> ModelSpec:
-        spec = super().model_spec(role, ledger, fault_log, budget)
+    def model_spec(self, role: Role, spec: ModelSpec) -> ModelSpec:
         kwargs = {**spec.client_kwargs, **self._client_kwargs}
         return dataclasses.replace(spec, client_cls=self._client_cls, client_kwargs=kwargs)
 

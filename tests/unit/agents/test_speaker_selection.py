@@ -32,7 +32,7 @@ CASES = [
         "run_limit",
         replace(BASE, last_speaker=Speaker.SCRAPER, run_limit_reached=True),
         Speaker.PRESENTER,
-        Effect.COMPLETE,
+        Effect.STOP,
         StopReason.LIMIT_REACHED,
     ),
     ("select_sites", FlowState(last_speaker=Speaker.USER), Speaker.PAGE_SELECTOR, Effect.NONE, None),
@@ -131,6 +131,29 @@ CASES = [
         None,
     ),
 ]
+
+
+#: The flow flags each row consumes (reset to "none" before the next speaker); every other row clears none.
+CLEARS = {
+    "open_start_page": {"planner_action"},
+    "planner_scrapes": {"planner_action"},
+    "planner_reviews": {"planner_action"},
+    "planner_continues": {"planner_action"},
+    "approved": {"supervisor_verdict"},
+    "feedback_no_budget": {"supervisor_verdict"},
+    "feedback": {"supervisor_verdict"},
+}
+
+
+@pytest.mark.parametrize(("row", "state"), [(c[0], c[1]) for c in CASES], ids=[c[0] for c in CASES])
+def test_row_consumes_its_flags(row: str, state: FlowState) -> None:
+    assert select_next(state).clears == CLEARS.get(row, set())
+
+
+def test_a_stop_by_the_user_is_reported_as_interrupted() -> None:
+    state = replace(BASE, last_speaker=Speaker.PLANNER_TOOLS, run_limit_reached=True, interrupted=True)
+    decision = select_next(state)
+    assert (decision.row, decision.effect, decision.reason) == ("run_limit", Effect.STOP, StopReason.INTERRUPTED)
 
 
 def test_every_row_has_a_case() -> None:

@@ -1,4 +1,4 @@
-"""Site search: forms and OpenSearch descriptions found on real saved pages, and search_site end to end."""
+"""Site search: forms and OpenSearch descriptions found on real saved pages, and the Planner's search_site tool."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import lxml.html
 import pytest
 import realweb
 
+from research_crawler.config.settings import Settings
+from research_crawler.context.search_context import SearchContext, SiteRef
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import (
@@ -16,8 +18,11 @@ from research_crawler.pages.search_forms import (
     find_search_mechanism,
     find_search_mechanisms,
     read_opensearch_description,
-    search_site,
 )
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration, ScrapeTarget
+from research_crawler.tools.planner_tools import PlannerTools
+from research_crawler.tools.site_search import usable_mechanisms
 
 REALWEB = realweb.REALWEB
 QUERY = "graph neural networks"
@@ -372,17 +377,17 @@ def test_unreadable_or_template_less_descriptions_give_none(xml: str) -> None:
     assert read_opensearch_description(xml, url="https://example.org/osd.xml") is None
 
 
-# ---------------------------------------------------------------------------------------------- search_site
+# ---------------------------------------------------------------------------------- the search_site tool
 
 
-class FakeFetcher:
-    """Returns canned pages by URL and records every fetch."""
+class FakeWeb:
+    """Returns canned pages by URL and records every fetch (the run's page source, for one site)."""
 
     def __init__(self, pages: dict[str, Page]) -> None:
         self.pages = pages
         self.fetched: list[str] = []
 
-    async def fetch(self, url: str) -> Page:
+    def __call__(self, url: str, _site: SiteRef) -> Page:
         self.fetched.append(url)
         if url in self.pages:
             return self.pages[url]
@@ -403,26 +408,33 @@ def _fetched(
     )
 
 
-def _ok(url: str, title: str = "Results") -> Page:
-    page = _fetched(url, Determination.OK, status=200, html="<html></html>")
-    page.title = title
-    return page
+def _exploring(site_url: str, page_html: str, web: FakeWeb) -> Exploration:
+    """An exploration of the site at `site_url` after the Scraper read a page holding `page_html`."""
+    search = SearchContext(query=QUERY)
+    search.add_site(SiteRef(name="site", url=site_url))
+    x = Exploration(settings=Settings(), search=search, fetch_page=web, trace=Trace(None))
+    x.start_next_site(None)
+    mechanisms = usable_mechanisms(find_search_mechanisms(page_html, url=site_url))
+    if mechanisms:
+        x.site_search[site_url] = mechanisms
+    return x
 
 
 @needs_realweb
-async def test_search_site_submits_a_get_form() -> None:
+def test_search_site_submits_a_get_form() -> None:
     text, url = _page("arxiv__abstract__1.html")
     results = EXACT_URLS["arxiv__abstract__1.html"]
-    fetcher = FakeFetcher({results: _ok(results, title="Search | arXiv")})
-    outcome = await search_site(fetcher, url, text, QUERY)
-    assert fetcher.fetched == [results]
-    assert outcome.search_url == results and outcome.page is fetcher.pages[results]
-    assert outcome.mechanism is not None and outcome.mechanism.kind == "form"
-    assert "search form" in outcome.message and results in outcome.message and "Search | arXiv" in outcome.message
+    web = FakeWeb({})
+    x = _exploring(url, text, web)
+    message = PlannerTools(x).search_site(QUERY)
+    assert web.fetched == []  # the results page is the Scraper's to read
+    assert x.planner_action == "scrape" and x.scrape_target == ScrapeTarget(results, "search", QUERY)
+    assert x.web.is_visited(results)
+    assert "search form" in message and results in message
 
 
 @needs_realweb
-async def test_search_site_reads_the_opensearch_description_then_searches() -> None:
+def test_search_site_reads_the_opensearch_description_then_searches() -> None:
     text, url = _page("peerj__article__2.html")  # no search form, only an OpenSearch link
     description = "https://peerj.com/articles/osd.xml"
     osd = OSD.replace(
@@ -430,81 +442,87 @@ async def test_search_site_reads_the_opensearch_description_then_searches() -> N
         "/search/?q={searchTerms}",
     )
     results = "https://peerj.com/search/?q=graph+neural+networks"
-    fetcher = FakeFetcher(
-        {
-            description: _fetched(description, Determination.NON_HTML, html=osd),
-            results: _ok(results),
-        }
-    )
-    outcome = await search_site(fetcher, url, text, QUERY)
-    assert fetcher.fetched == [description, results]
-    assert outcome.mechanism is not None and outcome.mechanism.kind == "opensearch"
-    assert outcome.mechanism.url_template == "https://peerj.com/search/?q={query}"
-    assert outcome.search_url == results and outcome.page is not None and outcome.page.ok
-    assert "OpenSearch" in outcome.message
+    web = FakeWeb({description: _fetched(description, Determination.NON_HTML, html=osd)})
+    x = _exploring(url, text, web)
+    message = PlannerTools(x).search_site(QUERY)
+    assert web.fetched == [description]
+    assert x.scrape_target is not None and x.scrape_target.url == results
+    assert "OpenSearch" in message
+    # The description is read once per site: a second search builds its URL without fetching it again.
+    x.planner_action = "none"
+    PlannerTools(x).search_site("message passing")
+    assert web.fetched == [description]
+    assert x.scrape_target is not None and x.scrape_target.url == "https://peerj.com/search/?q=message+passing"
 
 
 @needs_realweb
-async def test_search_site_never_submits_a_post_only_form() -> None:
+def test_search_site_never_submits_a_post_only_form() -> None:
     text, url = _page("biorxiv__article__1.html")
-    fetcher = FakeFetcher({})
-    outcome = await search_site(fetcher, url, text, QUERY)
-    assert fetcher.fetched == []
-    assert outcome.search_url is None and outcome.page is None
-    assert outcome.mechanism is not None and not outcome.mechanism.usable
-    assert (
-        "POST-only form" in outcome.message
-        and "bioRxiv" in outcome.message
-        and "Nothing was submitted" in outcome.message
-    )
+    web = FakeWeb({})
+    x = _exploring(url, text, web)
+    message = PlannerTools(x).search_site(QUERY)
+    assert web.fetched == [] and x.scrape_target is None and x.planner_action == "none"
+    assert "No usable search form" in message
 
 
 @needs_realweb
-async def test_search_site_without_any_search() -> None:
+def test_search_site_without_any_search() -> None:
     text, url = _page("frontiers__article__1.html")
-    fetcher = FakeFetcher({})
-    outcome = await search_site(fetcher, url, text, QUERY)
-    assert fetcher.fetched == []
-    assert outcome.mechanism is None and outcome.search_url is None and outcome.page is None
-    assert "no search form" in outcome.message
+    x = _exploring(url, text, FakeWeb({}))
+    message = PlannerTools(x).search_site(QUERY)
+    assert x.scrape_target is None and "No usable search form" in message
 
 
-async def test_search_site_falls_back_when_the_description_cannot_be_fetched() -> None:
+def test_search_site_falls_back_when_the_description_cannot_be_fetched() -> None:
     page = _doc(
         '<form action="/lookup"><input name="q"></form>',
         '<link rel="search" type="application/opensearchdescription+xml" href="/osd.xml">',
     )
-    fetcher = FakeFetcher({"https://example.org/lookup?q=graph+neural+networks": _ok("x")})
-    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
+    web = FakeWeb({})
+    x = _exploring("https://example.org/", page, web)
+    PlannerTools(x).search_site(QUERY)
     # The weak form ranks below the OpenSearch link; the description is missing, so the form is used.
-    assert fetcher.fetched == [
-        "https://example.org/osd.xml",
-        "https://example.org/lookup?q=graph+neural+networks",
-    ]
-    assert outcome.mechanism is not None and outcome.mechanism.kind == "form"
+    assert web.fetched == ["https://example.org/osd.xml"]
+    assert x.scrape_target is not None
+    assert x.scrape_target.url == "https://example.org/lookup?q=graph+neural+networks"
 
 
-async def test_search_site_reports_an_unreachable_description() -> None:
+def test_search_site_reports_an_unreachable_description() -> None:
     page = _doc("", '<link rel="search" type="application/opensearchdescription+xml" href="/osd.xml">')
-    fetcher = FakeFetcher({})
-    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
-    assert fetcher.fetched == ["https://example.org/osd.xml"]
-    assert outcome.page is None and outcome.search_url is None
-    assert "could not be fetched (not_found: no page)" in outcome.message
+    web = FakeWeb({})
+    x = _exploring("https://example.org/", page, web)
+    message = PlannerTools(x).search_site(QUERY)
+    assert web.fetched == ["https://example.org/osd.xml"]
+    assert x.scrape_target is None and x.planner_action == "none"
+    assert "could not be fetched (not_found: no page)" in message and "Nothing was submitted" in message
 
 
-async def test_search_site_reports_a_failed_results_page() -> None:
+def test_search_site_refuses_a_search_already_made() -> None:
     page = _doc('<form role="search" action="/search"><input name="q"></form>')
-    results = "https://example.org/search?q=graph+neural+networks"
-    timeout = _fetched(results, Determination.TIMEOUT, reason="after 30 s")
-    fetcher = FakeFetcher({results: timeout})
-    outcome = await search_site(fetcher, "https://example.org/", page, QUERY)
-    assert outcome.page is timeout and outcome.search_url == results
-    assert "could not be fetched (timeout: after 30 s)" in outcome.message
+    x = _exploring("https://example.org/", page, FakeWeb({}))
+    PlannerTools(x).search_site(QUERY)
+    x.planner_action, x.scrape_target = "none", None
+    message = PlannerTools(x).search_site(QUERY)
+    assert message.startswith("Error: this search was already made") and x.scrape_target is None
 
 
-async def test_search_site_rejects_an_empty_query_before_fetching() -> None:
-    fetcher = FakeFetcher({})
-    with pytest.raises(ToolInputError):
-        await search_site(fetcher, "https://example.org/", _doc('<form role="search"><input name="q"></form>'), " ")
-    assert fetcher.fetched == []
+@pytest.mark.parametrize("query", ["", "   "])
+def test_search_site_rejects_an_empty_query_before_fetching(query: str) -> None:
+    page = _doc("", '<link rel="search" type="application/opensearchdescription+xml" href="/osd.xml">')
+    web = FakeWeb({})
+    x = _exploring("https://example.org/", page, web)
+    assert PlannerTools(x).search_site(query).startswith("Error: the search query is empty")
+    assert web.fetched == [] and x.scrape_target is None
+
+
+def test_search_site_costs_a_subpage_and_refuses_when_none_is_left() -> None:
+    page = _doc('<form role="search" action="/search"><input name="q"></form>')
+    x = _exploring("https://example.org/", page, FakeWeb({}))
+    before = x.subpages_left
+    PlannerTools(x).search_site(QUERY)
+    assert x.subpages_left == before - 1
+    x.planner_action, x.scrape_target = "none", None
+    x.subpage_offsets[x.site.url] = 1 - before  # every subpage used
+    assert x.subpages_left == 0
+    assert PlannerTools(x).search_site("other words").startswith("Error: no subpages are left")
+    assert x.scrape_target is None

@@ -1,0 +1,139 @@
+"""One group chat over one exploration (the paper's Fig. 2): its members, the nested chats behind the
+proxies, and the adapter that lets the state machine — never an LLM — choose each next speaker."""
+
+from __future__ import annotations
+
+import logging
+
+import autogen
+
+from research_crawler.agents.ag2 import make_proxy, register_reply, trace_messages
+from research_crawler.agents.collector import make_collector
+from research_crawler.agents.crawler import make_crawler
+from research_crawler.agents.planner import make_planner
+from research_crawler.agents.roles import Role, Speaker
+from research_crawler.agents.speaker_selection import FlowState, select_next
+from research_crawler.agents.supervisor import make_supervisor
+from research_crawler.agents.transition_effects import apply_decision
+from research_crawler.agents.web_selector import make_web_selector
+from research_crawler.config.site_pool import SitePool
+from research_crawler.context.search_context import StopReason
+from research_crawler.errors import StateError
+from research_crawler.nested_chats.page_selector import PageSelectorChat
+from research_crawler.nested_chats.scraper import ScraperChat
+from research_crawler.nested_chats.supervisor import SupervisorChat
+from research_crawler.run.limits import reached_limit
+from research_crawler.run.message_trace import MessageTracer
+from research_crawler.run.models import RunModels
+from research_crawler.run.presenting import Presenting
+from research_crawler.run.site_start import announce_site, resume_unfinished_scrape
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration
+
+__all__ = ["ChatRun"]
+
+logger = logging.getLogger(__name__)
+
+_INTERRUPTED = "stopped by the user"
+
+
+class ChatRun:
+    """The group chat of one exploration. A lane (`lane=True`) explores one site of a parallel run and ends
+    where the Presenter would speak: the parent run presents once for every site."""
+
+    def __init__(
+        self,
+        exploration: Exploration,
+        *,
+        pool: SitePool,
+        models: RunModels,
+        presenting: Presenting,
+        trace: Trace,
+        lane: bool = False,
+    ) -> None:
+        self.x = exploration
+        self.pool = pool
+        self.models = models
+        self.presenting = presenting
+        self.trace = trace
+        self.lane = lane
+        self.tracer = MessageTracer(trace, exploration)
+        self._stop_detail = ""
+
+    def run(self) -> None:
+        """Build the group chat and run it until the report is written (or, for a lane, the site is done)."""
+        x, spec = self.x, self.models.spec
+        planner, planner_tools = make_planner(x, spec(Role.PLANNER))
+        crawler, crawler_exec, crawler_tools = make_crawler(x, spec(Role.CRAWLER))
+        collector, collector_exec, collector_tools = make_collector(x, spec(Role.COLLECTOR))
+        supervisor, supervisor_exec = make_supervisor(x, spec(Role.SUPERVISOR))
+        web_selector, web_exec, web_tools = make_web_selector(x, self.pool, spec(Role.WEB_SELECTOR))
+
+        user = make_proxy(Speaker.USER.value, description="Brings the user's request and announces each site.")
+        page_selector = make_proxy(Speaker.PAGE_SELECTOR.value, description="Runs the Web Selector.")
+        scraper = make_proxy(Speaker.SCRAPER.value, description="Reads a page with the Crawler and the Collector.")
+        supervisor_proxy = make_proxy(Speaker.SUPERVISOR.value, description="Asks the Supervisor for a verdict.")
+        presenter_proxy = make_proxy(Speaker.PRESENTER.value, description="Has the report written.")
+        members = [user, page_selector, planner, planner_tools, scraper, supervisor_proxy, presenter_proxy]
+        nested = [crawler, crawler_exec, collector, collector_exec, supervisor, supervisor_exec, web_selector, web_exec]
+        for agent in [*members, *nested]:
+            trace_messages(agent, self.tracer)
+
+        groupchat = autogen.GroupChat(
+            agents=list[autogen.Agent](members),
+            messages=[],
+            max_round=x.settings.run.max_rounds + 10,
+            speaker_selection_method=self.select,
+        )
+        manager = autogen.GroupChatManager(groupchat, llm_config=False, human_input_mode="NEVER")
+        scrape = ScraperChat(x, crawler, crawler_exec, crawler_tools, collector, collector_exec, collector_tools)
+        selecting = PageSelectorChat(x, self.pool, web_selector, web_exec, web_tools)
+        register_reply(page_selector, manager, lambda _m: selecting.run())
+        register_reply(scraper, manager, lambda _m: scrape.run())
+        register_reply(supervisor_proxy, manager, lambda _m: SupervisorChat(x, supervisor, supervisor_exec).run())
+        register_reply(presenter_proxy, manager, lambda _m: self.presenting.present())
+        register_reply(user, manager, lambda _m: announce_site(x, self.trace))
+        resume_unfinished_scrape(x, self.trace)  # a resumed run under way on a site: its interrupted page first
+        user.initiate_chat(manager, message=f'Request: "{x.search.query}"', silent=True)
+        if not x.search.gamma and not self.lane:  # the chat ended without the Presenter: still report
+            x.complete(StopReason.ERROR, "the conversation ended before the report")
+            self.presenting.present_without_chat()
+
+    def select(self, last_speaker: autogen.Agent, groupchat: autogen.GroupChat) -> autogen.Agent | None:
+        """AG2's speaker-selection callback: the state machine's next speaker, its effect applied first."""
+        x = self.x
+        try:
+            speaker = Speaker(last_speaker.name)
+        except ValueError as exc:  # every member is built above with a Speaker's name
+            known = last_speaker.name
+            raise StateError(f"the group chat has a member the state machine does not know: {known!r}") from exc
+        message = groupchat.messages[-1] if groupchat.messages else {}
+        limit = reached_limit(x.settings.run, messages=len(groupchat.messages), ledger=self.models.ledger)
+        interrupted = self.models.budget.cancelled.is_set()
+        self._stop_detail = _INTERRUPTED if interrupted else (limit or "")
+        state = FlowState(
+            last_speaker=speaker,
+            last_had_tool_calls=bool(message.get("tool_calls")),
+            sites_selected=x.sites_selected,
+            has_current_site=x.search.current_site is not None,
+            has_pending_sites=x.search.has_pending_sites,
+            planner_action=x.planner_action,
+            subpages_left=x.subpages_left,
+            supervisor_verdict=x.supervisor_verdict,
+            site_stuck=x.search.current_site is not None and x.stuck.is_stuck,
+            run_limit_reached=limit is not None or interrupted,
+            interrupted=interrupted,
+        )
+        decision = select_next(state)
+        next_speaker = apply_decision(x, decision, stop_detail=self._stop_detail)
+        if self.lane and next_speaker is Speaker.PRESENTER:
+            next_speaker = None  # a lane's site is done: the parent run presents once for all sites
+        self.trace.emit(
+            "transition",
+            row=decision.row,
+            last=speaker.value,
+            next=next_speaker.value if next_speaker else None,
+            effect=decision.effect.value,
+            reason=str(decision.reason or ""),
+        )
+        return groupchat.agent_by_name(next_speaker.value) if next_speaker else None

@@ -1,0 +1,100 @@
+"""The model side of one run: which client answers each agent, and what every call shares — the usage
+ledger, the budget (calls, tokens, cost, cancellation), the rate limit and the simulated model's fault log.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from research_crawler.agents.ag2 import ModelSpec
+from research_crawler.agents.roles import Role
+from research_crawler.config.settings import Settings
+from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.client import BaseModelClient
+from research_crawler.llm.openai_client import OpenAICompatibleClient
+from research_crawler.llm.rate_limit import ModelRateLimiter
+from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
+from research_crawler.llm.usage import ModelCall, UsageLedger
+from research_crawler.run.run_dir import ModelBackend
+from research_crawler.run.trace import Trace
+
+__all__ = ["RunModels"]
+
+
+class RunModels:
+    """Model clients for every role of one run (sites explored in parallel share one `RunModels`)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        backend: ModelBackend,
+        cancelled: threading.Event,
+        trace: Trace,
+        adjust: Callable[[Role, ModelSpec], ModelSpec] | None = None,
+    ) -> None:
+        self.settings = settings
+        self._adjust = adjust
+        self.backend: ModelBackend = backend
+        self.trace = trace
+        self.ledger = UsageLedger()
+        self.fault_log = FaultLog()
+        run, models = settings.run, settings.models
+        self.budget = RunBudget(
+            self.ledger,
+            max_calls=run.max_model_calls,
+            max_tokens=run.max_tokens,
+            max_cost_usd=run.max_cost_usd,
+            exempt_agents={Role.PRESENTER.agent_name, Role.CRITIQUE.agent_name},
+            cancelled=cancelled,
+            finish_page_agents={Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name},
+        )
+        self.rate_limiter = (
+            ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)
+            if models.requests_per_minute or models.tokens_per_minute
+            else None
+        )
+        self.ledger.subscribe(self._trace_call)
+
+    @property
+    def simulated(self) -> bool:
+        return self.backend == "simulated"
+
+    def model_name(self, role: Role) -> str:
+        """The model that answers `role` in this run."""
+        return SIMULATED_MODEL_NAME if self.simulated else self.settings.models.model_for(role.value)
+
+    def spec(self, role: Role) -> ModelSpec:
+        """The model client of `role` for this run's backend."""
+        kwargs: dict[str, Any] = {
+            "agent_name": role.agent_name,
+            "ledger": self.ledger,
+            "settings": self.settings.models,
+            "budget": self.budget,
+        }
+        client_cls: type[BaseModelClient]
+        if self.simulated:
+            client_cls = SimulatedModelClient
+            kwargs.update(simulated=self.settings.simulated, fault_log=self.fault_log)
+        else:
+            client_cls = OpenAICompatibleClient
+        if self.rate_limiter is not None:
+            kwargs["rate_limiter"] = self.rate_limiter
+        spec = ModelSpec(client_cls=client_cls, model=self.model_name(role), client_kwargs=kwargs)
+        return self._adjust(role, spec) if self._adjust is not None else spec
+
+    def _trace_call(self, call: ModelCall) -> None:
+        self.trace.emit(
+            "model_call",
+            agent=call.agent,
+            model=call.model,
+            input_tokens=call.input_tokens,
+            output_tokens=call.output_tokens,
+            cost_usd=call.cost_usd,
+            ok=call.ok,
+            error=call.error,
+            attempts=call.attempts,
+            latency_s=round(call.latency_s, 3),
+        )

@@ -1,0 +1,75 @@
+"""Writing the report: the Presenter nested chat over the ranked items (→ Critique → citation guard), or,
+when no model can write it, the plain listing of what was collected, with the reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from research_crawler.agents.ag2 import trace_messages
+from research_crawler.agents.critique import make_critique
+from research_crawler.agents.presenter import make_presenter
+from research_crawler.agents.roles import Role
+from research_crawler.context.request import requested_count
+from research_crawler.errors import ModelError
+from research_crawler.nested_chats.presenter import PresenterChat, collected_report_items
+from research_crawler.rank.rerank import Reranker
+from research_crawler.report.guard import GuardResult
+from research_crawler.report.models import ReportItem
+from research_crawler.run.message_trace import MessageTracer
+from research_crawler.run.models import RunModels
+from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
+
+__all__ = ["Presenting", "plain_listing"]
+
+
+def plain_listing(items: list[ReportItem], *, why: str) -> str:
+    """The report when no model wrote one: why, then the items collected, best first."""
+    return f"No written report ({why}); the items collected, best first:\n\n{format_items_for_presenter(items)}"
+
+
+@dataclass
+class Presenting:
+    """The report of one run: written once, by the Presenter chat or as a plain listing."""
+
+    exploration: Exploration
+    models: RunModels
+    reranker: Reranker
+    tracer: MessageTracer
+    items: list[ReportItem] = field(default_factory=list)
+    markdown: str = ""
+    guard: GuardResult | None = None
+    _chat: PresenterChat | None = field(default=None, init=False)
+
+    def chat(self) -> PresenterChat:
+        """The Presenter nested chat (built once)."""
+        if self._chat is None:
+            x, settings = self.exploration, self.exploration.settings
+            tools = PresenterTools()
+            presenter, executor = make_presenter(settings, tools, self.models.spec(Role.PRESENTER))
+            critique, critique_proxy = make_critique(settings, self.models.spec(Role.CRITIQUE))
+            for agent in (presenter, executor, critique, critique_proxy):
+                trace_messages(agent, self.tracer)
+            self._chat = PresenterChat(x, presenter, executor, tools, critique, critique_proxy, reranker=self.reranker)
+        return self._chat
+
+    def present(self) -> str:
+        """Rank, read metadata, have the report written and checked; the plain listing if the model fails."""
+        x = self.exploration
+        requested = requested_count(x.search.query)
+        chat = self.chat()
+        self.items = chat.prepare(k=requested or x.settings.report.top_k)
+        try:
+            self.markdown = chat.run(self.items, requested=requested)
+            self.guard = chat.guard
+        except ModelError as exc:
+            x.trace.emit("fault", kind="model_error", agent="presenter", error=str(exc))
+            self.markdown = plain_listing(self.items, why=f"the Presenter's model failed: {exc}")
+        return self.markdown
+
+    def present_without_chat(self) -> None:
+        """The plain listing, by collector score, when the run ended before any model could rank or write."""
+        x = self.exploration
+        requested = requested_count(x.search.query)
+        self.items = collected_report_items(x)[: requested or x.settings.report.top_k]
+        self.markdown = plain_listing(self.items, why=x.search.completion.detail)

@@ -1,0 +1,91 @@
+"""Sites explored in parallel: up to `explore.parallel_sites` lanes, each a group chat of its own over one
+site (its own Search Context and nested chats, the run's Web Contexts, model accounting and page source),
+whose navigation graphs and outcomes are merged into the run's state as each lane ends."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from research_crawler.agents.roles import Role
+from research_crawler.agents.web_selector import make_web_selector
+from research_crawler.config.site_pool import SitePool
+from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
+from research_crawler.nested_chats.page_selector import PageSelectorChat
+from research_crawler.run.chat_run import ChatRun
+from research_crawler.run.models import RunModels
+from research_crawler.run.presenting import Presenting
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration
+
+__all__ = ["explore_in_parallel"]
+
+_STOPS = (StopReason.INTERRUPTED, StopReason.LIMIT_REACHED)
+
+
+def explore_in_parallel(
+    x: Exploration, *, pool: SitePool, models: RunModels, presenting: Presenting, trace: Trace
+) -> None:
+    """Choose the sites (unless chosen before), explore them in lanes, then complete the search.
+
+    A lane's RunLimitReached or ModelError propagates, ending the run as in sequential mode.
+    """
+    if not x.sites_selected:
+        selector, selector_exec, selector_tools = make_web_selector(x, pool, models.spec(Role.WEB_SELECTOR))
+        PageSelectorChat(x, pool, selector, selector_exec, selector_tools).run()
+    sites = [x.search.current_site] if x.search.current_site is not None else []
+    sites += [site for site in x.search.P if site not in sites]
+    state_lock = threading.RLock()
+
+    def save_all() -> None:
+        with state_lock:
+            for attempt in range(5):
+                try:
+                    x.save()
+                    return
+                except RuntimeError:  # a lane changed a set while it was being written: write again
+                    if attempt == 4:
+                        raise
+
+    stops: list[tuple[StopReason, str]] = []
+
+    def explore(site: SiteRef) -> None:
+        lane_search = SearchContext(query=x.search.query)
+        lane_search.add_site(site)
+        lane = Exploration(
+            settings=x.settings,
+            search=lane_search,
+            fetch_page=x.fetch_page,
+            trace=trace,
+            web_contexts=x.web_contexts,
+            graph=NavigationGraph(),
+            sites_selected=True,
+            subpage_offsets=x.subpage_offsets,
+            fetched_urls=x.fetched_urls,
+            saver=save_all,
+        )
+        try:
+            ChatRun(lane, pool=pool, models=models, presenting=presenting, trace=trace, lane=True).run()
+        finally:
+            record = next((r for r in lane_search.finished_sites if r.site.url == site.url), None)
+            stopped = lane_search.completion.reason in _STOPS
+            with state_lock:
+                x.graph.merge(lane.graph)
+                x.tool_errors += lane.tool_errors
+                if stopped:  # a limit or the user stopped the lane: the site stays pending for a resumed run
+                    stops.append((lane_search.completion.reason or StopReason.ERROR, lane_search.completion.detail))
+                else:
+                    x.search.finish_site(
+                        site, record.reason if record else StopReason.ERROR, record.detail if record else ""
+                    )
+            save_all()
+
+    trace.emit("parallel", sites=[site.url for site in sites], lanes=x.settings.explore.parallel_sites)
+    with ThreadPoolExecutor(max_workers=x.settings.explore.parallel_sites, thread_name_prefix="site") as executor:
+        for future in [executor.submit(explore, site) for site in sites]:
+            future.result()
+    if stops:
+        x.complete(*stops[0])
+    else:
+        x.complete(StopReason.ALL_SITES_DONE)

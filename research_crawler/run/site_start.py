@@ -1,0 +1,55 @@
+"""What the User Proxy says when a site starts: the announcement, and the page it hands the Scraper itself —
+a page whose scrape a stop interrupted (resume), or a new site's start page (`run.open_start_page`)."""
+
+from __future__ import annotations
+
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration, ScrapeTarget
+from research_crawler.tools.navigation import get_top_urls
+
+__all__ = ["announce_site", "open_start_page", "resume_unfinished_scrape"]
+
+
+def announce_site(x: Exploration, trace: Trace) -> str:
+    """The User Proxy's message: the request, or the site now explored and how to begin there."""
+    site = x.search.current_site
+    if site is None:
+        return f'Request: "{x.search.query}"'
+    intro = (
+        f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
+        f'Request: "{x.search.query}".'
+    )
+    if (unfinished := resume_unfinished_scrape(x, trace)) is not None:
+        return f"{intro}\nReading {unfinished} again for the Scraper: a stop interrupted its scrape."
+    if open_start_page(x):
+        return f"{intro}\nOpening its start page {x.web.site_url} for the Scraper."
+    if not x.settings.run.report_lists_top_urls:
+        return f"{intro} Start with get_top_urls."
+    return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
+
+
+def resume_unfinished_scrape(x: Exploration, trace: Trace) -> str | None:
+    """The current site's page whose scrape a stop (a crash, a kill) interrupted, handed to the Scraper to be
+    read again (from the run's page archive: no second request) before the Planner's next move; None
+    when there is none."""
+    if x.search.current_site is None or not (unfinished := x.web.unfinished_scrapes()):
+        return None
+    x.planner_action, x.scrape_target = "scrape", ScrapeTarget(unfinished[0])
+    trace.emit("scrape_resumed", url=unfinished[0])
+    return unfinished[0]
+
+
+def open_start_page(x: Exploration) -> bool:
+    """With run.open_start_page, take a new site's start page (its only pending URL) for the Scraper, as
+    the Planner's scrape_url would; whether it did. A site already explored (follow-up, resume) is not.
+    Nothing is saved here: until the Scraper has read the page and saves, the state on disk still has the
+    start page pending, so a crash in between loses nothing (the resumed run opens it again)."""
+    web = x.web
+    if not x.settings.run.open_start_page or web.visited_count or x.subpages_left <= 0:
+        return False
+    if web.pending_count != 1 or not web.is_pending(web.site_url):
+        return False
+    web.take(web.site_url)
+    web.begin_scrape(web.site_url)
+    x.planner_action, x.scrape_target = "scrape", ScrapeTarget(web.site_url)
+    return True

@@ -1,0 +1,44 @@
+"""The Item Collector's tool: store the relevant items of the page being scraped in CP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from research_crawler.tools import items as item_tools
+from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.items import ItemCandidate
+
+__all__ = ["CollectorTools"]
+
+
+class CollectorTools:
+    """The Collector's tool, bound to the page being scraped."""
+
+    def __init__(self, exploration: Exploration) -> None:
+        self._x = exploration
+        self.new_items = 0
+        self.stored_titles: list[str] = []
+
+    def collect_items(
+        self,
+        items: Annotated[list[ItemCandidate], "The relevant items of this page."],
+    ) -> str:
+        """Store the items on this page that are relevant to the request. Name each by the [n] number of
+        its link, or give "url" when the page itself is the item."""
+        x = self._x
+        page = x.current_page
+        if page is None:
+            return "Error: no page is being scraped."
+        x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
+        result = item_tools.collect_items(
+            x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
+        )
+        self.new_items += len(result.added)
+        added = set(result.added) | set(result.updated)
+        self.stored_titles += [item.title for item in x.web.items() if item.url in added]
+        x.save()
+        return result.message
+
+    def tools(self) -> list[Callable[..., str]]:
+        return [self.collect_items]
