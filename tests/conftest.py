@@ -1,4 +1,4 @@
-"""Shared fixtures: loopback fault servers, fast fetch settings, and the browser-test rule for CI.
+"""Shared fixtures: the testbed web, loopback fault servers, fast fetch settings, and the browser-test rule for CI.
 
 Browser tests (``@pytest.mark.browser``) need a system Chromium. Without one they skip on a developer's
 machine but FAIL when ``CI=true``: a CI run must never pass by silently skipping them.
@@ -14,6 +14,8 @@ from browser_rule import browser_gate, chromium_found
 from fault_server import FaultServer
 
 from research_crawler.config.settings import FetchSettings
+from research_crawler.eval.testbed import TestbedServer, generate_testbed
+from research_crawler.eval.testbed.models import Testbed
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -68,3 +70,16 @@ def fast_settings() -> FetchSettings:
         max_retry_after_s=5.0,
         browser_wait_s=0.2,
     )
+
+
+@pytest.fixture(scope="session")
+def testbed() -> Testbed:
+    """The testbed web's content (generated once per test session, from the default seed)."""
+    return generate_testbed()
+
+
+@pytest.fixture(scope="session")
+def testbed_server(testbed: Testbed) -> Iterator[TestbedServer]:
+    """The testbed web served on loopback (one port per site), with its slow pages 0.3 s slow."""
+    with TestbedServer(testbed, slow_seconds=0.3) as server:
+        yield server

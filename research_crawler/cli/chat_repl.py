@@ -229,7 +229,7 @@ class ChatRepl:
             self._error(str(exc))
 
     def _first_search(self, text: str) -> None:
-        from research_crawler.run.session import new_run_dir
+        from research_crawler.run.run_dir import new_run_dir
 
         run_dir = new_run_dir(self.crawler.settings.runs_dir, text)
         self.request = text

@@ -237,7 +237,7 @@ def resume(
     quiet: QuietOption = False,
 ) -> None:
     """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice."""
-    from research_crawler.run.session import RunMeta
+    from research_crawler.run.run_dir import RunMeta
 
     meta = RunMeta.read(run_dir)
     backend, flags = model_flags(model)

@@ -41,7 +41,7 @@ def print_report(report: Report, *, as_json: bool) -> None:
 
 def fresh_run_dir(out: Path | None, settings: Settings, query: str) -> Path:
     """A new run directory in runs_dir, or `out` when it holds no run yet."""
-    from research_crawler.run.session import new_run_dir
+    from research_crawler.run.run_dir import new_run_dir
 
     if out is None:
         return new_run_dir(settings.runs_dir, query)

@@ -20,7 +20,8 @@ from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground
 from research_crawler.eval.results import QueryResult
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.report.models import Report
-from research_crawler.run.session import ModelBackend, ResearchSession
+from research_crawler.run.run_dir import ModelBackend
+from research_crawler.run.session import ResearchSession
 
 __all__ = ["RUNS_DIR", "EvaluationCalls", "run_dir_name"]
 

@@ -33,7 +33,7 @@ from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME
 from research_crawler.report.models import AgentStats
-from research_crawler.run.session import ModelBackend
+from research_crawler.run.run_dir import ModelBackend
 
 __all__ = ["RUNS_DIR", "JudgeKind", "run_dir_name", "run_evaluation"]
 

@@ -44,7 +44,7 @@ from research_crawler.tools.exploration import Exploration
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.page_archive import PageArchive
 
-__all__ = ["ModelBackend", "ResearchSession", "RunMeta", "new_run_dir"]
+__all__ = ["ResearchSession"]
 
 logger = logging.getLogger(__name__)
 

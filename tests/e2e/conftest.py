@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from research_crawler.config.settings import Settings
-from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.eval.testbed.models import Testbed
-
-
-@pytest.fixture(scope="session")
-def testbed() -> Testbed:
-    return generate_testbed()
-
-
-@pytest.fixture(scope="session")
-def testbed_server(testbed: Testbed) -> Iterator[TestbedServer]:
-    with TestbedServer(testbed, slow_seconds=0.3) as server:
-        yield server
+from research_crawler.eval.testbed import TestbedServer
 
 
 @pytest.fixture

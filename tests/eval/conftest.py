@@ -12,19 +12,7 @@ from mock_openai_server import MockOpenAIServer
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.runner import run_evaluation
-from research_crawler.eval.testbed import TestbedServer, generate_testbed
-from research_crawler.eval.testbed.models import Testbed
-
-
-@pytest.fixture(scope="session")
-def testbed() -> Testbed:
-    return generate_testbed()
-
-
-@pytest.fixture(scope="session")
-def testbed_server(testbed: Testbed) -> Iterator[TestbedServer]:
-    with TestbedServer(testbed, slow_seconds=0.3) as server:
-        yield server
+from research_crawler.eval.testbed import TestbedServer
 
 
 @pytest.fixture

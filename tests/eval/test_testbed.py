@@ -42,11 +42,6 @@ SITES = ("arxiv-like", "biorxiv-like", "journal-like", "js-site", "repo-like")
 
 
 @pytest.fixture(scope="module")
-def testbed() -> Testbed:
-    return generate_testbed()
-
-
-@pytest.fixture(scope="module")
 def server(testbed: Testbed) -> Iterator[TestbedServer]:
     with TestbedServer(testbed, slow_seconds=SLOW_SECONDS) as running:
         yield running

@@ -18,7 +18,6 @@ from pydantic import ValidationError
 
 from research_crawler.config.settings import RerankSettings, Settings
 from research_crawler.errors import ConfigError, ToolInputError
-from research_crawler.eval.testbed import generate_testbed
 from research_crawler.eval.testbed.models import Item, Query, Testbed
 from research_crawler.rank.models import BgeReranker, resolve_device
 from research_crawler.rank.rerank import (
@@ -75,11 +74,6 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def minilm() -> Reranker:
     return load_reranker(RerankSettings(kind="minilm", device="cpu"))
-
-
-@pytest.fixture(scope="module")
-def testbed() -> Testbed:
-    return generate_testbed()
 
 
 @pytest.fixture(autouse=True)
