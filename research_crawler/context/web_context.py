@@ -261,10 +261,15 @@ class WebContext(BaseModel):
         Raises `StateError` when `url` is not pending: already visited, known but never queued, or unknown.
         """
         canonical = canonicalize_url(url)
+        entry = self.pending_entry(canonical)
+        self._visit_pending(canonical)
+        return entry
+
+    def pending_entry(self, url: str) -> PendingURL:
+        """The entry of pending `url`, left in C. Raises `StateError`, saying why, when `url` is not pending."""
+        canonical = canonicalize_url(url)
         if canonical in self.pending:
-            entry = self.pending[canonical]
-            self._visit_pending(canonical)
-            return entry
+            return self.pending[canonical]
         if canonical in self.visited_urls:
             raise StateError(f"{canonical} was already visited; each page is visited once: choose another")
         if canonical in self.discovered_urls:

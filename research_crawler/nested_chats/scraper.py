@@ -61,6 +61,7 @@ class ScraperChat:
         target = x.scrape_target
         if target is None:
             return "The Scraper had no page to read: the Planner must choose a URL with scrape_url."
+        x.start_scrape(target)
         page = x.fetch_page(target.url, x.site)
         x.graph.add_page(page.final_url, determination=page.determination.value, title=page.title)
         if page.final_url != target.url:

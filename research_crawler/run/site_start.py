@@ -42,14 +42,11 @@ def resume_unfinished_scrape(x: Exploration, trace: Trace) -> str | None:
 def open_start_page(x: Exploration) -> bool:
     """With run.open_start_page, take a new site's start page (its only pending URL) for the Scraper, as
     the Planner's scrape_url would; whether it did. A site already explored (follow-up, resume) is not.
-    Nothing is saved here: until the Scraper has read the page and saves, the state on disk still has the
-    start page pending, so a crash in between loses nothing (the resumed run opens it again)."""
+    The start page stays pending until the Scraper starts reading it (`Exploration.start_scrape`)."""
     web = x.web
     if not x.settings.run.open_start_page or web.visited_count or x.subpages_left <= 0:
         return False
     if web.pending_count != 1 or not web.is_pending(web.site_url):
         return False
-    web.take(web.site_url)
-    web.begin_scrape(web.site_url)
     x.planner_action, x.scrape_target = "scrape", ScrapeTarget(web.site_url)
     return True

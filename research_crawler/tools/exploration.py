@@ -115,6 +115,18 @@ class Exploration:
         self.save()
         return site
 
+    def start_scrape(self, target: ScrapeTarget) -> None:
+        """The Scraper begins reading `target`: only now does it leave C and enter VU, so a page chosen but
+        never read (a second pick in one turn, a run stopped in between) is not lost. Saved at once: a stop
+        during the scrape leaves it unfinished, and a resumed run reads it again first."""
+        web = self.web
+        if web.is_pending(target.url):
+            web.take(target.url)
+        elif not web.is_visited(target.url):
+            web.mark_visited(target.url)
+        web.begin_scrape(target.url)
+        self.save()
+
     def complete(self, reason: StopReason, detail: str = "") -> None:
         """Set γ: the search is over."""
         if not self.search.gamma:

@@ -76,12 +76,10 @@ def _open(x: Exploration, search_url: str, query: str, *, how: str) -> str:
     if canonical is None or x.web.is_visited(canonical):
         x.stuck.record_bad_choice(search_url, "this search was already made")
         return "Error: this search was already made on this site. Try other keywords or another URL."
-    x.web.mark_visited(canonical)
-    x.web.begin_scrape(canonical)
     form_page = x.search_form_pages.get(x.site.url)
     if form_page is not None:
         x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
+    # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
     x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical, kind="search", search_query=query)
-    x.save()
     through = "its search form" if how == "form" else "its OpenSearch description"
     return f"Searching the site for {query.strip()!r} through {through}: opening {canonical} for the Scraper."

@@ -429,7 +429,9 @@ def test_search_site_submits_a_get_form() -> None:
     message = PlannerTools(x).search_site(QUERY)
     assert web.fetched == []  # the results page is the Scraper's to read
     assert x.planner_action == "scrape" and x.scrape_target == ScrapeTarget(results, "search", QUERY)
-    assert x.web.is_visited(results)
+    assert not x.web.is_visited(results)  # visited when the Scraper starts reading it, not before
+    x.start_scrape(x.scrape_target)
+    assert x.web.is_visited(results) and x.web.unfinished_scrapes() == [results]
     assert "search form" in message and results in message
 
 
@@ -501,6 +503,8 @@ def test_search_site_refuses_a_search_already_made() -> None:
     page = _doc('<form role="search" action="/search"><input name="q"></form>')
     x = _exploring("https://example.org/", page, FakeWeb({}))
     PlannerTools(x).search_site(QUERY)
+    assert x.scrape_target is not None
+    x.start_scrape(x.scrape_target)
     x.planner_action, x.scrape_target = "none", None
     message = PlannerTools(x).search_site(QUERY)
     assert message.startswith("Error: this search was already made") and x.scrape_target is None
@@ -520,6 +524,8 @@ def test_search_site_costs_a_subpage_and_refuses_when_none_is_left() -> None:
     x = _exploring("https://example.org/", page, FakeWeb({}))
     before = x.subpages_left
     PlannerTools(x).search_site(QUERY)
+    assert x.scrape_target is not None
+    x.start_scrape(x.scrape_target)
     assert x.subpages_left == before - 1
     x.planner_action, x.scrape_target = "none", None
     x.subpage_offsets[x.site.url] = 1 - before  # every subpage used
