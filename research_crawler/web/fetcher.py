@@ -1,4 +1,4 @@
-"""Fetching pages: the only module that imports crawl4ai. `Fetcher` turns a URL into a `Page`.
+"""Fetching pages: `Fetcher` turns a URL into a `Page` over plain HTTP, through the browser, or "auto".
 
 Why the HTTP transport is ours and not Crawl4AI's: its AsyncHTTPCrawlerStrategy (0.9.5) reads whole
 bodies with no size cap (``response.read()``), follows redirects without letting us check each hop,
@@ -6,8 +6,8 @@ raises on non-2xx and so loses Retry-After, and has no retries. Plain-HTTP pages
 `http_transport.HttpTransport` (httpx, streamed under the byte cap, ``follow_redirects=False`` and every
 hop canonicalised and re-checked against robots.txt and the allowed hosts, http(s) only). Crawl4AI does
 the page work: HTML→Markdown (`html_to_markdown`, which the page view uses) and the browser strategy —
-`AsyncWebCrawler` connected over CDP to a headless system Chromium that we launch (`browser.py`) or that
-the user names (``cdp_url``); Playwright's own browser download is never used.
+`AsyncWebCrawler` connected over CDP to a headless system Chromium (`browser_session.py`, started once per
+fetcher when a page first needs it).
 
 Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only
 http(s), no credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or
@@ -25,25 +25,20 @@ Only misconfiguration raises: `BrowserError` when a browser page is needed and n
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import re
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, get_args
+from typing import get_args
 
 import httpx
-from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig, ProxyConfig
-from crawl4ai.async_logger import AsyncLoggerBase
-from rich.console import Console
 
 from research_crawler.config.settings import FetchSettings, PageViewSettings, RenderMode
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import BrowserError, InvalidURLError
 from research_crawler.pages.page import Determination, Page
-from research_crawler.web.browser import ChromiumProcess, launch_chromium
+from research_crawler.web.browser_session import BrowserSession
 from research_crawler.web.fetch_progress import FetchProgress
-from research_crawler.web.guard_proxy import GuardProxy
+from research_crawler.web.fetch_reasons import attempts_text, joined, rendered_in_place_of, stopping_took
 from research_crawler.web.http_transport import HttpTransport
 from research_crawler.web.page_building import (
     DEFAULT_LINK_TEXT_CHARS,
@@ -54,7 +49,7 @@ from research_crawler.web.page_building import (
 from research_crawler.web.page_cache import PageCache
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
-from research_crawler.web.rendering import Rendered, fetch_rendered
+from research_crawler.web.rendering import fetch_rendered
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.script_rendering import script_rendering_reason
@@ -67,10 +62,6 @@ logger = logging.getLogger(__name__)
 
 #: RFC 9309 §2.3.1.2: crawlers should follow at least five redirects for robots.txt.
 _ROBOTS_REDIRECTS = 5
-_TAB_CLOSE_TIMEOUT_S = 5.0
-_BROWSER_CLOSE_TIMEOUT_S = 15.0
-_NET_ERROR = re.compile(r"net::ERR_[A-Z_]+")
-_BROWSER_TIMEOUT = re.compile(r"Timeout \d+ms exceeded|TimeoutError", re.IGNORECASE)
 
 
 class Fetcher:
@@ -125,7 +116,7 @@ class Fetcher:
             max_path_repetition=settings.max_path_repetition,
         )
         self._cache = PageCache()
-        self._browser: _BrowserSession | None = None
+        self._browser: BrowserSession | None = None
         self._browser_lock = asyncio.Lock()
         #: Why no browser could be started for render="auto" (tried once per fetcher, not once per page).
         self._no_browser: str | None = None
@@ -249,7 +240,7 @@ class Fetcher:
                 final_url=progress.url or url,
                 determination=Determination.TIMEOUT,
                 reason=f"the page deadline of {self._settings.page_deadline_s:g} s passed "
-                f"({_attempts(progress.attempts)} made){_stopping_took(scope, mode)}",
+                f"({attempts_text(progress.attempts)} made){stopping_took(scope, mode)}",
                 render="http" if mode == "auto" else mode,
                 attempts=progress.attempts,
             )
@@ -295,9 +286,9 @@ class Fetcher:
                 self._no_browser = str(exc)
                 logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
             else:
-                return _rendered_in_place_of(page, rendered, why)
+                return rendered_in_place_of(page, rendered, why)
         note = f"needs JavaScript, no browser: {self._no_browser}"
-        return page.model_copy(update={"reason": _joined(page.reason, note)})
+        return page.model_copy(update={"reason": joined(page.reason, note)})
 
     async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
         refusal = await self._gate.refusal(url)
@@ -361,238 +352,12 @@ class Fetcher:
                 status=None,
                 determination=Determination.TIMEOUT,
                 reason=f"the deadline of {self._settings.page_deadline_s:g} s passed "
-                f"({_attempts(progress.attempts)} made)",
+                f"({attempts_text(progress.attempts)} made)",
                 attempts=progress.attempts,
             )
 
-    async def _browser_session(self) -> _BrowserSession:
+    async def _browser_session(self) -> BrowserSession:
         async with self._browser_lock:
             if self._browser is None:
-                self._browser = await _BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
+                self._browser = await BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
             return self._browser
-
-
-def _rendered_in_place_of(page: Page, rendered: Page, why: str) -> Page:
-    """The browser's `rendered` page standing for the HTTP `page` (its URL, both attempts, why it was rendered);
-    `page` itself, with the browser's outcome in its reason, when the browser could not read it."""
-    if not rendered.ok:
-        note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
-        return page.model_copy(update={"reason": _joined(page.reason, note)})
-    note = f"rendered with the browser: {why}"
-    attempts = page.attempts + rendered.attempts
-    return rendered.model_copy(update={"url": page.url, "reason": _joined(rendered.reason, note), "attempts": attempts})
-
-
-def _joined(first: str, second: str) -> str:
-    return f"{first}; {second}" if first else second
-
-
-def _attempts(count: int) -> str:
-    return f"{count} attempt" if count == 1 else f"{count} attempts"
-
-
-#: Time after the deadline worth a word in the reason (below it, only the event loop's scheduling).
-_OVERRUN_NOTED_S = 0.1
-
-
-def _stopping_took(scope: asyncio.Timeout, mode: RenderMode) -> str:
-    """How long stopping the page took after its deadline fired, when that is worth saying.
-
-    The deadline cancels the fetch, but what the cancelled code awaits while it unwinds still runs: in the
-    browser that is Crawl4AI closing the tab (``page.close()`` in its clean-up), and Chromium takes about
-    half a second to close a tab whose renderer is stuck in a script. That time is the page's, so it is
-    reported here rather than hidden; the tab is closed when the fetch returns (never left running).
-    """
-    deadline = scope.when()
-    if deadline is None:
-        return ""
-    overrun = asyncio.get_running_loop().time() - deadline
-    if overrun < _OVERRUN_NOTED_S:
-        return ""
-    if mode == "browser":
-        return f"; closing its browser tab took {overrun:.2f} s more (a page busy in its scripts closes slowly)"
-    return f"; stopping the request took {overrun:.2f} s more"
-
-
-# -- the browser strategy ---------------------------------------------------------------------------
-
-
-class _BrowserSession:
-    """Crawl4AI's AsyncWebCrawler over CDP to one Chromium, with every tab it opens closed after use."""
-
-    def __init__(
-        self,
-        crawler: AsyncWebCrawler,
-        chromium: ChromiumProcess | None,
-        *,
-        settings: FetchSettings,
-        gate: RequestGate,
-        proxy: GuardProxy,
-    ) -> None:
-        self._crawler = crawler
-        self._chromium = chromium
-        self._settings = settings
-        self._gate = gate
-        self._proxy = proxy
-        self._tabs: dict[int, Any] = {}
-
-    @classmethod
-    async def open(cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard) -> _BrowserSession:
-        chromium: ChromiumProcess | None = None
-        proxy = await GuardProxy(
-            guard, connect_timeout_s=settings.connect_timeout_s, idle_timeout_s=settings.page_deadline_s
-        ).start()
-        try:
-            if settings.cdp_url:
-                cdp_url = settings.cdp_url
-            else:
-                chromium = await launch_chromium(settings)
-                cdp_url = chromium.cdp_url
-        except BaseException:
-            await proxy.aclose()
-            raise
-        try:
-            config = BrowserConfig(
-                browser_type="chromium",
-                headless=True,
-                cdp_url=cdp_url,
-                # Disconnect and stop Playwright's driver on close; the browser is closed by us (or not ours).
-                cdp_cleanup_on_close=True,
-                cdp_close_delay=0,
-                # Our own tabs in our own context: never navigate a user's tabs, and every tab gets closed.
-                create_isolated_context=True,
-                user_agent=settings.user_agent,
-                ignore_https_errors=False,
-                accept_downloads=False,
-                verbose=False,
-            )
-            if not config.headers.get("sec-ch-ua"):
-                config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
-            crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
-            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy)
-            crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
-            await crawler.start()
-        except BaseException as exc:
-            await proxy.aclose()
-            if chromium is not None:
-                await chromium.close()
-            if isinstance(exc, Exception):
-                raise BrowserError(f"cannot drive the browser at {cdp_url} over CDP: {exc}") from exc
-            raise
-        return session
-
-    async def _on_tab(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
-        if config is not None:
-            self._tabs[id(config)] = page
-        if self._gate.has_allowlist:
-            await page.route("**/*", self._guard_request)
-        return page
-
-    async def _guard_request(self, route: Any) -> None:
-        # Sub-resources and script requests must not reach hosts a fetch could not.
-        url = route.request.url
-        if url.startswith(("http://", "https://")) and not self._gate.host_allowed(url):
-            await route.abort("blockedbyclient")
-        else:
-            await route.continue_()
-
-    async def render(self, url: str, *, timeout_s: float) -> Rendered:
-        """Load `url` in a fresh tab of our own context; the tab is closed whatever happens."""
-        config = CrawlerRunConfig(
-            cache_mode=CacheMode.BYPASS,
-            wait_until=self._settings.browser_wait_until,
-            page_timeout=max(1, int(timeout_s * 1000)),
-            delay_before_return_html=self._settings.browser_wait_s,
-            check_robots_txt=False,  # ours was checked before
-            # Every request of the tab, redirect hops included, goes through the URL guard's proxy.
-            proxy_config=ProxyConfig(server=self._proxy.url),
-            verbose=False,
-        )
-        try:
-            result = await self._crawler.arun(url, config=config)
-        finally:
-            await self._close_tab(config)
-        headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
-        html = result.html or ""
-        status = result.status_code
-        if status is None and not html:
-            message = result.error_message or "the browser returned no page"
-            kind = Determination.TIMEOUT if _BROWSER_TIMEOUT.search(message) else Determination.NETWORK_ERROR
-            return Rendered(url, None, headers, failure=_browser_failure(message), failure_kind=kind)
-        return Rendered(result.redirected_url or url, status, headers, html=html)
-
-    async def _close_tab(self, config: Any) -> None:
-        page = self._tabs.pop(id(config), None)
-        if page is None:
-            return
-        with contextlib.suppress(Exception):
-            if not page.is_closed():
-                await asyncio.wait_for(page.close(), _TAB_CLOSE_TIMEOUT_S)
-
-    async def close(self) -> None:
-        try:
-            await asyncio.wait_for(self._crawler.close(), _BROWSER_CLOSE_TIMEOUT_S)
-        except Exception as exc:  # the browser is ended below whatever state its driver is in
-            logger.warning("closing the browser connection failed: %s", exc)
-        finally:
-            try:
-                if self._chromium is not None:
-                    await self._chromium.close()
-            finally:
-                await self._proxy.aclose()
-
-
-class _Crawl4aiLogs(AsyncLoggerBase):
-    """Crawl4AI's log calls, sent to our logger at debug level instead of its own console.
-
-    Its console is muted: Crawl4AI prints an advertising banner through it on start, which has no place
-    in our output (stdout belongs to the CLI).
-    """
-
-    def __init__(self) -> None:
-        self.verbose = False
-        self.console = Console(quiet=True)
-
-    def _log(self, level: int, message: str, tag: str, params: dict[str, Any] | None = None) -> None:
-        if logger.isEnabledFor(level):
-            text = message
-            if params:
-                with contextlib.suppress(KeyError, IndexError, ValueError):
-                    text = message.format(**params)
-            logger.log(level, "crawl4ai [%s] %s", tag, text)
-
-    def debug(self, message: str, tag: str = "DEBUG", **kwargs: Any) -> None:
-        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
-
-    def info(self, message: str, tag: str = "INFO", **kwargs: Any) -> None:
-        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
-
-    def success(self, message: str, tag: str = "SUCCESS", **kwargs: Any) -> None:
-        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
-
-    def warning(self, message: str, tag: str = "WARNING", **kwargs: Any) -> None:
-        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
-
-    def error(self, message: str, tag: str = "ERROR", **kwargs: Any) -> None:
-        # Failures reach the caller as the page's determination; here they are detail for debugging.
-        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
-
-    def url_status(self, url: str, success: bool, timing: float, tag: str = "FETCH", url_length: int = 100) -> None:
-        self._log(logging.DEBUG, f"{url[:url_length]} {'ok' if success else 'failed'} in {timing:.2f} s", tag)
-
-    def error_status(self, url: str, error: str, tag: str = "ERROR", url_length: int = 100) -> None:
-        self._log(logging.DEBUG, f"{url[:url_length]}: {error}", tag)
-
-
-def _browser_failure(message: str) -> str:
-    """A one-line reason from Crawl4AI's multi-line error text."""
-    net_error = _NET_ERROR.search(message)
-    if net_error:
-        return f"browser navigation failed: {net_error.group(0)}"
-    if _BROWSER_TIMEOUT.search(message):
-        return "browser navigation timed out"
-    for line in message.splitlines():
-        line = line.strip()
-        if line.startswith("Error:"):
-            return f"browser error: {line.removeprefix('Error:').strip()[:200]}"
-    return f"browser error: {message.strip().splitlines()[0][:200] if message.strip() else 'unknown'}"

@@ -1,0 +1,220 @@
+"""The browser strategy's browser: Crawl4AI's `AsyncWebCrawler` connected over CDP to one headless Chromium.
+
+The Chromium is a system one that we launch (`browser.py`) or that the user names (``cdp_url``);
+Playwright's own browser download is never used. Every tab is opened in our own isolated context and
+closed after use, every request of a tab (redirect hops included) goes through the URL guard's proxy
+(`guard_proxy.py`), and with an allowlist every sub-resource request is checked against it too. What a
+render means (retries, final-URL checks, determination) is decided in `rendering.py`; `BrowserSession`
+is the `Renderer` behind that seam. Crawl4AI's own log calls go to our logger (`_Crawl4aiLogs`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from typing import Any
+
+from crawl4ai import AsyncWebCrawler, BrowserConfig, CacheMode, CrawlerRunConfig, ProxyConfig
+from crawl4ai.async_logger import AsyncLoggerBase
+from rich.console import Console
+
+from research_crawler.config.settings import FetchSettings
+from research_crawler.errors import BrowserError
+from research_crawler.pages.page import Determination
+from research_crawler.web.browser import ChromiumProcess, launch_chromium
+from research_crawler.web.guard_proxy import GuardProxy
+from research_crawler.web.rendering import Rendered
+from research_crawler.web.request_gate import RequestGate
+from research_crawler.web.url_guard import UrlGuard
+
+__all__ = ["BrowserSession"]
+
+logger = logging.getLogger(__name__)
+
+_TAB_CLOSE_TIMEOUT_S = 5.0
+_BROWSER_CLOSE_TIMEOUT_S = 15.0
+_NET_ERROR = re.compile(r"net::ERR_[A-Z_]+")
+_BROWSER_TIMEOUT = re.compile(r"Timeout \d+ms exceeded|TimeoutError", re.IGNORECASE)
+
+
+class BrowserSession:
+    """Crawl4AI's AsyncWebCrawler over CDP to one Chromium, with every tab it opens closed after use."""
+
+    def __init__(
+        self,
+        crawler: AsyncWebCrawler,
+        chromium: ChromiumProcess | None,
+        *,
+        settings: FetchSettings,
+        gate: RequestGate,
+        proxy: GuardProxy,
+    ) -> None:
+        self._crawler = crawler
+        self._chromium = chromium
+        self._settings = settings
+        self._gate = gate
+        self._proxy = proxy
+        self._tabs: dict[int, Any] = {}
+
+    @classmethod
+    async def open(cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard) -> BrowserSession:
+        chromium: ChromiumProcess | None = None
+        proxy = await GuardProxy(
+            guard, connect_timeout_s=settings.connect_timeout_s, idle_timeout_s=settings.page_deadline_s
+        ).start()
+        try:
+            if settings.cdp_url:
+                cdp_url = settings.cdp_url
+            else:
+                chromium = await launch_chromium(settings)
+                cdp_url = chromium.cdp_url
+        except BaseException:
+            await proxy.aclose()
+            raise
+        try:
+            config = BrowserConfig(
+                browser_type="chromium",
+                headless=True,
+                cdp_url=cdp_url,
+                # Disconnect and stop Playwright's driver on close; the browser is closed by us (or not ours).
+                cdp_cleanup_on_close=True,
+                cdp_close_delay=0,
+                # Our own tabs in our own context: never navigate a user's tabs, and every tab gets closed.
+                create_isolated_context=True,
+                user_agent=settings.user_agent,
+                ignore_https_errors=False,
+                accept_downloads=False,
+                verbose=False,
+            )
+            if not config.headers.get("sec-ch-ua"):
+                config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
+            crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
+            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy)
+            crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
+            await crawler.start()
+        except BaseException as exc:
+            await proxy.aclose()
+            if chromium is not None:
+                await chromium.close()
+            if isinstance(exc, Exception):
+                raise BrowserError(f"cannot drive the browser at {cdp_url} over CDP: {exc}") from exc
+            raise
+        return session
+
+    async def _on_tab(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
+        if config is not None:
+            self._tabs[id(config)] = page
+        if self._gate.has_allowlist:
+            await page.route("**/*", self._guard_request)
+        return page
+
+    async def _guard_request(self, route: Any) -> None:
+        # Sub-resources and script requests must not reach hosts a fetch could not.
+        url = route.request.url
+        if url.startswith(("http://", "https://")) and not self._gate.host_allowed(url):
+            await route.abort("blockedbyclient")
+        else:
+            await route.continue_()
+
+    async def render(self, url: str, *, timeout_s: float) -> Rendered:
+        """Load `url` in a fresh tab of our own context; the tab is closed whatever happens."""
+        config = CrawlerRunConfig(
+            cache_mode=CacheMode.BYPASS,
+            wait_until=self._settings.browser_wait_until,
+            page_timeout=max(1, int(timeout_s * 1000)),
+            delay_before_return_html=self._settings.browser_wait_s,
+            check_robots_txt=False,  # ours was checked before
+            # Every request of the tab, redirect hops included, goes through the URL guard's proxy.
+            proxy_config=ProxyConfig(server=self._proxy.url),
+            verbose=False,
+        )
+        try:
+            result = await self._crawler.arun(url, config=config)
+        finally:
+            await self._close_tab(config)
+        headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
+        html = result.html or ""
+        status = result.status_code
+        if status is None and not html:
+            message = result.error_message or "the browser returned no page"
+            kind = Determination.TIMEOUT if _BROWSER_TIMEOUT.search(message) else Determination.NETWORK_ERROR
+            return Rendered(url, None, headers, failure=_browser_failure(message), failure_kind=kind)
+        return Rendered(result.redirected_url or url, status, headers, html=html)
+
+    async def _close_tab(self, config: Any) -> None:
+        page = self._tabs.pop(id(config), None)
+        if page is None:
+            return
+        with contextlib.suppress(Exception):
+            if not page.is_closed():
+                await asyncio.wait_for(page.close(), _TAB_CLOSE_TIMEOUT_S)
+
+    async def close(self) -> None:
+        try:
+            await asyncio.wait_for(self._crawler.close(), _BROWSER_CLOSE_TIMEOUT_S)
+        except Exception as exc:  # the browser is ended below whatever state its driver is in
+            logger.warning("closing the browser connection failed: %s", exc)
+        finally:
+            try:
+                if self._chromium is not None:
+                    await self._chromium.close()
+            finally:
+                await self._proxy.aclose()
+
+
+class _Crawl4aiLogs(AsyncLoggerBase):
+    """Crawl4AI's log calls, sent to our logger at debug level instead of its own console.
+
+    Its console is muted: Crawl4AI prints an advertising banner through it on start, which has no place
+    in our output (stdout belongs to the CLI).
+    """
+
+    def __init__(self) -> None:
+        self.verbose = False
+        self.console = Console(quiet=True)
+
+    def _log(self, level: int, message: str, tag: str, params: dict[str, Any] | None = None) -> None:
+        if logger.isEnabledFor(level):
+            text = message
+            if params:
+                with contextlib.suppress(KeyError, IndexError, ValueError):
+                    text = message.format(**params)
+            logger.log(level, "crawl4ai [%s] %s", tag, text)
+
+    def debug(self, message: str, tag: str = "DEBUG", **kwargs: Any) -> None:
+        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
+
+    def info(self, message: str, tag: str = "INFO", **kwargs: Any) -> None:
+        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
+
+    def success(self, message: str, tag: str = "SUCCESS", **kwargs: Any) -> None:
+        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
+
+    def warning(self, message: str, tag: str = "WARNING", **kwargs: Any) -> None:
+        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
+
+    def error(self, message: str, tag: str = "ERROR", **kwargs: Any) -> None:
+        # Failures reach the caller as the page's determination; here they are detail for debugging.
+        self._log(logging.DEBUG, message, tag, kwargs.get("params"))
+
+    def url_status(self, url: str, success: bool, timing: float, tag: str = "FETCH", url_length: int = 100) -> None:
+        self._log(logging.DEBUG, f"{url[:url_length]} {'ok' if success else 'failed'} in {timing:.2f} s", tag)
+
+    def error_status(self, url: str, error: str, tag: str = "ERROR", url_length: int = 100) -> None:
+        self._log(logging.DEBUG, f"{url[:url_length]}: {error}", tag)
+
+
+def _browser_failure(message: str) -> str:
+    """A one-line reason from Crawl4AI's multi-line error text."""
+    net_error = _NET_ERROR.search(message)
+    if net_error:
+        return f"browser navigation failed: {net_error.group(0)}"
+    if _BROWSER_TIMEOUT.search(message):
+        return "browser navigation timed out"
+    for line in message.splitlines():
+        line = line.strip()
+        if line.startswith("Error:"):
+            return f"browser error: {line.removeprefix('Error:').strip()[:200]}"
+    return f"browser error: {message.strip().splitlines()[0][:200] if message.strip() else 'unknown'}"
