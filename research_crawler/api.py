@@ -79,6 +79,8 @@ class ResearchCrawler:
         self.replay_from = replay_from
         self._lock = threading.Lock()
         self._session: ResearchSession | None = None
+        self._starting = False  # from the call that starts a run until it ends
+        self._cancel_asked = False
 
     # --- blocking -------------------------------------------------------------------------------
 
@@ -107,13 +109,11 @@ class ResearchCrawler:
         """Explore the sites for `query` (the Web Selector chooses from the pool when `sites` is empty)."""
         if not query.strip():
             raise ConfigError("the query is empty: say what to look for")
-        session = self._new_session(on_event)
-        return await self._guarded(session, session.arun(query.strip(), sites=list(sites), run_dir=run_dir))
+        return await self._guarded(on_event, lambda s: s.arun(query.strip(), sites=list(sites), run_dir=run_dir))
 
     async def aresume(self, run_dir: Path, *, on_event: EventCallback | None = None) -> Report:
         """Continue the run saved in `run_dir`: collected items are kept and no visited page is fetched again."""
-        session = self._new_session(on_event)
-        return await self._guarded(session, session.aresume(Path(run_dir)))
+        return await self._guarded(on_event, lambda s: s.aresume(Path(run_dir)))
 
     async def afollow_up(
         self,
@@ -127,8 +127,9 @@ class ResearchCrawler:
         default those of the previous query) are explored for `query`, then everything is ranked again."""
         if not query.strip():
             raise ConfigError("the follow-up is empty: say what to change or look for")
-        session = self._new_session(on_event)
-        return await self._guarded(session, session.afollow_up(Path(run_dir), query.strip(), sites=list(sites)))
+        return await self._guarded(
+            on_event, lambda s: s.afollow_up(Path(run_dir), query.strip(), sites=list(sites))
+        )
 
     def events(self, query: str, *, sites: Sequence[str] = (), run_dir: Path | None = None) -> EventStream:
         """Run `query` and iterate over its events as they happen (``async for event in …``); the report is
@@ -140,6 +141,8 @@ class ResearchCrawler:
         from what was collected, with the stop reason "interrupted"."""
         with self._lock:
             session = self._session
+            if session is None and self._starting:
+                self._cancel_asked = True  # a run still starting stops as soon as it has its session
         if session is not None:
             session.cancel()
 
@@ -165,23 +168,30 @@ class ResearchCrawler:
             replay_from=self.replay_from,
         )
 
-    async def _guarded(self, session: ResearchSession, work: Coroutine[Any, Any, Report]) -> Report:
+    async def _guarded(
+        self, on_event: EventCallback | None, work: Callable[[ResearchSession], Coroutine[Any, Any, Report]]
+    ) -> Report:
+        """Run `work` on a new session, one run at a time; a `cancel()` from the very start is honoured."""
         with self._lock:
-            if self._session is not None:
-                work.close()
+            if self._starting:
                 raise StateError("this ResearchCrawler is already running a query; use another one to run two")
-            self._session = session
+            self._starting, self._cancel_asked = True, False
         try:
-            return await work
+            session = self._new_session(on_event)
+            with self._lock:
+                self._session = session
+                if self._cancel_asked:
+                    session.cancel()
+            return await work(session)
         finally:
             with self._lock:
-                self._session = None
+                self._session, self._starting, self._cancel_asked = None, False, False
 
     @property
     def running(self) -> bool:
         """True while a query runs."""
         with self._lock:
-            return self._session is not None
+            return self._starting
 
 
 class EventStream:

@@ -40,6 +40,7 @@ class FlowState:
     site_stuck: bool = False
     run_limit_reached: bool = False
     interrupted: bool = False
+    last_reply_unusable: bool = False
 
 
 class Effect(StrEnum):
@@ -61,6 +62,7 @@ class Decision:
     effect: Effect = Effect.NONE
     reason: StopReason | None = None
     clears: frozenset[Flag] = frozenset()
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,13 @@ class Transition:
     clears: frozenset[Flag] = frozenset()
 
 
-def _leave_site(row: str, reason: StopReason) -> Callable[[FlowState], Decision]:
+def _leave_site(row: str, reason: StopReason, detail: str = "") -> Callable[[FlowState], Decision]:
     """Move to the next site of P (announced by the User Proxy), or, when P is empty, to the Presenter."""
 
     def decide(state: FlowState) -> Decision:
         if state.has_pending_sites:
-            return Decision(row, Speaker.USER, Effect.NEXT_SITE, reason)
-        return Decision(row, Speaker.PRESENTER, Effect.COMPLETE, reason)
+            return Decision(row, Speaker.USER, Effect.NEXT_SITE, reason, detail=detail)
+        return Decision(row, Speaker.PRESENTER, Effect.COMPLETE, reason, detail=detail)
 
     return decide
 
@@ -190,6 +192,12 @@ TRANSITIONS: tuple[Transition, ...] = (
         clears=frozenset({"planner_action"}),
     ),
     Transition(
+        "planner_unusable",
+        "The Planner gave no usable reply (every re-ask failed): the site ends with that reason.",
+        lambda s: s.last_speaker is Speaker.PLANNER and s.last_reply_unusable,
+        lambda s: _leave_site("planner_unusable", StopReason.NO_USABLE_REPLY, "the Planner gave no usable reply")(s),
+    ),
+    Transition(
         "planner_done",
         "The Planner answered in text instead of a tool call: it is done with the site, the Supervisor judges.",
         lambda s: s.last_speaker is Speaker.PLANNER,
@@ -209,9 +217,16 @@ TRANSITIONS: tuple[Transition, ...] = (
     ),
     Transition(
         "approved",
-        "The Supervisor approved the site (or gave no verdict): move to the next site.",
-        lambda s: s.last_speaker is Speaker.SUPERVISOR and s.supervisor_verdict != "more",
+        "The Supervisor approved the site: move to the next site.",
+        lambda s: s.last_speaker is Speaker.SUPERVISOR and s.supervisor_verdict == "approved",
         lambda s: _leave_site("approved", StopReason.COMPLETED)(s),
+        clears=frozenset({"supervisor_verdict"}),
+    ),
+    Transition(
+        "no_verdict",
+        "The Supervisor gave no verdict (every re-ask failed): the site ends with that reason, not as completed.",
+        lambda s: s.last_speaker is Speaker.SUPERVISOR and s.supervisor_verdict == "none",
+        lambda s: _leave_site("no_verdict", StopReason.NO_USABLE_REPLY, "the Supervisor gave no verdict")(s),
         clears=frozenset({"supervisor_verdict"}),
     ),
     Transition(

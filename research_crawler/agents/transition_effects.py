@@ -25,12 +25,12 @@ def apply_decision(x: Exploration, decision: Decision, *, stop_detail: str = "")
     if "supervisor_verdict" in decision.clears:
         x.supervisor_verdict = "none"
     if decision.effect is Effect.NEXT_SITE:
-        if x.start_next_site(decision.reason) is None:
+        if x.start_next_site(decision.reason, decision.detail) is None:
             x.complete(StopReason.ALL_SITES_DONE)
             return Speaker.PRESENTER
     elif decision.effect is Effect.COMPLETE:
         if x.search.current_site is not None and decision.reason is not None:
-            x.search.finish_current_site(decision.reason, x.stuck.reason)
+            x.search.finish_current_site(decision.reason, decision.detail or x.stuck.reason)
         x.complete(StopReason.ALL_SITES_DONE)
     elif decision.effect is Effect.STOP:
         x.complete(decision.reason or StopReason.LIMIT_REACHED, stop_detail)

@@ -29,6 +29,7 @@ from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.rate_limit import ModelRateLimiter
+from research_crawler.llm.reply_checks import check_reply
 from research_crawler.llm.usage import (
     ModelCall,
     UsageLedger,
@@ -63,13 +64,6 @@ _HANDLED_PARAMS = frozenset({"messages", "tools", "temperature", "model", "model
 
 _FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
 _FINISH_REASONS: frozenset[str] = frozenset(get_args(_FinishReason))
-
-_REASK_EMPTY = "Your previous reply was empty. Answer again now: call one of the tools, or reply with text."
-_REASK_LENGTH = (
-    "Your previous reply was cut off because it was too long (finish_reason=length). Answer again, "
-    "much more briefly; if you call a tool, keep its arguments short and complete JSON."
-)
-
 
 class TransientModelError(ModelError):
     """A failure worth retrying: 429, 5xx, 408, a timeout or a dropped connection.
@@ -151,6 +145,10 @@ class BaseModelClient:
         self.clock: Callable[[], float] = clock or time.monotonic
         self.budget: RunBudget | None = kwargs.pop("budget", None)
         self.rate_limiter: ModelRateLimiter | None = kwargs.pop("rate_limiter", None)
+        #: The agent's task is a tool call: a text reply before any of its calls was answered is asked again.
+        self.must_call_tool: bool = bool(kwargs.pop("must_call_tool", False))
+        #: Told of every round trip once it is in the ledger (the exploration counts a site's calls with it).
+        self.on_call: Callable[[ModelCall], None] | None = kwargs.pop("on_call", None)
         self.extra_options: dict[str, Any] = kwargs
 
     def __repr__(self) -> str:
@@ -180,12 +178,20 @@ class BaseModelClient:
         reasks = 0
         while True:
             reply, attempts, latency = self._complete_with_retries(request)
-            problem = _unusable(reply)
+            checked = check_reply(
+                content=reply.content,
+                tool_calls=[(call.name, call.arguments) for call in reply.tool_calls],
+                finish_reason=reply.finish_reason,
+                tools=request.tools,
+                messages=original_messages,
+                must_call_tool=self.must_call_tool,
+            )
+            problem = checked.what if checked is not None else None
             call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem)
             input_total += call.input_tokens
             output_total += call.output_tokens
             model = call.model
-            if problem is None:
+            if checked is None:
                 return self._completion(
                     reply, model=model, input_tokens=input_total, output_tokens=output_total
                 )
@@ -199,9 +205,8 @@ class BaseModelClient:
                 )
             reasks += 1
             logger.info("unusable reply for %s (%s): asking again (%d)", self.agent_name, problem, reasks)
-            nudge = _REASK_LENGTH if reply.finish_reason == "length" else _REASK_EMPTY
             request = request.model_copy(
-                update={"messages": [*original_messages, {"role": "user", "content": nudge}]}
+                update={"messages": [*original_messages, {"role": "user", "content": checked.nudge}]}
             )
 
     def _account(
@@ -236,6 +241,8 @@ class BaseModelClient:
         )
         self.ledger.record(call)
         logger.debug("model call of %s: %s", self.agent_name, call)
+        if self.on_call is not None:
+            self.on_call(call)
         return call
 
     def message_retrieval(self, response: ChatCompletion) -> list[Any]:
@@ -389,12 +396,3 @@ class BaseModelClient:
                 total_tokens=input_tokens + output_tokens,
             ),
         )
-
-
-def _unusable(reply: ModelReply) -> str | None:
-    """Why `reply` cannot be given to the agent, or None when it can."""
-    if reply.finish_reason == "length":
-        return "the reply was cut off at the output token limit (finish_reason=length)"
-    if not reply.tool_calls and not (reply.content or "").strip():
-        return f"the reply was empty (finish_reason={reply.finish_reason})"
-    return None

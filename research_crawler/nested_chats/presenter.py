@@ -17,6 +17,7 @@ from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.guard import GuardResult, guard_report
 from research_crawler.report.models import ReportItem
 from research_crawler.report.plain_text import plain_text
+from research_crawler.report.prose_check import prose_problem
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
 
@@ -77,6 +78,30 @@ class PresenterChat:
             items = rank_items(x.search.query, items, self.reranker)
             x.trace.emit("rerank", reranker=self.reranker.name, items=len(items))
         return [self._with_metadata(item) for item in items[:k]]
+
+    def _checked(self, draft: str, items: list[ReportItem], *, request: str) -> str:
+        """`draft` when it is a report of `items`; else the Presenter is asked once more, and when that is no
+        report either, the deterministic listing (with the reason) replaces it (`report/prose_check.py`)."""
+        x = self.exploration
+        instructions = [str(agent.system_message) for agent in (self.presenter, self.critique) if agent is not None]
+        problem = prose_problem(draft, items=items, instructions=instructions)
+        if problem is None:
+            return draft
+        x.trace.emit("fault", kind="unusable_report", agent="Presenter", problem=problem)
+        again = run_nested_chat(
+            self.executor,
+            self.presenter,
+            f"{request}\nYour report was rejected: {problem}. Write the report again, in Markdown, about these "
+            f"items only:\n{self.tools.listing()}",
+            max_turns=x.settings.run.nested_max_turns,
+        )
+        second = prose_problem(again, items=items, instructions=instructions) if again else "it was empty"
+        if second is None:
+            return again
+        x.trace.emit("fault", kind="unusable_report", agent="Presenter", problem=second)
+        return f"The model's report was rejected ({second}); the items found, best first:\n\n" + (
+            format_items_for_presenter(items)
+        )
 
     def _with_metadata(self, item: ReportItem) -> ReportItem:
         """Fill authors, date, abstract, DOI and PDF link from the item page's own tags (cache first).
@@ -146,6 +171,7 @@ class PresenterChat:
                 max_turns=turns,
             )
             draft = revised or draft
+        draft = self._checked(draft, items, request=request)
         allowed = set(x.fetched_urls)
         allowed.update(url for item in items for url in (item.url, item.found_on, item.pdf_url) if url)
         self.guard = guard_report(

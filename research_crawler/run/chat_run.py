@@ -4,10 +4,11 @@ proxies, and the adapter that lets the state machine — never an LLM — choose
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import autogen
 
-from research_crawler.agents.ag2 import make_proxy, register_reply, trace_messages
+from research_crawler.agents.ag2 import ModelSpec, make_proxy, register_reply, trace_messages
 from research_crawler.agents.collector import make_collector
 from research_crawler.agents.crawler import make_crawler
 from research_crawler.agents.planner import make_planner
@@ -19,6 +20,7 @@ from research_crawler.agents.web_selector import make_web_selector
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.search_context import StopReason
 from research_crawler.errors import StateError
+from research_crawler.llm.client import NO_USABLE_REPLY_PREFIX
 from research_crawler.nested_chats.page_selector import PageSelectorChat
 from research_crawler.nested_chats.scraper import ScraperChat
 from research_crawler.nested_chats.supervisor import SupervisorChat
@@ -62,7 +64,7 @@ class ChatRun:
 
     def run(self) -> None:
         """Build the group chat and run it until the report is written (or, for a lane, the site is done)."""
-        x, spec = self.x, self.models.spec
+        x, spec = self.x, self.spec
         planner, planner_tools = make_planner(x, spec(Role.PLANNER))
         crawler, crawler_exec, crawler_tools = make_crawler(x, spec(Role.CRAWLER))
         collector, collector_exec, collector_tools = make_collector(x, spec(Role.COLLECTOR))
@@ -99,6 +101,11 @@ class ChatRun:
             x.complete(StopReason.ERROR, "the conversation ended before the report")
             self.presenting.present_without_chat()
 
+    def spec(self, role: Role) -> ModelSpec:
+        """The model client of `role`, reporting each call to this exploration (its site's stuck detector)."""
+        spec = self.models.spec(role)
+        return replace(spec, client_kwargs={**spec.client_kwargs, "on_call": self.x.note_model_call})
+
     def select(self, last_speaker: autogen.Agent, groupchat: autogen.GroupChat) -> autogen.Agent | None:
         """AG2's speaker-selection callback: the state machine's next speaker, its effect applied first."""
         x = self.x
@@ -123,6 +130,7 @@ class ChatRun:
             site_stuck=x.search.current_site is not None and x.stuck.is_stuck,
             run_limit_reached=limit is not None or interrupted,
             interrupted=interrupted,
+            last_reply_unusable=str(message.get("content") or "").startswith(NO_USABLE_REPLY_PREFIX),
         )
         decision = select_next(state)
         next_speaker = apply_decision(x, decision, stop_detail=self._stop_detail)

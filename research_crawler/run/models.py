@@ -22,6 +22,10 @@ from research_crawler.run.trace import Trace
 
 __all__ = ["RunModels"]
 
+#: Roles whose task is a tool call: a text answer before their call is asked again (`llm/reply_checks.py`).
+#: The Planner may answer in text (it hands the site to the Supervisor), the Presenter and Critique write.
+_ACTING_ROLES = frozenset({Role.WEB_SELECTOR, Role.CRAWLER, Role.COLLECTOR, Role.SUPERVISOR})
+
 
 class RunModels:
     """Model clients for every role of one run (sites explored in parallel share one `RunModels`)."""
@@ -73,6 +77,7 @@ class RunModels:
             "ledger": self.ledger,
             "settings": self.settings.models,
             "budget": self.budget,
+            "must_call_tool": role in _ACTING_ROLES,
         }
         client_cls: type[BaseModelClient]
         if self.simulated:

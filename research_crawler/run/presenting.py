@@ -20,7 +20,20 @@ from research_crawler.run.models import RunModels
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
 
-__all__ = ["Presenting", "plain_listing"]
+__all__ = ["Presenting", "nothing_found", "plain_listing"]
+
+
+def nothing_found(x: Exploration) -> str:
+    """The report when no item was collected: that plainly, and how each site ended."""
+    kind = x.settings.explore.item_kind
+    lines = [f"No {kind}s were found for this request: “{x.search.query}”."]
+    sites = [
+        f"- {r.site.name}: {r.reason}" + (f" — {r.detail}" if r.detail else "")
+        for r in x.search.finished_sites
+    ]
+    if sites:
+        lines += ["", "Sites explored:", *sites]
+    return "\n".join(lines)
 
 
 def plain_listing(items: list[ReportItem], *, why: str) -> str:
@@ -59,6 +72,9 @@ class Presenting:
         requested = requested_count(x.search.query)
         chat = self.chat()
         self.items = chat.prepare(k=requested or x.settings.report.top_k)
+        if not self.items:  # nothing to write about: no model is asked, and the report says so plainly
+            self.markdown = nothing_found(x)
+            return self.markdown
         try:
             self.markdown = chat.run(self.items, requested=requested)
             self.guard = chat.guard

@@ -161,7 +161,6 @@ class ResearchSession:
         subpage_offsets: dict[str, int] | None = None,
     ) -> Report:
         started = time.monotonic()
-        self._cancelled.clear()
         reranker = await asyncio.to_thread(load_reranker, self.settings.rerank)
         secrets = [self.settings.models.api_key.get_secret_value()] if self.settings.models.api_key else []
         trace = Trace(run_dir / "trace.jsonl", secrets=secrets)
@@ -200,6 +199,7 @@ class ResearchSession:
         finally:
             trace.close()
             forget_finished_clients()
+            self._cancelled.clear()  # after the run, not before: a stop asked while it was starting is honoured
         report.stats.pages_fetched = len({page.final_url for page in source.fetched})
         report.stats.wall_time_s = round(time.monotonic() - started, 3)
         report.run_dir = str(run_dir)

@@ -1,1 +1,1 @@
-"""The functions agents call, and the page layer beneath them (fetch is the only module importing crawl4ai)."""
+"""What an LLM calls: each agent's tools, and the exploration state they act on (with stuck detection)."""

@@ -18,6 +18,7 @@ from research_crawler.context.search_context import SearchContext, SiteRef, Stop
 from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import StateError
+from research_crawler.llm.usage import ModelCall
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.tools.hints import HintState
@@ -114,6 +115,11 @@ class Exploration:
         self.trace.emit("site", action="start", site=site.url if site else None, reason=str(reason or ""))
         self.save()
         return site
+
+    def note_model_call(self, _call: ModelCall) -> None:
+        """A model call ended (its client tells every agent's): counted against the current site's budget."""
+        if self.search.current_site is not None:
+            self.stuck.record_model_call()
 
     def start_scrape(self, target: ScrapeTarget) -> None:
         """The Scraper begins reading `target`: only now does it leave C and enter VU, so a page chosen but

@@ -1,5 +1,5 @@
 """The browser strategy's page logic, apart from the browser itself: retries, the final URL's checks, and
-what a render means (its determination). The browser behind the `Renderer` seam lives in fetch.py.
+what a render means (its determination). The browser behind the `Renderer` seam lives in browser_session.py.
 """
 
 from __future__ import annotations

@@ -100,6 +100,13 @@ CASES = [
         Effect.NONE,
         None,
     ),
+    (
+        "planner_unusable",
+        replace(BASE, last_speaker=Speaker.PLANNER, last_reply_unusable=True),
+        Speaker.USER,
+        Effect.NEXT_SITE,
+        StopReason.NO_USABLE_REPLY,
+    ),
     ("planner_done", replace(BASE, last_speaker=Speaker.PLANNER), Speaker.SUPERVISOR, Effect.NONE, None),
     (
         "subpage_limit",
@@ -115,6 +122,13 @@ CASES = [
         Speaker.USER,
         Effect.NEXT_SITE,
         StopReason.COMPLETED,
+    ),
+    (
+        "no_verdict",
+        replace(BASE, last_speaker=Speaker.SUPERVISOR, supervisor_verdict="none"),
+        Speaker.USER,
+        Effect.NEXT_SITE,
+        StopReason.NO_USABLE_REPLY,
     ),
     (
         "feedback_no_budget",
@@ -142,6 +156,7 @@ CLEARS = {
     "approved": {"supervisor_verdict"},
     "feedback_no_budget": {"supervisor_verdict"},
     "feedback": {"supervisor_verdict"},
+    "no_verdict": {"supervisor_verdict"},
 }
 
 
@@ -170,7 +185,9 @@ def test_row(row: str, state: FlowState, speaker: Speaker | None, effect: Effect
     assert decision.reason == reason
 
 
-@pytest.mark.parametrize("row", ["site_stuck", "subpage_limit", "approved", "feedback_no_budget"])
+@pytest.mark.parametrize(
+    "row", ["site_stuck", "planner_unusable", "subpage_limit", "approved", "no_verdict", "feedback_no_budget"]
+)
 def test_leaving_the_last_site_goes_to_the_presenter(row: str) -> None:
     state = next(c[1] for c in CASES if c[0] == row)
     decision = select_next(replace(state, has_pending_sites=False))
@@ -179,9 +196,10 @@ def test_leaving_the_last_site_goes_to_the_presenter(row: str) -> None:
     assert decision.effect is Effect.COMPLETE
 
 
-def test_no_verdict_closes_the_site_rather_than_looping() -> None:
+def test_no_verdict_closes_the_site_with_its_reason_never_as_completed() -> None:
     decision = select_next(replace(BASE, last_speaker=Speaker.SUPERVISOR, supervisor_verdict="none"))
-    assert decision.row == "approved" and decision.effect is Effect.NEXT_SITE
+    assert decision.row == "no_verdict" and decision.effect is Effect.NEXT_SITE
+    assert decision.reason is StopReason.NO_USABLE_REPLY and decision.detail == "the Supervisor gave no verdict"
 
 
 def test_every_speaker_has_a_decision_in_any_state() -> None:

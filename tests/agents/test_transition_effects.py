@@ -50,6 +50,8 @@ def test_row_applied(row: str, state: FlowState) -> None:
     if decision.effect is Effect.NEXT_SITE and decision.reason is not None:
         assert x.search.current_site == SECOND
         assert [(r.site, r.reason) for r in x.search.finished_sites] == [(FIRST, decision.reason)]
+        if decision.detail:
+            assert x.search.finished_sites[0].detail == decision.detail
     elif decision.effect is Effect.NEXT_SITE:  # a site announced while none was current: nothing finished
         assert x.search.current_site == (SECOND if state.has_current_site else FIRST)
         assert x.search.finished_sites == []

@@ -113,20 +113,105 @@ def test_text_reply_becomes_a_chat_completion_and_a_ledger_entry() -> None:
     assert usage["prompt_tokens"] == 100 and usage["completion_tokens"] == 10 and usage["total_tokens"] == 110
 
 
+VISIT = {
+    "type": "function",
+    "function": {
+        "name": "visit",
+        "description": "Visit a URL.",
+        "parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+    },
+}
+WITH_TOOLS: dict[str, Any] = {**PARAMS, "tools": [VISIT]}
+
+
+def visit(arguments: str, call_id: str = "call_1") -> ModelReply:
+    call = ToolCallSpec(id=call_id, name="visit", arguments=arguments)
+    return ModelReply(tool_calls=[call], finish_reason="tool_calls", input_tokens=50, output_tokens=5)
+
+
 def test_tool_calls_come_back_as_function_tool_calls_with_raw_arguments() -> None:
     calls = [
         ToolCallSpec(id="call_1", name="visit", arguments='{"url": "https://example.org/papers"}'),
-        ToolCallSpec(id="call_2", name="no_such_tool", arguments='{"url": '),  # malformed JSON kept as is
+        ToolCallSpec(id="call_2", name="visit", arguments='{ "url" :"https://example.org/b" }'),  # kept as written
     ]
     client, _, _ = make_client([ModelReply(tool_calls=calls, finish_reason="tool_calls")])
-    response = client.create(PARAMS)
+    response = client.create(WITH_TOOLS)
     message = client.message_retrieval(response)[0]
     assert response.choices[0].finish_reason == "tool_calls"
     assert [(c.id, c.function.name, c.function.arguments) for c in message.tool_calls] == [
         ("call_1", "visit", '{"url": "https://example.org/papers"}'),
-        ("call_2", "no_such_tool", '{"url": '),
+        ("call_2", "visit", '{ "url" :"https://example.org/b" }'),
     ]
     assert message.model_dump()["tool_calls"][0]["type"] == "function"
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem", "told"),
+    [
+        (
+            ModelReply(tool_calls=[ToolCallSpec(id="c", name="open_url", arguments="{}")], finish_reason="tool_calls"),
+            "called 'open_url', which is not one of its tools (visit)",
+            "Your tools are: visit",
+        ),
+        (visit('{"url": '), "are not valid JSON", "complete JSON"),
+        (visit('["https://example.org"]'), "must be a JSON object, not list", "follow its parameters"),
+        (visit("{}"), "lacks the required argument(s) url", "follow its parameters"),
+        (
+            visit('{"url": "https://example.org", "why": "x"}'),
+            "why is not a parameter of visit",
+            "follow its parameters",
+        ),
+    ],
+    ids=["unknown tool", "malformed JSON", "not an object", "missing field", "unknown field"],
+)
+def test_a_bad_tool_call_is_asked_again_and_never_handed_to_the_agent(bad: ModelReply, problem: str, told: str) -> None:
+    good = visit('{"url": "https://example.org/papers"}')
+    client, ledger, _ = make_client([bad, good])
+    response = client.create(WITH_TOOLS)
+    [call] = client.message_retrieval(response)[0].tool_calls
+    assert call.function.arguments == '{"url": "https://example.org/papers"}'
+    first, second = ledger.calls()
+    assert not first.ok and problem in first.error and second.ok
+    correction = client.requests[1].messages[-1]
+    assert correction["role"] == "user" and told in correction["content"]
+    assert client.requests[1].messages[:-1] == client.requests[0].messages  # the bad reply is not in the history
+
+
+def test_a_model_that_keeps_calling_unknown_tools_ends_with_no_usable_reply() -> None:
+    call = ToolCallSpec(id="c", name="delete_all", arguments="{}")
+    unknown = ModelReply(tool_calls=[call], finish_reason="tool_calls")
+    client, ledger, _ = make_client([unknown, unknown, unknown], max_reasks=2)
+    response = client.create(WITH_TOOLS)
+    assert (text_of(response) or "").startswith(NO_USABLE_REPLY_PREFIX)
+    assert client.message_retrieval(response)[0].startswith(NO_USABLE_REPLY_PREFIX)
+    assert [call.ok for call in ledger.calls()] == [False, False, False]
+
+
+def test_text_where_a_tool_call_is_needed_is_asked_again_but_text_after_a_tool_result_is_fine() -> None:
+    client, ledger, _ = make_client([ok_text("Looks fine."), visit('{"url": "https://example.org/a"}')])
+    client.must_call_tool = True
+    response = client.create(WITH_TOOLS)
+    assert client.message_retrieval(response)[0].tool_calls
+    assert "text where a tool call was needed" in ledger.calls()[0].error
+    answered = {
+        **WITH_TOOLS,
+        "messages": [
+            *PARAMS["messages"],
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function"}]},
+            {"role": "tool", "tool_call_id": "c", "content": "Visited."},
+        ],
+    }
+    client2, _, _ = make_client([ok_text("Done.")])
+    client2.must_call_tool = True
+    assert text_of(client2.create(answered)) == "Done."
+
+
+def test_every_call_is_reported_to_the_listener() -> None:
+    seen: list[bool] = []
+    client, _, _ = make_client([visit("{}"), visit('{"url": "https://example.org/a"}')])
+    client.on_call = lambda call: seen.append(call.ok)
+    client.create(WITH_TOOLS)
+    assert seen == [False, True]
 
 
 def test_request_is_a_deep_copy_with_known_options_only() -> None:

@@ -108,8 +108,7 @@ def test_tool_calls_come_back_as_chat_completion_tool_calls(server: MockOpenAISe
         tool_calls(
             [
                 ("choose_url", '{"url": "http://127.0.0.1/papers"}'),
-                ("no_such_tool", "{}"),
-                ("store_links", '{"links": [1, 2'),  # malformed JSON is passed on for AG2 to report
+                ("choose_url", '{"url":"http://127.0.0.1/b"}'),
             ]
         )
     )
@@ -120,11 +119,27 @@ def test_tool_calls_come_back_as_chat_completion_tool_calls(server: MockOpenAISe
     assert response.choices[0].finish_reason == "tool_calls"
     assert [(call.function.name, call.function.arguments) for call in message.tool_calls] == [
         ("choose_url", '{"url": "http://127.0.0.1/papers"}'),
-        ("no_such_tool", "{}"),
-        ("store_links", '{"links": [1, 2'),
+        ("choose_url", '{"url":"http://127.0.0.1/b"}'),
     ]
     assert all(call.id.startswith("call_") for call in message.tool_calls)
     assert server.chat_requests()[0].body["tools"] == tools
+
+
+def test_a_reply_calling_an_unknown_tool_or_with_malformed_arguments_is_asked_again(server: MockOpenAIServer) -> None:
+    server.enqueue(
+        tool_calls([("choose_url", '{"url": "http://127.0.0.1/papers"}'), ("no_such_tool", "{}")]),
+        tool_call("choose_url", '{"url": [1, 2'),
+        tool_call("choose_url", '{"url": "http://127.0.0.1/papers"}'),
+    )
+    client, ledger = make_client(server)
+    tools = [{"type": "function", "function": {"name": "choose_url", "parameters": {"type": "object"}}}]
+    response = client.create({**PARAMS, "tools": tools})
+    [call] = client.message_retrieval(response)[0].tool_calls
+    assert call.function.arguments == '{"url": "http://127.0.0.1/papers"}'
+    assert [c.ok for c in ledger.calls()] == [False, False, True]
+    corrections = [r.body["messages"][-1]["content"] for r in server.chat_requests()[1:]]
+    assert "'no_such_tool', which is not one of your tools" in corrections[0]
+    assert "not valid JSON" in corrections[1]
 
 
 @pytest.mark.parametrize("header", ["retry-after", "retry-after-ms"])

@@ -201,19 +201,14 @@ def _faulty_run(**simulated: object) -> Outcome:
         lost, stored = items_lost(report)
         trace = read_trace(Path(report.run_dir or "") / "trace.jsonl")
     injected = {k: v for k, v in report.stats.faults.items() if k not in ("tool_errors", "model_call_failures")}
-    # Each unknown call's next result must be "not found" (a nested chat may also end before executing it).
-    answers = []
-    for index, event in enumerate(trace):
-        if event["event"] == "tool_call" and event.get("tool") == "open_url":
-            following = (e for e in trace[index + 1 :] if e["event"] in ("tool_result", "tool_call", "message"))
-            answer = next(following, None)
-            if answer is not None and answer["event"] == "tool_result":
-                answers.append(str(answer.get("content", "")))
+    # An unknown call is caught by the model client and asked again: it is never dispatched to a tool.
+    refused = [e for e in trace if e["event"] == "model_call" and "not one of its tools" in str(e.get("error"))]
+    dispatched = [e for e in trace if e["event"] == "tool_call" and e.get("tool") == "open_url"]
     held = bool(report.markdown) and lost == 0 and sum(injected.values()) > 0
     detail = f"faults {injected}; {stored} items stored, {lost} lost; stop {report.stop_reason}"
     if simulated.get("fault_kinds") == ["unknown_tool"]:
-        held = held and bool(answers) and all("not found" in answer for answer in answers)
-        detail += f"; {len(answers)} unknown calls answered, all 'not found': {held}"
+        held = held and bool(refused) and not dispatched
+        detail += f"; {len(refused)} unknown calls asked again, {len(dispatched)} dispatched"
     return Outcome(held, detail, items_lost=lost)
 
 
@@ -222,7 +217,7 @@ def _mixed_faults() -> Outcome:
     return _faulty_run(fault_rate=0.3, seed=5)
 
 
-@case("model faults", "unknown tools are answered 'not found' and never dispatched")
+@case("model faults", "unknown tools are caught and asked again, never dispatched")
 def _unknown_tools() -> Outcome:
     return _faulty_run(fault_rate=0.4, seed=2, fault_kinds=["unknown_tool"])
 
