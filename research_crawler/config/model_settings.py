@@ -1,0 +1,127 @@
+"""The models section of `Settings`: which model answers for each agent role, and how the endpoint is used.
+
+`MODEL_ROLES` names every role with its default tier; `ModelSettings` holds the endpoint, retries, limits and prices.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+
+from research_crawler.config.settings_section import SettingsSection
+from research_crawler.errors import ConfigError
+
+__all__ = ["MODEL_ROLES", "ModelSettings"]
+
+#: Every agent role that calls a model, with the tier it uses by default: the paper gives the stronger
+#: model to the roles that judge (choose sites and pages, extract items, review) and the cheaper one to
+#: the roles that mostly read or write at length.
+MODEL_ROLES: dict[str, Literal["strong", "cheap"]] = {
+    "web_selector": "strong",
+    "planner": "strong",
+    "crawler": "cheap",
+    "collector": "strong",
+    "supervisor": "strong",
+    "presenter": "cheap",
+    "critique": "strong",
+    "judge": "strong",
+}
+
+
+class ModelSettings(SettingsSection):
+    """Which models answer for each agent, how the endpoint is reached, retried and priced.
+
+    `api_key` and `base_url` are also filled from the plain ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL``
+    variables that every OpenAI-compatible tool reads (see `Settings`).
+    """
+
+    base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp…); None means api.openai.com.",
+    )
+    api_key: SecretStr | None = Field(
+        default=None, description="API key for the endpoint; never logged. Optional for a local base_url."
+    )
+    strong_model: str = Field(default="gpt-4o", min_length=1, description="Model of the roles that judge.")
+    cheap_model: str = Field(default="gpt-4o-mini", min_length=1, description="Crawler and Presenter model.")
+    agent_models: dict[str, str] = Field(
+        default_factory=dict,
+        description=f"Per-role model overrides; roles: {', '.join(MODEL_ROLES)}.",
+    )
+    max_retries: int = Field(default=2, ge=0, description="Retries after the first try (429, 5xx, resets).")
+    backoff_base_s: float = Field(default=0.5, ge=0, description="First retry backoff; doubles each retry.")
+    backoff_max_s: float = Field(default=8.0, ge=0, description="Longest backoff between two retries.")
+    request_timeout_s: float = Field(default=60.0, gt=0, description="Timeout of one request to the model.")
+    max_total_retry_s: float = Field(
+        default=120.0, ge=0, description="Longest time one model call may spend on retries; longer gives up."
+    )
+    requests_per_minute: int | None = Field(
+        None, ge=1, description="The endpoint's request limit, shared by all agents and sites (None: no limit)."
+    )
+    tokens_per_minute: int | None = Field(
+        None, ge=1, description="The endpoint's input-token limit per minute, shared by all agents and sites."
+    )
+    max_reasks: int = Field(
+        default=2, ge=0, description="Times an empty or cut-off (finish_reason=length) reply is asked again."
+    )
+    prices_per_million: dict[str, tuple[float, float]] = Field(
+        default_factory=lambda: {
+            "gpt-4o": (2.5, 10.0),
+            "gpt-4o-mini": (0.15, 0.6),
+            "gpt-4.1": (2.0, 8.0),
+            "gpt-4.1-mini": (0.4, 1.6),
+            "gpt-4.1-nano": (0.1, 0.4),
+            "o3-mini": (1.1, 4.4),
+            "o4-mini": (1.1, 4.4),
+            "gpt-4-turbo": (10.0, 30.0),
+            "gpt-3.5-turbo": (0.5, 1.5),
+        },
+        description="USD per million (input, output) tokens by model name; dated variants use their base "
+        "name's price; unknown models cost 0 and are noted.",
+    )
+    temperature: float | None = Field(
+        default=0.0, ge=0, le=2, description="Temperature sent with each request; None leaves the server's."
+    )
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_base_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, got {value!r}")
+        return value
+
+    @field_validator("api_key")
+    @classmethod
+    def _empty_key_is_none(cls, value: SecretStr | None) -> SecretStr | None:
+        return value if value is not None and value.get_secret_value().strip() else None
+
+    @field_validator("agent_models")
+    @classmethod
+    def _check_roles(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(MODEL_ROLES))
+        if unknown:
+            raise ValueError(f"unknown agent role(s) {unknown}; known roles: {', '.join(MODEL_ROLES)}")
+        empty = sorted(role for role, model in value.items() if not model.strip())
+        if empty:
+            raise ValueError(f"empty model name for role(s) {empty}")
+        return value
+
+    @field_validator("prices_per_million")
+    @classmethod
+    def _check_prices(cls, value: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        negative = sorted(model for model, pair in value.items() if min(pair) < 0)
+        if negative:
+            raise ValueError(f"negative price for model(s) {negative}")
+        return value
+
+    def model_for(self, role: str) -> str:
+        """The model the agent playing `role` uses: its override, else the paper's strong/cheap split."""
+        if role not in MODEL_ROLES:
+            raise ConfigError(f"unknown agent role {role!r}; known roles: {', '.join(MODEL_ROLES)}")
+        if role in self.agent_models:
+            return self.agent_models[role]
+        return self.strong_model if MODEL_ROLES[role] == "strong" else self.cheap_model

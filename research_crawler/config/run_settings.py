@@ -1,0 +1,61 @@
+"""The run section of `Settings`: the limits of one run and the choices that save model calls.
+
+Rounds, calls, tokens and cost; what the Planner, Supervisor and Presenter read; when nested chats end.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from research_crawler.config.settings_section import SettingsSection
+
+__all__ = ["RunSettings"]
+
+
+class RunSettings(SettingsSection):
+    """Limits of one run; any stop is graceful: the report is written from what was collected."""
+
+    max_rounds: int = Field(300, ge=10, description="Messages in the top-level group chat.")
+    max_model_calls: int = Field(400, ge=1, description="Model calls (all agents together).")
+    max_tokens: int = Field(3_000_000, ge=1000, description="Input plus output tokens (all agents together).")
+    max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
+    report_lists_top_urls: bool = Field(
+        True,
+        description="Page reports and site announcements end with the best pending URLs (as get_top_urls "
+        "lists them), so the Planner can choose its next page without a separate call.",
+    )
+    items_in_task: bool = Field(
+        True,
+        description="The Supervisor and the Presenter receive the collected items in the message that asks for "
+        "their verdict or report, instead of calling a tool for them first (the paper's tools: one model call "
+        "more each, and the tool's schema on every call).",
+    )
+    open_start_page: bool = Field(
+        True,
+        description="Open a new site's start page as soon as the site is announced, without asking the Planner: "
+        "it is the only page the Planner could choose then (one model call saved per site).",
+    )
+    stop_after_tool: bool = Field(
+        True,
+        description="End the Crawler's and the Collector's chat once their tool call succeeded, instead of "
+        "asking the model for a closing sentence (one model call over the whole page saved per page).",
+    )
+    links_on_last_page: bool = Field(
+        False,
+        description="Have the Crawler score the links of a site's last subpage too. No page of the site is opened "
+        "after it, so by default the Crawler is not asked (one model call saved per site); its links are then not "
+        "queued, which a follow-up query or a resume with more subpages cannot pick.",
+    )
+    nested_max_turns: int = Field(4, ge=2, description="Turns of one nested chat (Crawler, Collector, Supervisor).")
+    max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
+    planner_history: Literal["full", "reports"] = Field(
+        "reports",
+        description="What the Planner reads of its conversation: all of it, or every message but its older "
+        "tool calls (each dropped with its result; the last planner_recent_tool_calls and every site search "
+        "are kept).",
+    )
+    planner_recent_tool_calls: int = Field(
+        1, ge=1, description="Tool calls (with their results) the Planner keeps when planner_history=reports."
+    )

@@ -1,0 +1,33 @@
+"""The simulated section of `Settings`: the deterministic test double that plays every agent.
+
+Its added latency, the faults it may inject (`FaultKind`) and their seed, and when it stops browsing a site.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+from pydantic import Field
+
+from research_crawler.config.settings_section import SettingsSection
+
+__all__ = ["FaultKind", "SimulatedModelSettings"]
+
+FaultKind = Literal["malformed_json", "unknown_tool", "bad_link", "empty_reply", "api_error"]
+
+
+def _all_fault_kinds() -> list[FaultKind]:
+    return list(get_args(FaultKind))
+
+
+class SimulatedModelSettings(SettingsSection):
+    """The simulated model, a deterministic test double that plays every agent (tests, benchmarks, demo)."""
+
+    latency_s: float = Field(0.0, ge=0, description="Seconds added to every simulated model call.")
+    fault_rate: float = Field(0.0, ge=0, le=1, description="Share of calls answered with an injected fault.")
+    fault_kinds: list[FaultKind] = Field(
+        default_factory=_all_fault_kinds,
+        description="Which faults may be injected.",
+    )
+    seed: int = Field(0, description="Seed of the fault injection (same seed, same faults).")
+    enough_items: int = Field(5, ge=1, description="Items per site at which it stops browsing when no count is asked.")

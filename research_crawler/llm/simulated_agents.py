@@ -1,0 +1,188 @@
+"""The simulated model's rules: how it plays each agent, from the conversation and the tools it is offered.
+
+One function per role (`RULES`); each answers with a tool call (through `Player.call`) or a text reply.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from research_crawler.context.request import requested_count
+from research_crawler.llm.client import ModelReply
+from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
+from research_crawler.llm.simulated_page_reading import entries, link_lines
+from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
+
+__all__ = ["RULES", "Player", "Rule", "text_reply"]
+
+
+@dataclass(frozen=True)
+class Player:
+    """What a rule needs besides the messages and the tools: how to answer with a tool call, and how many
+    items are enough for a site when the request names no number."""
+
+    call: Callable[[str, dict[str, Any]], ModelReply]
+    enough_items: int
+
+
+Rule = Callable[[Conversation, set[str], Player], ModelReply]
+
+
+def text_reply(content: str) -> ModelReply:
+    """A plain text answer (no tool call)."""
+    return ModelReply(content=content, finish_reason="stop")
+
+
+def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    if chat.tool_results_since_task():
+        return text_reply("The sites are chosen.")
+    task = chat.task()
+    query = content_words(request_of(task))
+    limit = int(m.group(1)) if (m := re.search(r"at most (\d+) sites", task)) else 2
+    candidates = re.findall(r"^- ([\w-]+): (.+)$", task, re.MULTILINE)
+    scored = [(len(query & content_words(text)), n, site_id) for n, (site_id, text) in enumerate(candidates)]
+    chosen = [site_id for overlap, _, site_id in sorted(scored, key=lambda s: (-s[0], s[1])) if overlap][:limit]
+    named = [site_id for site_id, text in candidates if "[named by the user" in text]
+    return player.call(
+        "select_sites", {"site_ids": named + [c for c in chosen if c not in named] or [candidates[0][0]]}
+    )
+
+
+def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    query = chat.query()
+    target = requested_count(query) or player.enough_items
+    site_part = chat.since_last("Now exploring")
+    last = site_part[-1] if site_part else {}
+    last_text = text_of(last)
+    # What the Scraper's reports since the site was announced say was collected (the announcement's own
+    # count may hold an earlier request's items).
+    collected = last_int(r"(\d+) (?:item\(s\) collected here|\w+ collected so far)", site_part[1:])
+    if collected is not None and collected >= target:
+        return player.call("finish_site", {})
+    has_search = any("this site has a search form" in text_of(m) for m in site_part)
+    searched = bool(calls_made(site_part, "search_site"))
+    listing = "Pending URLs on" in last_text or "No pending URLs" in last_text
+    if listing and has_search and not searched and not collected and "search_site" in tools:
+        return player.call("search_site", {"query": " ".join(sorted(content_words(query)))})
+    if "Pending URLs on" in last_text:
+        tried = {a.get("url") for a in calls_made(site_part, "scrape_url")}
+        listed = re.findall(r"^\d+\. (\S+) — ", last_text, re.MULTILINE)
+        for url in listed:
+            if url not in tried:
+                return player.call("scrape_url", {"url": url})
+        return player.call("finish_site", {})
+    if "No pending URLs" in last_text or "No subpages" in last_text:
+        return player.call("finish_site", {})
+    return player.call("get_top_urls", {"k": 10})
+
+
+def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    if chat.tool_results_since_task():
+        return text_reply("Links saved.")
+    task = chat.task()
+    query = content_words(request_of(task))
+    links = []
+    for number, text, context in link_lines(task):
+        words = content_words(text)
+        overlap = len(query & (words | content_words(context)))
+        if overlap:
+            score = min(10.0, 4.0 + 6.0 * overlap / max(1, len(query)))
+        elif words & NAVIGATION_WORDS or text.strip().isdigit():
+            score = 3.0
+        elif words and not words & BOILERPLATE_WORDS:
+            score = 1.0
+        else:
+            continue
+        links.append({"id": number, "score": round(score, 1)})
+    return player.call("save_links", {"links": links[:40]})
+
+
+def play_collector(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    results = chat.tool_results_since_task()
+    task = chat.task()
+    request = request_of(task)
+    query = content_words(request)
+    if results:
+        stored = re.search(r"Added (\d+) item", text_of(results[-1]))
+        count = int(stored.group(1)) if stored else 0
+        if count:
+            return text_reply(f"Stored {count} relevant item(s) from this page.")
+        return text_reply("No relevant items on this page; it holds navigation and listings to explore further.")
+    need = max(1, (len(query) + 1) // 2)
+    items = []
+    for number, title, block in entries(task):
+        overlap = len(query & content_words(block))
+        if len(title.split()) >= 4 and overlap >= need and len(query & content_words(title)) >= 1:
+            score = round(min(10.0, 5.0 + 5.0 * overlap / max(1, len(query))), 1)
+            items.append({"id": number, "title": title, "score": score, "description": title})
+    page_url = m.group(1) if (m := re.search(r"^Current page[^:]*: (\S+)", task, re.MULTILINE)) else None
+    title = m.group(1) if (m := re.search(r'<page-content url="[^"]*" title="([^"]*)">', task)) else ""
+    if page_url and len(query & content_words(title)) >= need and re.search(r"\babstract\b", task, re.I):
+        items.append({"url": page_url, "title": title, "score": 9.0, "description": title})
+    return player.call("collect_items", {"items": items[:25]})  # an empty list when none is relevant
+
+
+def play_supervisor(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    results = chat.tool_results_since_task()
+    if not results and "get_collected_items" in tools:
+        return player.call("get_collected_items", {})
+    if results and text_of(results[-1]).startswith("Recorded:"):
+        return text_reply("Verdict given.")
+    listing = next(
+        (text_of(r) for r in [*reversed(results), {"content": chat.task()}] if "collected on" in text_of(r)), ""
+    )
+    found = last_int(r"(\d+) item\(s\) collected on", [{"content": listing}]) or 0
+    request = request_of(listing) or chat.query()
+    target = requested_count(request) or player.enough_items
+    left = last_int(r"\((\d+) subpages left\)", [{"content": listing}])
+    if found >= target or left == 0:
+        return player.call("approve_site", {"reason": f"{found} relevant item(s) collected."})
+    return player.call(
+        "request_more",
+        {"feedback": f"Only {found} of {target} items so far: open more listings or search."},
+    )
+
+
+def play_presenter(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    results = chat.tool_results_since_task()
+    if not results and "get_top_items" in tools:
+        k = requested_count(chat.query()) or 10
+        return player.call("get_top_items", {"k": k})
+    listing = text_of(results[-1]) if results else chat.task()
+    query = chat.query()
+    brief = bool(re.search(r"titles?( and dates?)? only", query, re.I))
+    lines = [f"# Results for: {query}", ""]
+    for number, title, link, rest in re.findall(r"^(\d+)\. (.+)\n   link: (\S+)((?:\n   .+)*)", listing, re.MULTILINE):
+        date = m.group(1) if (m := re.search(r"date: (.+)", rest)) else None
+        authors = m.group(1) if (m := re.search(r"authors: (.+)", rest)) else None
+        if authors and len(authors.split("; ")) > 3:
+            authors = "; ".join(authors.split("; ")[:3]) + " et al."
+        if brief:
+            lines.append(f"{number}. [{title}]({link})" + (f" — {date}" if date else ""))
+        else:
+            details = ", ".join(part for part in (authors, date) if part)
+            lines.append(f"{number}. [{title}]({link})" + (f" — {details}" if details else ""))
+    if len(lines) == 2:
+        lines.append("No relevant items were found.")
+    if (m := re.search(r"Only (\d+) of the (\d+) requested were found", listing)) is not None:
+        lines += ["", f"Found {m.group(1)} of the {m.group(2)} requested."]
+    return text_reply("\n".join(lines))
+
+
+def play_critique(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    return text_reply("No changes needed.")
+
+
+#: The rule of each role `role_of` recognises.
+RULES: dict[str, Rule] = {
+    "web_selector": play_web_selector,
+    "planner": play_planner,
+    "crawler": play_crawler,
+    "collector": play_collector,
+    "supervisor": play_supervisor,
+    "presenter": play_presenter,
+    "critique": play_critique,
+}

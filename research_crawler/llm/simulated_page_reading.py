@@ -1,0 +1,52 @@
+"""How the simulated model reads a page in its task: the numbered links, and the entries of a list of items.
+
+Both read the text after ``<page-content``: a link view ("[n] text — context" lines) or the page's Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["entries", "link_lines"]
+
+_LINK = re.compile(r"\[(\d+)\]\s+([^\[\]\n]+?)(?=\s*\[|\s*\]|\s+—|\n|$)")
+_ENTRY_START = re.compile(r"^\s*(?:\d+\.|[*+-]|#+)?\s*\[(\d+)\]")
+
+
+def _page_body(text: str) -> str:
+    start = text.find("<page-content")
+    return text[start:] if start >= 0 else text
+
+
+def link_lines(text: str) -> list[tuple[int, str, str]]:
+    """(number, anchor text, context) from a link view ("[n] text — context" lines) or Markdown."""
+    found: dict[int, tuple[str, str]] = {}
+    for line in _page_body(text).splitlines():
+        for match in _LINK.finditer(line):
+            context = line.split(" — ", 1)[1] if " — " in line else line
+            found.setdefault(int(match.group(1)), (match.group(2).strip(), context))
+    return [(number, anchor, context) for number, (anchor, context) in found.items()]
+
+
+def entries(text: str) -> list[tuple[int, str, str]]:
+    """(link number, title, block text) for each link that opens a line of the page, as a reader sees a
+    list of items: the title is the anchor when it is long enough, else the next line of plain text."""
+    lines = _page_body(text).splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        match = _LINK.search(line)
+        if match is None or not _ENTRY_START.match(line):
+            continue
+        title = match.group(2).strip()
+        block = [line]
+        for following in lines[index + 1 : index + 5]:
+            if not following.strip() or re.match(r"\s*(\d+\.|\*)\s+\[\d+\]", following):
+                break
+            block.append(following)
+        if len(title.split()) < 4:
+            title = next(
+                (f.strip() for f in block[1:] if len(f.split()) >= 4 and not _LINK.search(f) and ":" not in f[:12]),
+                title,
+            )
+        found.append((int(match.group(1)), title, " ".join(block)))
+    return found
