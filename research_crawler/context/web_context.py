@@ -4,6 +4,9 @@ Tools, not agents, change it, so whatever an LLM says the invariants below hold 
 visited twice; backtracking is simply popping the next best URL from C.
 """
 
+# Over 400 lines on purpose: this is the paper's W, five sets kept consistent by one class's methods and
+# invariants; splitting the sets apart would let them drift.
+
 from __future__ import annotations
 
 import heapq

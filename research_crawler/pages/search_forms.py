@@ -4,6 +4,9 @@ Only GET submissions are made (a search is then just a URL to fetch); POST-only 
 forms are reported as unusable with the reason, never guessed at.
 """
 
+# Over 400 lines on purpose: GET forms and OpenSearch links are found, scored and ranked against each other in
+# one pass; apart, the ranking would need both halves' internals.
+
 from __future__ import annotations
 
 import logging

@@ -4,6 +4,9 @@ Page text is untrusted: hidden elements, comments and invisible characters never
 option lists are summarised, and no page's view is larger (in tokens) than its HTML (DESIGN §4).
 """
 
+# Over 400 lines on purpose: the view of one page is one pass over its DOM (clean-up steps, then rendering
+# with numbered links); split, each half would need the other's private helpers.
+
 from __future__ import annotations
 
 import logging
