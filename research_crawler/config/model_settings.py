@@ -63,7 +63,28 @@ class ModelSettings(SettingsSection):
         None, ge=1, description="The endpoint's input-token limit per minute, shared by all agents and sites."
     )
     max_reasks: int = Field(
-        default=2, ge=0, description="Times an empty or cut-off (finish_reason=length) reply is asked again."
+        default=2,
+        ge=0,
+        description="Times an unusable reply is asked again (empty, cut off, a call to a tool the agent does not "
+        "have, arguments that are not JSON or miss fields, text where a tool call was needed).",
+    )
+    max_output_tokens: dict[str, int] = Field(
+        default_factory=lambda: {
+            "web_selector": 300,
+            "planner": 300,
+            "crawler": 2000,
+            "collector": 2000,
+            "supervisor": 400,
+            "presenter": 3000,
+            "critique": 600,
+        },
+        description="Most tokens one reply of each role may have (sent as max_tokens): a model that runs on "
+        "stops there and is asked again for a shorter answer. A role left out has no bound.",
+    )
+    parallel_tool_calls: bool | None = Field(
+        default=False,
+        description="Sent with requests that offer tools: false asks for one tool call per turn (a turn with "
+        "several is still handled call by call); None sends nothing, for endpoints that refuse the parameter.",
     )
     prices_per_million: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
@@ -108,6 +129,17 @@ class ModelSettings(SettingsSection):
         empty = sorted(role for role, model in value.items() if not model.strip())
         if empty:
             raise ValueError(f"empty model name for role(s) {empty}")
+        return value
+
+    @field_validator("max_output_tokens")
+    @classmethod
+    def _check_output_bounds(cls, value: dict[str, int]) -> dict[str, int]:
+        unknown = sorted(set(value) - set(MODEL_ROLES))
+        if unknown:
+            raise ValueError(f"unknown agent role(s) {unknown}; known roles: {', '.join(MODEL_ROLES)}")
+        small = sorted(role for role, tokens in value.items() if tokens < 16)
+        if small:
+            raise ValueError(f"max_output_tokens must be at least 16 for role(s) {small}")
         return value
 
     @field_validator("prices_per_million")

@@ -149,6 +149,8 @@ class BaseModelClient:
         self.must_call_tool: bool = bool(kwargs.pop("must_call_tool", False))
         #: Told of every round trip once it is in the ledger (the exploration counts a site's calls with it).
         self.on_call: Callable[[ModelCall], None] | None = kwargs.pop("on_call", None)
+        #: Most tokens a reply may have (sent as max_tokens unless the agent's config sets its own).
+        self.max_output_tokens: int | None = kwargs.pop("max_output_tokens", None)
         self.extra_options: dict[str, Any] = kwargs
 
     def __repr__(self) -> str:
@@ -284,6 +286,10 @@ class BaseModelClient:
         if temperature is not None and not isinstance(temperature, int | float):
             raise ConfigError(f"temperature must be a number, got {temperature!r}")
         options = {key: copy.deepcopy(value) for key, value in params.items() if key in _PASSTHROUGH_OPTIONS}
+        if self.max_output_tokens is not None and not {"max_tokens", "max_completion_tokens"} & options.keys():
+            options["max_tokens"] = self.max_output_tokens
+        if tools and self.settings.parallel_tool_calls is not None:
+            options.setdefault("parallel_tool_calls", self.settings.parallel_tool_calls)
         dropped = sorted(set(params) - _HANDLED_PARAMS - _PASSTHROUGH_OPTIONS)
         if dropped:
             logger.debug("not sent to the model endpoint for %s: %s", self.agent_name, dropped)

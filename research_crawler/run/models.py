@@ -78,6 +78,7 @@ class RunModels:
             "settings": self.settings.models,
             "budget": self.budget,
             "must_call_tool": role in _ACTING_ROLES,
+            "max_output_tokens": self.settings.models.max_output_tokens.get(role.value),
         }
         client_cls: type[BaseModelClient]
         if self.simulated:

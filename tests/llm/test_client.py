@@ -214,6 +214,18 @@ def test_every_call_is_reported_to_the_listener() -> None:
     assert seen == [False, True]
 
 
+def test_replies_are_bounded_and_one_tool_call_per_turn_is_asked_for() -> None:
+    client, _, _ = make_client([ok_text(), ok_text(), ok_text()])
+    client.max_output_tokens = 300
+    client.create(WITH_TOOLS)
+    client.create({**PARAMS, "max_tokens": 50})  # the agent's own config wins; no tools: no parallel_tool_calls
+    assert client.requests[0].options == {"max_tokens": 300, "parallel_tool_calls": False}
+    assert client.requests[1].options == {"max_tokens": 50}
+    quiet, _, _ = make_client([ok_text()], parallel_tool_calls=None)
+    quiet.create(WITH_TOOLS)
+    assert quiet.requests[0].options == {}
+
+
 def test_request_is_a_deep_copy_with_known_options_only() -> None:
     params = json.loads(json.dumps(PARAMS))
     params["tools"] = [{"type": "function", "function": {"name": "visit", "parameters": {"type": "object"}}}]
@@ -221,7 +233,7 @@ def test_request_is_a_deep_copy_with_known_options_only() -> None:
     client, _, _ = make_client([ok_text()], temperature=0.3)
     client.create(params)
     [request] = client.requests
-    assert request.options == {"max_tokens": 256, "seed": 7}
+    assert request.options == {"max_tokens": 256, "seed": 7, "parallel_tool_calls": False}
     assert request.temperature == 0.3
     assert request.agent == "planner" and request.model == "gpt-4o"
     assert request.tools == params["tools"]
