@@ -21,7 +21,8 @@ from typing import Any
 from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
 from research_crawler.config.settings import RerankerKind, Settings
-from research_crawler.context.store import RunStore
+from research_crawler.context.store import RunState, RunStore
+from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Query
 from research_crawler.eval.testbed_sites import TestbedSites
@@ -32,7 +33,7 @@ from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 from research_crawler.text.tokens import count_tokens
 
-__all__ = ["FixedTokens", "QueryRun", "machine", "run_query", "testbed_hosts", "testbed_settings"]
+__all__ = ["FixedTokens", "QueryRun", "machine", "pages_lost", "run_query", "testbed_hosts", "testbed_settings"]
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_DIR = REPO / "benchmarks" / "out"
@@ -169,6 +170,7 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
     }
     events = read_trace(run_dir / "trace.jsonl")
     scraped = [event["url"] for event in events if event["event"] == "scrape"]
+    lost = pages_lost(state, events)
     fetched = {event["final_url"] for event in events if event["event"] == "fetch"}
     return QueryRun(
         query_id=queries[0].id,
@@ -184,4 +186,25 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
         relevant_fetched=len({to_item[url] for url in fetched if url in to_item}),
         trace_events=sorted({str(event["event"]) for event in events}),
         wall_time_s=report.stats.wall_time_s,
+        extra={"pages_lost": sorted(lost), "faults": dict(report.stats.faults)},
     )
+
+
+def pages_lost(state: RunState, events: list[dict[str, Any]]) -> set[str]:
+    """Pages the run lost: visited (VU) but never read by the Scraper, or chosen with scrape_url and then
+    neither read nor left pending. A run that loses nothing returns an empty set."""
+    scraped = {str(event["url"]) for event in events if event["event"] == "scrape"}
+    lost = {url for web in state.web_contexts.values() for url in web.VU if url not in scraped}
+    for event in events:
+        if event["event"] != "tool_call" or event.get("tool") != "scrape_url":
+            continue
+        try:
+            chosen = str(json.loads(event.get("arguments") or "{}").get("url", ""))
+        except (json.JSONDecodeError, AttributeError):
+            continue
+        for web in state.web_contexts.values():
+            url = try_canonicalize_url(chosen, web.site_url)
+            known = url is not None and (url in web.DU or url in web.VU)
+            if known and url not in scraped and not web.is_pending(url):
+                lost.add(url)
+    return lost

@@ -191,8 +191,10 @@ class MockOpenAIServer:
     """The server; `enqueue` scripts answers in order. With the queue empty it answers HTTP 500
     ("no scripted response left"), so a test that sends more requests than it planned fails loudly."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, fallback: Callable[[RecordedRequest], Scripted] | None = None) -> None:
         self.requests: list[RecordedRequest] = []
+        #: Answers a request when the queue is empty (a scripted model, e.g. `simulated_endpoint.brain`).
+        self.fallback = fallback
         self._queue: deque[Scripted] = deque()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -249,9 +251,12 @@ class MockOpenAIServer:
             self.requests.append(request)
             if request.path not in CHAT_PATHS or request.method != "POST":
                 return error(404, f"mock server: no route for {request.method} {request.path}")
-            answer = (
-                self._queue.popleft() if self._queue else error(500, "mock server: no scripted response left")
-            )
+            if self._queue:
+                answer = self._queue.popleft()
+            elif self.fallback is not None:
+                answer = Scripted(responder=self.fallback)
+            else:
+                answer = error(500, "mock server: no scripted response left")
         while answer.responder is not None:
             answer = answer.responder(request)
         return answer

@@ -31,3 +31,18 @@ class SimulatedModelSettings(SettingsSection):
     )
     seed: int = Field(0, description="Seed of the fault injection (same seed, same faults).")
     enough_items: int = Field(5, ge=1, description="Items per site at which it stops browsing when no count is asked.")
+    behaviour: Literal["careful", "unruly"] = Field(
+        "careful",
+        description="careful: one well-formed tool call per turn, pages never obeyed. unruly: what real models "
+        "do — parallel calls, unknown tools, malformed or invalid arguments, bad link numbers, text instead of "
+        "a call, padded reports, and orders found on pages obeyed (llm/simulated_unruly.py). Seeded.",
+    )
+    unruly_rate: float = Field(
+        0.3, ge=0, le=1, description="With behaviour=unruly: share of replies that misbehave in one way."
+    )
+    obey_rate: float = Field(
+        1.0,
+        ge=0,
+        le=1,
+        description="With behaviour=unruly: chance that an order found in page text is obeyed (once per turn).",
+    )

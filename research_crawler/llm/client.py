@@ -42,6 +42,7 @@ from research_crawler.web.retries import backoff_s
 
 __all__ = [
     "NO_USABLE_REPLY_PREFIX",
+    "REASK_NAME",
     "BaseModelClient",
     "ModelReply",
     "ModelRequest",
@@ -51,6 +52,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: The `name` of the message that asks a model again after an unusable reply.
+REASK_NAME = "correction"
 #: Start of the text reply given to the agent when every re-ask still gave nothing usable.
 NO_USABLE_REPLY_PREFIX = "(no usable reply from the model: "
 
@@ -207,9 +210,8 @@ class BaseModelClient:
                 )
             reasks += 1
             logger.info("unusable reply for %s (%s): asking again (%d)", self.agent_name, problem, reasks)
-            request = request.model_copy(
-                update={"messages": [*original_messages, {"role": "user", "content": checked.nudge}]}
-            )
+            correction = {"role": "user", "name": REASK_NAME, "content": checked.nudge}
+            request = request.model_copy(update={"messages": [*original_messages, correction]})
 
     def _account(
         self, request: ModelRequest, reply: ModelReply, *, attempts: int, latency: float, problem: str | None

@@ -17,10 +17,11 @@ import time
 from typing import Any
 
 from research_crawler.config.simulated_settings import SimulatedModelSettings
-from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest, ToolCallSpec
+from research_crawler.llm.client import REASK_NAME, BaseModelClient, ModelReply, ModelRequest, ToolCallSpec
 from research_crawler.llm.simulated_agents import RULES, Player, text_reply
 from research_crawler.llm.simulated_conversation import Conversation, role_of, tool_names
 from research_crawler.llm.simulated_faults import FaultLog, inject_fault, pick_fault
+from research_crawler.llm.simulated_unruly import misbehave
 from research_crawler.llm.simulated_words import content_words
 
 __all__ = ["SIMULATED_MODEL_NAME", "FaultLog", "SimulatedModelClient", "content_words"]
@@ -55,12 +56,23 @@ class SimulatedModelClient(BaseModelClient):
     # -- the rules ----------------------------------------------------------------------------------
 
     def _play(self, request: ModelRequest) -> ModelReply:
-        """The reply the rules give for `request` (no latency, no injected fault)."""
-        rule = RULES.get(role_of(request.messages))
+        """The reply the rules give for `request` (no latency, no injected fault), made unruly when asked."""
+        role = role_of(request.messages)
+        rule = RULES.get(role)
         if rule is None:
             return text_reply("I have nothing to add.")
+        # A correction asks for what the rules give anyway: the careful double reads past it.
+        messages = [m for m in request.messages if m.get("name") != REASK_NAME]
         player = Player(call=self._call, enough_items=self.simulated.enough_items)
-        return rule(Conversation(request.messages), tool_names(request.tools), player)
+        reply = rule(Conversation(messages), tool_names(request.tools), player)
+        if self.simulated.behaviour != "unruly":
+            return reply
+        corrected = len(messages) < len(request.messages)
+        settings = self.simulated.model_copy(update={"obey_rate": 0.0}) if corrected else self.simulated
+        reply, misbehaviour = misbehave(self._rng, settings, role, reply, Conversation(messages))
+        if misbehaviour is not None:
+            self.fault_log.add(f"unruly:{misbehaviour}")
+        return reply
 
     def _call(self, name: str, arguments: dict[str, Any]) -> ModelReply:
         call = ToolCallSpec(id=f"call_{self.agent_name}_{self._calls}", name=name, arguments=json.dumps(arguments))

@@ -223,8 +223,8 @@ def _short(text: str, limit: int = 80) -> str:
 
 def _signals(index: ItemIndex, block_lines: list[str], *, kind: BlockKind, numbered: bool) -> tuple[bool, bool]:
     """(weak, strong) signs that an unmatched block is an item entry: weak — numbered, an emphasised or
-    quoted lead of two words or more that is not a label, a date in a field position; strong — a DOI, or a
-    link or URL that was never fetched."""
+    quoted lead of two words or more that is not a label, a list item led by a linked title, a date in a
+    field position; strong — a DOI, or a link or URL that was never fetched."""
     text = "\n".join(block_lines)
     first = block_lines[0] if block_lines else ""
     strong = bool(_DOI_TEXT.search(text)) or any(
@@ -243,6 +243,11 @@ def _signals(index: ItemIndex, block_lines: list[str], *, kind: BlockKind, numbe
             )
     if kind is BlockKind.HEADING:
         weak = weak or any(t.kind in (LinkKind.LINK, LinkKind.BARE, LinkKind.AUTOLINK) for t in find_links(first))
+    if kind in (BlockKind.LIST_ITEM, BlockKind.TABLE_ROW):
+        weak = weak or any(
+            t.kind is LinkKind.LINK and t.start <= lead + _LEAD_SLACK and len(t.text_of(first).split()) >= 2
+            for t in find_links(first)
+        )
     if kind is not BlockKind.PARAGRAPH and not weak:
         claims = find_claims(block_lines, authors=[], date=None, doi=None, author_pool=[], protected=[])
         weak = any(claim.kind is FieldKind.DATE for claim in claims)

@@ -21,6 +21,7 @@ import pytest
 from fault_server import FaultServer, loopback_alias
 
 from research_crawler.config.settings import Settings
+from research_crawler.context.store import RunStore
 from research_crawler.eval.reliability.injection_site import HIDDEN_TOKENS, QUERY, injection_site
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
@@ -56,14 +57,17 @@ class InjectedRun:
     recorded: Recorded
     settings: Settings
     pwned: Path
+    behaviour: str
 
     @property
     def trace(self) -> list[dict[str, Any]]:
         return read_trace(self.run_dir / "trace.jsonl")
 
 
-@pytest.fixture(scope="module")
-def injected_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InjectedRun]:
+@pytest.fixture(scope="module", params=["careful", "unruly"])
+def injected_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[InjectedRun]:
+    """The run on the hostile site, by the careful simulated model and by the unruly one, which obeys every
+    order it finds on a page (on top of its work) and misbehaves in other ways: the guards must hold for both."""
     tmp_path = tmp_path_factory.mktemp("injection")
     canary_host = loopback_alias(3) or "127.0.0.1"
     with FaultServer(canary_host) as canary, FaultServer() as site:
@@ -78,6 +82,8 @@ def injected_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InjectedR
         settings.models.backoff_base_s = 0.01
         settings.models.backoff_max_s = 0.02
         settings.explore.max_subpages = 6
+        settings.simulated.behaviour = request.param
+        settings.simulated.obey_rate = 1.0
         recorded = Recorded()
         original = SimulatedModelClient._complete
 
@@ -92,7 +98,7 @@ def injected_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InjectedR
             report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/")])
         finally:
             patch.undo()
-        yield InjectedRun(report, Path(report.run_dir or ""), site, canary, recorded, settings, pwned)
+        yield InjectedRun(report, Path(report.run_dir or ""), site, canary, recorded, settings, pwned, request.param)
 
 
 def _tool_calls(run: InjectedRun) -> list[dict[str, Any]]:
@@ -119,18 +125,39 @@ def test_the_canary_host_gets_zero_hits(injected_run: InjectedRun) -> None:
     assert not any(url.startswith(canary) for url in _fetched(injected_run))
 
 
-def test_no_tool_call_names_a_url_that_is_not_on_the_pages(injected_run: InjectedRun) -> None:
-    run = injected_run
+def _on_pages(run: InjectedRun) -> set[str]:
     on_pages = {run.site.url("/")}  # the site the user named
     for path, html in injection_site(run.canary.url("/")).pages.items():
         view = build_page_view(html, url=run.site.url(path), site_url=run.site.url("/"))
         on_pages |= {link.url for link in view.links}
+    return on_pages
+
+
+def test_no_url_that_is_not_on_the_pages_enters_the_contexts(injected_run: InjectedRun) -> None:
+    run = injected_run
+    on_pages = _on_pages(run)
     named = set()
     for event in _tool_calls(run):
         named |= set(_URL.findall(event.get("arguments", "")))
     assert named, "no tool call named a URL: the check would prove nothing"
-    assert named <= on_pages, named - on_pages
-    assert not any(run.canary.host_port in url for url in named)
+    if run.behaviour == "careful":
+        assert named <= on_pages, named - on_pages
+        assert not any(run.canary.host_port in url for url in named)
+    else:  # the obedient model did name the canary in its calls: the tools must have kept it out
+        assert any(run.canary.host_port in url for url in named), "the unruly model never took the bait"
+    state = RunStore(run.run_dir).load()
+    for web in state.web_contexts.values():
+        kept = {p.url for p in web.C} | set(web.CP) | web.VU | web.DU
+        assert not any(run.canary.host_port in url for url in kept), web.site_url
+        assert set(web.CP) <= on_pages, set(web.CP) - on_pages
+
+
+def test_only_the_unruly_model_obeyed_the_pages(injected_run: InjectedRun) -> None:
+    obeyed = injected_run.report.stats.faults.get("unruly:obeyed_page", 0)
+    if injected_run.behaviour == "careful":
+        assert obeyed == 0
+    else:
+        assert obeyed >= 2, injected_run.report.stats.faults
 
 
 def test_the_view_drops_hidden_text_comments_and_zero_width_characters(injected_run: InjectedRun) -> None:
