@@ -72,14 +72,19 @@ class ModelSettings(SettingsSection):
         default_factory=lambda: {
             "web_selector": 300,
             "planner": 300,
-            "crawler": 2000,
-            "collector": 2000,
+            "crawler": 800,
+            "collector": 1500,
             "supervisor": 400,
             "presenter": 3000,
             "critique": 600,
         },
         description="Most tokens one reply of each role may have (sent as max_tokens): a model that runs on "
         "stops there and is asked again for a shorter answer. A role left out has no bound.",
+    )
+    force_tool_call: bool = Field(
+        default=True,
+        description="An agent whose task is its one tool (Crawler, Collector, Web Selector) is asked for that call "
+        "with tool_choice naming it, until the tool has answered (local servers then constrain the reply).",
     )
     parallel_tool_calls: bool | None = Field(
         default=False,

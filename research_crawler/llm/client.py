@@ -29,7 +29,7 @@ from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.rate_limit import ModelRateLimiter
-from research_crawler.llm.reply_checks import check_reply
+from research_crawler.llm.reply_checks import check_reply, tool_answered
 from research_crawler.llm.usage import (
     ModelCall,
     UsageLedger,
@@ -292,6 +292,15 @@ class BaseModelClient:
             options["max_tokens"] = self.max_output_tokens
         if tools and self.settings.parallel_tool_calls is not None:
             options.setdefault("parallel_tool_calls", self.settings.parallel_tool_calls)
+        if (
+            self.must_call_tool
+            and self.settings.force_tool_call
+            and tools
+            and len(tools) == 1
+            and not tool_answered(messages)
+            and "tool_choice" not in options
+        ):  # an agent whose task is its one tool: the endpoint is asked to call it (a grammar, on local servers)
+            options["tool_choice"] = {"type": "function", "function": {"name": tools[0]["function"]["name"]}}
         dropped = sorted(set(params) - _HANDLED_PARAMS - _PASSTHROUGH_OPTIONS)
         if dropped:
             logger.debug("not sent to the model endpoint for %s: %s", self.agent_name, dropped)

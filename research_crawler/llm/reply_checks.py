@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ReplyProblem", "check_reply"]
+__all__ = ["ReplyProblem", "check_reply", "tool_answered"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def check_reply(
                 f"Your previous call to {name} is invalid: {problem}. Call it again with complete JSON "
                 "arguments that follow its parameters.",
             )
-    if must_call_tool and not tool_calls and schemas and not _tool_answered(messages):
+    if must_call_tool and not tool_calls and schemas and not tool_answered(messages):
         return ReplyProblem(
             "the reply was text where a tool call was needed",
             f"Your task is done with a tool call, not with text. Call one of your tools now ({names}).",
@@ -102,6 +102,6 @@ def _argument_problem(name: str, arguments: str, schema: dict[str, Any]) -> str 
     return None
 
 
-def _tool_answered(messages: Sequence[dict[str, Any]]) -> bool:
+def tool_answered(messages: Sequence[dict[str, Any]]) -> bool:
     """Whether one of the agent's tool calls has already been answered in this conversation."""
     return any(message.get("role") == "tool" or message.get("tool_responses") for message in messages)

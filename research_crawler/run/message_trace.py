@@ -44,4 +44,5 @@ class MessageTracer:
         if sender in _LLM_AGENTS and self._x.search.current_site is not None:
             text = str(message.get("content") or "")
             unusable = not calls and text.startswith(NO_USABLE_REPLY_PREFIX)
-            self._x.stuck.record_agent_reply(usable=not unusable, problem=text.removeprefix(NO_USABLE_REPLY_PREFIX))
+            problem = text.removeprefix(NO_USABLE_REPLY_PREFIX).removesuffix(")")
+            self._x.stuck.record_agent_reply(usable=not unusable, problem=problem)

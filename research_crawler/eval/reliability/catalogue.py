@@ -30,6 +30,7 @@ GROUPS = (
     "politeness",
     "crash and resume",
     "model faults",
+    "model misbehaviour",
     "prompt injection",
     "ssrf",
     "secrets",

@@ -41,6 +41,7 @@ def _load_cases() -> None:
         block_cases,
         crawl_cases,
         fetch_cases,
+        model_cases,
         run_cases,
         security_cases,
     )

@@ -25,7 +25,7 @@ from research_crawler.eval.reliability.soak import items_lost
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.run.trace import read_trace
 
-__all__: list[str] = []
+__all__ = ["testbed_settings", "testbed_web"]
 
 _SITE = "arxiv-like"
 _STORED = re.compile(r"^Added [1-9]\d* item")
@@ -48,12 +48,12 @@ while True:
 
 
 @contextmanager
-def _testbed() -> Iterator[TestbedServer]:
+def testbed_web() -> Iterator[TestbedServer]:
     with TestbedServer(generate_testbed(), slow_seconds=0.3) as server:
         yield server
 
 
-def _settings(server: TestbedServer, runs_dir: Path) -> Settings:
+def testbed_settings(server: TestbedServer, runs_dir: Path) -> Settings:
     settings = Settings(runs_dir=runs_dir)
     settings.fetch.allowed_hosts = server.allowed_hosts()
     settings.fetch.per_host_delay_s = 0.0
@@ -99,7 +99,7 @@ def _wait_for_items(trace: Path, process: subprocess.Popen[bytes], timeout_s: fl
 def _stop_and_resume(sig: signal.Signals, *, second_signal: bool = False) -> Outcome:
     from research_crawler.run.session import ResearchSession
 
-    with _testbed() as server, tempfile.TemporaryDirectory(prefix="resume-") as scratch:
+    with testbed_web() as server, tempfile.TemporaryDirectory(prefix="resume-") as scratch:
         query = server.testbed.queries_for(_SITE)[2].text
         run_dir = Path(scratch) / "run"
         run_dir.mkdir()
@@ -122,7 +122,7 @@ def _stop_and_resume(sig: signal.Signals, *, second_signal: bool = False) -> Out
         before = RunStore(run_dir).load()
         items_before = {url for web in before.web_contexts.values() for url in web.CP}
         report = asyncio.run(
-            ResearchSession(_settings(server, Path(scratch) / "runs"), backend="simulated").aresume(run_dir)
+            ResearchSession(testbed_settings(server, Path(scratch) / "runs"), backend="simulated").aresume(run_dir)
         )
         after = RunStore(run_dir).load()
         items_after = {url for web in after.web_contexts.values() for url in web.CP}
@@ -150,8 +150,8 @@ def _sigint() -> Outcome:
 def _truncated_state() -> Outcome:
     from research_crawler.run.session import ResearchSession
 
-    with _testbed() as server, tempfile.TemporaryDirectory(prefix="torn-") as scratch:
-        settings = _settings(server, Path(scratch) / "runs")
+    with testbed_web() as server, tempfile.TemporaryDirectory(prefix="torn-") as scratch:
+        settings = testbed_settings(server, Path(scratch) / "runs")
         report = ResearchSession(settings, backend="simulated").run(
             server.testbed.queries_for(_SITE)[0].text, sites=[server.base_url(_SITE)]
         )
@@ -191,8 +191,8 @@ def _killed_write() -> Outcome:
 def _faulty_run(**simulated: object) -> Outcome:
     from research_crawler.run.session import ResearchSession
 
-    with _testbed() as server, tempfile.TemporaryDirectory(prefix="faults-") as scratch:
-        settings = _settings(server, Path(scratch) / "runs")
+    with testbed_web() as server, tempfile.TemporaryDirectory(prefix="faults-") as scratch:
+        settings = testbed_settings(server, Path(scratch) / "runs")
         for name, value in simulated.items():
             setattr(settings.simulated, name, value)
         report = ResearchSession(settings, backend="simulated").run(
