@@ -24,6 +24,13 @@ from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 
 
+def seeded(settings: Settings, seed: int) -> Settings:
+    """`settings` with the simulated model's seed set: each query draws its own misbehaviours."""
+    settings = settings.model_copy(deep=True)
+    settings.simulated.seed = seed
+    return settings
+
+
 def summarise(name: str, runs: list[QueryRun]) -> dict[str, Any]:
     relevant = sum(run.relevant_total for run in runs)
     faults: Counter[str] = Counter()
@@ -60,7 +67,7 @@ def main() -> None:
     started = time.monotonic()
     with TestbedServer(testbed, slow_seconds=0.0) as server:
         results = [
-            summarise(name, [run_query(settings, server, [query]) for query in queries])
+            summarise(name, [run_query(seeded(settings, n), server, [query]) for n, query in enumerate(queries)])
             for name, settings in (("careful", careful), ("unruly", unruly))
         ]
     print(f"Careful vs unruly simulated model: {len(queries)} testbed queries, default preset ({machine()})")
