@@ -17,7 +17,7 @@ from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.guard import GuardResult, guard_report
 from research_crawler.report.models import ReportItem
 from research_crawler.report.plain_text import plain_text
-from research_crawler.report.prose_check import prose_problem
+from research_crawler.report.prose_check import prose_problem, quotes_unescaped
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
 
@@ -97,7 +97,7 @@ class PresenterChat:
         )
         second = prose_problem(again, items=items, instructions=instructions) if again else "it was empty"
         if second is None:
-            return again
+            return quotes_unescaped(again)
         x.trace.emit("fault", kind="unusable_report", agent="Presenter", problem=second)
         return f"The model's report was rejected ({second}); the items found, best first:\n\n" + (
             format_items_for_presenter(items)
@@ -171,7 +171,7 @@ class PresenterChat:
                 max_turns=turns,
             )
             draft = revised or draft
-        draft = self._checked(draft, items, request=request)
+        draft = self._checked(quotes_unescaped(draft), items, request=request)
         allowed = set(x.fetched_urls)
         allowed.update(url for item in items for url in (item.url, item.found_on, item.pdf_url) if url)
         self.guard = guard_report(

@@ -12,13 +12,27 @@ from collections.abc import Iterable, Sequence
 
 from research_crawler.report.models import ReportItem
 
-__all__ = ["ECHO_WORDS", "prose_problem"]
+__all__ = ["ECHO_WORDS", "prose_problem", "quotes_unescaped"]
 
 #: A run of this many words shared with an instruction is an echo, not a coincidence.
 ECHO_WORDS = 10
 #: The words of a title that must appear together for the report to name the item.
 _TITLE_WORDS = 5
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+#: HTML entities of quotes that some models write into Markdown; shown as entities, they mean nothing to a reader.
+_QUOTE_ENTITIES = re.compile(r"&(#0*39|#x0*27|apos|#0*34|#x0*22|quot);", re.IGNORECASE)
+_SINGLE = {"39", "27", "apos"}
+
+
+def quotes_unescaped(markdown: str) -> str:
+    """`markdown` with HTML-escaped quotes (`&#39;`, `&quot;`…) written as the quotes they stand for. Only quotes:
+    `&lt;` and the like stay, so no markup appears that the model did not write as such."""
+
+    def quote(match: re.Match[str]) -> str:
+        name = match.group(1).lower().lstrip("#x0")
+        return "'" if name in _SINGLE else '"'
+
+    return _QUOTE_ENTITIES.sub(quote, markdown)
 
 
 def prose_problem(markdown: str, *, items: Sequence[ReportItem], instructions: Iterable[str]) -> str | None:
