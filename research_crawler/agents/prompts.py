@@ -12,6 +12,7 @@ from __future__ import annotations
 import string
 import tomllib
 from collections.abc import Callable
+from datetime import date
 from functools import cache
 from importlib import resources
 
@@ -47,15 +48,18 @@ def prompt_values(settings: Settings) -> dict[str, object]:
         "item_kind": settings.explore.item_kind,
         "max_subpages": settings.explore.max_subpages,
         "max_sites": settings.explore.max_sites,
+        "today": date.today().isoformat(),
+        "recent_days": settings.report.recent_days,
     }
 
 
-def system_message(role: Role, settings: Settings) -> str:
-    """The filled system message of `role`."""
+def system_message(role: Role, settings: Settings, *, task: str | None = None) -> str:
+    """The filled system message of `role` (for one of its tasks: ``[<role>_<task>]`` in the prompts file)."""
+    key = role.value if task is None else f"{role.value}_{task}"
     try:
-        entry = _prompt_entries()[role.value]
+        entry = _prompt_entries()[key]
     except KeyError as exc:
-        raise ConfigError(f"agents/prompts.toml has no system message for {role.value}") from exc
+        raise ConfigError(f"agents/prompts.toml has no system message for {key}") from exc
     template = "\n".join(
         [
             entry["system"],
@@ -66,5 +70,5 @@ def system_message(role: Role, settings: Settings) -> str:
     names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
     missing = names - values.keys()
     if missing:
-        raise ConfigError(f"the {role.value} prompt uses unknown placeholders {sorted(missing)}")
+        raise ConfigError(f"the {key} prompt uses unknown placeholders {sorted(missing)}")
     return template.format(**values)

@@ -22,6 +22,8 @@ __all__ = ["DEFAULT_DEMO_SITES", "SIMULATED_BANNER", "DemoRun", "demo_run"]
 
 #: Two sites with different structures that both hold the default request's topic.
 DEFAULT_DEMO_SITES = ("arxiv-like", "journal-like")
+#: How many of the newest papers the default request asks for (a request with a contract: a count and an order).
+DEMO_NEWEST = 5
 
 SIMULATED_BANNER = (
     "The model is SIMULATED: a deterministic test double plays every agent with simple rules. "
@@ -45,15 +47,15 @@ class DemoRun:
         return [self.server.base_url(site) for site in self.sites]
 
     def known_answers(self, report: Report) -> tuple[int, int] | None:
-        """(reported items that are known answers of the request on the demo's sites, such answers in all);
-        None for a request of the user's own, which has no known answers."""
+        """(reported items among the request's known answers — the `DEMO_NEWEST` newest papers of its topic
+        on the demo's sites —, those answers in all); None for a request of the user's own, which has none."""
         if not self.checked:
             return None
-        truth = {
-            self.server.url_for(item)
-            for site in self.sites
-            for item in self.testbed.matching_items(topic=self.query.topic, site=site)
-        }
+        of_topic = [
+            item for site in self.sites for item in self.testbed.matching_items(topic=self.query.topic, site=site)
+        ]
+        newest = sorted(of_topic, key=lambda item: (item.date, item.id), reverse=True)[:DEMO_NEWEST]
+        truth = {self.server.url_for(item) for item in newest}
         reported = {try_canonicalize_url(item.url) for item in report.items}
         return len(reported & truth), len(truth)
 
@@ -67,15 +69,17 @@ def demo_run(
     reranker: RerankerKind = "bm25",
 ) -> Iterator[DemoRun]:
     """Serve the testbed and prepare the demo's crawler (simulated model, the testbed's ports allowed past the
-    URL guard, no per-host delay: the sites are ours). `query` replaces the default request, a general one
-    about a topic of the first site. The reranker defaults to BM25, which needs no model download, so the demo
-    runs on a machine that is offline."""
+    URL guard, no per-host delay: the sites are ours). `query` replaces the default request: the newest papers
+    about a topic of the first site (a count and an order the report must honour). The reranker defaults to
+    BM25, which needs no model download, so the demo runs on a machine that is offline."""
     testbed = generate_testbed()
     if not sites:
         raise ConfigError(f"the demo needs at least one testbed site: {', '.join(testbed.site_names())}")
     for site in sites:
         testbed.site(site)  # ConfigError naming the testbed's sites
-    request = testbed.queries_for(sites[0], kind="general")[0]
+    general = testbed.queries_for(sites[0], kind="general")[0]
+    topic = testbed.topic(general.topic).name
+    request = general.model_copy(update={"text": f"What are the {DEMO_NEWEST} most recent papers about {topic}?"})
     if query is not None:
         if not query.strip():
             raise ConfigError("the demo query is empty")

@@ -22,6 +22,26 @@ class ReportSettings(SettingsSection):
 
     top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
     critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
+    recent_days: int = Field(
+        365,
+        ge=1,
+        le=3650,
+        description="What 'recent' or 'latest' means when a request gives no dates: the last N days.",
+    )
+    relevance_floor: float = Field(
+        5.0,
+        ge=0,
+        le=10,
+        description="Items the Collector scored below this (0-10) are not chosen for a report with dates or 'newest "
+        "first' when others are: such a request picks among the relevant items only.",
+    )
+    max_metadata_reads: int = Field(
+        40,
+        ge=1,
+        le=500,
+        description="Item pages read for their metadata (dates above all) while choosing a report's items: bounds "
+        "the fetches a date constraint can cost.",
+    )
 
 
 class RerankSettings(SettingsSection):

@@ -49,6 +49,11 @@ class RunSettings(SettingsSection):
         "queued, which a follow-up query or a resume with more subpages cannot pick.",
     )
     nested_max_turns: int = Field(4, ge=2, description="Turns of one nested chat (Crawler, Collector, Supervisor).")
+    read_request: Literal["model", "rules"] = Field(
+        "model",
+        description="Who reads the request into its contract (count, dates, order, kind, fields, sites): the Web "
+        "Selector's model (rules when it gives no valid reading), or simple rules alone (no model call).",
+    )
     max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
     planner_history: Literal["full", "reports"] = Field(
         "reports",

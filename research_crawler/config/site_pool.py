@@ -44,6 +44,33 @@ class SitePool(BaseModel):
     def by_id(self, site_id: str) -> PoolSite | None:
         return next((site for site in self.sites if site.id == site_id), None)
 
+    def find(self, name: str) -> PoolSite | None:
+        """The pool site a request names: by id ("arxiv"), name ("bioRxiv") or host ("arxiv.org"), any case."""
+        wanted = name.strip().lower().removeprefix("www.")
+        for site in self.sites:
+            host = host_of(site.url).lower().removeprefix("www.")
+            if wanted in (site.id, site.name.lower(), host) or host.split(".")[0] == wanted:
+                return site
+        return None
+
+    def with_request_sites(self, names: list[str]) -> tuple[SitePool, list[str]]:
+        """This pool with the sites a request names marked as named (URLs as with `with_named_sites`, names
+        found in the pool), and the names that match no site."""
+        urls: list[str] = []
+        unknown: list[str] = []
+        for name in names:
+            site = self.find(name)
+            if site is not None:
+                urls.append(site.url)
+            elif "." in name or "://" in name:
+                urls.append(name)
+            else:
+                unknown.append(name)
+        try:
+            return self.with_named_sites(urls), unknown
+        except ConfigError:  # a named "site" that is no usable URL is reported, not fatal
+            return self, names
+
     @property
     def named(self) -> list[PoolSite]:
         return [site for site in self.sites if site.named_by_user]

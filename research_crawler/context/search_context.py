@@ -14,6 +14,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from research_crawler.context.request import ResearchRequest
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.context.web_context import CleanText
 from research_crawler.errors import StateError, ToolInputError
@@ -130,6 +131,9 @@ class SearchContext(BaseModel):
     completion: Completion = Field(default_factory=Completion)
     finished_sites: list[FinishedSite] = Field(default_factory=list)
     next_site_seq: int = Field(default=0, ge=0)
+    request: ResearchRequest | None = Field(
+        default=None, description="Q read as a contract (count, dates, order…); None until it is read."
+    )
 
     @field_validator("query")
     @classmethod

@@ -97,6 +97,11 @@ class CollectedItem(BaseModel):
     found_on: str = Field(min_length=1, description="Canonical URL of the page where it was first found.")
     site: str = Field(min_length=1, description="The site_url of the Web Context that holds it.")
     seq: int = Field(ge=0, description="Order of first collection.")
+    date: str | None = Field(
+        default=None,
+        pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
+        description="The date the page showed next to the item (YYYY, YYYY-MM or YYYY-MM-DD), if any.",
+    )
 
     @property
     def rank_key(self) -> tuple[float, int]:
@@ -334,12 +339,21 @@ class WebContext(BaseModel):
 
     # ------------------------------------------------------------------ items
 
-    def add_item(self, url: str, *, title: str, description: str = "", score: float, found_on: str) -> ItemUpdate:
+    def add_item(
+        self,
+        url: str,
+        *,
+        title: str,
+        description: str = "",
+        score: float,
+        found_on: str,
+        date: str | None = None,
+    ) -> ItemUpdate:
         """Store an item in CP (and its URL in DP), or improve the one already stored.
 
         An item already stored is updated when the new sighting brings a higher score, a longer
-        description, or a title where it had none; its first `found_on` and `seq` are kept. An item is
-        never stored twice.
+        description, a title or a date where it had none; its first `found_on` and `seq` are kept. An item
+        is never stored twice. `date` is ISO (YYYY, YYYY-MM or YYYY-MM-DD).
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="item")
@@ -356,6 +370,7 @@ class WebContext(BaseModel):
                 found_on=source,
                 site=self.site_url,
                 seq=self.next_item_seq,
+                date=date,
             )
             self.next_item_seq += 1
             self.discovered_items.add(canonical)
@@ -367,6 +382,8 @@ class WebContext(BaseModel):
             changes["description"] = clean_description
         if clean_title and not existing.title:
             changes["title"] = clean_title
+        if date and (not existing.date or len(date) > len(existing.date)):
+            changes["date"] = date
         if not changes:
             return ItemUpdate.UNCHANGED
         self.collected[canonical] = existing.model_copy(update=changes)

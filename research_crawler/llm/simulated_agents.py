@@ -5,18 +5,23 @@ One function per role (`RULES`); each answers with a tool call (through `Player.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
-from research_crawler.context.request import requested_count
+from research_crawler.context.request import ResearchRequest, requested_count
+from research_crawler.context.request_rules import read_follow_up, read_request
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
 from research_crawler.llm.simulated_page_reading import entries, link_lines
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
 __all__ = ["RULES", "Player", "Rule", "text_reply"]
+
+_SEARCH_WORDS = re.compile(r'Search words: "([^"]+)"')
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,26 @@ def text_reply(content: str) -> ModelReply:
     return ModelReply(content=content, finish_reason="stop")
 
 
+def play_request_reader(chat: Conversation, player: Player) -> ModelReply:
+    """The Web Selector reading the request into its contract, with the rules of `context/request_rules.py`."""
+    if chat.tool_results_since_task():
+        return text_reply("The request is recorded.")
+    task = chat.task()
+    today = date.today()
+    earlier = re.search(r"^Earlier request, as read: (\{.*\})$", task, re.MULTILINE)
+    follow_up = re.search(r'^Follow-up: "(.*)"$', task, re.MULTILINE)
+    if earlier and follow_up:
+        previous = ResearchRequest.model_validate({"text": "", **json.loads(earlier.group(1))})
+        request, new_search = read_follow_up(previous, follow_up.group(1), today=today)
+    else:
+        request, new_search = read_request(request_of(task) or task, today=today), True
+    arguments = request.model_dump(mode="json", exclude={"text"}, exclude_defaults=True)
+    return player.call("record_request", {"topic": request.topic, **arguments, "new_search": new_search})
+
+
 def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
+    if "record_request" in tools:
+        return play_request_reader(chat, player)
     if chat.tool_results_since_task():
         return text_reply("The sites are chosen.")
     task = chat.task()
@@ -66,7 +90,8 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     searched = bool(calls_made(site_part, "search_site"))
     listing = "Pending URLs on" in last_text or "No pending URLs" in last_text
     if listing and has_search and not searched and not collected and "search_site" in tools:
-        return player.call("search_site", {"query": " ".join(sorted(content_words(query)))})
+        words = next((m.group(1) for m in map(_SEARCH_WORDS.search, map(text_of, site_part)) if m), None)
+        return player.call("search_site", {"query": words or " ".join(sorted(content_words(query)))})
     if "Pending URLs on" in last_text:
         tried = {a.get("url") for a in calls_made(site_part, "scrape_url")}
         listed = re.findall(r"^\d+\. (\S+) — ", last_text, re.MULTILINE)

@@ -6,6 +6,8 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
+from research_crawler.context.request import ResearchRequest
+
 __all__ = ["AgentStats", "Report", "ReportItem", "RunStats", "SiteSummary"]
 
 
@@ -27,6 +29,9 @@ class ReportItem(BaseModel):
     doi: str | None = None
     pdf_url: str | None = None
     metadata_sources: dict[str, str] = Field(default_factory=dict)
+    also_at: list[str] = Field(
+        default_factory=list, description="Other URLs of the same work (a preprint and its published version…)."
+    )
 
 
 class SiteSummary(BaseModel):
@@ -67,6 +72,11 @@ class Report(BaseModel):
     query: str
     item_kind: str = "paper"
     requested_count: int | None = None
+    request: ResearchRequest | None = Field(None, description="The request read as a contract.")
+    request_summary: str = Field("", description="The contract in one line: '5 papers · 2025 only · newest first'.")
+    compliance: list[str] = Field(
+        default_factory=list, description="One line per constraint of the request: how the report meets it."
+    )
     simulated_model: bool = Field(description="True when the simulated test-double model wrote this report.")
     models: dict[str, str] = Field(default_factory=dict, description="The model of each agent role.")
     sites: list[SiteSummary] = Field(default_factory=list)

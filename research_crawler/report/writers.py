@@ -16,6 +16,11 @@ SIMULATED_NOTE = "Made with the simulated model (a deterministic test double), n
 def render_markdown(report: Report) -> str:
     """report.md: the Presenter's report, then how the search ended, and a plain note when simulated."""
     lines = [report.markdown.rstrip(), "", "---", ""]
+    if report.request_summary:
+        lines.append(f"Asked for: {report.request_summary}.")
+    lines += [f"- {line}" for line in report.compliance]
+    if report.request_summary or report.compliance:
+        lines.append("")
     shortfall = f"Found {len(report.items)} of the {report.requested_count} requested"
     short = report.requested_count is not None and len(report.items) < report.requested_count
     if short and shortfall.lower() not in report.markdown.lower():  # the citation guard usually said it already

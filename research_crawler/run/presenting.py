@@ -11,7 +11,8 @@ from research_crawler.agents.presenter import make_presenter
 from research_crawler.agents.roles import Role
 from research_crawler.context.request import requested_count
 from research_crawler.errors import ModelError
-from research_crawler.nested_chats.presenter import PresenterChat, collected_report_items
+from research_crawler.nested_chats.presenter import PresenterChat
+from research_crawler.nested_chats.report_items import collected_report_items
 from research_crawler.rank.rerank import Reranker
 from research_crawler.report.guard import GuardResult
 from research_crawler.report.models import ReportItem
@@ -20,13 +21,22 @@ from research_crawler.run.models import RunModels
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.presenter_tools import PresenterTools, format_items_for_presenter
 
-__all__ = ["Presenting", "nothing_found", "plain_listing"]
+__all__ = ["Presenting", "nothing_found", "plain_listing", "requested_items"]
 
 
-def nothing_found(x: Exploration) -> str:
-    """The report when no item was collected: that plainly, and how each site ended."""
+def requested_items(x: Exploration) -> int | None:
+    """How many items the request asks for (its contract's count, else the number its text names)."""
+    request = x.search.request
+    return request.count if request is not None else requested_count(x.search.query)
+
+
+def nothing_found(x: Exploration, compliance: list[str] | None = None) -> str:
+    """The report when no item can be shown: that plainly, how the request's constraints left items out,
+    and how each site ended."""
     kind = x.settings.explore.item_kind
     lines = [f"No {kind}s were found for this request: “{x.search.query}”."]
+    if compliance:
+        lines += ["", *[f"- {line}" for line in compliance]]
     sites = [
         f"- {r.site.name}: {r.reason}" + (f" — {r.detail}" if r.detail else "")
         for r in x.search.finished_sites
@@ -52,6 +62,7 @@ class Presenting:
     items: list[ReportItem] = field(default_factory=list)
     markdown: str = ""
     guard: GuardResult | None = None
+    compliance: list[str] = field(default_factory=list)
     _chat: PresenterChat | None = field(default=None, init=False)
 
     def chat(self) -> PresenterChat:
@@ -69,11 +80,12 @@ class Presenting:
     def present(self) -> str:
         """Rank, read metadata, have the report written and checked; the plain listing if the model fails."""
         x = self.exploration
-        requested = requested_count(x.search.query)
+        requested = requested_items(x)
         chat = self.chat()
-        self.items = chat.prepare(k=requested or x.settings.report.top_k)
+        selection = chat.prepare()
+        self.items, self.compliance = selection.items, selection.compliance
         if not self.items:  # nothing to write about: no model is asked, and the report says so plainly
-            self.markdown = nothing_found(x)
+            self.markdown = nothing_found(x, selection.compliance)
             return self.markdown
         try:
             self.markdown = chat.run(self.items, requested=requested)
@@ -86,6 +98,6 @@ class Presenting:
     def present_without_chat(self) -> None:
         """The plain listing, by collector score, when the run ended before any model could rank or write."""
         x = self.exploration
-        requested = requested_count(x.search.query)
+        requested = requested_items(x)
         self.items = collected_report_items(x)[: requested or x.settings.report.top_k]
         self.markdown = plain_listing(self.items, why=x.search.completion.detail)

@@ -46,10 +46,15 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
         )
     completion = x.search.completion
     guard = presenting.guard
+    request = x.search.request
+    summary = x.request_summary()
     return Report(
         query=x.search.query,
         item_kind=x.settings.explore.item_kind,
         requested_count=requested,
+        request=request,
+        request_summary=summary,
+        compliance=presenting.compliance,
         simulated_model=models.simulated,
         models={role.value: models.model_name(role) for role in Role},
         sites=sites,

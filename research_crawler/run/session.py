@@ -21,7 +21,6 @@ from research_crawler.agents.roles import Role
 from research_crawler.config.settings import Settings
 from research_crawler.config.site_pool import SitePool, load_site_pool
 from research_crawler.context.graph import NavigationGraph
-from research_crawler.context.request import requested_count
 from research_crawler.context.search_context import SearchContext, StopReason
 from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
@@ -35,8 +34,9 @@ from research_crawler.run.chat_run import ChatRun
 from research_crawler.run.message_trace import MessageTracer
 from research_crawler.run.models import RunModels
 from research_crawler.run.page_source import PageSource
-from research_crawler.run.presenting import Presenting
+from research_crawler.run.presenting import Presenting, requested_items
 from research_crawler.run.report_building import build_report
+from research_crawler.run.request_reading import read_the_request, sites_named_in_request
 from research_crawler.run.run_dir import PAGES_DIR, ModelBackend, RunMeta, new_run_dir
 from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
@@ -144,6 +144,7 @@ class ResearchSession:
             web_contexts=state.web_contexts,
             graph=state.graph,
             subpage_offsets=offsets,
+            previous_search=state.search,
         )
 
     # --- the run ----------------------------------------------------------------------------------
@@ -159,6 +160,7 @@ class ResearchSession:
         web_contexts: dict[str, WebContext] | None = None,
         graph: NavigationGraph | None = None,
         subpage_offsets: dict[str, int] | None = None,
+        previous_search: SearchContext | None = None,
     ) -> Report:
         started = time.monotonic()
         reranker = await asyncio.to_thread(load_reranker, self.settings.rerank)
@@ -195,7 +197,9 @@ class ResearchSession:
                     and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
-                report = await asyncio.to_thread(self._explore_and_report, exploration, pool, trace, reranker)
+                report = await asyncio.to_thread(
+                    self._explore_and_report, exploration, pool, trace, reranker, previous_search
+                )
         finally:
             trace.close()
             forget_finished_clients()
@@ -211,15 +215,23 @@ class ResearchSession:
         benchmarks put a client of their own (a subclass of the simulated one that records or counts)."""
         return spec
 
-    def _explore_and_report(self, x: Exploration, pool: SitePool, trace: Trace, reranker: Reranker) -> Report:
-        """Explore (unless a resumed run had finished exploring), present, and build the report (worker thread)."""
+    def _explore_and_report(
+        self, x: Exploration, pool: SitePool, trace: Trace, reranker: Reranker, previous: SearchContext | None
+    ) -> Report:
+        """Read the request, explore (unless a resumed run had finished, or a follow-up only changes the choice
+        among the items found), present, and build the report (worker thread)."""
         models = RunModels(
             self.settings, backend=self.backend, cancelled=self._cancelled, trace=trace, adjust=self.model_spec
         )
-        presenting = Presenting(x, models, reranker, MessageTracer(trace, x))
-        requested = requested_count(x.search.query)
+        tracer = MessageTracer(trace, x)
+        presenting = Presenting(x, models, reranker, tracer)
         try:
-            if x.search.gamma:  # explored before (a resumed run stopped while the report was being written)
+            if not x.search.gamma and x.search.request is None:
+                new_search = read_the_request(x, models, tracer, previous=previous.request if previous else None)
+                pool = sites_named_in_request(x, pool)
+                if previous is not None and not new_search:
+                    _reselect_only(x, previous)
+            if x.search.gamma:  # explored before (resumed after the exploration, or a follow-up needing no search)
                 presenting.present()
             elif self.settings.explore.parallel_sites > 1:
                 explore_in_parallel(x, pool=pool, models=models, presenting=presenting, trace=trace)
@@ -236,4 +248,12 @@ class ResearchSession:
             trace.emit("fault", kind="model_error", error=str(exc))
             x.complete(StopReason.ERROR, f"the model endpoint failed: {exc}")
             presenting.present_without_chat()
-        return build_report(x, models, presenting, requested=requested)
+        return build_report(x, models, presenting, requested=requested_items(x))
+
+
+def _reselect_only(x: Exploration, previous: SearchContext) -> None:
+    """A follow-up that only changes how the items found are chosen: no site is explored again; the report
+    shows the earlier sites' outcomes."""
+    x.search.pending_sites = []
+    x.search.finished_sites = list(previous.finished_sites)
+    x.complete(StopReason.ALL_SITES_DONE, "chosen again from what was already found: no new search was needed")

@@ -19,6 +19,10 @@ def announce_site(x: Exploration, trace: Trace) -> str:
         f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
         f'Request: "{x.search.query}".'
     )
+    if x.search.request is not None:  # the contract, and the words for a search box (the topic, nothing else)
+        intro += f'\nRead as: {x.request_summary()}. Search words: "{x.search.request.search_words}".'
+        if x.search.request.has_dates():
+            intro += " Prefer listings and searches sorted or filtered by date."
     if (unfinished := resume_unfinished_scrape(x, trace)) is not None:
         return f"{intro}\nReading {unfinished} again for the Scraper: a stop interrupted its scrape."
     if open_start_page(x):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Literal, Protocol
 
 from research_crawler.config.settings import Settings
@@ -95,6 +96,17 @@ class Exploration:
             return 0
         used = self.web.visited_count - self.subpage_offsets.get(self.site.url, 0)
         return max(0, self.settings.explore.max_subpages - used)
+
+    def request_summary(self, *, today: date | None = None) -> str:
+        """The request's contract in one line ("5 papers on … · 2025 only · newest first"), "" before it is read."""
+        request = self.search.request
+        if request is None:
+            return ""
+        return request.summary(
+            today=today or date.today(),
+            recent_days=self.settings.report.recent_days,
+            item_kind=self.settings.explore.item_kind,
+        )
 
     def hint_state(self) -> HintState:
         items = self.web.item_count if self.search.current_site is not None else 0

@@ -7,6 +7,7 @@ page itself (an abstract page is its own item): a URL an LLM made up cannot ente
 from __future__ import annotations
 
 import math
+import re
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -14,8 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.metadata import normalise_date
 from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
+
+_ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
 __all__ = [
     "CollectItemsResult",
@@ -38,6 +42,7 @@ class ItemCandidate(BaseModel):
     title: Annotated[str, Field(description="The title exactly as shown.")]
     score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
     description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
+    date: Annotated[str | None, Field(description="Its date as the page shows it, if it shows one.")] = None
 
     @model_validator(mode="after")
     def _one_reference(self) -> ItemCandidate:
@@ -93,6 +98,7 @@ def collect_items(
             description=candidate.description.strip(),
             score=candidate.score,
             found_on=page.final_url,
+            date=_iso_date(candidate.date),
         )
         {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(outcome, result.unchanged).append(url)
     state = state.model_copy(update={"items_collected": web_context.item_count})
@@ -125,6 +131,17 @@ def _resolve(raw: object, page: Page, result: CollectItemsResult) -> tuple[ItemC
         return candidate, url
     result.rejected.append(f"{candidate.url!r} does not appear on this page: name items by their link number")
     return None, None
+
+
+def _iso_date(shown: str | None) -> str | None:
+    """The date a page shows ("3 May 2025", "2025/05/03") as ISO, or None when it is not a recognisable date."""
+    words = (shown or "").replace(",", " , ").split()[:12]
+    for start in range(len(words)):  # the date may sit inside words: "Submitted 3 May 2025 (v2)"
+        for end in range(len(words), start, -1):
+            value = normalise_date(" ".join(words[start:end]).strip(" .;:()"))
+            if _ISO_DATE.match(value):
+                return value
+    return None
 
 
 def _name(candidate: ItemCandidate) -> str:

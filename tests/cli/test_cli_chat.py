@@ -69,6 +69,9 @@ def test_a_chat_with_two_follow_ups_through_a_terminal(
         child.sendline("only 2025")
         child.expect("Run directory:")
         child.expect_exact(SHOWN_PROMPT)
+        narrowed = json.loads((run_dir / "report.json").read_text())
+        assert narrowed["items"] and all(item["date"].startswith("2025") for item in narrowed["items"])
+        assert narrowed["request_summary"].endswith("2025 only"), narrowed["request_summary"]
         child.sendline("more like item 2")
         child.expect("Run directory:")
         child.expect_exact(SHOWN_PROMPT)
@@ -89,7 +92,8 @@ def test_a_chat_with_two_follow_ups_through_a_terminal(
     runs = [e for e in events if e["event"] == "run"]
     assert [e["action"] for e in runs] == ["start", "follow_up", "follow_up"], "the sources question started a run"
     assert "only 2025" in runs[1]["query"]
-    assert "more like item 2" in runs[2]["query"] and first["items"][1]["title"] in runs[2]["query"]
+    assert len(narrowed["items"]) >= 2, "the narrowed report has no item 2: the follow-up proves nothing"
+    assert "more like item 2" in runs[2]["query"] and narrowed["items"][1]["title"] in runs[2]["query"]
     fetched = [e["url"] for e in events if e["event"] == "fetch" and e.get("source", "web") == "web"]
     assert len(fetched) == len(set(fetched)), "a follow-up fetched a page again"
     screen = _screen(child)

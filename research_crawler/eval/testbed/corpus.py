@@ -62,7 +62,7 @@ _CLOSING_SENTENCES = (
 )
 _GENERAL_QUERY_TEMPLATES = (
     "Find papers on {name}",
-    "What are recent papers about {name}?",
+    "What papers are there about {name}?",
     "Collect research articles on {name}",
     "I am looking for papers about {name}",
 )

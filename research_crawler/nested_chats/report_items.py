@@ -1,0 +1,127 @@
+"""The items a report is written from: every collected item across sites, reranked against the request,
+dated and described from their own pages, merged when they are one work, and chosen under the request's contract.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research_crawler.context.search_context import SiteRef
+from research_crawler.context.urls import is_same_site
+from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.rank.rerank import Reranker, item_text, rerank
+from research_crawler.report.identity import merge_same_works
+from research_crawler.report.models import ReportItem
+from research_crawler.report.plain_text import plain_text
+from research_crawler.report.selection import Selection, select_items
+from research_crawler.tools.exploration import Exploration
+
+__all__ = ["choose_items", "collected_report_items", "rank_items", "with_metadata"]
+
+
+def collected_report_items(exploration: Exploration) -> list[ReportItem]:
+    """Every collected item across sites as a report item with its provenance, best collector score first."""
+    x = exploration
+    collected = []
+    for site_url, web in x.web_contexts.items():
+        for item in web.items():
+            path = x.graph.path_from_root(item.found_on, site_url) if item.found_on in x.graph else []
+            collected.append((item, site_url, path))
+    collected.sort(key=lambda entry: (-entry[0].score, entry[0].seq))
+    return [
+        ReportItem(
+            rank=rank,
+            title=plain_text(item.title) or item.url,
+            url=item.url,
+            site=site_url,
+            found_on=item.found_on,
+            path=path,
+            description=plain_text(item.description) or "",
+            collector_score=item.score,
+            date=item.date,
+            metadata_sources={"date": "the page where it was found"} if item.date else {},
+        )
+        for rank, (item, site_url, path) in enumerate(collected, 1)
+    ]
+
+
+def rank_items(query: str, items: list[ReportItem], reranker: Reranker) -> list[ReportItem]:
+    """`items` reranked against `query` across all sites (the Collector's scores were given page by page)."""
+    ranked = rerank(query, items, lambda item: item_text(item.title, item.abstract, item.description), reranker)
+    return [
+        item.model_copy(update={"rank": rank, "rerank_score": round(score, 6)})
+        for rank, (item, score) in enumerate(ranked, 1)
+    ]
+
+
+def with_metadata(x: Exploration, item: ReportItem) -> ReportItem:
+    """Fill authors, date, abstract, DOI and PDF link from the item page's own tags (cache first).
+
+    An item whose own page cannot be read — not found, timed out, or ``blocked`` (a bot challenge or a
+    soft 404 served with status 200) — is kept as the Collector read it on the ok page where it was
+    found: nothing is dropped, but no metadata is ever taken from a page that is not ``ok``, so a
+    challenge page's title or tags can never stand in for the item's.
+    """
+    site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
+    if site is None and item.site in x.web_contexts:  # a site of an earlier query in this run directory
+        web = x.web_contexts[item.site]
+        site = SiteRef(name=web.name or item.site, url=item.site)
+    if site is None:
+        return item
+    page = x.fetch_page(item.url, site)
+    if not page.ok:
+        return item
+    meta = read_item_metadata(page.html, url=page.final_url)
+    return item.model_copy(
+        update={
+            "title": plain_text(meta.title) or item.title,  # the publisher's title over the Collector's reading
+            "authors": [name for name in (plain_text(a) for a in meta.authors) if name],
+            "date": meta.date,
+            "abstract": plain_text(meta.abstract),
+            "doi": meta.doi,
+            "pdf_url": meta.pdf_url,
+            "metadata_sources": dict(meta.sources),
+        }
+    )
+
+
+def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | None = None) -> Selection:
+    """The report's items for `x`'s request. Items are reranked against the request's topic, then read in
+    that order (their pages' metadata: dates above all) until the request can be met: `count` items that fit
+    its dates in relevance order, or — for "newest first" — every relevant item within the read budget."""
+    settings = x.settings.report
+    request = x.search.request
+    today = today or date.today()
+    wanted = (request.count if request is not None and request.count else None) or settings.top_k
+    items = collected_report_items(x)
+    if reranker is not None and items:
+        items = rank_items(request.search_words if request is not None else x.search.query, items, reranker)
+        x.trace.emit("rerank", reranker=reranker.name, items=len(items))
+    constrained = request is not None and (request.has_dates() or request.order == "newest")
+    if constrained:
+        relevant = [item for item in items if item.collector_score >= settings.relevance_floor]
+        items = relevant or items
+    read: list[ReportItem] = []
+    for item in items:
+        if len(read) >= settings.max_metadata_reads:
+            break
+        read.append(with_metadata(x, item))
+        chosen = select_items(
+            merge_same_works(read),
+            request=request,
+            wanted=wanted,
+            today=today,
+            recent_days=settings.recent_days,
+            item_kind=x.settings.explore.item_kind,
+        )
+        if len(chosen.items) >= wanted and (request is None or request.order != "newest"):
+            return chosen
+    unread = items[len(read) :] if constrained else []  # dated from their listings only
+    return select_items(
+        merge_same_works([*read, *unread]),
+        request=request,
+        wanted=wanted,
+        today=today,
+        recent_days=settings.recent_days,
+        item_kind=x.settings.explore.item_kind,
+    )
