@@ -87,6 +87,16 @@ class RunProgress:
         verb = {"start": "Searching", "resume": "Resuming", "follow_up": "Following up"}.get(self.action, "Running")
         return f'{verb}: "{self.query}" ({event.get("backend", "?")} model)'
 
+    def _on_request(self, event: dict[str, Any]) -> str | None:
+        """The request read as a contract, in one line; a follow-up that needs no new search says so."""
+        if event.get("unknown_sites"):
+            return f"Sites named in the request that match no known site: {', '.join(event['unknown_sites'])}"
+        summary = str(event.get("summary") or "")
+        if not summary:
+            return None
+        again = "" if event.get("new_search", True) else " (chosen again from what was found: no new search)"
+        return f"Read as: {summary}{again}"
+
     def _on_sites(self, event: dict[str, Any]) -> str:
         self.sites = [str(url) for url in event.get("chosen", [])]
         return f"Sites chosen: {', '.join(self.sites) or 'none'}"

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from research_crawler.context.urls import canonicalize_url, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
 from research_crawler.pages.html_tree import base_url, parse_html
+from research_crawler.pages.search_dates import DateFields, find_date_fields
 
 __all__ = [
     "QUERY_PLACEHOLDER",
@@ -69,6 +70,7 @@ class SearchMechanism(BaseModel):
     usable: bool
     note: str = Field(default="", description="Why the mechanism cannot be used, or what remains to do.")
     description_url: str | None = Field(default=None, description="Where the OpenSearch description lives.")
+    dates: DateFields = Field(default_factory=DateFields, description="The form's date and sort fields, if any.")
 
 
 @dataclass
@@ -228,6 +230,7 @@ def _form_mechanism(
         hidden_fields=hidden,
         usable=usable,
         note=note,
+        dates=find_date_fields(active),
     )
     return _Ranked(mechanism=mechanism, score=score, order=order)
 

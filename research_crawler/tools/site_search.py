@@ -8,9 +8,12 @@ template and, when it cannot be read, the next mechanism is tried. Nothing is gu
 
 from __future__ import annotations
 
+from datetime import date
+
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.page import Determination
+from research_crawler.pages.search_dates import with_dates
 from research_crawler.pages.search_forms import SearchMechanism, build_search_url, read_opensearch_description
 from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
@@ -47,7 +50,8 @@ def search_site(x: Exploration, query: str) -> str:
         except ToolInputError as exc:
             problems.append(str(exc))
             continue
-        return _open(x, search_url, query, how=resolved.kind)
+        search_url, filled = _request_dates(x, search_url, resolved)
+        return _open(x, search_url, query, how=resolved.kind, filled=filled)
     reasons = "; ".join(dict.fromkeys(p for p in problems if p))
     text = f"The site's search cannot be used: {reasons}. Nothing was submitted."
     return with_hint(text, hint("search_site", "unusable", state))
@@ -71,7 +75,16 @@ def _resolve(x: Exploration, mechanism: SearchMechanism) -> tuple[SearchMechanis
     return found, ""
 
 
-def _open(x: Exploration, search_url: str, query: str, *, how: str) -> str:
+def _request_dates(x: Exploration, search_url: str, mechanism: SearchMechanism) -> tuple[str, list[str]]:
+    """`search_url` with the request's dates and "newest first" in the form's own fields, when it has them."""
+    request = x.search.request
+    if request is None or not mechanism.dates.any:
+        return search_url, []
+    start, end = request.window(today=date.today(), recent_days=x.settings.report.recent_days)
+    return with_dates(search_url, mechanism.dates, start=start, end=end, newest=request.order == "newest")
+
+
+def _open(x: Exploration, search_url: str, query: str, *, how: str, filled: list[str]) -> str:
     canonical = try_canonicalize_url(search_url)
     if canonical is None or x.web.is_visited(canonical):
         x.stuck.record_bad_choice(search_url, "this search was already made")
@@ -82,4 +95,5 @@ def _open(x: Exploration, search_url: str, query: str, *, how: str) -> str:
     # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
     x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical, kind="search", search_query=query)
     through = "its search form" if how == "form" else "its OpenSearch description"
-    return f"Searching the site for {query.strip()!r} through {through}: opening {canonical} for the Scraper."
+    dates = f", with the request's dates and order in the form ({', '.join(filled)})" if filled else ""
+    return f"Searching the site for {query.strip()!r} through {through}{dates}: opening {canonical} for the Scraper."

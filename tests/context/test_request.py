@@ -1,0 +1,126 @@
+"""The request as a contract: dates as spans, what fits a date window, the contract in one line, and rules
+that read counts, dates, recency, order, kind, fields, sites and authors — and follow-ups that change them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from pydantic import ValidationError
+
+from research_crawler.context.request import ResearchRequest, date_span
+from research_crawler.context.request_rules import constraint_only, read_follow_up, read_request
+
+TODAY = date(2026, 11, 23)
+
+
+def read(text: str) -> ResearchRequest:
+    return read_request(text, today=TODAY)
+
+
+def test_dates_are_spans() -> None:
+    assert date_span("2025") == (date(2025, 1, 1), date(2025, 12, 31))
+    assert date_span("2024-02") == (date(2024, 2, 1), date(2024, 2, 29))
+    assert date_span("2025-03-04") == (date(2025, 3, 4), date(2025, 3, 4))
+    assert date_span("2025-13") is None and date_span("March 2025") is None and date_span(None) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "fit"),
+    [
+        ("2025-06-01", "inside"),
+        ("2024-12-31", "outside"),
+        ("2026-01-01", "outside"),
+        ("2025", "inside"),
+        (None, "unknown"),
+    ],
+)
+def test_what_fits_a_year(value: str | None, fit: str) -> None:
+    request = ResearchRequest(text="x", date_from=date(2025, 1, 1), date_to=date(2025, 12, 31))
+    assert request.date_fit(value, today=TODAY, recent_days=365) == fit
+
+
+def test_a_year_only_date_straddling_a_window_cannot_be_checked() -> None:
+    request = ResearchRequest(text="x", date_from=date(2025, 6, 1))
+    assert request.date_fit("2025", today=TODAY, recent_days=365) == "unknown"
+    assert request.date_fit("2024", today=TODAY, recent_days=365) == "outside"
+
+
+def test_recent_is_a_window_up_to_today() -> None:
+    request = ResearchRequest(text="recent papers", recent=True)
+    assert request.window(today=TODAY, recent_days=100) == (date(2026, 8, 15), TODAY)
+    assert request.date_fit("2026-09-01", today=TODAY, recent_days=100) == "inside"
+    assert request.date_fit("2026-01-01", today=TODAY, recent_days=100) == "outside"
+
+
+def test_invalid_readings_are_refused_whole() -> None:
+    with pytest.raises(ValidationError, match="after date_to"):
+        ResearchRequest(text="x", date_from=date(2025, 1, 1), date_to=date(2024, 1, 1))
+    with pytest.raises(ValidationError, match="unknown field"):
+        ResearchRequest(text="x", fields=["title", "impact factor"])
+    with pytest.raises(ValidationError):
+        ResearchRequest(text="x", count=0)
+
+
+@pytest.mark.parametrize(
+    ("text", "summary"),
+    [
+        (
+            "find five recent papers on diffusion models for protein design, titles and dates only",
+            "5 papers on diffusion models for protein design · the last 365 days · titles and dates only",
+        ),
+        ("Find papers on graph neural networks published in 2022", "papers on graph neural networks · 2022 only"),
+        ("Find 25 papers on graph neural networks", "25 papers on graph neural networks"),
+        ("the 2 most recent preprints on CRISPR base editing", "2 papers on CRISPR base editing · newest first"),
+        (
+            "datasets about protein folding from the last six months",
+            "datasets on protein folding · 2026-05-27 to 2026-11-23",
+        ),
+        (
+            "papers by Geoffrey Hinton on capsule networks between 2017 and 2019",
+            "papers on capsule networks · 2017–2019 · by Geoffrey Hinton",
+        ),
+        (
+            "papers on climate model downscaling since 2024 on arxiv.org",
+            "papers on climate model downscaling · since 2024 · on arxiv.org",
+        ),
+        ("What papers are there about graph neural networks?", "papers on graph neural networks"),
+        ("preprints on RNA velocity before 2021, with abstracts", "papers on RNA velocity · until 2020 · abstracts"),
+    ],
+)
+def test_rules_read_the_contract(text: str, summary: str) -> None:
+    assert read(text).summary(today=TODAY, recent_days=365) == summary
+
+
+def test_the_count_and_dates_stay_out_of_the_search_words() -> None:
+    assert read("Find 25 papers on graph neural networks published in 2022").search_words == "graph neural networks"
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "summary", "new_search"),
+    [
+        ("only 2025", "5 papers on protein design · 2025 only", False),
+        ("newest first", "5 papers on protein design · the last 365 days · newest first", False),
+        ("ten instead of five", "10 papers on protein design · the last 365 days", False),
+        ("add authors", "5 papers on protein design · the last 365 days · authors", False),
+        ("also search bioRxiv", "5 papers on protein design · the last 365 days · on bioRxiv", True),
+        ('more like item 2 ("Equivariant Diffusion for Enzymes")', None, True),
+    ],
+)
+def test_follow_ups_change_the_contract(follow_up: str, summary: str | None, new_search: bool) -> None:
+    previous = read("find five recent papers on protein design")
+    request, needs_search = read_follow_up(previous, f"{previous.text} — follow-up: {follow_up}", today=TODAY)
+    assert needs_search is new_search
+    if summary is not None:
+        assert request.summary(today=TODAY, recent_days=365) == summary
+    else:
+        assert request.topic == "Equivariant Diffusion for Enzymes"
+    assert request.text.startswith(previous.text) and follow_up in request.text
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [("only 2025", True), ("newest first", True), ("show 3", True), ("search arXiv too", False), ("about RNA", False)],
+)
+def test_a_follow_up_that_only_changes_the_choice_needs_no_search(text: str, only: bool) -> None:
+    assert constraint_only(text, today=TODAY) is only

@@ -1,0 +1,91 @@
+"""Choosing a report's items under the contract: dates filter, newest first by date, never padded, the works of
+named authors first, one work one item — and a compliance line per constraint."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research_crawler.context.request import ResearchRequest
+from research_crawler.report.identity import merge_same_works, work_keys
+from research_crawler.report.models import ReportItem
+from research_crawler.report.selection import select_items
+
+TODAY = date(2026, 11, 23)
+SITE = "https://s.test/"
+
+
+def item(n: int, day: str | None, **fields: object) -> ReportItem:
+    values: dict[str, object] = {
+        "rank": n,
+        "title": f"Paper number {n} on graph networks",
+        "url": f"{SITE}abs/{n}",
+        "site": SITE,
+        "found_on": SITE,
+        "collector_score": 8,
+        "date": day,
+    }
+    values.update(fields)
+    return ReportItem.model_validate(values)
+
+
+CANDIDATES = [item(1, "2021-03-01"), item(2, "2025-05-02"), item(3, None), item(4, "2025-11-20"), item(5, "2026-02-01")]
+
+
+def choose(request: ResearchRequest, wanted: int = 10) -> tuple[list[int], list[str]]:
+    chosen = select_items(CANDIDATES, request=request, wanted=wanted, today=TODAY, recent_days=365, item_kind="paper")
+    return [int(i.url.rsplit("/", 1)[1]) for i in chosen.items], chosen.compliance
+
+
+def test_a_year_is_never_violated_and_what_was_left_out_is_said() -> None:
+    numbers, lines = choose(ResearchRequest(text="x", date_from=date(2025, 1, 1), date_to=date(2025, 12, 31)))
+    assert numbers == [2, 4]
+    assert lines[0] == "2 paper(s) in 2025; 2 outside those dates left out (1 older, 1 newer)"
+    assert lines[1].startswith("1 paper(s) with no date shown could not be checked")
+
+
+def test_the_n_most_recent_are_exactly_the_newest_newest_first() -> None:
+    numbers, lines = choose(ResearchRequest(text="x", count=2, order="newest"), wanted=2)
+    assert numbers == [5, 4] and "newest first" in lines
+
+
+def test_a_count_is_never_padded() -> None:
+    request = ResearchRequest(text="x", count=4, date_from=date(2025, 1, 1))
+    numbers, lines = choose(request, wanted=4)
+    assert numbers == [2, 4, 5]
+    assert lines[0].startswith("only 3 of the 4 requested are dated since 2025")
+
+
+def test_without_constraints_the_ranking_stands() -> None:
+    assert choose(ResearchRequest(text="x"), wanted=3)[0] == [1, 2, 3]
+
+
+def test_the_works_of_named_authors_come_first() -> None:
+    by_lee = item(9, "2022-01-01", authors=["Lee, Ana"])
+    chosen = select_items(
+        [*CANDIDATES, by_lee],
+        request=ResearchRequest(text="x", authors=["Ana Lee"]),
+        wanted=3,
+        today=TODAY,
+        recent_days=365,
+        item_kind="paper",
+    )
+    assert chosen.items[0].url.endswith("/9") and "1 by Ana Lee, shown first" in chosen.compliance
+
+
+def test_one_work_is_one_item_with_all_its_links() -> None:
+    preprint = item(1, None, url="https://arxiv.org/abs/2401.01234v2", authors=["Ana Lee"], title="Deep Graph Kernels")
+    published = item(
+        2,
+        "2024-05-01",
+        url="https://journal.test/article/9",
+        doi="10.1234/dgk",
+        authors=["Lee, Ana"],
+        title="Deep Graph Kernels",
+    )
+    other = item(3, "2023-01-01", doi="10.1234/other")
+    same_doi = item(4, None, url="https://doi.org/10.1234/OTHER")
+    merged = merge_same_works([preprint, published, other, same_doi])
+    assert [m.url for m in merged] == ["https://arxiv.org/abs/2401.01234v2", other.url]
+    assert merged[0].also_at == ["https://journal.test/article/9"] and merged[0].date == "2024-05-01"
+    assert merged[1].also_at == ["https://doi.org/10.1234/OTHER"] and [m.rank for m in merged] == [1, 2]
+    assert "arxiv:2401.01234" in work_keys(preprint)
