@@ -21,6 +21,12 @@ class RunSettings(SettingsSection):
     max_model_calls: int = Field(400, ge=1, description="Model calls (all agents together).")
     max_tokens: int = Field(3_000_000, ge=1000, description="Input plus output tokens (all agents together).")
     max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
+    max_model_calls_per_site: int | None = Field(
+        60,
+        ge=1,
+        description="Model calls one site may take (every agent, re-asks included); past it the site ends as "
+        "stuck and the run moves on. None: no limit but the run's.",
+    )
     report_lists_top_urls: bool = Field(
         True,
         description="Page reports and site announcements end with the best pending URLs (as get_top_urls "

@@ -75,6 +75,9 @@ class Exploration:
     saver: Callable[[], None] | None = None
     tool_errors: int = 0
 
+    def __post_init__(self) -> None:
+        self.stuck.max_site_model_calls = self.settings.run.max_model_calls_per_site
+
     # --- the current site -------------------------------------------------------------------------
 
     @property

@@ -34,3 +34,41 @@ def test_bad_choices_and_empty_scrapes() -> None:
     detector.record_scrape(new_links=0, new_items=0)
     detector.record_scrape(new_links=0, new_items=0)
     assert "added neither links nor items" in detector.reason
+
+
+def test_a_site_past_its_model_call_budget_is_stuck() -> None:
+    detector = StuckDetector(max_site_model_calls=3)
+    for _ in range(3):
+        detector.record_model_call()
+    assert not detector.is_stuck
+    detector.record_model_call()
+    assert detector.reason == "the site used its budget of 3 model calls"
+    detector.reset()
+    assert not detector.is_stuck and detector.site_model_calls == 0 and detector.max_site_model_calls == 3
+
+
+def test_short_cycles_of_calls_are_stuck_but_varied_calls_are_not() -> None:
+    detector = StuckDetector()
+    for n in range(6):
+        detector.record_tool_call("scrape_url", {"url": f"/p{n}"})
+        detector.record_tool_call("get_top_urls", {"k": 10})
+    assert not detector.is_stuck
+    for _ in range(3):
+        detector.record_tool_call("get_top_urls", {"k": 10})
+        detector.record_tool_call("scrape_url", {"url": "/same"})
+    assert detector.is_stuck and "cycle" in detector.reason
+
+
+def test_failing_calls_and_unusable_replies_in_a_row_are_stuck() -> None:
+    detector = StuckDetector()
+    detector.record_tool_result(ok=False, content="Error: a")
+    detector.record_tool_result(ok=True, content="fine")
+    detector.record_tool_result(ok=False, content="Error: b")
+    detector.record_tool_result(ok=False, content="Error: c")
+    assert not detector.is_stuck
+    detector.record_tool_result(ok=False, content="Error: d")
+    assert "3 tool calls in a row failed (last: Error: d)" == detector.reason
+    replies = StuckDetector()
+    for _ in range(3):
+        replies.record_agent_reply(usable=False, problem="the reply was empty")
+    assert "3 unusable replies in a row" in replies.reason
