@@ -67,7 +67,7 @@ def test_failing_calls_and_unusable_replies_in_a_row_are_stuck() -> None:
     detector.record_tool_result(ok=False, content="Error: c")
     assert not detector.is_stuck
     detector.record_tool_result(ok=False, content="Error: d")
-    assert "3 tool calls in a row failed (last: Error: d)" == detector.reason
+    assert detector.reason == "3 tool calls in a row failed (last: Error: d)"
     replies = StuckDetector()
     for _ in range(3):
         replies.record_agent_reply(usable=False, problem="the reply was empty")
