@@ -16,11 +16,13 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncGenerator, Callable, Coroutine, Sequence
+from collections.abc import AsyncGenerator, Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.recorded import restore_settings
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.report.models import Report
@@ -58,7 +60,9 @@ class ResearchCrawler:
 
     `backend="simulated"` uses the simulated model (a deterministic test double; every report says so).
     `on_event` receives every trace event as a dict, from a worker thread. `replay_from` (a run directory)
-    answers every fetch from the pages that run recorded, never from the web.
+    answers every fetch from the pages that run recorded, never from the web. `allowed_hosts`, when given, are
+    the only hosts any request may reach, named as `fetch.allowed_hosts` names them ('host' for any port,
+    'host:port' for that port); like that setting, they are also exempt from the URL guard's address rules.
     """
 
     def __init__(
@@ -88,9 +92,9 @@ class ResearchCrawler:
         """Answer `query` and return the report (also written to the run directory). Blocks."""
         return asyncio.run(self.arun(query, sites=sites, run_dir=run_dir))
 
-    def resume(self, run_dir: Path) -> Report:
+    def resume(self, run_dir: Path, *, overrides: Mapping[str, Any] | None = None) -> Report:
         """Continue an interrupted or killed run. Blocks; see `aresume`."""
-        return asyncio.run(self.aresume(run_dir))
+        return asyncio.run(self.aresume(run_dir, overrides=overrides))
 
     def follow_up(self, run_dir: Path, query: str, *, sites: Sequence[str] = ()) -> Report:
         """A follow-up query in an existing run directory. Blocks; see `afollow_up`."""
@@ -111,9 +115,23 @@ class ResearchCrawler:
             raise ConfigError("the query is empty: say what to look for")
         return await self._guarded(on_event, lambda s: s.arun(query.strip(), sites=list(sites), run_dir=run_dir))
 
-    async def aresume(self, run_dir: Path, *, on_event: EventCallback | None = None) -> Report:
-        """Continue the run saved in `run_dir`: collected items are kept and no visited page is fetched again."""
-        return await self._guarded(on_event, lambda s: s.aresume(Path(run_dir)))
+    async def aresume(
+        self, run_dir: Path, *, on_event: EventCallback | None = None, overrides: Mapping[str, Any] | None = None
+    ) -> Report:
+        """Continue the run saved in `run_dir`: collected items are kept and no visited page is fetched again.
+
+        It runs with the settings the run recorded (this crawler's secrets filled in), then `overrides`
+        (dotted names, e.g. ``{"explore.max_subpages": 10}``); a run directory too old to have recorded its
+        settings runs with this crawler's settings."""
+        from research_crawler.run.run_dir import RunMeta
+
+        meta = RunMeta.read(Path(run_dir))
+        settings = self.settings
+        if meta.settings is not None:
+            settings = restore_settings(meta.settings, current=self.settings, overrides=overrides or {})
+        elif overrides:
+            settings = apply_overrides(self.settings, overrides)
+        return await self._guarded(on_event, lambda s: s.aresume(Path(run_dir)), settings=settings)
 
     async def afollow_up(
         self,
@@ -148,9 +166,9 @@ class ResearchCrawler:
 
     # --- internals --------------------------------------------------------------------------------
 
-    def _new_session(self, on_event: EventCallback | None) -> ResearchSession:
+    def _new_session(self, on_event: EventCallback | None, settings: Settings) -> ResearchSession:
         if self.backend == "openai":
-            require_model_endpoint(self.settings)
+            require_model_endpoint(settings)
         from research_crawler.run.session import ResearchSession  # imports AG2: seconds, so only when needed
 
         listeners = [listener for listener in (self.on_event, on_event) if listener is not None]
@@ -160,7 +178,7 @@ class ResearchCrawler:
                 listener(event)
 
         return ResearchSession(
-            self.settings,
+            settings,
             backend=self.backend,
             site_pool=self.site_pool,
             allowed_hosts=self.allowed_hosts,
@@ -169,7 +187,11 @@ class ResearchCrawler:
         )
 
     async def _guarded(
-        self, on_event: EventCallback | None, work: Callable[[ResearchSession], Coroutine[Any, Any, Report]]
+        self,
+        on_event: EventCallback | None,
+        work: Callable[[ResearchSession], Coroutine[Any, Any, Report]],
+        *,
+        settings: Settings | None = None,
     ) -> Report:
         """Run `work` on a new session, one run at a time; a `cancel()` from the very start is honoured."""
         with self._lock:
@@ -177,7 +199,7 @@ class ResearchCrawler:
                 raise StateError("this ResearchCrawler is already running a query; use another one to run two")
             self._starting, self._cancel_asked = True, False
         try:
-            session = self._new_session(on_event)
+            session = self._new_session(on_event, settings or self.settings)
             with self._lock:
                 self._session = session
                 if self._cancel_asked:

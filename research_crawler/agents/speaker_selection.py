@@ -38,6 +38,7 @@ class FlowState:
     subpages_left: int = 0
     supervisor_verdict: Verdict = "none"
     site_stuck: bool = False
+    site_failure: str = ""
     run_limit_reached: bool = False
     interrupted: bool = False
     last_reply_unusable: bool = False
@@ -135,6 +136,12 @@ TRANSITIONS: tuple[Transition, ...] = (
         "Sites are chosen: the User Proxy announces the first one.",
         lambda s: s.last_speaker is Speaker.PAGE_SELECTOR,
         lambda s: Decision("first_site", Speaker.USER, Effect.NEXT_SITE, None),
+    ),
+    Transition(
+        "site_unreachable",
+        "The site's start page could not be opened: the site ends at once with the real reason (no model call).",
+        lambda s: bool(s.site_failure) and s.last_speaker is Speaker.SCRAPER,
+        lambda s: _leave_site("site_unreachable", StopReason.UNREACHABLE, s.site_failure)(s),
     ),
     Transition(
         "site_stuck",

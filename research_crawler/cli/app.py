@@ -50,7 +50,12 @@ def _root(
     ] = None,
     assignments: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="NAME=VALUE", help="Override one setting, e.g. --set fetch.per_host_delay_s=2."),
+        typer.Option(
+            "--set",
+            metavar="NAME=VALUE",
+            help="Override one setting, e.g. --set fetch.per_host_delay_s=2; a list takes commas: "
+            "--set fetch.allowed_hosts=127.0.0.1:8001,example.org",
+        ),
     ] = None,
 ) -> None:
     logging.basicConfig(

@@ -12,7 +12,16 @@ import typer
 from rich.markdown import Markdown
 
 from research_crawler.api import require_model_endpoint
-from research_crawler.cli.options import ModelOption, Reranker, load_settings, model_flags
+from research_crawler.cli.options import (
+    ItemKindOption,
+    MaxSubpagesOption,
+    ModelOption,
+    ParallelSitesOption,
+    PresetOption,
+    RerankerOption,
+    RunOptions,
+    load_settings,
+)
 from research_crawler.cli.output import console, friendly_errors
 from research_crawler.cli.run_helpers import check_reranker
 
@@ -35,7 +44,11 @@ def evaluate(
         Path | None,
         typer.Option("--replay", help="Answer only from an earlier evaluation's recorded pages.", file_okay=False),
     ] = None,
-    reranker: Annotated[Reranker | None, typer.Option("--reranker", help="How items are ranked.")] = None,
+    reranker: RerankerOption = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
 ) -> None:
     """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
     ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
@@ -43,12 +56,11 @@ def evaluate(
     from research_crawler.eval.runner import run_evaluation
     from research_crawler.eval.table import tables_markdown
 
-    backend, flags = model_flags(model)
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     judge: Literal["llm", "simulated"] = "simulated" if judge_model == "simulated" else "llm"
     if judge_model and judge == "llm":
         flags["models.agent_models"] = {"judge": judge_model}
-    flags["rerank.kind"] = reranker.value if reranker is not None else None
-    settings = load_settings(ctx, flags)
+    settings = load_settings(ctx, flags, preset=preset)
     if backend == "openai" or judge == "llm":
         require_model_endpoint(settings)
     check_reranker(settings)

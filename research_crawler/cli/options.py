@@ -4,6 +4,7 @@ a command's own flags become the Settings it runs with.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -13,7 +14,8 @@ import typer
 
 from research_crawler.api import Backend
 from research_crawler.cli.output import fail
-from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.overrides import apply_overrides, flatten_overrides
+from research_crawler.config.preset_files import preset_file
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 
@@ -45,6 +47,42 @@ QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress di
 MaxSubpagesOption = Annotated[int | None, typer.Option("--max-subpages", min=1, help="Pages read per site.")]
 OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="Run directory (default: a new one in runs_dir).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print report.json instead of the rendered report.")]
+# The run options every command that runs the agents takes (ask, chat, batch, resume, eval, serve):
+RerankerOption = Annotated[
+    Reranker | None, typer.Option("--reranker", help="How items are ranked: bge (default), minilm, or bm25.")
+]
+ParallelSitesOption = Annotated[int | None, typer.Option("--parallel-sites", min=1, help="Sites explored at once.")]
+ItemKindOption = Annotated[
+    str | None, typer.Option("--item-kind", help="What to collect: paper (default), dataset, product…")
+]
+PresetOption = Annotated[
+    str | None, typer.Option("--preset", help="A named configuration: default or paper (as the global --preset).")
+]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The run options of one command, as given (None: not given)."""
+
+    model: str | None = None
+    reranker: Reranker | None = None
+    max_subpages: int | None = None
+    parallel_sites: int | None = None
+    item_kind: str | None = None
+    preset: str | None = None
+
+    def backend_and_flags(self) -> tuple[Backend, dict[str, Any]]:
+        """The backend `--model` names, and the settings the options stand for (dotted names)."""
+        backend, flags = model_flags(self.model)
+        flags.update(
+            {
+                "explore.item_kind": self.item_kind,
+                "rerank.kind": self.reranker.value if self.reranker is not None else None,
+                "explore.max_subpages": self.max_subpages,
+                "explore.parallel_sites": self.parallel_sites,
+            }
+        )
+        return backend, {name: value for name, value in flags.items() if value is not None}
 
 
 def global_options(ctx: typer.Context) -> GlobalOptions:
@@ -52,16 +90,32 @@ def global_options(ctx: typer.Context) -> GlobalOptions:
     return ctx.obj if isinstance(ctx.obj, GlobalOptions) else GlobalOptions()
 
 
-def load_settings(ctx: typer.Context, flags: dict[str, Any] | None = None) -> Settings:
+def load_settings(ctx: typer.Context, flags: dict[str, Any] | None = None, *, preset: str | None = None) -> Settings:
     """Settings from the file and environment, then ``--set`` and the command's own flags (a bad flag value
-    is a usage error: exit 2)."""
+    is a usage error: exit 2). A command's `preset` wins over the global one."""
     options = global_options(ctx)
-    settings = Settings.load(options.config_file, preset=options.preset)
+    settings = Settings.load(options.config_file, preset=preset or options.preset)
     given = {**options.assignments, **{name: value for name, value in (flags or {}).items() if value is not None}}
     try:
         return apply_overrides(settings, given)
     except ConfigError as exc:
         fail(str(exc), code=2)
+
+
+def explicit_overrides(ctx: typer.Context, flags: dict[str, Any], *, preset: str | None) -> dict[str, Any]:
+    """What a command was told explicitly, as overrides: a preset's values, then ``--set``, then its flags
+    (``resume`` applies them over the settings the run recorded)."""
+    options = global_options(ctx)
+    if options.config_file is not None:
+        fail("resume continues with the settings the run recorded: change one with --set NAME=VALUE, not --config")
+    given: dict[str, Any] = {}
+    name = preset or options.preset
+    if name is not None:
+        try:
+            given.update(flatten_overrides(tomllib.loads(preset_file(name).read_text(encoding="utf-8"))))
+        except ConfigError as exc:
+            fail(str(exc), code=2)
+    return {**given, **options.assignments, **flags}
 
 
 def model_flags(model: str | None) -> tuple[Backend, dict[str, Any]]:

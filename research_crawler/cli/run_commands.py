@@ -16,15 +16,20 @@ from rich.table import Table
 from research_crawler.api import ResearchCrawler, require_model_endpoint
 from research_crawler.cli.live_view import choose_view_mode
 from research_crawler.cli.options import (
+    ItemKindOption,
     JsonOption,
     MaxSubpagesOption,
     ModelOption,
     OutOption,
+    ParallelSitesOption,
+    PresetOption,
     QuietOption,
     Reranker,
+    RerankerOption,
+    RunOptions,
     SiteOption,
+    explicit_overrides,
     load_settings,
-    model_flags,
 )
 from research_crawler.cli.output import console, err_console, fail, friendly_errors
 from research_crawler.cli.report_view import show_report
@@ -38,18 +43,18 @@ def ask(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help='The research request, e.g. "five recent papers on GNNs".')],
     site: SiteOption = None,
-    item_kind: Annotated[
-        str | None, typer.Option("--item-kind", help="What to collect: paper (default), dataset, product…")
-    ] = None,
     model: ModelOption = None,
-    reranker: Annotated[Reranker | None, typer.Option("--reranker", help="How items are ranked.")] = None,
+    reranker: RerankerOption = None,
     max_subpages: MaxSubpagesOption = None,
-    parallel_sites: Annotated[int | None, typer.Option("--parallel-sites", min=1, help="Sites at once.")] = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
     out: OutOption = None,
     replay: Annotated[
         Path | None,
-        typer.Option("--replay", help="Answer only from the pages an earlier run recorded (its run directory).",
-                     file_okay=False),
+        typer.Option(
+            "--replay", help="Answer only from the pages an earlier run recorded (its run directory).", file_okay=False
+        ),
     ] = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
@@ -57,16 +62,8 @@ def ask(
     """Answer one research request: live progress, then the report (also written to the run directory)."""
     if not query.strip():
         fail("the query is empty: say what to look for")
-    backend, flags = model_flags(model)
-    flags.update(
-        {
-            "explore.item_kind": item_kind,
-            "rerank.kind": reranker.value if reranker is not None else None,
-            "explore.max_subpages": max_subpages,
-            "explore.parallel_sites": parallel_sites,
-        }
-    )
-    settings = load_settings(ctx, flags)
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    settings = load_settings(ctx, flags, preset=preset)
     crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
     if backend == "openai":
         require_model_endpoint(settings)
@@ -90,18 +87,21 @@ def chat(
     ctx: typer.Context,
     site: SiteOption = None,
     model: ModelOption = None,
-    item_kind: Annotated[str | None, typer.Option("--item-kind", help="What to collect (default: paper).")] = None,
+    reranker: RerankerOption = None,
     max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """An interactive session: a request, the report, then follow-ups that reuse what was already found."""
     from research_crawler.cli.chat_repl import ChatRepl, prompt_toolkit_reader
 
-    backend, flags = model_flags(model)
-    flags.update({"explore.item_kind": item_kind, "explore.max_subpages": max_subpages})
-    settings = load_settings(ctx, flags)
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    settings = load_settings(ctx, flags, preset=preset)
     if backend == "openai":
         require_model_endpoint(settings)
+    check_reranker(settings)
     history = Path(typer.get_app_dir("research-crawler")) / "chat_history"
     repl = ChatRepl(
         ResearchCrawler(settings, backend=backend),
@@ -128,14 +128,20 @@ def batch(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the run directories and summary.csv.")],
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", min=1, help="Queries run at once.")] = 1,
     model: ModelOption = None,
+    reranker: RerankerOption = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Run the queries of a file, one run directory each, with summary.csv; re-running skips finished ones."""
     from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner, load_batch
     from research_crawler.cli.foreground_run import stop_on_ctrl_c
 
-    backend, flags = model_flags(model)
-    settings = load_settings(ctx, flags)
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    settings = load_settings(ctx, flags, preset=preset)
+    check_reranker(settings)
     entries = load_batch(file)
 
     def progress(row: BatchRow) -> None:
@@ -159,8 +165,11 @@ def batch(
     for row in rows:
         style = "red" if row.status == "failed" else ""
         table.add_row(
-            str(row.index), f"[{style}]{row.status}[/]" if style else row.status,
-            "" if row.items is None else str(row.items), row.stop_reason, escape(row.query),
+            str(row.index),
+            f"[{style}]{row.status}[/]" if style else row.status,
+            "" if row.items is None else str(row.items),
+            row.stop_reason,
+            escape(row.query),
         )
     console.print(table)
     failed = [row for row in rows if row.status == "failed"]
@@ -233,23 +242,37 @@ def resume(
     ctx: typer.Context,
     run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.json).", file_okay=False)],
     model: ModelOption = None,
+    reranker: RerankerOption = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice."""
+    """Continue a run that was killed or stopped, with the settings it recorded (options and --set given here
+    override them): collected items are kept, no page is fetched twice."""
+    from research_crawler.config.recorded import restore_settings
     from research_crawler.run.run_dir import RunMeta
 
     meta = RunMeta.read(run_dir)
-    backend, flags = model_flags(model)
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     if model is None:
         backend = meta.backend
-    settings = load_settings(ctx, flags)
-    crawler = ResearchCrawler(settings, backend=backend)
+    overrides = explicit_overrides(ctx, flags, preset=preset)
+    current = load_settings(ctx)
+    settings = (
+        restore_settings(meta.settings, current=current, overrides=overrides)
+        if meta.settings is not None
+        else load_settings(ctx, flags, preset=preset)
+    )
+    crawler = ResearchCrawler(current, backend=backend)
     if backend == "openai":
         require_model_endpoint(settings)
+    check_reranker(settings)
     report = run_with_view(
         crawler,
-        lambda on_event: crawler.aresume(run_dir, on_event=on_event),
+        lambda on_event: crawler.aresume(run_dir, on_event=on_event, overrides=overrides),
         progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings),
         run_dir,
     )

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import typer
 from rich.markup import escape
@@ -37,6 +38,30 @@ def print_report(report: Report, *, as_json: bool) -> None:
         show_report(console, report)
     if report.stop_reason == "error":
         fail(f"the search stopped on an error: {report.stop_detail} (the report holds what was collected)", code=1)
+    if (why := unreachable_everywhere(report)) is not None:
+        fail(why, code=1)
+
+
+def unreachable_everywhere(report: Report) -> str | None:
+    """When no site of the run could be opened at all: what went wrong, and the command that fixes it."""
+    if not report.sites or report.items or any(site.reason != "unreachable" for site in report.sites):
+        return None
+    first = report.sites[0]
+    fix = ""
+    if "refused by the URL guard" in first.detail and "--set fetch.allowed_hosts=" not in first.detail:
+        fix = f"; allow it with: --set fetch.allowed_hosts={host_port(first.url)}"
+    elif "blocked_by_robots" in first.detail:
+        fix = "; the site's robots.txt forbids it (or could not be read): try another site"
+    elif "network_error" in first.detail:
+        fix = "; check the URL and that the host is up"
+    others = f" (and {len(report.sites) - 1} other site(s) likewise)" if len(report.sites) > 1 else ""
+    return f"no site could be opened: {first.url}: {first.detail}{others}{fix}"
+
+
+def host_port(url: str) -> str:
+    """The host:port of `url` as `fetch.allowed_hosts` takes it (the port only when the URL gives one)."""
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
 
 
 def fresh_run_dir(out: Path | None, settings: Settings, query: str) -> Path:

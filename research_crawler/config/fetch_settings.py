@@ -5,9 +5,10 @@ Politeness, limits, retries and the browser (`FetchSettings`); chunking and the 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
+from pydantic_settings import NoDecode
 
 from research_crawler.config.settings_section import SettingsSection
 
@@ -67,7 +68,7 @@ class FetchSettings(SettingsSection):
     browser_start_timeout_s: float = Field(
         20.0, gt=0, description="How long a launched Chromium may take to open its DevTools endpoint."
     )
-    allowed_hosts: list[str] = Field(
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Hosts exempt from the URL guard's address rules ('host' for any port, 'host:port' for one): "
         "without an entry, loopback, private, link-local (metadata), CGNAT, multicast and reserved addresses "

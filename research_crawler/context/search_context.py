@@ -58,6 +58,8 @@ class StopReason(StrEnum):
     ALL_SITES_DONE = "all_sites_done"
     LIMIT_REACHED = "limit_reached"
     STUCK = "stuck"
+    UNREACHABLE = "unreachable"
+    """The site's start page could not be opened (refused, DNS, connection, robots.txt, HTTP error)."""
     NO_USABLE_REPLY = "no_usable_reply"
     """The site's agents gave no usable reply (no verdict, only unusable or empty replies)."""
     ABORTED = "aborted"

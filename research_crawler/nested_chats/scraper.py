@@ -70,6 +70,9 @@ class ScraperChat:
         if not page.ok:
             x.stuck.record_scrape(new_links=0, new_items=0)
             x.web.end_scrape(target.url)
+            if target.url == x.web.site_url and x.web.visited_count == 1:  # nothing else of the site is known
+                x.site_failure = f"its start page {target.url} could not be opened: {page.determination.value}"
+                x.site_failure += f" ({page.reason})" if page.reason else ""
             x.save()
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)

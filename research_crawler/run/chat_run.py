@@ -128,6 +128,7 @@ class ChatRun:
             subpages_left=x.subpages_left,
             supervisor_verdict=x.supervisor_verdict,
             site_stuck=x.search.current_site is not None and x.stuck.is_stuck,
+            site_failure=x.site_failure if x.search.current_site is not None else "",
             run_limit_reached=limit is not None or interrupted,
             interrupted=interrupted,
             last_reply_unusable=str(message.get("content") or "").startswith(NO_USABLE_REPLY_PREFIX),

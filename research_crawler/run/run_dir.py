@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,11 @@ class RunMeta(BaseModel):
     queries: list[str] = Field(default_factory=list, description="Every query asked in this run directory.")
     subpage_offsets: dict[str, int] = Field(
         default_factory=dict, description="Pages each site had visited when the current query began."
+    )
+    settings: dict[str, Any] | None = Field(
+        default=None,
+        description="The settings in force (secrets masked: config/recorded.py), restored by resume; None in "
+        "run directories written before they were recorded.",
     )
 
     @classmethod

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
+from research_crawler.config.recorded import record_settings
 from research_crawler.config.settings import Settings
 from research_crawler.config.site_pool import SitePool, load_site_pool
 from research_crawler.context.graph import NavigationGraph
@@ -88,7 +89,13 @@ class ResearchSession:
         search = SearchContext(query=query)
         run_dir = run_dir or new_run_dir(self.settings.runs_dir, query)
         run_dir.mkdir(parents=True, exist_ok=True)
-        RunMeta(query=search.query, sites=list(sites), backend=self.backend, queries=[search.query]).write(run_dir)
+        RunMeta(
+            query=search.query,
+            sites=list(sites),
+            backend=self.backend,
+            queries=[search.query],
+            settings=record_settings(self.settings),
+        ).write(run_dir)
         return await self._execute(run_dir, RunStore(run_dir), search, sites=list(sites), action="start")
 
     async def aresume(self, run_dir: Path) -> Report:
@@ -132,6 +139,7 @@ class ResearchSession:
                 "sites": list(sites),
                 "queries": [*meta.queries, search.query],
                 "subpage_offsets": offsets,
+                "settings": record_settings(self.settings),
             }
         )
         meta.write(run_dir)

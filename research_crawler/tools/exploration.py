@@ -74,6 +74,8 @@ class Exploration:
     fetched_urls: set[str] = field(default_factory=set)
     saver: Callable[[], None] | None = None
     tool_errors: int = 0
+    site_failure: str = ""
+    """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
 
     def __post_init__(self) -> None:
         self.stuck.max_site_model_calls = self.settings.run.max_model_calls_per_site
@@ -123,6 +125,7 @@ class Exploration:
             self.search.finish_current_site(reason, detail or self.stuck.reason)
         site = self.search.next_site()
         self.stuck.reset()
+        self.site_failure = ""
         self.planner_action, self.scrape_target, self.current_page = "none", None, None
         self.supervisor_verdict, self.supervisor_feedback = "none", ""
         if site is not None and site.url not in self.web_contexts:

@@ -6,6 +6,7 @@ URL costs neither a DNS lookup nor a robots.txt request.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 from research_crawler.context.urls import host_of
 from research_crawler.pages.page import Determination
@@ -13,13 +14,7 @@ from research_crawler.web.robots import RobotsCache
 from research_crawler.web.url_guard import UrlGuard
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
-__all__ = ["RequestGate", "host_key"]
-
-
-def host_key(host_or_url: str) -> str:
-    """How hosts are compared: host[:port], lower-cased, ``www.`` ignored; a bare host is accepted too."""
-    text = host_or_url.strip()
-    return host_of(text if "://" in text else f"http://{text}")
+__all__ = ["RequestGate"]
 
 
 class RequestGate:
@@ -37,7 +32,8 @@ class RequestGate:
     ) -> None:
         self._max_path_repetition = max_path_repetition
         self._robots = robots
-        self._allowed = None if allowed_hosts is None else frozenset(map(host_key, allowed_hosts))
+        # One meaning for an allowed host everywhere: 'host' is any port, 'host:port' that port (as the URL guard).
+        self._allowed = None if allowed_hosts is None else UrlGuard(allowed_hosts=list(allowed_hosts))
         self._guard = guard or UrlGuard()
 
     @property
@@ -52,7 +48,11 @@ class RequestGate:
 
     def host_allowed(self, url: str) -> bool:
         """True when `url`'s host may be reached at all (always, without an allowlist)."""
-        return self._allowed is None or host_key(url) in self._allowed
+        if self._allowed is None:
+            return True
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        return parts.hostname is not None and self._allowed.allows(parts.hostname, port)
 
     async def refusal(self, url: str, *, obey_robots: bool = True) -> tuple[Determination, str] | None:
         """Why canonical `url` may not be requested, as (determination, reason), or None when it may."""

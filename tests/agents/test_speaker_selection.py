@@ -51,6 +51,13 @@ CASES = [
         None,
     ),
     (
+        "site_unreachable",
+        replace(BASE, last_speaker=Speaker.SCRAPER, site_failure="its start page could not be opened: refused"),
+        Speaker.USER,
+        Effect.NEXT_SITE,
+        StopReason.UNREACHABLE,
+    ),
+    (
         "site_stuck",
         replace(BASE, last_speaker=Speaker.SCRAPER, site_stuck=True),
         Speaker.USER,
@@ -186,7 +193,16 @@ def test_row(row: str, state: FlowState, speaker: Speaker | None, effect: Effect
 
 
 @pytest.mark.parametrize(
-    "row", ["site_stuck", "planner_unusable", "subpage_limit", "approved", "no_verdict", "feedback_no_budget"]
+    "row",
+    [
+        "site_unreachable",
+        "site_stuck",
+        "planner_unusable",
+        "subpage_limit",
+        "approved",
+        "no_verdict",
+        "feedback_no_budget",
+    ],
 )
 def test_leaving_the_last_site_goes_to_the_presenter(row: str) -> None:
     state = next(c[1] for c in CASES if c[0] == row)

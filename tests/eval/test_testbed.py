@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -563,18 +564,58 @@ def test_pages_carry_no_answer_markers(testbed: Testbed, site: str) -> None:
         assert "aspect" not in body, url
 
 
-def test_module_serves_in_the_foreground_and_prints_the_urls() -> None:
+def _free_port_run(count: int) -> int:
+    """A first port after which `count` consecutive ports are free now."""
+    for _ in range(50):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            first = probe.getsockname()[1]
+        if first + count > 65535:
+            continue
+        try:
+            held = []
+            for port in range(first, first + count):
+                sock = socket.socket()
+                held.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in held:
+                sock.close()
+        return first
+    raise AssertionError("no run of free ports")
+
+
+def test_module_serves_on_fixed_ports_and_prints_the_urls_and_the_setting_to_use() -> None:
+    first = _free_port_run(len(SITES))
     process = subprocess.Popen(
-        [sys.executable, "-m", "research_crawler.eval.testbed", "--seed", "3", "--slow-seconds", "0"],
+        [
+            sys.executable,
+            "-m",
+            "research_crawler.eval.testbed",
+            "--seed",
+            "3",
+            "--slow-seconds",
+            "0",
+            "--port",
+            str(first),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(1 + len(SITES) + 1)]
-        assert lines[-1].startswith("Press Ctrl-C")
-        urls = dict(re.findall(r"^\s+(\S+)\s+(http://127\.0\.0\.1:\d+/)", "".join(lines), re.MULTILINE))
+        lines = []
+        while not (line := process.stdout.readline()).startswith("Press Ctrl-C"):
+            assert line, "the testbed stopped before it was ready"
+            lines.append(line)
+        text = "".join(lines)
+        urls = dict(re.findall(r"^\s+(\S+)\s+(http://127\.0\.0\.1:\d+/)", text, re.MULTILINE))
         assert set(urls) == set(SITES)
+        assert sorted(urls.values()) == [f"http://127.0.0.1:{first + n}/" for n in range(len(SITES))]
+        hosts = ",".join(f"127.0.0.1:{first + n}" for n in range(len(SITES)))
+        assert f"--set fetch.allowed_hosts={hosts}" in text
         assert httpx.get(urls["repo-like"] + "stats", timeout=5).status_code == 200
     finally:
         process.send_signal(signal.SIGINT)

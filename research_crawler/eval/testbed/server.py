@@ -142,11 +142,18 @@ class TestbedServer:
 
     __test__ = False  # not a pytest test class despite the name
 
-    def __init__(self, testbed: Testbed, *, host: str = "127.0.0.1", slow_seconds: float = 3.0) -> None:
+    def __init__(
+        self, testbed: Testbed, *, host: str = "127.0.0.1", slow_seconds: float = 3.0, port: int | None = None
+    ) -> None:
+        """`port` serves the sites on consecutive ports from it (in site order), so addresses stay the same
+        from one start to the next; None takes free ports."""
         if slow_seconds < 0:
             raise ConfigError(f"slow_seconds must be >= 0, not {slow_seconds}")
+        if port is not None and not 1 <= port <= 65535 - len(testbed.site_names()):
+            raise ConfigError(f"the testbed's first port must be between 1 and {65535 - len(testbed.site_names())}")
         self.testbed = testbed
         self.host = host
+        self.port = port
         self.slow_seconds = slow_seconds
         self._servers: dict[str, _SiteHTTPServer] = {}
         self._threads: dict[str, threading.Thread] = {}
@@ -171,16 +178,22 @@ class TestbedServer:
         self._stopping.clear()
         self._log.clear()
         try:
-            for name in self.testbed.site_names():
+            for index, name in enumerate(self.testbed.site_names()):
+                port = 0 if self.port is None else self.port + index
                 server = _SiteHTTPServer(
-                    (self.host, 0), site=name, log=self._log, slow_seconds=self.slow_seconds, stopping=self._stopping
+                    (self.host, port), site=name, log=self._log, slow_seconds=self.slow_seconds, stopping=self._stopping
                 )
                 self._servers[name] = server
                 host = f"[{self.host}]" if ":" in self.host else self.host
                 self._bases[name] = f"http://{host}:{server.server_address[1]}/"
         except OSError as exc:
             self.stop()
-            raise ConfigError(f"cannot bind the testbed to {self.host}: {exc}") from exc
+            where = (
+                f"{self.host}, ports {self.port}–{self.port + len(self.testbed.site_names()) - 1}"
+                if self.port
+                else self.host
+            )
+            raise ConfigError(f"cannot bind the testbed to {where}: {exc} (choose another --port)") from exc
         for name, server in self._servers.items():
             links = SiteLinks(own_base=self._bases[name], site_bases=dict(self._bases))
             server.app = make_site_app(self.testbed, name, links)
