@@ -174,7 +174,8 @@ def main() -> None:
             "pages_fetched": ours_pages,
             "relevant_found": total("ours", "relevant_found"),
             "relevant_pages_fetched": total("ours", "relevant_pages_fetched"),
-            "found_per_page": ratio(total("ours", "relevant_found"), ours_pages),
+            # Like with like: relevant item pages fetched per page fetched, for both crawlers.
+            "found_per_page": ratio(total("ours", "relevant_pages_fetched"), ours_pages),
         },
         "peer": {
             "pages_fetched": peer_pages,
@@ -187,29 +188,29 @@ def main() -> None:
     print(f"Navigation on {len(queries)} testbed queries ({', '.join(SITES)}), same start URL and page budget")
     print(f"({machine()})")
     print_table(
-        ["crawler", "pages fetched", "relevant found", "found/page", "relevant pages fetched", "of relevant"],
+        ["crawler", "pages fetched", "relevant pages fetched", "per page fetched", "relevant collected", "of relevant"],
         [
             [
                 "research-crawler (default, simulated model)",
                 ours_pages,
-                summary["ours"]["relevant_found"],
-                summary["ours"]["found_per_page"],
                 summary["ours"]["relevant_pages_fetched"],
+                summary["ours"]["found_per_page"],
+                summary["ours"]["relevant_found"],
                 relevant,
             ],
             [
                 "Crawl4AI BestFirst + KeywordRelevanceScorer",
                 peer_pages,
-                summary["peer"]["relevant_found"],
-                summary["peer"]["found_per_page"],
                 summary["peer"]["relevant_pages_fetched"],
+                summary["peer"]["found_per_page"],
+                None,  # the peer identifies no item: it only fetches pages
                 relevant,
             ],
         ],
     )
     ours_rate, peer_rate = summary["ours"]["found_per_page"] or 0.0, summary["peer"]["found_per_page"] or 0.0
     versus = f"{ratio(ours_rate, peer_rate)}x the peer's" if peer_rate else "the peer found none"
-    print(f"found/page, ours against the peer: {versus}")
+    print(f"relevant item pages fetched per page, ours against the peer: {versus}")
     print(
         f"(the peer's pages link to {summary['peer']['relevant_linked']} relevant items, which it cannot tell "
         "apart from the others: its scorer reads only URLs)"

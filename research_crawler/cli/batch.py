@@ -155,7 +155,10 @@ class BatchRunner:
         backend: Backend = "openai",
         concurrency: int = 1,
         on_row: Callable[[BatchRow], None] | None = None,
+        retry_empty: bool = False,
     ) -> None:
+        """`retry_empty` runs again the queries whose finished run found no item (their old run directory is
+        kept beside, renamed ``<name>.empty-N``)."""
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.entries = list(entries)
@@ -163,6 +166,7 @@ class BatchRunner:
         self.backend: Backend = backend
         self.concurrency = concurrency
         self.on_row = on_row
+        self.retry_empty = retry_empty
         # Every entry's settings are checked before the first query runs: a typo in entry 40 fails now.
         self.settings = [self._entry_settings(settings, number, entry) for number, entry in enumerate(entries, 1)]
         self.rows = [
@@ -210,6 +214,9 @@ class BatchRunner:
         entry, row = self.entries[position], self.rows[position]
         run_dir = Path(row.run_dir)
         finished = _finished_report(run_dir)
+        if finished is not None and not finished.items and self.retry_empty:
+            _set_aside(run_dir)
+            finished = None
         if finished is not None:
             row.status = "skipped"
             row.fill_from(finished)
@@ -248,6 +255,15 @@ class BatchRunner:
         for row in self.rows:
             writer.writerow({key: "" if value is None else value for key, value in row.model_dump().items()})
         atomic_write_text(self.out_dir / SUMMARY_FILE, buffer.getvalue())
+
+
+def _set_aside(run_dir: Path) -> Path:
+    """Rename a finished run that found nothing to ``<name>.empty-N`` (the first N free), so it runs again."""
+    number = 1
+    while (target := run_dir.with_name(f"{run_dir.name}.empty-{number}")).exists():
+        number += 1
+    run_dir.rename(target)
+    return target
 
 
 def _finished_report(run_dir: Path) -> Report | None:

@@ -96,6 +96,7 @@ class ChatRepl:
         self.run_dir: Path | None = None
         self.request: str | None = None
         self.report: Report | None = None
+        self._search_stopped = False  # the last search was stopped with Ctrl-C
 
     # --- the loop -------------------------------------------------------------------------------
 
@@ -111,11 +112,13 @@ class ChatRepl:
             except EOFError:
                 return 0
             except KeyboardInterrupt:
-                if interrupted:
+                # A Ctrl-C that already stopped a search counts: the next one, at the prompt, leaves.
+                if interrupted or self._search_stopped:
                     return 130
                 interrupted = True
                 self.console.print("(Ctrl-C again or /quit to leave)")
                 continue
+            self._search_stopped = False
             interrupted = False
             try:
                 if not self.handle(line):
@@ -300,7 +303,8 @@ class ChatRepl:
     def _show(self, report: Report) -> None:
         self.report = report
         show_report(self.console, report)
-        if report.stop_reason == "interrupted":
+        self._search_stopped = report.stop_reason == "interrupted"
+        if self._search_stopped:
             self.console.print("The search was stopped; this report holds what was collected until then.")
 
     def _error(self, message: str) -> None:

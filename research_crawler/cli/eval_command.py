@@ -4,12 +4,14 @@ testbed), the results written to a directory and the per-site table printed.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from research_crawler.api import require_model_endpoint
 from research_crawler.cli.options import (
@@ -22,7 +24,7 @@ from research_crawler.cli.options import (
     RunOptions,
     load_settings,
 )
-from research_crawler.cli.output import console, friendly_errors
+from research_crawler.cli.output import console, err_console, friendly_errors
 from research_crawler.cli.run_helpers import check_reranker
 
 
@@ -39,6 +41,9 @@ def evaluate(
         list[str] | None, typer.Option("--sites", help="Evaluate only these sites of the dataset (repeatable).")
     ] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Queries at once.")] = 1,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="At most N queries of each site (a quick, smaller run).")
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="A new directory for the results.", file_okay=False)] = None,
     replay: Annotated[
         Path | None,
@@ -64,6 +69,7 @@ def evaluate(
     if backend == "openai" or judge == "llm":
         require_model_endpoint(settings)
     check_reranker(settings)
+    os.environ.setdefault("TQDM_DISABLE", "1")  # LangSmith's own bar has no total: ours below has one
     target = out or settings.runs_dir / f"eval-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
     result = run_evaluation(
         resolve_dataset(dataset),
@@ -74,6 +80,13 @@ def evaluate(
         concurrency=concurrency,
         out=target,
         replay=replay,
+        limit=limit,
+        on_query=lambda done, total, query_id, outcome: err_console.print(
+            f"[{done}/{total}] {escape(query_id)}: {escape(outcome)}",
+            highlight=False,
+            no_wrap=True,
+            overflow="ellipsis",
+        ),
     )
     console.print(Markdown(tables_markdown(result)) if console.is_terminal else tables_markdown(result))
     if result.simulated_model or judge == "simulated":

@@ -127,6 +127,9 @@ def batch(
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the run directories and summary.csv.")],
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", min=1, help="Queries run at once.")] = 1,
+    retry_empty: Annotated[
+        bool, typer.Option("--retry-empty", help="Run again the queries whose finished run found no item.")
+    ] = False,
     model: ModelOption = None,
     reranker: RerankerOption = None,
     max_subpages: MaxSubpagesOption = None,
@@ -152,10 +155,18 @@ def batch(
             f"[{row.index}/{len(entries)}] {row.status:<8} {escape(row.query[:70])}"
             + (f" — {escape(detail)}" if detail and row.status != "running" else ""),
             highlight=False,
+            no_wrap=True,
+            overflow="ellipsis",  # one line per update, never a query wrapped in the middle
         )
 
     runner = BatchRunner(
-        entries, settings=settings, out_dir=out, backend=backend, concurrency=concurrency, on_row=progress
+        entries,
+        settings=settings,
+        out_dir=out,
+        backend=backend,
+        concurrency=concurrency,
+        on_row=progress,
+        retry_empty=retry_empty,
     )
     with stop_on_ctrl_c(runner.cancel, note=lambda message: err_console.print(message, markup=False)):
         rows = asyncio.run(runner.arun())

@@ -68,6 +68,9 @@ class ResearchRequest(BaseModel):
     sites: list[str] = Field(default_factory=list, description="Sites named in the request: URLs or names.")
     authors: list[str] = Field(default_factory=list, description="Authors the request names.")
     unmapped: str = Field(default="", description="What the request asks that none of the fields above holds.")
+    like: str = Field(
+        default="", description="'More like this': the title of the item found before; it is not shown again."
+    )
 
     @field_validator("fields")
     @classmethod

@@ -151,7 +151,7 @@ def read_follow_up(previous: ResearchRequest, text: str, *, today: date) -> tupl
     text = text.split("follow-up:", 1)[-1].strip()
     if like := _MORE_LIKE.search(text):
         topic = " ".join(like.group(1).split())
-        updated = previous.model_copy(update={"text": f"{previous.text} — {text}", "topic": topic})
+        updated = previous.model_copy(update={"text": f"{previous.text} — {text}", "topic": topic, "like": topic})
         return ResearchRequest.model_validate(updated.model_dump()), True
     change = read_request(text, today=today)
     only = constraint_only(text, today=today)

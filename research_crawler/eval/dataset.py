@@ -112,6 +112,18 @@ class EvalDataset(_Strict):
     def site_names(self) -> list[str]:
         return [site.name for site in self.sites]
 
+    def limited(self, per_site: int | None) -> EvalDataset:
+        """The dataset with at most `per_site` queries of each site, in the file's order (all when None)."""
+        if per_site is None:
+            return self
+        if per_site < 1:
+            raise ConfigError(f"--limit must be at least 1, not {per_site}")
+        kept: list[DatasetQuery] = []
+        for site in self.site_names():
+            kept += [q for q in self.queries if q.site == site][:per_site]
+        order = {id(q): n for n, q in enumerate(self.queries)}
+        return self.model_copy(update={"queries": tuple(sorted(kept, key=lambda q: order[id(q)]))})
+
     def select(self, sites: list[str] | None) -> EvalDataset:
         """The dataset restricted to `sites` (all when None); an unknown site name is a ConfigError."""
         if sites is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +56,12 @@ class EvaluationCalls:
         testbed: TestbedSites | None,
         out: Path,
         replay: Path | None,
+        on_query: Callable[[int, int, str, str], None] | None = None,
     ) -> None:
+        """`on_query(done, total, query_id, outcome)` is told as each query's run ends (from a worker thread)."""
         self.data = data
+        self.on_query = on_query
+        self._done = 0
         self.settings = settings
         self.backend = backend
         self.judge = judge
@@ -86,8 +91,17 @@ class EvaluationCalls:
             report = session.run(str(inputs["query"]), sites=[site_url or ""], run_dir=run_dir)
         except Exception as exc:  # one failed query must not end the batch: it is recorded as an error
             logger.exception("query %s failed", query_id)
+            self._tell(query_id, f"failed: {type(exc).__name__}")
             return {"query_id": query_id, "report": None, "error": f"{type(exc).__name__}: {exc}"}
+        self._tell(query_id, f"{len(report.items)} item(s), {report.stop_reason}")
         return {"query_id": query_id, "report": report.model_dump(mode="json"), "error": ""}
+
+    def _tell(self, query_id: str, outcome: str) -> None:
+        with self._lock:
+            self._done += 1
+            done = self._done
+        if self.on_query is not None:
+            self.on_query(done, len(self.data.queries), query_id, outcome)
 
     # --- the evaluators ----------------------------------------------------------------------------
 

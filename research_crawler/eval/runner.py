@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Literal
@@ -53,18 +53,21 @@ def run_evaluation(
     out: Path,
     replay: Path | None = None,
     testbed_server: TestbedServer | None = None,
+    limit: int | None = None,
+    on_query: Callable[[int, int, str, str], None] | None = None,
 ) -> EvaluationResult:
     """Evaluate the agents on `dataset` (a dataset file) and write the results into `out` (a new directory).
 
     `sites` restricts the evaluation to some of the dataset's sites; `concurrency` queries run at once.
     `replay` is the output directory of an earlier evaluation: every fetch is answered from its recorded pages
     (and the testbed addresses it recorded), so a benchmark is repeated on identical pages. `testbed_server`
-    is a running testbed to use instead of starting one (testbed datasets only).
+    is a running testbed to use instead of starting one (testbed datasets only). `limit` keeps at most that
+    many queries of each site; `on_query(done, total, query_id, outcome)` is told as each query ends.
     """
     started = time.monotonic()
     if concurrency < 1:
         raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
-    data = load_dataset(dataset).select(list(sites) if sites is not None else None)
+    data = load_dataset(dataset).select(list(sites) if sites is not None else None).limited(limit)
     if not data.queries:
         raise ConfigError(f"no queries to evaluate in {dataset} for the sites {list(sites or [])}")
     if replay is not None and not (replay / RUNS_DIR).is_dir():
@@ -89,7 +92,14 @@ def run_evaluation(
             run_settings = settings.model_copy(deep=True)
             run_settings.fetch.allowed_hosts = [*settings.fetch.allowed_hosts, *testbed.allowed_hosts()]
         evaluation = EvaluationCalls(
-            data, settings=run_settings, backend=backend, judge=judge_, testbed=testbed, out=out, replay=replay
+            data,
+            settings=run_settings,
+            backend=backend,
+            judge=judge_,
+            testbed=testbed,
+            out=out,
+            replay=replay,
+            on_query=on_query,
         )
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*'upload_results' parameter is in beta.*")

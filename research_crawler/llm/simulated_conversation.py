@@ -68,7 +68,7 @@ def text_of(message: dict[str, Any]) -> str:
 
 
 def request_of(text: str) -> str:
-    match = re.search(r'Request: "(.+?)"', text)
+    match = re.search(r'Request: "(.+)"[^"\n]*$', text, re.MULTILINE)  # up to the line's last quote
     if match:
         return match.group(1)
     return text.strip() if "\n" not in text.strip() else ""

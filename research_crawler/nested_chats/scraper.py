@@ -16,6 +16,7 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.agents.page_content import untrusted_page
+from research_crawler.context.urls import host_of
 from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
@@ -76,6 +77,8 @@ class ScraperChat:
             x.save()
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)
+        if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
+            x.web.name = " ".join(page.title.split())[:80]  # a site named by its URL takes its start page's title
         x.current_page = page
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0

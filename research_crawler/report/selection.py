@@ -4,6 +4,7 @@ count is met or the shortfall said — never padded — and one line per constra
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -45,7 +46,10 @@ def select_items(
     inside: list[ReportItem] = []
     outside: list[ReportItem] = []
     undated: list[ReportItem] = []
+    like = _words(request.like)
     for item in candidates:
+        if like and _words(item.title) == like:
+            continue  # "more like this": this one was shown already
         fit = request.date_fit(item.date, today=today, recent_days=recent_days)
         (inside if fit == "inside" else outside if fit == "outside" else undated).append(item)
     if request.order == "newest":
@@ -87,6 +91,10 @@ def select_items(
     if request.authors:
         lines.append(f"{len(by_authors)} by {', '.join(request.authors)}, shown first")
     return Selection(chosen, lines, outside, undated)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 def _by(item: ReportItem, authors: Sequence[str]) -> bool:

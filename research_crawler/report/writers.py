@@ -33,6 +33,7 @@ def render_markdown(report: Report) -> str:
             f"{site.items_collected} item(s) collected"
         )
     stats = report.stats
+    lines.append("")  # ends the list of sites: the figures are not part of its last entry
     lines.append(
         f"Pages fetched: {stats.pages_fetched}; model calls: {stats.model_calls}; tokens: {stats.input_tokens} in, "
         f"{stats.output_tokens} out; estimated cost: ${stats.cost_usd:.4f}."

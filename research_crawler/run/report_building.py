@@ -36,7 +36,7 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
         web = x.web_contexts.get(finished.site.url)
         sites.append(
             SiteSummary(
-                name=finished.site.name,
+                name=web.name if web is not None and web.name else finished.site.name,
                 url=finished.site.url,
                 reason=str(finished.reason),
                 detail=finished.detail,

@@ -38,6 +38,7 @@ class RequestTools:
         sites: Annotated[list[str] | None, "Sites the request names: URLs or names."] = None,
         authors: Annotated[list[str] | None, "Authors the request names."] = None,
         unmapped: Annotated[str, "What the request asks that none of these fields holds."] = "",
+        like: Annotated[str, "For 'more like item N': that item's title (it is not shown again)."] = "",
         new_search: Annotated[bool, "For a follow-up: true only if it asks for another topic or other sites."] = True,
     ) -> str:
         """Record what the request asks for. Give only what the request says; leave the rest out."""
@@ -57,6 +58,7 @@ class RequestTools:
                     "sites": sites or [],
                     "authors": authors or [],
                     "unmapped": unmapped,
+                    "like": like,
                 }
             )
         except ValidationError as exc:

@@ -157,3 +157,26 @@ def test_entries_may_be_plain_strings_and_get_stable_directories(tmp_path: Path)
     assert first.run_dir_name().startswith("find-papers-on-crispr-")
     with pytest.raises(ConfigError, match="cannot read"):
         load_batch(tmp_path / "missing.yaml")
+
+
+def test_retry_empty_runs_again_only_the_queries_that_found_nothing(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    found = testbed.queries_for("arxiv-like")[0].text
+    site = testbed_server.base_url("arxiv-like")
+    (home / "q.yaml").write_text(
+        f'- query: "{found}"\n  sites: ["{site}"]\n'
+        f'- query: "papers on zyxwvut qwertyuiop"\n  sites: ["{site}"]\n  settings: {{explore: {{max_subpages: 1}}}}\n',
+        encoding="utf-8",
+    )
+    out = home / "batch"
+    arguments = ["batch", "q.yaml", "--out", str(out), "--model", "simulated"]
+    assert runner.invoke(app, arguments).exit_code == 0
+    first = _summary(out)
+    assert int(first[0]["items"]) > 0 and first[1]["items"] == "0"
+    again = runner.invoke(app, [*arguments, "--retry-empty"])
+    assert again.exit_code == 0, again.output
+    rows = _summary(out)
+    assert [row["status"] for row in rows] == ["skipped", "done"]
+    empty_dir = Path(first[1]["run_dir"])
+    assert (empty_dir.parent / f"{empty_dir.name}.empty-1" / "report.json").exists() and empty_dir.exists()

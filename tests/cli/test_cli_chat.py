@@ -120,9 +120,7 @@ def test_ctrl_c_stops_the_search_then_a_second_ctrl_c_leaves(
         child.expect("Stopping")
         child.expect("Run directory:")
         child.expect_exact(SHOWN_PROMPT)
-        child.sendintr()
-        child.expect("Ctrl-C again")
-        child.sendintr()
+        child.sendintr()  # the second Ctrl-C, now at the prompt: it leaves
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
@@ -208,3 +206,32 @@ def test_the_chat_refuses_to_start_without_a_model_endpoint(tmp_path: Path) -> N
     )
     assert done.returncode == 1
     assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_at_the_prompt_asks_once_before_leaving_unless_a_search_was_just_stopped(
+    settings: Settings, testbed_server: TestbedServer
+) -> None:
+    def repl_reading(answers: list[str | BaseException]) -> tuple[ChatRepl, io.StringIO]:
+        def read_line(prompt: str) -> str:
+            answer = answers.pop(0) if answers else EOFError()
+            if isinstance(answer, BaseException):
+                raise answer
+            return answer
+
+        out = io.StringIO()
+        repl = ChatRepl(
+            ResearchCrawler(settings, backend="simulated"),
+            sites=[testbed_server.base_url("biorxiv-like")],
+            console=Console(file=out, width=200),
+            progress_console=Console(file=io.StringIO()),
+            view_mode="off",
+            read_line=read_line,
+        )
+        return repl, out
+
+    repl, out = repl_reading([KeyboardInterrupt(), "/help", KeyboardInterrupt(), KeyboardInterrupt()])
+    assert repl.run() == 130
+    assert out.getvalue().count("Ctrl-C again") == 2  # the first Ctrl-C was forgotten once a line was read
+    repl, out = repl_reading([KeyboardInterrupt()])
+    repl._search_stopped = True  # as after a search stopped with Ctrl-C
+    assert repl.run() == 130 and "Ctrl-C again" not in out.getvalue()

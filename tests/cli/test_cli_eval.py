@@ -47,3 +47,21 @@ def test_eval_without_an_endpoint_says_how_to_fix_it(tmp_path: Path, monkeypatch
     result = CliRunner().invoke(app, ["eval", str(_small_dataset(tmp_path)), "--reranker", "bm25"])
     assert result.exit_code == 1
     assert "OPENAI_API_KEY" in result.output
+
+
+def test_eval_limit_keeps_n_queries_per_site_and_counts_them_down(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
+    out = tmp_path / "eval"
+    result = CliRunner().invoke(
+        app,
+        [
+            "--set", "fetch.per_host_delay_s=0",
+            "eval", str(_small_dataset(tmp_path)), "--limit", "1",
+            "--model", "simulated", "--judge-model", "simulated", "--reranker", "bm25", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert len(results["queries"]) == 1
+    assert "[1/1] arxiv-like/" in result.output

@@ -245,8 +245,8 @@ async def test_another_host_is_not_held_back(
     first_host = sorted(hit.at for hit in fault_server.hits)
     second_host = sorted(hit.at for hit in other_server.hits)
     assert min(gaps(first_host)) >= 0.5 - CLOCK_SLACK_S and min(gaps(second_host)) >= 0.5 - CLOCK_SLACK_S
-    # Both hosts started together: neither waited for the other's schedule.
-    assert abs(first_host[0] - second_host[0]) < 0.4
+    # Both hosts started together: each one's first request came before the other's second.
+    assert second_host[0] < first_host[1] and first_host[0] < second_host[1]
 
 
 async def test_per_host_concurrency_is_never_exceeded(fault_server: FaultServer, fast_settings: FetchSettings) -> None:
@@ -314,14 +314,12 @@ async def test_429_retry_after_is_waited_and_other_hosts_go_on(
     async with Fetcher(fast_settings) as fetcher:
         limited = asyncio.create_task(fetcher.fetch(fault_server.url("/limited")))
         await asyncio.sleep(0.2)
-        started = time.monotonic()
         free = await fetcher.fetch(other_server.url("/free"))
-        free_took = time.monotonic() - started
         page = await limited
     assert page.ok and page.attempts == 2
     first, second = (hit.at for hit in fault_server.hits_for("/limited"))
     assert second - first >= 1.0 - CLOCK_SLACK_S
-    assert free.ok and free_took < 0.7  # the other host did not wait for the Retry-After
+    assert free.ok and other_server.hits_for("/free")[0].at < second  # the other host did not wait
 
 
 async def test_retry_after_applies_to_the_whole_host(fault_server: FaultServer, fast_settings: FetchSettings) -> None:

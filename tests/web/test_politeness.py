@@ -47,11 +47,10 @@ async def test_starts_on_one_host_are_spaced_by_the_delay() -> None:
 
 async def test_hosts_do_not_wait_for_each_other() -> None:
     politeness = HostPoliteness(delay_s=0.3, concurrency=1, max_crawl_delay_s=30)
-    started = time.monotonic()
     first, second = await asyncio.gather(starts(politeness, "a.example", 2), starts(politeness, "b.example", 2))
-    elapsed = time.monotonic() - started
     assert first[1] - first[0] >= 0.3 - SLACK_S and second[1] - second[0] >= 0.3 - SLACK_S
-    assert elapsed < 0.55  # in parallel: about one gap, not two
+    # In parallel, whatever the machine's load: each host's first start comes before the other's second.
+    assert second[0] < first[1] and first[0] < second[1]
 
 
 async def test_concurrency_limit_per_host() -> None:
@@ -89,7 +88,7 @@ async def test_defer_holds_back_every_request_to_the_host() -> None:
     politeness.defer("a.example", 0.3)
     times, other = await asyncio.gather(starts(politeness, "a.example", 3), starts(politeness, "b.example", 1))
     assert min(times) - asked >= 0.3 - SLACK_S
-    assert other[0] - asked < 0.3  # another host is not deferred
+    assert other[0] < min(times)  # another host is not deferred
 
 
 async def test_defer_reaches_a_request_already_waiting() -> None:
