@@ -194,6 +194,10 @@ def test_also_search_names_a_site_of_the_pool_or_a_url(
     assert "no site called 'NoSuchArchive'" in text and "bioRxiv" in text
     assert repl.report is not None
     assert {site.url for site in repl.report.sites} >= {testbed_server.base_url("repo-like")}
+    # the items of the earlier site keep the metadata read from their own pages (issue 15, point 5)
+    earlier = [item for item in repl.report.items if item.site == testbed_server.base_url("biorxiv-like")]
+    assert earlier, [item.site for item in repl.report.items]
+    assert all(item.authors and item.date for item in earlier), [(i.title, i.authors, i.date) for i in earlier]
     assert repl._resolve_sites("bioRxiv and arxiv") == ["https://www.biorxiv.org/", "https://arxiv.org/"]
 
 
