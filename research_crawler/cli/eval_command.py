@@ -92,5 +92,7 @@ def evaluate(
     if result.simulated_model or judge == "simulated":
         console.print("[yellow]Simulated model or judge: these figures test the machinery, not an LLM.[/]")
     console.print(f"Results: {target} (results.json, results.csv, table.md)")
+    where = "uploaded" if result.uploaded else "local, not uploaded"
+    console.print(f"Experiment: {escape(result.experiment_name)} ({where})", highlight=False, soft_wrap=True)
     if result.experiment_url:
         console.print(f"LangSmith experiment: {result.experiment_url}")

@@ -24,6 +24,7 @@ from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import DatasetQuery, EvalDataset, load_dataset
 from research_crawler.eval.evaluation_calls import RUNS_DIR, EvaluationCalls, run_dir_name
+from research_crawler.eval.experiment_name import langsmith_start_line
 from research_crawler.eval.judge_client import make_judge
 from research_crawler.eval.judges import Judge
 from research_crawler.eval.langsmith_client import langsmith_client, local_examples, sync_dataset, uploads_enabled
@@ -101,7 +102,7 @@ def run_evaluation(
             replay=replay,
             on_query=on_query,
         )
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), langsmith_start_line() as start_line:
             warnings.filterwarnings("ignore", message=".*'upload_results' parameter is in beta.*")
             results = langsmith.evaluate(
                 evaluation.target,
@@ -116,7 +117,9 @@ def run_evaluation(
                 upload_results=upload,
             )
             rows_out = list(results)
-        experiment_name = results.experiment_name
+        # Uploaded, the experiment's name is the project's; local, LangSmith names it twice (the start line and
+        # then a random one): the start line's name is the one kept.
+        experiment_name = results.experiment_name if upload else start_line.name or results.experiment_name
     by_query = {str((row["example"].metadata or {}).get("query_id")): row for row in rows_out}
     queries = [evaluation.query_result(query, by_query.get(query.id)) for query in data.queries]
     judge_usage = judge_.client.ledger.totals()
@@ -199,7 +202,7 @@ def _models(settings: Settings, backend: ModelBackend) -> dict[str, str]:
 
 def _experiment_prefix(data: EvalDataset, settings: Settings, backend: ModelBackend, judge: Judge) -> str:
     agents = SIMULATED_MODEL_NAME if backend == "simulated" else settings.models.strong_model
-    return f"{data.name}-{agents}-judge-{judge.model}"
+    return f"{data.name}-{agents}-judged-by-{judge.model}"
 
 
 def _experiment_metadata(

@@ -37,6 +37,13 @@ def test_eval_writes_results_and_the_site_table(tmp_path: Path, monkeypatch) -> 
     assert "Simulated model or judge" in result.output
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert len(results["queries"]) == 2
+    # one experiment name everywhere: printed, in results.json and in table.md (LangSmith's own start line,
+    # which named it differently when nothing was uploaded, is not shown)
+    name = results["experiment_name"]
+    assert name.startswith("testbed-simulated-judged-by-simulated-judge-"), name
+    assert f"Experiment: {name} (local, not uploaded)" in result.output
+    assert "Starting evaluation of experiment" not in result.output
+    assert f"experiment {name}" in (out / "table.md").read_text(encoding="utf-8")
     assert "preXiv" in (out / "table.md").read_text(encoding="utf-8")
     assert (out / "results.csv").read_text(encoding="utf-8").count("\n") >= 3
 
