@@ -20,11 +20,14 @@ _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
 #: Names of well-known sites a request may name ("on arXiv"); matched against the site pool later.
 KNOWN_SITE_NAMES = ("arxiv", "biorxiv", "medrxiv", "chemrxiv", "springer", "pubmed", "acl anthology", "nature", "plos")
 
+_PUBLISHED = r"(?:(?:published|posted|released|appeared|dated|written)\s+)?"
 _RANGE = re.compile(
-    rf"\b(?:between|from)\s+{_YEAR}\s+(?:and|to|until|-|–)\s+{_YEAR}\b|\b{_YEAR}\s*[-–]\s*{_YEAR}\b", re.I
+    rf"\b{_PUBLISHED}(?:between|from)\s+{_YEAR}\s+(?:and|to|until|-|–)\s+{_YEAR}\b|\b{_YEAR}\s*[-–]\s*{_YEAR}\b", re.I
 )
-_SINCE = re.compile(rf"\b(?:since|after|from|starting(?: in)?)\s+{_YEAR}\b|\b{_YEAR}\s+(?:or|and)\s+later\b", re.I)
-_BEFORE = re.compile(rf"\b(?:before|until|up to|prior to|by)\s+{_YEAR}\b", re.I)
+_SINCE = re.compile(
+    rf"\b{_PUBLISHED}(?:since|after|from|starting(?: in)?)\s+{_YEAR}\b|\b{_YEAR}\s+(?:or|and)\s+later\b", re.I
+)
+_BEFORE = re.compile(rf"\b{_PUBLISHED}(?:before|until|up to|prior to|by)\s+{_YEAR}\b", re.I)
 _IN_YEAR = re.compile(
     rf"\b(?:(?:published|posted|released|appeared|from|dated)\s+)?(?:in|during|of)\s+{_YEAR}\b|\b(?:only\s+)?{_YEAR}\s+only\b"
     rf"|\bonly\s+(?:from\s+)?{_YEAR}\b|\b{_YEAR}(?=\s+(?:papers?|preprints?|articles?|publications?|studies)\b)",
@@ -216,12 +219,12 @@ def _dates(text: str, *, today: date) -> tuple[date | None, date | None, str]:
         return date(year, 1, 1), date(year, 12, 31), _IN_YEAR.sub(" ", text, count=1)
     if m := _SINCE.search(text):
         year = int(next(y for y in m.groups() if y))
-        after = m.group(0).lower().startswith("after")
+        after = re.search(r"\bafter\b", m.group(0), re.I) is not None
         start = date(year + 1 if after else year, 1, 1)
         text = _SINCE.sub(" ", text, count=1)
     if m := _BEFORE.search(text):
         year = int(m.group(1))
-        before = m.group(0).lower().startswith(("before", "prior"))
+        before = re.search(r"\b(?:before|prior)\b", m.group(0), re.I) is not None
         end = date(year - 1 if before else year, 12, 31)
         text = _BEFORE.sub(" ", text, count=1)
     return start, end, text

@@ -86,6 +86,11 @@ def test_invalid_readings_are_refused_whole() -> None:
         ),
         ("What papers are there about graph neural networks?", "papers on graph neural networks"),
         ("preprints on RNA velocity before 2021, with abstracts", "papers on RNA velocity · until 2020 · abstracts"),
+        # "published" before a range, a start or an end belongs to the dates, not to the topic
+        ("Find papers on GNNs published between 2022 and 2024", "papers on GNNs · 2022–2024"),
+        ("Find 20 papers on protein design published since 2024", "20 papers on protein design · since 2024"),
+        ("papers on GNNs published after 2020", "papers on GNNs · since 2021"),
+        ("papers on GNNs published before 2020", "papers on GNNs · until 2019"),
     ],
 )
 def test_rules_read_the_contract(text: str, summary: str) -> None:
