@@ -44,6 +44,12 @@ def evaluate(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="At most N queries of each site (a quick, smaller run).")
     ] = None,
+    kinds: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--kind", help="Only queries of this kind: general, specific or constrained (repeatable).", metavar="KIND"
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="A new directory for the results.", file_okay=False)] = None,
     replay: Annotated[
         Path | None,
@@ -77,6 +83,7 @@ def evaluate(
         backend=backend,
         judge=judge,
         sites=sites or None,
+        kinds=kinds or None,
         concurrency=concurrency,
         out=target,
         replay=replay,

@@ -7,9 +7,10 @@ the ports the testbed is served on); ``web`` datasets name real sites by URL and
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -18,16 +19,22 @@ from research_crawler.errors import ConfigError
 
 __all__ = [
     "BUILTIN_DATASETS",
+    "SITE_URL_PLACEHOLDER",
     "DatasetQuery",
     "DatasetSite",
     "EvalDataset",
+    "QueryContract",
     "QueryKind",
     "builtin_dataset_path",
     "load_dataset",
     "resolve_dataset",
 ]
 
-QueryKind = Literal["general", "specific"]
+QueryKind = Literal["general", "specific", "constrained"]
+
+#: In a query's text, the start URL of the query's own site (resolved when the evaluation runs): a request that
+#: names its site only in the text, while the run is given another site (``start_sites``).
+SITE_URL_PLACEHOLDER = "{site_url}"
 
 #: Datasets shipped with the package, by the name the command line accepts instead of a path.
 BUILTIN_DATASETS = ("testbed", "preprints")
@@ -49,14 +56,54 @@ class DatasetSite(_Strict):
         return self.title or self.name
 
 
+class QueryContract(_Strict):
+    """What the request asks of the report, as ground truth for the deterministic compliance metric
+    (`eval/compliance.py`): the years its items must fall in, how many at most, newest first, exactly the N most
+    recent relevant items, and a site named only in the request's text that must be explored."""
+
+    year_from: int | None = Field(None, ge=1900, le=2200)
+    year_to: int | None = Field(None, ge=1900, le=2200)
+    count: int | None = Field(None, ge=1, description="At most this many items (never padded beyond it).")
+    newest_first: bool = False
+    most_recent: int | None = Field(
+        None, ge=1, description="The report must be exactly the N newest relevant items (the query's `relevant`)."
+    )
+    named_site: str | None = Field(None, description="A dataset site named only in the text: it must be explored.")
+
+    @model_validator(mode="after")
+    def _years_in_order(self) -> QueryContract:
+        if self.year_from is not None and self.year_to is not None and self.year_from > self.year_to:
+            raise ValueError(f"year_from {self.year_from} is after year_to {self.year_to}")
+        return self
+
+
 class DatasetQuery(_Strict):
-    """One research request, run on one site only (the paper's per-site evaluation)."""
+    """One research request, run on one site only (the paper's per-site evaluation) — or, for a request that names
+    its site only in its text, started on `start_sites` while its ground truth stays on `site`."""
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]*$")
     site: str = Field(min_length=1)
     kind: QueryKind
     query: str = Field(min_length=3)
     relevant: tuple[str, ...] = Field((), description="Testbed item ids that answer the query (ground truth).")
+    contract: QueryContract | None = Field(None, description="What the request asks of the report (constraints).")
+    start_sites: tuple[str, ...] = Field(
+        (), description="Dataset sites the run is given instead of `site` (which the text then names)."
+    )
+
+    @model_validator(mode="after")
+    def _site_named_in_text(self) -> DatasetQuery:
+        if (SITE_URL_PLACEHOLDER in self.query) != bool(self.start_sites):
+            raise ValueError(
+                f"query {self.id}: a query names {SITE_URL_PLACEHOLDER} in its text exactly when it has start_sites"
+            )
+        if self.site in self.start_sites:
+            raise ValueError(f"query {self.id}: start_sites must not include the query's own site {self.site}")
+        return self
+
+    def text(self, site_url: str) -> str:
+        """The request as the user types it, with its own site's start URL in place of the placeholder."""
+        return self.query.replace(SITE_URL_PLACEHOLDER, site_url)
 
 
 class EvalDataset(_Strict):
@@ -78,7 +125,7 @@ class EvalDataset(_Strict):
         repeated = sorted(qid for qid, count in Counter(q.id for q in self.queries).items() if count > 1)
         if repeated:
             raise ValueError(f"query id(s) used twice: {repeated}")
-        unknown = sorted({q.site for q in self.queries} - set(site_names))
+        unknown = sorted({q.site for q in self.queries}.union(*(q.start_sites for q in self.queries)) - set(site_names))
         if unknown:
             raise ValueError(f"queries name site(s) not listed under sites: {unknown}")
         if self.source == "testbed":
@@ -124,14 +171,25 @@ class EvalDataset(_Strict):
         order = {id(q): n for n, q in enumerate(self.queries)}
         return self.model_copy(update={"queries": tuple(sorted(kept, key=lambda q: order[id(q)]))})
 
+    def of_kinds(self, kinds: Sequence[str] | None) -> EvalDataset:
+        """The dataset's queries of `kinds` only (all when None); an unknown kind is a ConfigError."""
+        if kinds is None:
+            return self
+        known = get_args(QueryKind)
+        unknown = sorted(set(kinds) - set(known))
+        if unknown:
+            raise ConfigError(f"no query kind {', '.join(map(repr, unknown))}; the kinds are: {', '.join(known)}")
+        return self.model_copy(update={"queries": tuple(q for q in self.queries if q.kind in kinds)})
+
     def select(self, sites: list[str] | None) -> EvalDataset:
         """The dataset restricted to `sites` (all when None); an unknown site name is a ConfigError."""
         if sites is None:
             return self
         for name in sites:
             self.site(name)
-        chosen = [site for site in self.sites if site.name in sites]
         queries = tuple(q for q in self.queries if q.site in sites)
+        needed = set(sites).union(*(q.start_sites for q in queries))  # where requests naming a site start
+        chosen = [site for site in self.sites if site.name in needed]
         return self.model_copy(update={"sites": tuple(chosen), "queries": queries})
 
 

@@ -14,11 +14,12 @@ from langsmith import schemas
 
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
-from research_crawler.eval.dataset import DatasetQuery, EvalDataset
+from research_crawler.eval.compliance import COMPLIANCE_CHECKS, contract_compliance
+from research_crawler.eval.dataset import SITE_URL_PLACEHOLDER, DatasetQuery, EvalDataset, QueryContract
 from research_crawler.eval.evidence import RunEvidence, read_evidence
 from research_crawler.eval.judges import JUDGE_METRICS, Judge, JudgeMetric, JudgeVerdict
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground_truth_metrics, run_figures
-from research_crawler.eval.results import QueryResult
+from research_crawler.eval.results import QueryCompliance, QueryResult
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.report.models import Report
 from research_crawler.run.run_dir import ModelBackend
@@ -77,8 +78,8 @@ class EvaluationCalls:
         query_id = str(inputs["query_id"])
         run_dir = self.out / RUNS_DIR / run_dir_name(query_id)
         try:
-            site = self.data.site(str(inputs["site"]))
-            site_url = self.testbed.base_url(site.name) if self.testbed is not None else site.url
+            site_url = self._site_url(str(inputs["site"]))
+            start_urls = [self._site_url(str(name)) for name in inputs.get("start_sites", [])] or [site_url]
             replay_from = self.replay / RUNS_DIR / run_dir_name(query_id) if self.replay is not None else None
             if replay_from is not None and not replay_from.is_dir():
                 raise ConfigError(f"the recording {self.replay} holds no run of query {query_id}")
@@ -88,13 +89,22 @@ class EvaluationCalls:
                 allowed_hosts=self.testbed.allowed_hosts() if self.testbed is not None else None,
                 replay_from=replay_from,
             )
-            report = session.run(str(inputs["query"]), sites=[site_url or ""], run_dir=run_dir)
+            text = str(inputs["query"]).replace(SITE_URL_PLACEHOLDER, site_url)
+            report = session.run(text, sites=start_urls, run_dir=run_dir)
         except Exception as exc:  # one failed query must not end the batch: it is recorded as an error
             logger.exception("query %s failed", query_id)
             self._tell(query_id, f"failed: {type(exc).__name__}")
             return {"query_id": query_id, "report": None, "error": f"{type(exc).__name__}: {exc}"}
         self._tell(query_id, f"{len(report.items)} item(s), {report.stop_reason}")
         return {"query_id": query_id, "report": report.model_dump(mode="json"), "error": ""}
+
+    def _site_url(self, name: str) -> str:
+        """The start URL of a dataset site: where the testbed serves it, or its own URL."""
+        site = self.data.site(name)
+        url = self.testbed.base_url(site.name) if self.testbed is not None else site.url
+        if not url:
+            raise ConfigError(f"dataset site {name} has no start URL")
+        return url
 
     def _tell(self, query_id: str, outcome: str) -> None:
         with self._lock:
@@ -110,6 +120,8 @@ class EvaluationCalls:
         deterministic = [self.figures_evaluator]
         if self.data.has_ground_truth:
             deterministic.append(self.ground_truth_evaluator)
+        if any(query.contract is not None for query in self.data.queries):
+            deterministic.append(self.compliance_evaluator)
         return [*judges, *deterministic]
 
     def _judge_evaluator(self, metric: JudgeMetric) -> Any:
@@ -164,6 +176,29 @@ class EvaluationCalls:
         )
         return {"results": [{"key": name, "score": value} for name, value in metrics.model_dump().items()]}
 
+    def compliance_evaluator(self, run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
+        """Request compliance (`eval/compliance.py`) of a query whose dataset entry carries a contract."""
+        raw = (example.outputs or {}).get("contract")
+        if raw is None:
+            return {"results": []}
+        evidence, _ = self._evidence_of(run)
+        if evidence is None:
+            return {"results": [{"key": "compliance", "score": None, "comment": "the run failed"}]}
+        contract = QueryContract.model_validate(raw)
+        site = str((example.inputs or {})["site"])
+        truth = None
+        if self.testbed is not None:
+            truth = self.testbed.ground_truth(site, list((example.outputs or {}).get("relevant_item_ids", [])))
+        named = self._site_url(contract.named_site) if contract.named_site else None
+        result = contract_compliance(evidence.report, contract, truth, named_site_url=named)
+        comment = "; ".join(result.violations) or "every constraint met"
+        return {
+            "results": [
+                {"key": "compliance", "score": result.score, "comment": comment},
+                *({"key": f"compliance_{name}", "score": value} for name, value in result.checks.items()),
+            ]
+        }
+
     def _evidence_of(self, run: schemas.Run) -> tuple[RunEvidence | None, str]:
         outputs = run.outputs or {}
         if not outputs.get("report"):
@@ -211,6 +246,17 @@ class EvaluationCalls:
             )
             if self.data.has_ground_truth and feedback.keys() >= _TRUTH_FIELDS:
                 truth = GroundTruthMetrics(**{name: feedback[name].score for name in _TRUTH_FIELDS})
+        compliance = None
+        if query.contract is not None and "compliance" in feedback:
+            compliance = QueryCompliance(
+                score=feedback["compliance"].score,
+                checks={
+                    name: float(feedback[f"compliance_{name}"].score or 0.0)
+                    for name in COMPLIANCE_CHECKS
+                    if f"compliance_{name}" in feedback
+                },
+                comment=str(feedback["compliance"].comment or ""),
+            )
         return QueryResult(
             **base,
             run_dir=report.run_dir if report is not None else None,
@@ -219,4 +265,5 @@ class EvaluationCalls:
             verdicts=verdicts,
             figures=figures,
             ground_truth=truth,
+            compliance=compliance,
         )

@@ -142,6 +142,7 @@ def build_judge_messages(
     values: dict[str, object] = {
         "item_kind": report.item_kind,
         "query": report.query,
+        "today": report.created_at.date().isoformat(),
         "report": _clip(markdown, budget),
         "report_item_count": len(report.items),
         "report_items": _listing([_report_item(i) for i in report.items], budget, empty="(no items)"),

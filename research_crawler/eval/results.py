@@ -22,6 +22,7 @@ __all__ = [
     "RESULTS_CSV",
     "RESULTS_JSON",
     "EvaluationResult",
+    "QueryCompliance",
     "QueryResult",
     "load_results",
     "results_csv",
@@ -30,6 +31,14 @@ __all__ = [
 
 RESULTS_JSON = "results.json"
 RESULTS_CSV = "results.csv"
+
+
+class QueryCompliance(BaseModel):
+    """Request compliance of one query (`eval/compliance.py`): the share of its constraints met, each check, why."""
+
+    score: float | None = None
+    checks: dict[str, float] = Field(default_factory=dict)
+    comment: str = ""
 
 
 class QueryResult(BaseModel):
@@ -46,12 +55,20 @@ class QueryResult(BaseModel):
     verdicts: dict[str, JudgeVerdict] = Field(default_factory=dict)
     figures: RunFigures | None = None
     ground_truth: GroundTruthMetrics | None = None
+    compliance: QueryCompliance | None = Field(None, description="For a request with constraints (a contract).")
 
     def value(self, metric: str) -> float | None:
-        """A metric by name: a judge's score (1, 0, None for an error), a figure, or a ground-truth metric."""
+        """A metric by name: a judge's score (1, 0, None for an error), a figure, a ground-truth metric, or request
+        compliance (``compliance``, ``compliance_<check>``)."""
         if metric in JUDGE_METRICS:
             verdict = self.verdicts.get(metric)
             return verdict.score if verdict is not None else None
+        if metric.startswith("compliance"):
+            if self.compliance is None:
+                return None
+            if metric == "compliance":
+                return self.compliance.score
+            return self.compliance.checks.get(metric.removeprefix("compliance_"))
         for source in (self.figures, self.ground_truth):
             if source is not None and metric in type(source).model_fields:
                 value = getattr(source, metric)
@@ -152,6 +169,10 @@ def _row(query: QueryResult, agents: list[str]) -> dict[str, Any]:
     row.update({key: "" if value is None else value for key, value in figures.items()})
     truth = query.ground_truth.model_dump() if query.ground_truth else {}
     row.update({key: "" if value is None else value for key, value in truth.items()})
+    if query.compliance is not None:
+        row["compliance"] = "" if query.compliance.score is None else query.compliance.score
+        row.update({f"compliance_{name}": value for name, value in query.compliance.checks.items()})
+        row["compliance_comment"] = query.compliance.comment
     by_agent = query.figures.by_agent if query.figures else {}
     for agent in agents:
         stats = by_agent.get(agent, AgentStats())

@@ -50,6 +50,7 @@ def run_evaluation(
     backend: ModelBackend,
     judge: JudgeKind,
     sites: Sequence[str] | None = None,
+    kinds: Sequence[str] | None = None,
     concurrency: int = 1,
     out: Path,
     replay: Path | None = None,
@@ -59,7 +60,8 @@ def run_evaluation(
 ) -> EvaluationResult:
     """Evaluate the agents on `dataset` (a dataset file) and write the results into `out` (a new directory).
 
-    `sites` restricts the evaluation to some of the dataset's sites; `concurrency` queries run at once.
+    `sites` restricts the evaluation to some of the dataset's sites, `kinds` to some kinds of query (general,
+    specific, constrained); `concurrency` queries run at once.
     `replay` is the output directory of an earlier evaluation: every fetch is answered from its recorded pages
     (and the testbed addresses it recorded), so a benchmark is repeated on identical pages. `testbed_server`
     is a running testbed to use instead of starting one (testbed datasets only). `limit` keeps at most that
@@ -68,7 +70,7 @@ def run_evaluation(
     started = time.monotonic()
     if concurrency < 1:
         raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
-    data = load_dataset(dataset).select(list(sites) if sites is not None else None).limited(limit)
+    data = load_dataset(dataset).select(list(sites) if sites is not None else None).of_kinds(kinds).limited(limit)
     if not data.queries:
         raise ConfigError(f"no queries to evaluate in {dataset} for the sites {list(sites or [])}")
     if replay is not None and not (replay / RUNS_DIR).is_dir():
@@ -186,9 +188,15 @@ def _testbed_sites(
 
 def _example_row(data: EvalDataset, query: DatasetQuery) -> dict[str, Any]:
     """A LangSmith example: the request as input, the ground truth (port-independent item ids) as reference."""
+    inputs: dict[str, Any] = {"query_id": query.id, "query": query.query, "site": query.site}
+    if query.start_sites:
+        inputs["start_sites"] = list(query.start_sites)
+    outputs: dict[str, Any] = {"relevant_item_ids": list(query.relevant)} if data.has_ground_truth else {}
+    if query.contract is not None:
+        outputs["contract"] = query.contract.model_dump(exclude_defaults=True)
     return {
-        "inputs": {"query_id": query.id, "query": query.query, "site": query.site},
-        "outputs": {"relevant_item_ids": list(query.relevant)} if data.has_ground_truth else {},
+        "inputs": inputs,
+        "outputs": outputs,
         "metadata": {"query_id": query.id, "site": query.site, "kind": query.kind},
     }
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from research_crawler.eval.results import EvaluationResult
 
 __all__ = [
+    "COMPLIANCE_COLUMNS",
     "COST_COLUMNS",
     "GROUND_TRUTH_COLUMNS",
     "TABLE_FILE",
@@ -54,6 +55,14 @@ GROUND_TRUTH_COLUMNS = (
     Column("ndcg_at_k", "nDCG@k"),
     Column("path_efficiency", "Path efficiency"),
     Column("relevant_collected", "Relevant collected", 1),
+)
+COMPLIANCE_COLUMNS = (
+    Column("compliance", "Compliance"),
+    Column("compliance_dates", "Dates kept"),
+    Column("compliance_count", "Count kept"),
+    Column("compliance_order", "Newest first"),
+    Column("compliance_most_recent", "Exactly the N most recent"),
+    Column("compliance_named_site", "Named site explored"),
 )
 COST_COLUMNS = (
     Column("items_collected", "Items collected", 1),
@@ -170,5 +179,11 @@ def tables_markdown(result: EvaluationResult) -> str:
         k = next((q.ground_truth.k for q in result.queries if q.ground_truth is not None), None)
         title = "Ground truth (testbed)" + (f", k = {k}" if k is not None else "")
         parts.append(render_markdown(site_table(result, GROUND_TRUTH_COLUMNS, title=title)))
+    constrained = [q for q in result.queries if q.compliance is not None]
+    if constrained:
+        title = f"Request compliance ({len(constrained)} requests with constraints; share of constraints met)"
+        table = site_table(result.model_copy(update={"queries": constrained}), COMPLIANCE_COLUMNS, title=title)
+        note = "Only requests with constraints count; a check a request does not call for is left out (n/a)."
+        parts.append(render_markdown(table.model_copy(update={"note": f"{table.note} {note}"})))
     parts.append(render_markdown(site_table(result, COST_COLUMNS, title="Effort and cost per query")))
     return "\n".join(parts)

@@ -66,7 +66,8 @@ class TestbedSites:
                 f"dataset {dataset.name} was generated from testbed seed {dataset.seed}, "
                 f"but the testbed in use has seed {self.testbed.seed}"
             )
-        missing_sites = sorted({q.site for q in dataset.queries} - set(self.base_urls))
+        used = {q.site for q in dataset.queries}.union(*(q.start_sites for q in dataset.queries))
+        missing_sites = sorted(used - set(self.base_urls))
         if missing_sites:
             raise ConfigError(f"the testbed in use does not serve {missing_sites}")
         known = {item.id for item in self.testbed.items}

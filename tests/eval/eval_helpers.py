@@ -123,7 +123,7 @@ def sample_evidence(*, items: int = 2, collected: int = 3, markdown: str | None 
         for n in range(1, items + 1)
     ]
     report = Report(
-        query="What are recent papers about graph neural networks? Titles and dates only.",
+        query="What papers are there about graph neural networks? Titles and dates only.",
         simulated_model=False,
         items=report_items,
         markdown=markdown

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import builtin_dataset_path, load_dataset, resolve_dataset
@@ -26,17 +27,63 @@ def test_testbed_yaml_is_what_the_generator_makes(tmp_path: Path) -> None:
 
 def test_testbed_dataset_has_the_papers_shape_and_the_testbeds_answers(testbed: Testbed) -> None:
     dataset = load_dataset(builtin_dataset_path("testbed"))
-    assert dataset.source == "testbed" and dataset.seed == testbed.seed and len(dataset.queries) == 60
+    assert dataset.source == "testbed" and dataset.seed == testbed.seed and len(dataset.queries) == 85
     assert Counter((q.site, q.kind) for q in dataset.queries) == {
-        (site, kind): 6 for site in testbed.site_names() for kind in ("general", "specific")
+        **{(site, kind): 6 for site in testbed.site_names() for kind in ("general", "specific")},
+        **{(site, "constrained"): 5 for site in testbed.site_names()},
     }
     for query in dataset.queries:
+        if query.kind == "constrained":
+            continue
         truth = testbed.query(query.id)
         assert (query.site, query.kind, query.query) == (truth.site, truth.kind, truth.text)
         assert query.relevant == truth.relevant_item_ids and query.relevant
     for site in testbed.site_names():
         chosen = [q.id for q in dataset.queries if q.site == site and q.kind == "general"]
         assert chosen == [q.id for q in testbed.queries_for(site, kind="general")[:6]]
+
+
+def test_constrained_requests_carry_their_contract_and_its_ground_truth(testbed: Testbed) -> None:
+    dataset = load_dataset(builtin_dataset_path("testbed"))
+    constrained = [q for q in dataset.queries if q.kind == "constrained"]
+    assert all(q.contract is not None and q.relevant for q in constrained)
+    for query in constrained:
+        contract = query.contract
+        assert contract is not None
+        items = [testbed.item(item_id) for item_id in query.relevant]
+        assert all(item.site == query.site for item in items)
+        topic = items[0].topic
+        of_topic = testbed.items_on(query.site)  # newest first
+        of_topic = [item for item in of_topic if item.topic == topic]
+        low, high = contract.year_from or 0, contract.year_to or 9999
+        if contract.most_recent is None:  # the ground truth is every item of the topic inside the years, only those
+            assert {i.id for i in items} == {i.id for i in of_topic if low <= i.year <= high}, query.id
+        if contract.year_from is not None or contract.year_to is not None:
+            assert len(items) < len(of_topic), f"{query.id}: a date constraint that leaves nothing out tests nothing"
+        if contract.most_recent is not None:
+            assert [i.id for i in items] == [i.id for i in of_topic[: contract.most_recent]]
+            assert of_topic[contract.most_recent - 1].date > of_topic[contract.most_recent].date  # no tie
+        if contract.named_site is not None:
+            assert contract.named_site == query.site and "{site_url}" in query.query and query.start_sites
+            assert all(topic not in testbed.site(start).topics for start in query.start_sites)
+    kinds = Counter(
+        "range" if q.contract and q.contract.year_to else
+        "most recent" if q.contract and q.contract.most_recent else
+        "more than exist" if q.contract and q.contract.count and q.contract.count > len(q.relevant) else
+        "fewer than exist" if q.contract and q.contract.count else
+        "named site" for q in constrained
+    )  # fmt: skip
+    assert kinds == dict.fromkeys(["range", "most recent", "more than exist", "fewer than exist", "named site"], 5)
+
+
+def test_a_query_naming_its_site_in_the_text_needs_start_sites(tmp_path: Path) -> None:
+    data = yaml.safe_load(builtin_dataset_path("testbed").read_text(encoding="utf-8"))
+    named = next(q for q in data["queries"] if q.get("start_sites"))
+    named.pop("start_sites")
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match="start_sites"):
+        load_dataset(path)
 
 
 def test_another_seed_gives_another_dataset() -> None:
@@ -57,7 +104,10 @@ def test_preprints_dataset_has_the_papers_shape() -> None:
 def test_selecting_sites(tmp_path: Path) -> None:
     dataset = load_dataset(resolve_dataset("testbed"))
     subset = dataset.select(["js-site"])
-    assert subset.site_names() == ["js-site"] and len(subset.queries) == 12
+    assert len(subset.queries) == 17 and {q.site for q in subset.queries} == {"js-site"}
+    # the request naming js-site only in its text starts on another site, which the subset keeps to start there
+    named = next(q for q in subset.queries if q.start_sites)
+    assert subset.site_names() == ["biorxiv-like", "js-site"] and named.start_sites == ("biorxiv-like",)
     with pytest.raises(ConfigError, match=r"no site 'arxiv'.*arxiv-like"):
         dataset.select(["arxiv"])
 

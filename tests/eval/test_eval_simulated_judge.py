@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -59,3 +60,26 @@ def test_it_answers_in_the_judges_json_through_the_client_seam(tmp_path: Path) -
     assert judge.client.ledger.totals().input_tokens > 100, "tokens are counted offline like any model's"
     unknown = judge.client.create({"messages": [{"role": "system", "content": "You are a poet."}]})
     assert json.loads(unknown.choices[0].message.content or "")["verdict"] is False
+
+
+def test_answer_relevance_fails_a_report_that_breaks_the_requests_contract(tmp_path: Path) -> None:
+    """The same on-topic items pass or fail with the request's count, dates and order, as the rules read them."""
+    judge = _judge(tmp_path)
+
+    def verdict(query: str, dates: list[str | None]) -> tuple[str, str]:
+        evidence = sample_evidence(items=len(dates))
+        items = [item.model_copy(update={"date": d}) for item, d in zip(evidence.report.items, dates, strict=True)]
+        report = evidence.report.model_copy(update={"query": query, "items": items})
+        result = judge.judge("answer_relevance", dataclasses.replace(evidence, report=report))
+        return result.status, result.reasoning
+
+    assert verdict("Find papers on graph neural networks published in 2024", ["2024-05-01", "2024-01-02"])[0] == "pass"
+    status, why = verdict("Find papers on graph neural networks published in 2024", ["2024-05-01", "2023-12-30"])
+    assert status == "fail" and "not dated inside" in why and "2023-12-30" in why
+    status, why = verdict("Find papers on graph neural networks published in 2024", ["2024-05-01", None])
+    assert status == "fail" and "no date" in why
+    status, why = verdict("Find 1 paper on graph neural networks", ["2024-05-01", "2024-01-02"])
+    assert status == "fail" and "where 1 were asked for" in why
+    assert verdict("Find the 2 most recent papers on graph neural networks", ["2024-05-01", "2024-01-02"])[0] == "pass"
+    status, why = verdict("Find the 2 most recent papers on graph neural networks", ["2024-01-02", "2024-05-01"])
+    assert status == "fail" and "not newest first" in why
