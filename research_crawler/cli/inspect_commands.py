@@ -14,6 +14,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from research_crawler.cli.options import global_options, load_settings
 from research_crawler.cli.output import console, fail, friendly_errors
@@ -82,12 +83,13 @@ def _inspect_testbed_page(
 def _show_inspection(info: PageInspection) -> None:
     style = "green" if info.determination == "ok" else "red"
     header = Table.grid(padding=(0, 2))
-    header.add_row("URL", info.url)
+    # Everything below that came from the page is data: shown as plain Text, never parsed as Rich markup.
+    header.add_row("URL", Text(info.url))
     if info.final_url != info.url:
-        header.add_row("Final URL", info.final_url)
-    header.add_row("Determination", f"[{style}]{info.determination}[/] {info.reason}".strip())
+        header.add_row("Final URL", Text(info.final_url))
+    header.add_row("Determination", Text.assemble((info.determination, style), " ", info.reason))
     header.add_row("Status", str(info.status))
-    header.add_row("Title", info.title or "—")
+    header.add_row("Title", Text(info.title or "—"))
     ratio = info.tokens.markdown / info.tokens.html if info.tokens.html else 0.0
     header.add_row("Tokens", f"{info.tokens.markdown} Markdown vs {info.tokens.html} HTML ({ratio:.0%})")
     if info.search is None:
@@ -95,7 +97,7 @@ def _show_inspection(info: PageInspection) -> None:
     else:
         usable = "usable" if info.search.usable else f"not usable: {info.search.note}"
         header.add_row(
-            "Site search", f"{info.search.kind} {info.search.method} {info.search.url_template} ({usable})"
+            "Site search", Text(f"{info.search.kind} {info.search.method} {info.search.url_template} ({usable})")
         )
     console.print(Panel(header, title="research-crawler page", expand=False))
     meta = info.metadata
@@ -108,10 +110,14 @@ def _show_inspection(info: PageInspection) -> None:
         shown = ", ".join(value) if isinstance(value, list) else value
         if shown and field_name == "abstract" and len(shown) > 300:
             shown = shown[:300] + "…"
-        table.add_row(field_name, shown or "[dim]absent[/]", meta.sources.get(field_name, ""))
+        value = Text(shown) if shown else Text("absent", style="dim")
+        table.add_row(field_name, value, meta.sources.get(field_name, ""))
     console.print(table)
     console.rule(f"What an agent reads ({len(info.links)} numbered links)")
-    console.print(Markdown(info.markdown) if console.is_terminal else info.markdown)
+    if console.is_terminal:
+        console.print(Markdown(info.markdown))
+    else:
+        console.print(info.markdown, markup=False, highlight=False, soft_wrap=True)
 
 
 # --- config show -------------------------------------------------------------------------------------------

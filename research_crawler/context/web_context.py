@@ -29,6 +29,7 @@ from pydantic import (
 
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.errors import StateError, ToolInputError
+from research_crawler.text.untrusted import untrusted
 
 __all__ = [
     "MAX_SCORE",
@@ -51,11 +52,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean_text(value: str) -> str:
-    """`value` with lone UTF-16 surrogates replaced by U+FFFD (surrogate pairs are joined).
+    """`value` made safe (`text/untrusted.py`), lone UTF-16 surrogates replaced by U+FFFD (pairs are joined).
 
     JSON escapes in model output can put lone surrogates into strings; they cannot be written as
     UTF-8, so one such anchor text would make the whole state unsaveable.
     """
+    value = untrusted(value)  # text from pages and models: no control, bidi or zero-width characters
     if not _SURROGATE.search(value):
         return value
     return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
@@ -97,7 +99,7 @@ class CollectedItem(BaseModel):
     found_on: str = Field(min_length=1, description="Canonical URL of the page where it was first found.")
     site: str = Field(min_length=1, description="The site_url of the Web Context that holds it.")
     seq: int = Field(ge=0, description="Order of first collection.")
-    date: str | None = Field(
+    date: CleanText | None = Field(
         default=None,
         pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
         description="The date the page showed next to the item (YYYY, YYYY-MM or YYYY-MM-DD), if any.",

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from research_crawler.text.tokens import count_tokens, encoding
+from research_crawler.text.untrusted import untrusted
 
 __all__ = [
     "clean_markdown",
@@ -53,8 +54,8 @@ def clean_text(text: str) -> str:
 
 
 def remove_invisible(text: str) -> str:
-    """`text` without invisible and control characters."""
-    return _INVISIBLE_OR_CONTROL.sub("", text)
+    """`text` without invisible and control characters (the untrusted-text sanitiser, and form feeds)."""
+    return _INVISIBLE_OR_CONTROL.sub("", untrusted(text))
 
 
 def neutralise_link_markers(text: str) -> str:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.pages.html_tree import MONTHS, base_url, parse_html
+from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
 
@@ -73,15 +74,15 @@ _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 class ItemMetadata(BaseModel):
     """What a page's own tags say about its item; absent fields are None/[] and missing from `sources`."""
 
-    title: str | None = None
-    authors: list[str] = Field(
+    title: UntrustedText | None = None
+    authors: list[UntrustedText] = Field(
         default_factory=list, description="In the page's order, as the page writes them."
     )
-    date: str | None = Field(
+    date: UntrustedText | None = Field(
         default=None, description="YYYY-MM-DD, YYYY-MM or YYYY when parseable, else the raw value."
     )
-    abstract: str | None = None
-    doi: str | None = Field(default=None, description="Bare '10.xxxx/...' form.")
+    abstract: UntrustedText | None = None
+    doi: UntrustedText | None = Field(default=None, description="Bare '10.xxxx/...' form.")
     pdf_url: str | None = Field(default=None, description="Absolute canonical URL of the PDF.")
     sources: dict[str, MetadataSource] = Field(
         default_factory=dict, description="Field name -> the kind of tag it was read from."

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from research_crawler.text.untrusted import UntrustedText
+
 __all__ = ["Determination", "Link", "Page", "RenderKind"]
 
 RenderKind = Literal["http", "browser", "file", "replay"]
@@ -35,9 +37,9 @@ class Link(BaseModel):
 
     id: int = Field(ge=1, description="The number shown as [id] in the page's Markdown.")
     url: str = Field(description="Canonical absolute URL.")
-    text: str = Field(description="Anchor text (or title/alt text when the anchor has none).")
+    text: UntrustedText = Field(description="Anchor text (or title/alt text when the anchor has none).")
     same_site: bool = Field(description="Whether the link stays on the page's site.")
-    context: str = Field(default="", description="A little of the text around the link, for link-only views.")
+    context: UntrustedText = Field(default="", description="A little of the text around the link, for link-only views.")
 
 
 class Page(BaseModel):
@@ -49,9 +51,9 @@ class Page(BaseModel):
         default=None, description="HTTP status of the last response, None when none came."
     )
     determination: Determination
-    reason: str = Field(default="", description="A human-readable detail of the determination.")
-    title: str = ""
-    markdown: str = Field(
+    reason: UntrustedText = Field(default="", description="A human-readable detail of the determination.")
+    title: UntrustedText = ""
+    markdown: UntrustedText = Field(
         default="", description="The page as Markdown, every link shown as [n] anchor text."
     )
     links: list[Link] = Field(default_factory=list)

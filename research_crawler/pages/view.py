@@ -36,6 +36,7 @@ from research_crawler.pages.links import BLOCK_TAGS, LABEL_ATTRIBUTE, LinkNumber
 from research_crawler.pages.markdown import html_to_markdown
 from research_crawler.pages.page import Link
 from research_crawler.text.tokens import count_tokens
+from research_crawler.text.untrusted import UntrustedText
 
 __all__ = [
     "DEFAULT_LINK_TEXT_CHARS",
@@ -77,8 +78,8 @@ _LINK_NUMBER = re.compile(r"\[(\d+)\]")
 class PageView(BaseModel):
     """A page as an LLM reads it: Markdown whose links are `[n] text`, and the table n → canonical URL."""
 
-    title: str = ""
-    markdown: str = Field(default="", description="The page as Markdown, each link shown as [n] anchor text.")
+    title: UntrustedText = ""
+    markdown: UntrustedText = Field(default="", description="The page as Markdown, each link shown as [n] anchor text.")
     links: list[Link] = Field(default_factory=list, description="Links numbered 1..n in order of appearance.")
     base_url: str = Field(default="", description="The URL relative links resolve against; empty if unknown.")
     truncated_links: int = Field(default=0, ge=0, description="Distinct link URLs not numbered (max_links).")

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, Field
 
 from research_crawler.context.request import ResearchRequest
+from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["AgentStats", "Report", "ReportItem", "RunStats", "SiteSummary"]
 
@@ -15,18 +16,18 @@ class ReportItem(BaseModel):
     """One item of the report, with where it was found and how it was scored."""
 
     rank: int = Field(ge=1)
-    title: str
+    title: UntrustedText
     url: str
     site: str = Field(description="The start URL of the site it was found on.")
     found_on: str = Field(description="The page whose link or content revealed it.")
     path: list[str] = Field(default_factory=list, description="Pages from the site's root to found_on.")
-    description: str = ""
+    description: UntrustedText = ""
     collector_score: float
     rerank_score: float | None = None
-    authors: list[str] = Field(default_factory=list)
-    date: str | None = None
-    abstract: str | None = None
-    doi: str | None = None
+    authors: list[UntrustedText] = Field(default_factory=list)
+    date: UntrustedText | None = None
+    abstract: UntrustedText | None = None
+    doi: UntrustedText | None = None
     pdf_url: str | None = None
     metadata_sources: dict[str, str] = Field(default_factory=dict)
     also_at: list[str] = Field(
@@ -37,10 +38,10 @@ class ReportItem(BaseModel):
 class SiteSummary(BaseModel):
     """How the exploration of one site ended."""
 
-    name: str
+    name: UntrustedText
     url: str
     reason: str
-    detail: str = ""
+    detail: UntrustedText = ""
     pages_visited: int = 0
     items_collected: int = 0
 
@@ -69,7 +70,7 @@ class RunStats(BaseModel):
 class Report(BaseModel):
     """The result of one query."""
 
-    query: str
+    query: UntrustedText
     item_kind: str = "paper"
     requested_count: int | None = None
     request: ResearchRequest | None = Field(None, description="The request read as a contract.")
@@ -81,7 +82,7 @@ class Report(BaseModel):
     models: dict[str, str] = Field(default_factory=dict, description="The model of each agent role.")
     sites: list[SiteSummary] = Field(default_factory=list)
     items: list[ReportItem] = Field(default_factory=list)
-    markdown: str = ""
+    markdown: UntrustedText = ""
     stop_reason: str = ""
     stop_detail: str = ""
     guard_notes: list[str] = Field(default_factory=list, description="Every change the citation guard made.")

@@ -1,9 +1,11 @@
 """Text fields of report items as plain text: page-supplied Markdown or HTML (an image that would fetch a
-URL, a link the report did not vet) never survives into report.json, report.md or BibTeX."""
+URL, a link the report did not vet) and control characters never survive into report.json, report.md or BibTeX."""
 
 from __future__ import annotations
 
 import re
+
+from research_crawler.text.untrusted import untrusted
 
 __all__ = ["plain_text"]
 
@@ -19,7 +21,7 @@ def plain_text(text: str | None) -> str | None:
     """`text` without Markdown images, link targets, URLs and HTML tags (link and image texts are kept)."""
     if text is None:
         return None
-    cleaned = _IMAGE.sub(lambda m: m.group(1), text)
+    cleaned = _IMAGE.sub(lambda m: m.group(1), untrusted(text))
     cleaned = _LINK.sub(lambda m: m.group(1), cleaned)
     cleaned = _REFERENCE.sub("", cleaned)
     cleaned = _AUTOLINK.sub("", cleaned)

@@ -1,0 +1,32 @@
+"""The one sanitiser for text that came from a page or a model: what could control a terminal or hide or reorder
+text is removed where it enters the system, so no output — terminal, report.md, items.bib, report.json, graph
+files — ever carries it.
+
+Removed: C0 control characters except tab and newline (ESC, BEL, CR…), DEL and the C1 controls (which include the
+8-bit CSI and OSC), bidirectional overrides, embeddings, isolates and marks, zero-width characters, the BOM, soft
+hyphens, interlinear annotation marks, and the private use area (icon-font glyphs). Output-specific escaping (Rich
+markup, Markdown, BibTeX, HTML) is still each writer's job: this only makes the characters themselves safe.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+__all__ = ["UntrustedText", "untrusted"]
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+    "\ufeff\ufff9-\ufffb\ue000-\uf8ff]"
+)
+
+
+def untrusted(text: str) -> str:
+    """`text` without the characters listed in the module's docstring (tab and newline are kept)."""
+    return _UNSAFE.sub("", text) if text else text
+
+
+#: A model field holding text from a page or a model: cleaned by `untrusted` whenever the model is validated.
+UntrustedText = Annotated[str, AfterValidator(untrusted)]
