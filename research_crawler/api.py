@@ -26,6 +26,7 @@ from research_crawler.config.recorded import restore_settings
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.report.models import Report
+from research_crawler.web.shared_politeness import SharedPoliteness
 
 if TYPE_CHECKING:
     from research_crawler.config.site_pool import SitePool
@@ -74,8 +75,12 @@ class ResearchCrawler:
         allowed_hosts: Sequence[str] | None = None,
         on_event: EventCallback | None = None,
         replay_from: Path | None = None,
+        politeness: SharedPoliteness | None = None,
     ) -> None:
         self.settings = settings if settings is not None else Settings.load()
+        #: Per-host start schedules and robots.txt rules, shared by this crawler's runs and with any other crawler
+        #: given the same object (a batch gives one to all its queries).
+        self.politeness = politeness if politeness is not None else SharedPoliteness()
         self.backend: Backend = backend
         self.site_pool = site_pool
         self.allowed_hosts = allowed_hosts
@@ -184,6 +189,7 @@ class ResearchCrawler:
             allowed_hosts=self.allowed_hosts,
             on_event=fan_out if listeners else None,
             replay_from=self.replay_from,
+            politeness=self.politeness,
         )
 
     async def _guarded(

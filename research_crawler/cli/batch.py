@@ -27,6 +27,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.report.models import Report
+from research_crawler.web.shared_politeness import SharedPoliteness
 
 __all__ = ["SUMMARY_FILE", "BatchEntry", "BatchRow", "BatchRunner", "load_batch"]
 
@@ -165,6 +166,8 @@ class BatchRunner:
         self.out_dir = out_dir
         self.backend: Backend = backend
         self.concurrency = concurrency
+        #: One pace per host for every query of the batch, whichever query sends the request.
+        self.politeness = SharedPoliteness()
         self.on_row = on_row
         self.retry_empty = retry_empty
         # Every entry's settings are checked before the first query runs: a typo in entry 40 fails now.
@@ -222,7 +225,7 @@ class BatchRunner:
             row.fill_from(finished)
             self._changed(row)
             return
-        crawler = ResearchCrawler(self.settings[position], backend=self.backend)
+        crawler = ResearchCrawler(self.settings[position], backend=self.backend, politeness=self.politeness)
         resuming = (run_dir / "run.json").exists()
         row.status = "running"
         self._changed(row)

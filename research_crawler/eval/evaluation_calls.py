@@ -24,6 +24,7 @@ from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.report.models import Report
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.run.session import ResearchSession
+from research_crawler.web.shared_politeness import SharedPoliteness
 
 __all__ = ["RUNS_DIR", "EvaluationCalls", "run_dir_name"]
 
@@ -70,6 +71,8 @@ class EvaluationCalls:
         self.out = out
         self.replay = replay
         self._evidence: dict[str, RunEvidence] = {}
+        #: One pace per host for every query of the evaluation (they run in threads of their own).
+        self.politeness = SharedPoliteness()
         self._lock = threading.Lock()
 
     # --- the target: one query, run by the agents ---------------------------------------------------
@@ -88,6 +91,7 @@ class EvaluationCalls:
                 backend=self.backend,
                 allowed_hosts=self.testbed.allowed_hosts() if self.testbed is not None else None,
                 replay_from=replay_from,
+                politeness=self.politeness,
             )
             text = str(inputs["query"]).replace(SITE_URL_PLACEHOLDER, site_url)
             report = session.run(text, sites=start_urls, run_dir=run_dir)

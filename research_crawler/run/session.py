@@ -44,6 +44,7 @@ from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.shared_politeness import SharedPoliteness
 
 __all__ = ["ResearchSession"]
 
@@ -62,8 +63,11 @@ class ResearchSession:
         allowed_hosts: Sequence[str] | None = None,
         on_event: Callable[[dict[str, Any]], None] | None = None,
         replay_from: Path | None = None,
+        politeness: SharedPoliteness | None = None,
     ) -> None:
         self.settings = settings
+        #: Host schedules and robots.txt rules shared with the other queries of a batch or an evaluation.
+        self.politeness = politeness
         self.backend: ModelBackend = backend
         self.site_pool = site_pool
         self.allowed_hosts = allowed_hosts
@@ -180,7 +184,10 @@ class ResearchSession:
         recording = PageArchive(self.replay_from / PAGES_DIR) if self.replay_from is not None else None
         try:
             async with Fetcher(
-                self.settings.fetch, page_view=self.settings.page_view, allowed_hosts=self.allowed_hosts
+                self.settings.fetch,
+                page_view=self.settings.page_view,
+                allowed_hosts=self.allowed_hosts,
+                shared=self.politeness,
             ) as fetcher:
                 source = PageSource(
                     fetcher=fetcher,

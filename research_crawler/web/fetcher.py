@@ -53,6 +53,7 @@ from research_crawler.web.rendering import fetch_rendered
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.script_rendering import script_rendering_reason
+from research_crawler.web.shared_politeness import SharedPoliteness
 from research_crawler.web.url_guard import Resolver, UrlGuard
 
 __all__ = ["Fetcher", "RawResponse", "page_from_file"]
@@ -85,6 +86,7 @@ class Fetcher:
         allowed_hosts: Iterable[str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         resolver: Resolver | None = None,
+        shared: SharedPoliteness | None = None,
     ) -> None:
         allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
         self._settings = settings
@@ -94,6 +96,7 @@ class Fetcher:
             delay_s=settings.per_host_delay_s,
             concurrency=settings.per_host_concurrency,
             max_crawl_delay_s=settings.max_crawl_delay_s,
+            schedule=shared.schedule if shared is not None else None,
         )
         self._guard = UrlGuard(
             allowed_hosts=[*settings.allowed_hosts, *(allowed_hosts or ())],
@@ -108,6 +111,7 @@ class Fetcher:
             politeness=self._politeness,
             ttl_s=settings.robots_ttl_s,
             retry_s=settings.robots_retry_s,
+            shared=shared.robots if shared is not None else None,
         )
         self._gate = RequestGate(
             robots=self._robots if settings.obey_robots else None,

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from research_crawler.context.urls import host_of
+from research_crawler.web.shared_politeness import HostSchedule, LocalHostSchedule
 
 __all__ = ["HostPoliteness", "politeness_key"]
 
@@ -27,9 +28,6 @@ def politeness_key(url: str) -> str:
 @dataclass
 class _HostState:
     semaphore: asyncio.Semaphore
-    crawl_delay_s: float = 0.0
-    last_start: float = float("-inf")
-    not_before: float = 0.0
     in_flight: int = 0
 
 
@@ -39,6 +37,8 @@ class HostPoliteness:
     The gap is measured between request starts (as Scrapy's DOWNLOAD_DELAY). A robots.txt Crawl-delay
     raises a host's gap (capped at `max_crawl_delay_s`, with a log line); `defer` pushes a host's next
     start back, for Retry-After and backoff, so every request to that host waits, not only the retry.
+    The start times live in `schedule`: this scheduler's own, or one shared by every query of a batch or an
+    evaluation (`web/shared_politeness.py`), so that they keep one pace per host together.
     """
 
     def __init__(
@@ -48,6 +48,7 @@ class HostPoliteness:
         concurrency: int,
         max_crawl_delay_s: float,
         clock: Callable[[], float] = time.monotonic,
+        schedule: HostSchedule | None = None,
     ) -> None:
         if delay_s < 0 or max_crawl_delay_s < 0:
             raise ValueError("delays must be >= 0")
@@ -56,7 +57,7 @@ class HostPoliteness:
         self._delay_s = delay_s
         self._concurrency = concurrency
         self._max_crawl_delay_s = max_crawl_delay_s
-        self._clock = clock
+        self._schedule: HostSchedule = schedule if schedule is not None else LocalHostSchedule(clock)
         self._hosts: dict[str, _HostState] = {}
 
     def _state(self, host: str) -> _HostState:
@@ -68,7 +69,7 @@ class HostPoliteness:
 
     def delay_for(self, host: str) -> float:
         """The gap kept between two request starts on `host`: max(per-host delay, its Crawl-delay)."""
-        return max(self._delay_s, self._state(host).crawl_delay_s)
+        return max(self._delay_s, self._schedule.crawl_delay(host))
 
     def set_crawl_delay(self, host: str, seconds: float) -> float:
         """Apply a robots.txt Crawl-delay to `host`; returns the delay used (capped, never negative)."""
@@ -80,13 +81,12 @@ class HostPoliteness:
                 seconds,
                 self._max_crawl_delay_s,
             )
-        self._state(host).crawl_delay_s = used
+        self._schedule.set_crawl_delay(host, used)
         return used
 
     def defer(self, host: str, seconds: float) -> None:
         """No request to `host` starts within the next `seconds` (Retry-After, backoff)."""
-        state = self._state(host)
-        state.not_before = max(state.not_before, self._clock() + max(seconds, 0.0))
+        self._schedule.defer(host, seconds)
 
     def in_flight(self, host: str) -> int:
         """Requests to `host` inside their slot right now."""
@@ -96,18 +96,17 @@ class HostPoliteness:
     async def slot(self, host: str) -> AsyncIterator[None]:
         """Wait for `host`'s turn (a free place and the gap since the previous start), then hold it."""
         state = self._state(host)
+        schedule = self._schedule
         async with state.semaphore:
             # The start time is reserved before sleeping, so concurrent waiters space out rather than
-            # all waking at once; no await separates reading and writing the schedule.
+            # all waking at once; the schedule books it atomically (one lock, whoever shares it).
             # The gap is computed from the previous start at the time of asking, so a Crawl-delay
             # learned from the robots.txt request applies to the very next request.
-            now = self._clock()
-            start = max(now, state.last_start + self.delay_for(host), state.not_before)
-            state.last_start = start
-            if start > now:
-                await asyncio.sleep(start - now)
+            start = schedule.reserve(host, self._delay_s)
+            if (wait := start - schedule.now()) > 0:
+                await asyncio.sleep(wait)
             # A Retry-After that arrived while this request slept still applies to it.
-            while (pause := state.not_before - self._clock()) > 0:
+            while (pause := schedule.not_before(host) - schedule.now()) > 0:
                 await asyncio.sleep(pause)
             state.in_flight += 1
             try:

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -19,6 +20,7 @@ from protego import Protego
 from research_crawler.pages.page import Determination
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.raw_response import RawResponse
+from research_crawler.web.shared_politeness import RobotsStore
 
 __all__ = ["RobotsCache", "RobotsVerdict", "robots_token", "robots_url"]
 
@@ -57,7 +59,8 @@ class RobotsCache:
     """Answers "may we fetch this URL?" from each origin's robots.txt, fetching each file once.
 
     `fetch` gets the robots.txt URL and returns the `RawResponse` (redirects already followed, body
-    capped). A Crawl-delay for our token is handed to `politeness`.
+    capped). A Crawl-delay for our token is handed to `politeness`. With `shared`, every cache sharing that
+    store (the queries of one batch or evaluation) fetches each robots.txt once between them.
     """
 
     def __init__(
@@ -69,8 +72,10 @@ class RobotsCache:
         ttl_s: float = 6 * 3600.0,
         retry_s: float = 300.0,
         clock: Callable[[], float] = time.monotonic,
+        shared: RobotsStore | None = None,
     ) -> None:
         self._token = robots_token(user_agent)
+        self._shared = shared
         self._fetch = fetch
         self._politeness = politeness
         self._ttl_s = ttl_s
@@ -99,6 +104,10 @@ class RobotsCache:
         cached = self._rules.get(robots)
         if cached is not None and cached.expires > self._clock():
             return cached
+        if self._shared is not None:
+            shared = await self._shared_rules(robots, self._shared)
+            if shared is not None:
+                return shared
         lock = self._locks.setdefault(robots, asyncio.Lock())
         async with lock:  # one fetch per origin; the others wait and read its result
             cached = self._rules.get(robots)
@@ -107,6 +116,27 @@ class RobotsCache:
             rules = self._interpret(robots, await self._fetch(robots))
             self._rules[robots] = rules
             return rules
+
+    async def _shared_rules(self, robots: str, store: RobotsStore) -> _Rules | None:
+        """The rules of `robots` fetched once for every query sharing `store`: this cache fetches them when it
+        is first to ask, or waits for the one that is; None when that fetch was abandoned (ask again alone)."""
+        key = (self._token, robots)
+        future, owner = store.claim(key, fresh=lambda rules: rules is not None and rules.expires > self._clock())
+        if owner:
+            try:
+                rules = self._interpret(robots, await self._fetch(robots))
+            except BaseException:
+                future.set_result(None)  # abandoned (cancelled, failed): the waiters fetch on their own
+                raise
+            future.set_result(rules)
+        else:
+            rules = await asyncio.wrap_future(future)
+            if rules is None:
+                return None
+            if self._politeness is not None and rules.parser is not None:
+                self._apply_crawl_delay(robots, rules.parser)  # a scheduler that does not share the schedule
+        self._rules[robots] = rules
+        return cast(_Rules, rules)
 
     def _interpret(self, robots: str, response: RawResponse) -> _Rules:
         now = self._clock()

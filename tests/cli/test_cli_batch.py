@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from pathlib import Path
 
@@ -180,3 +181,32 @@ def test_retry_empty_runs_again_only_the_queries_that_found_nothing(
     assert [row["status"] for row in rows] == ["skipped", "done"]
     empty_dir = Path(first[1]["run_dir"])
     assert (empty_dir.parent / f"{empty_dir.name}.empty-1" / "report.json").exists() and empty_dir.exists()
+
+
+def test_concurrent_queries_keep_one_pace_per_host_and_read_robots_once(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+) -> None:
+    """Three queries at once on one site: the site's request log never shows two requests closer than the
+    per-host delay, whichever query sent them, and its robots.txt was asked for once (issue 20)."""
+    delay = 0.4
+    site = testbed_server.base_url("arxiv-like")
+    queries = [query.text for query in testbed.queries_for("arxiv-like")[:3]]
+    batch = tmp_path / "three.jsonl"
+    batch.write_text("".join(json.dumps({"query": q, "sites": [site]}) + "\n" for q in queries), encoding="utf-8")
+    testbed_server.reset_hits()
+    result = runner.invoke(
+        app,
+        ["--set", f"fetch.per_host_delay_s={delay}", "batch", str(batch), "--out", str(tmp_path / "out"),
+         "--concurrency", "3", "--model", "simulated", "--quiet"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert [row["status"] for row in _summary(tmp_path / "out")] == ["done"] * 3
+    hits = testbed_server.hits("arxiv-like")
+    runs = [read_trace(path) for path in (tmp_path / "out").glob("*/trace.jsonl")]
+    assert all(any(e["event"] == "fetch" for e in events) for events in runs), "each query fetched pages"
+    assert len(hits) >= 9
+    times = sorted(hit.time for hit in hits)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    # Arrival times on the server; a request's start is booked on the client, so allow a little jitter.
+    assert min(gaps) >= delay * 0.75, sorted(gaps)[:5]
+    assert [hit.path for hit in hits].count("/robots.txt") == 1

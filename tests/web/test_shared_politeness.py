@@ -1,0 +1,103 @@
+"""One pace per host and one robots.txt per origin for every query sharing a `SharedPoliteness`, whatever thread
+or event loop each runs on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import threading
+import time
+
+from test_robots import response
+
+from research_crawler.web.politeness import HostPoliteness
+from research_crawler.web.raw_response import RawResponse
+from research_crawler.web.robots import RobotsCache
+from research_crawler.web.shared_politeness import LocalHostSchedule, RobotsStore, SharedPoliteness
+
+
+def test_the_schedule_books_starts_a_gap_apart_and_honours_crawl_delay_and_back_off() -> None:
+    now = [100.0]
+    schedule = LocalHostSchedule(clock=lambda: now[0])
+    assert [schedule.reserve("a.org", 1.0) for _ in range(3)] == [100.0, 101.0, 102.0]
+    assert schedule.reserve("b.org", 1.0) == 100.0  # another host keeps its own pace
+    schedule.set_crawl_delay("a.org", 5.0)
+    assert schedule.reserve("a.org", 1.0) == 107.0  # the longer of the two gaps
+    schedule.defer("b.org", 30.0)
+    assert schedule.reserve("b.org", 1.0) == 130.0
+
+
+def test_two_event_loops_in_two_threads_keep_one_pace_per_host() -> None:
+    shared = SharedPoliteness()
+    starts: list[float] = []
+    lock = threading.Lock()
+
+    def query() -> None:
+        politeness = HostPoliteness(delay_s=0.1, concurrency=4, max_crawl_delay_s=10, schedule=shared.schedule)
+
+        async def requests() -> None:
+            for _ in range(4):
+                async with politeness.slot("site.org"):
+                    with lock:
+                        starts.append(time.monotonic())
+
+        asyncio.run(requests())
+
+    threads = [threading.Thread(target=query) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    starts.sort()
+    assert len(starts) == 12
+    assert min(b - a for a, b in itertools.pairwise(starts)) >= 0.09
+
+
+def test_robots_txt_is_fetched_once_for_every_cache_sharing_the_store() -> None:
+    store = RobotsStore()
+    fetched: list[str] = []
+    release = threading.Event()
+
+    async def slow_fetch(url: str) -> RawResponse:
+        fetched.append(url)
+        await asyncio.to_thread(release.wait, 5)
+        return response("User-agent: *\nDisallow: /private\n")
+
+    verdicts: list[tuple[bool, bool]] = []
+
+    def query() -> None:
+        cache = RobotsCache(user_agent="research-crawler/1.0", fetch=slow_fetch, shared=store)
+
+        async def ask() -> tuple[bool, bool]:
+            public = await cache.check("http://site.org/papers")
+            private = await cache.check("http://site.org/private/x")
+            return public.allowed, private.allowed
+
+        verdicts.append(asyncio.run(ask()))
+
+    threads = [threading.Thread(target=query) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.2)
+    release.set()
+    for thread in threads:
+        thread.join()
+    assert fetched == ["http://site.org/robots.txt"]
+    assert verdicts == [(True, False)] * 3
+
+
+def test_an_abandoned_fetch_lets_the_next_cache_fetch_on_its_own() -> None:
+    store = RobotsStore()
+
+    async def failing(url: str) -> RawResponse:
+        raise RuntimeError("connection dropped")
+
+    async def working(url: str) -> RawResponse:
+        return response("User-agent: *\nAllow: /\n")
+
+    first = RobotsCache(user_agent="rc", fetch=failing, shared=store)
+    with contextlib.suppress(RuntimeError):
+        asyncio.run(first.check("http://site.org/a"))
+    second = RobotsCache(user_agent="rc", fetch=working, shared=store)
+    assert asyncio.run(second.check("http://site.org/a")).allowed
