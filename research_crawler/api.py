@@ -25,6 +25,7 @@ from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.recorded import restore_settings
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError, ModelError, StateError
+from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.report.models import Report
 from research_crawler.web.shared_politeness import SharedPoliteness
 
@@ -76,8 +77,10 @@ class ResearchCrawler:
         on_event: EventCallback | None = None,
         replay_from: Path | None = None,
         politeness: SharedPoliteness | None = None,
+        model_limiter: RequestLimiter | None = None,
     ) -> None:
         self.settings = settings if settings is not None else Settings.load()
+        self.model_limiter = model_limiter
         #: Per-host start schedules and robots.txt rules, shared by this crawler's runs and with any other crawler
         #: given the same object (a batch gives one to all its queries).
         self.politeness = politeness if politeness is not None else SharedPoliteness()
@@ -190,6 +193,7 @@ class ResearchCrawler:
             on_event=fan_out if listeners else None,
             replay_from=self.replay_from,
             politeness=self.politeness,
+            model_limiter=self.model_limiter,
         )
 
     async def _guarded(

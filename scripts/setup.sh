@@ -16,7 +16,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
   # The CPU build of PyTorch first, so that nothing later pulls a multi-GB CUDA build.
   .venv/bin/python -m pip install -q --disable-pip-version-check "torch==2.13.0"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,ray]"
   touch "$stamp"
 fi
 

@@ -32,6 +32,7 @@ LAYERS: tuple[str, ...] = (
     "nested_chats",
     "run",
     "api",
+    "scale",
     "eval",
     "cli",
     "__init__",

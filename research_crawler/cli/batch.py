@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -27,7 +27,11 @@ from research_crawler.config.settings import Settings
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.report.models import Report
+from research_crawler.scale.connect import connect_ray
 from research_crawler.web.shared_politeness import SharedPoliteness
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["SUMMARY_FILE", "BatchEntry", "BatchRow", "BatchRunner", "load_batch"]
 
@@ -157,9 +161,12 @@ class BatchRunner:
         concurrency: int = 1,
         on_row: Callable[[BatchRow], None] | None = None,
         retry_empty: bool = False,
+        scale: Literal["local", "ray"] = "local",
+        ray_address: str | None = None,
     ) -> None:
         """`retry_empty` runs again the queries whose finished run found no item (their old run directory is
-        kept beside, renamed ``<name>.empty-N``)."""
+        kept beside, renamed ``<name>.empty-N``). `scale` "ray" runs each query as a Ray task (on the cluster at
+        `ray_address`, or a local Ray instance), politeness and model limits shared through one actor."""
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
         self.entries = list(entries)
@@ -178,6 +185,8 @@ class BatchRunner:
         ]
         self._crawlers: set[ResearchCrawler] = set()
         self._stopping = False
+        self._ray = connect_ray(settings, address=ray_address) if scale == "ray" else None
+        self._ray_refs: set[Any] = set()
 
     def _entry_settings(self, base: Settings, number: int, entry: BatchEntry) -> Settings:
         try:
@@ -212,6 +221,9 @@ class BatchRunner:
         self._stopping = True
         for crawler in list(self._crawlers):
             crawler.cancel()
+        if self._ray is not None:
+            for ref in list(self._ray_refs):
+                self._ray.cancel(ref)
 
     async def _run_entry(self, position: int) -> None:
         entry, row = self.entries[position], self.rows[position]
@@ -225,10 +237,13 @@ class BatchRunner:
             row.fill_from(finished)
             self._changed(row)
             return
-        crawler = ResearchCrawler(self.settings[position], backend=self.backend, politeness=self.politeness)
         resuming = (run_dir / "run.json").exists()
         row.status = "running"
         self._changed(row)
+        if self._ray is not None:
+            await self._run_on_ray(position, resuming=resuming)
+            return
+        crawler = ResearchCrawler(self.settings[position], backend=self.backend, politeness=self.politeness)
         self._crawlers.add(crawler)
         try:
             if resuming:
@@ -243,6 +258,26 @@ class BatchRunner:
             row.fill_from(report)
         finally:
             self._crawlers.discard(crawler)
+        self._changed(row)
+
+    async def _run_on_ray(self, position: int, *, resuming: bool) -> None:
+        """The entry as a Ray task: the same run as `ask` on a worker; a worker's death is retried by Ray."""
+        assert self._ray is not None
+        entry, row = self.entries[position], self.rows[position]
+        ref = self._ray.submit(
+            self.settings[position], self.backend, entry.query, sites=entry.sites, run_dir=Path(row.run_dir)
+        )
+        self._ray_refs.add(ref)
+        try:
+            report = self._ray.report_of(await ref)
+        except Exception as exc:  # the query's own error, or its worker died more often than retried
+            row.status, row.error = "failed", self._ray.failure(exc)
+            logger.warning("batch entry %d failed: %s", row.index, row.error)
+        else:
+            row.status = "resumed" if resuming else "done"
+            row.fill_from(report)
+        finally:
+            self._ray_refs.discard(ref)
         self._changed(row)
 
     def _changed(self, row: BatchRow) -> None:

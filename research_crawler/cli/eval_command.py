@@ -20,8 +20,10 @@ from research_crawler.cli.options import (
     ModelOption,
     ParallelSitesOption,
     PresetOption,
+    RayAddressOption,
     RerankerOption,
     RunOptions,
+    ScaleBackendOption,
     load_settings,
 )
 from research_crawler.cli.output import console, err_console, friendly_errors
@@ -41,6 +43,8 @@ def evaluate(
         list[str] | None, typer.Option("--sites", help="Evaluate only these sites of the dataset (repeatable).")
     ] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Queries at once.")] = 1,
+    scale: ScaleBackendOption = "local",
+    ray_address: RayAddressOption = None,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="At most N queries of each site (a quick, smaller run).")
     ] = None,
@@ -85,6 +89,8 @@ def evaluate(
         sites=sites or None,
         kinds=kinds or None,
         concurrency=concurrency,
+        scale=scale,
+        ray_address=ray_address,
         out=target,
         replay=replay,
         limit=limit,

@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -57,6 +57,15 @@ ItemKindOption = Annotated[
 ]
 PresetOption = Annotated[
     str | None, typer.Option("--preset", help="A named configuration: default or paper (as the global --preset).")
+]
+ScaleBackend = Literal["local", "ray"]
+ScaleBackendOption = Annotated[
+    ScaleBackend,
+    typer.Option("--backend", help="Where the queries run: local (this process) or ray (Ray tasks)."),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="The Ray cluster to join ('auto': this machine's); default: start a local one."),
 ]
 
 

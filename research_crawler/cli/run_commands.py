@@ -24,9 +24,11 @@ from research_crawler.cli.options import (
     ParallelSitesOption,
     PresetOption,
     QuietOption,
+    RayAddressOption,
     Reranker,
     RerankerOption,
     RunOptions,
+    ScaleBackendOption,
     SiteOption,
     explicit_overrides,
     load_settings,
@@ -130,6 +132,8 @@ def batch(
     retry_empty: Annotated[
         bool, typer.Option("--retry-empty", help="Run again the queries whose finished run found no item.")
     ] = False,
+    scale: ScaleBackendOption = "local",
+    ray_address: RayAddressOption = None,
     model: ModelOption = None,
     reranker: RerankerOption = None,
     max_subpages: MaxSubpagesOption = None,
@@ -167,6 +171,8 @@ def batch(
         concurrency=concurrency,
         on_row=progress,
         retry_empty=retry_empty,
+        scale=scale,
+        ray_address=ray_address,
     )
     with stop_on_ctrl_c(runner.cancel, note=lambda message: err_console.print(message, markup=False)):
         rows = asyncio.run(runner.arun())

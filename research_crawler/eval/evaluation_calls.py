@@ -8,7 +8,7 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langsmith import schemas
 
@@ -25,6 +25,9 @@ from research_crawler.report.models import Report
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.run.session import ResearchSession
 from research_crawler.web.shared_politeness import SharedPoliteness
+
+if TYPE_CHECKING:
+    from research_crawler.scale.ray_queries import RayQueries
 
 __all__ = ["RUNS_DIR", "EvaluationCalls", "run_dir_name"]
 
@@ -59,6 +62,7 @@ class EvaluationCalls:
         out: Path,
         replay: Path | None,
         on_query: Callable[[int, int, str, str], None] | None = None,
+        ray_queries: RayQueries | None = None,
     ) -> None:
         """`on_query(done, total, query_id, outcome)` is told as each query's run ends (from a worker thread)."""
         self.data = data
@@ -73,6 +77,8 @@ class EvaluationCalls:
         self._evidence: dict[str, RunEvidence] = {}
         #: One pace per host for every query of the evaluation (they run in threads of their own).
         self.politeness = SharedPoliteness()
+        #: With `eval --backend ray`: each query runs as a Ray task, politeness shared through the cluster's actor.
+        self.ray_queries = ray_queries
         self._lock = threading.Lock()
 
     # --- the target: one query, run by the agents ---------------------------------------------------
@@ -86,15 +92,22 @@ class EvaluationCalls:
             replay_from = self.replay / RUNS_DIR / run_dir_name(query_id) if self.replay is not None else None
             if replay_from is not None and not replay_from.is_dir():
                 raise ConfigError(f"the recording {self.replay} holds no run of query {query_id}")
-            session = ResearchSession(
-                self.settings,
-                backend=self.backend,
-                allowed_hosts=self.testbed.allowed_hosts() if self.testbed is not None else None,
-                replay_from=replay_from,
-                politeness=self.politeness,
-            )
             text = str(inputs["query"]).replace(SITE_URL_PLACEHOLDER, site_url)
-            report = session.run(text, sites=start_urls, run_dir=run_dir)
+            allowed = self.testbed.allowed_hosts() if self.testbed is not None else None
+            if self.ray_queries is not None:
+                report = self.ray_queries.run(
+                    self.settings, self.backend, text,
+                    sites=start_urls, run_dir=run_dir, allowed_hosts=allowed, replay_from=replay_from,
+                )  # fmt: skip
+            else:
+                session = ResearchSession(
+                    self.settings,
+                    backend=self.backend,
+                    allowed_hosts=allowed,
+                    replay_from=replay_from,
+                    politeness=self.politeness,
+                )
+                report = session.run(text, sites=start_urls, run_dir=run_dir)
         except Exception as exc:  # one failed query must not end the batch: it is recorded as an error
             logger.exception("query %s failed", query_id)
             self._tell(query_id, f"failed: {type(exc).__name__}")

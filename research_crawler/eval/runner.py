@@ -35,6 +35,7 @@ from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME
 from research_crawler.report.models import AgentStats
 from research_crawler.run.run_dir import ModelBackend
+from research_crawler.scale.connect import connect_ray
 
 __all__ = ["RUNS_DIR", "JudgeKind", "run_dir_name", "run_evaluation"]
 
@@ -57,6 +58,8 @@ def run_evaluation(
     testbed_server: TestbedServer | None = None,
     limit: int | None = None,
     on_query: Callable[[int, int, str, str], None] | None = None,
+    scale: Literal["local", "ray"] = "local",
+    ray_address: str | None = None,
 ) -> EvaluationResult:
     """Evaluate the agents on `dataset` (a dataset file) and write the results into `out` (a new directory).
 
@@ -65,7 +68,8 @@ def run_evaluation(
     `replay` is the output directory of an earlier evaluation: every fetch is answered from its recorded pages
     (and the testbed addresses it recorded), so a benchmark is repeated on identical pages. `testbed_server`
     is a running testbed to use instead of starting one (testbed datasets only). `limit` keeps at most that
-    many queries of each site; `on_query(done, total, query_id, outcome)` is told as each query ends.
+    many queries of each site; `on_query(done, total, query_id, outcome)` is told as each query ends. `scale`
+    "ray" runs each query as a Ray task (on the cluster at `ray_address`, or a local Ray instance).
     """
     started = time.monotonic()
     if concurrency < 1:
@@ -103,6 +107,7 @@ def run_evaluation(
             out=out,
             replay=replay,
             on_query=on_query,
+            ray_queries=connect_ray(run_settings, address=ray_address) if scale == "ray" else None,
         )
         with warnings.catch_warnings(), langsmith_start_line() as start_line:
             warnings.filterwarnings("ignore", message=".*'upload_results' parameter is in beta.*")

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
-from research_crawler.llm.rate_limit import ModelRateLimiter
+from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.llm.reply_checks import check_reply, tool_answered
 from research_crawler.llm.usage import (
     ModelCall,
@@ -147,7 +147,7 @@ class BaseModelClient:
         self.sleep: Callable[[float], None] = sleep or time.sleep
         self.clock: Callable[[], float] = clock or time.monotonic
         self.budget: RunBudget | None = kwargs.pop("budget", None)
-        self.rate_limiter: ModelRateLimiter | None = kwargs.pop("rate_limiter", None)
+        self.rate_limiter: RequestLimiter | None = kwargs.pop("rate_limiter", None)
         #: The agent's task is a tool call: a text reply before any of its calls was answered is asked again.
         self.must_call_tool: bool = bool(kwargs.pop("must_call_tool", False))
         #: Told of every round trip once it is in the ledger (the exploration counts a site's calls with it).

@@ -10,12 +10,19 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-__all__ = ["ModelRateLimiter"]
+__all__ = ["ModelRateLimiter", "RequestLimiter"]
+
+
+class RequestLimiter(Protocol):
+    """What a model client waits on before each call: this module's limiter, or one shared by a cluster."""
+
+    def acquire(self, tokens: int) -> float: ...
 
 
 class ModelRateLimiter:
@@ -39,17 +46,21 @@ class ModelRateLimiter:
     def acquire(self, tokens: int) -> float:
         """Wait until a call of about `tokens` input tokens may go; returns the seconds waited."""
         waited = 0.0
-        cost = max(1, min(tokens, self._tokens.amount)) if self._tokens else 1
-        while True:
-            with self._lock:
-                fits = (self._requests is None or self._limiter.test(self._requests, "requests")) and (
-                    self._tokens is None or self._limiter.test(self._tokens, "tokens", cost=cost)
-                )
-                if fits:
-                    if self._requests is not None:
-                        self._limiter.hit(self._requests, "requests")
-                    if self._tokens is not None:
-                        self._limiter.hit(self._tokens, "tokens", cost=cost)
-                    return waited
+        while not self.try_acquire(tokens):
             self._sleep(self._poll_s)
             waited += self._poll_s
+        return waited
+
+    def try_acquire(self, tokens: int) -> bool:
+        """Count a call of about `tokens` input tokens if it fits within the limits now; whether it did."""
+        cost = max(1, min(tokens, self._tokens.amount)) if self._tokens else 1
+        with self._lock:
+            fits = (self._requests is None or self._limiter.test(self._requests, "requests")) and (
+                self._tokens is None or self._limiter.test(self._tokens, "tokens", cost=cost)
+            )
+            if fits:
+                if self._requests is not None:
+                    self._limiter.hit(self._requests, "requests")
+                if self._tokens is not None:
+                    self._limiter.hit(self._tokens, "tokens", cost=cost)
+            return fits

@@ -14,7 +14,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
-from research_crawler.llm.rate_limit import ModelRateLimiter
+from research_crawler.llm.rate_limit import ModelRateLimiter, RequestLimiter
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
 from research_crawler.llm.usage import ModelCall, UsageLedger
 from research_crawler.run.run_dir import ModelBackend
@@ -38,7 +38,10 @@ class RunModels:
         cancelled: threading.Event,
         trace: Trace,
         adjust: Callable[[Role, ModelSpec], ModelSpec] | None = None,
+        rate_limiter: RequestLimiter | None = None,
     ) -> None:
+        """`rate_limiter`: the endpoint's limits shared with other queries (a batch's, a cluster's); by default
+        this run's own, from `models.requests_per_minute` and `models.tokens_per_minute`."""
         self.settings = settings
         self._adjust = adjust
         self.backend: ModelBackend = backend
@@ -55,7 +58,7 @@ class RunModels:
             cancelled=cancelled,
             finish_page_agents={Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name},
         )
-        self.rate_limiter = (
+        self.rate_limiter = rate_limiter or (
             ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)
             if models.requests_per_minute or models.tokens_per_minute
             else None

@@ -28,6 +28,7 @@ from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.ag2_setup import forget_finished_clients
 from research_crawler.llm.budget import RunInterrupted, RunLimitReached
+from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.rank.rerank import Reranker, load_reranker
 from research_crawler.report.models import Report
 from research_crawler.report.writers import write_report
@@ -64,8 +65,11 @@ class ResearchSession:
         on_event: Callable[[dict[str, Any]], None] | None = None,
         replay_from: Path | None = None,
         politeness: SharedPoliteness | None = None,
+        model_limiter: RequestLimiter | None = None,
     ) -> None:
         self.settings = settings
+        #: The model endpoint's requests/tokens per minute, shared with other queries (default: this run's own).
+        self.model_limiter = model_limiter
         #: Host schedules and robots.txt rules shared with the other queries of a batch or an evaluation.
         self.politeness = politeness
         self.backend: ModelBackend = backend
@@ -236,7 +240,12 @@ class ResearchSession:
         """Read the request, explore (unless a resumed run had finished, or a follow-up only changes the choice
         among the items found), present, and build the report (worker thread)."""
         models = RunModels(
-            self.settings, backend=self.backend, cancelled=self._cancelled, trace=trace, adjust=self.model_spec
+            self.settings,
+            backend=self.backend,
+            cancelled=self._cancelled,
+            trace=trace,
+            adjust=self.model_spec,
+            rate_limiter=self.model_limiter,
         )
         tracer = MessageTracer(trace, x)
         presenting = Presenting(x, models, reranker, tracer)

@@ -1,0 +1,123 @@
+"""`batch --backend ray` on a local Ray instance and on a two-node cluster on this machine: the same summary as
+local, one pace per host across workers (the testbed's request log), and no query lost when a node dies."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from research_crawler.cli.batch import BatchRunner, load_batch
+from research_crawler.config.settings import Settings
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed.models import Testbed
+from research_crawler.run.trace import read_trace
+
+if os.environ.get("CI") != "true":
+    pytest.importorskip("ray")
+import ray
+from ray.cluster_utils import Cluster
+
+
+def _settings(server: TestbedServer, delay: float = 0.0) -> Settings:
+    settings = Settings()
+    settings.fetch.allowed_hosts = server.allowed_hosts()
+    settings.fetch.per_host_delay_s = delay
+    settings.rerank.kind = "bm25"
+    settings.models.backoff_base_s = 0.01
+    return settings
+
+
+def _batch(tmp_path: Path, testbed: Testbed, server: TestbedServer, site: str, count: int) -> Path:
+    path = tmp_path / "queries.jsonl"
+    queries = [query.text for query in testbed.queries_for(site)[:count]]
+    path.write_text(
+        "".join(json.dumps({"query": q, "sites": [server.base_url(site)]}) + "\n" for q in queries), encoding="utf-8"
+    )
+    return path
+
+
+def _summary(out: Path) -> list[tuple[str, str, str]]:
+    with (out / "summary.csv").open(encoding="utf-8", newline="") as handle:
+        return [(row["query"], row["items"], row["stop_reason"]) for row in csv.DictReader(handle)]
+
+
+@pytest.fixture
+def local_ray() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_a_batch_on_ray_has_the_same_summary_as_local(
+    local_ray: None, tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    entries = load_batch(_batch(tmp_path, testbed, testbed_server, "journal-like", 3))
+    settings = _settings(testbed_server)
+    local = BatchRunner(entries, settings=settings, out_dir=tmp_path / "local", backend="simulated", concurrency=2)
+    on_ray = BatchRunner(
+        entries, settings=settings, out_dir=tmp_path / "ray", backend="simulated", concurrency=2, scale="ray"
+    )
+    assert [row.status for row in local.run()] == ["done"] * 3
+    assert [row.status for row in on_ray.run()] == ["done"] * 3
+    assert _summary(tmp_path / "ray") == _summary(tmp_path / "local")
+    assert all((tmp_path / "ray" / entry.run_dir_name() / "report.md").exists() for entry in entries)
+    # run again: every finished query is skipped, as with local
+    assert [row.status for row in BatchRunner(
+        entries, settings=settings, out_dir=tmp_path / "ray", backend="simulated", scale="ray"
+    ).run()] == ["skipped"] * 3  # fmt: skip
+
+
+@pytest.fixture
+def two_nodes() -> Iterator[Cluster]:
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})  # tasks run on the worker nodes only
+    cluster.add_node(num_cpus=1)
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, configure_logging=False, log_to_driver=False)
+    yield cluster
+    ray.shutdown()
+    cluster.shutdown()
+
+
+def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
+    two_nodes: Cluster, tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    delay = 0.3
+    entries = load_batch(_batch(tmp_path, testbed, testbed_server, "arxiv-like", 4))
+    runner = BatchRunner(
+        entries, settings=_settings(testbed_server, delay), out_dir=tmp_path / "out", backend="simulated",
+        concurrency=4, scale="ray",
+    )  # fmt: skip
+    testbed_server.reset_hits()
+    rows: list[object] = []
+    worker = threading.Thread(target=lambda: rows.extend(runner.run()))
+    worker.start()
+    # As soon as a query has started on the cluster, one of its two nodes dies and another joins.
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "out").glob("*/run.json")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    victim = next(node for node in two_nodes.worker_nodes)
+    two_nodes.add_node(num_cpus=1)
+    two_nodes.remove_node(victim)
+    worker.join(timeout=600)
+    assert not worker.is_alive()
+    statuses = [row.status for row in runner.rows]
+    assert all(status in {"done", "resumed"} for status in statuses), [(r.status, r.error) for r in runner.rows]
+    assert all((tmp_path / "out" / entry.run_dir_name() / "report.md").exists() for entry in entries)
+    actions = [
+        [event["action"] for event in read_trace(path) if event["event"] == "run"]
+        for path in sorted((tmp_path / "out").glob("*/trace.jsonl"))
+    ]
+    # the query the dying node was running was tried again on another and continued from its run directory
+    assert any(run[:2] == ["start", "resume"] for run in actions), actions
+    times = sorted(hit.time for hit in testbed_server.hits("arxiv-like"))
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert len(times) >= 8 and min(gaps) >= delay * 0.75, sorted(gaps)[:5]
