@@ -26,6 +26,7 @@ from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, ResearchCrawlerError
+from research_crawler.llm.rate_limit import shared_model_limiter
 from research_crawler.report.models import Report
 from research_crawler.scale.connect import connect_ray
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -175,6 +176,8 @@ class BatchRunner:
         self.concurrency = concurrency
         #: One pace per host for every query of the batch, whichever query sends the request.
         self.politeness = SharedPoliteness()
+        #: The model endpoint's requests and tokens per minute, for all the batch's queries together.
+        self.model_limiter = shared_model_limiter(settings)
         self.on_row = on_row
         self.retry_empty = retry_empty
         # Every entry's settings are checked before the first query runs: a typo in entry 40 fails now.
@@ -243,7 +246,9 @@ class BatchRunner:
         if self._ray is not None:
             await self._run_on_ray(position, resuming=resuming)
             return
-        crawler = ResearchCrawler(self.settings[position], backend=self.backend, politeness=self.politeness)
+        crawler = ResearchCrawler(
+            self.settings[position], backend=self.backend, politeness=self.politeness, model_limiter=self.model_limiter
+        )
         self._crawlers.add(crawler)
         try:
             if resuming:

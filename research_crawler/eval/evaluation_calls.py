@@ -21,6 +21,7 @@ from research_crawler.eval.judges import JUDGE_METRICS, Judge, JudgeMetric, Judg
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground_truth_metrics, run_figures
 from research_crawler.eval.results import QueryCompliance, QueryResult
 from research_crawler.eval.testbed_sites import TestbedSites
+from research_crawler.llm.rate_limit import shared_model_limiter
 from research_crawler.report.models import Report
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.run.session import ResearchSession
@@ -77,6 +78,7 @@ class EvaluationCalls:
         self._evidence: dict[str, RunEvidence] = {}
         #: One pace per host for every query of the evaluation (they run in threads of their own).
         self.politeness = SharedPoliteness()
+        self.model_limiter = shared_model_limiter(settings)
         #: With `eval --backend ray`: each query runs as a Ray task, politeness shared through the cluster's actor.
         self.ray_queries = ray_queries
         self._lock = threading.Lock()
@@ -106,6 +108,7 @@ class EvaluationCalls:
                     allowed_hosts=allowed,
                     replay_from=replay_from,
                     politeness=self.politeness,
+                    model_limiter=self.model_limiter,
                 )
                 report = session.run(text, sites=start_urls, run_dir=run_dir)
         except Exception as exc:  # one failed query must not end the batch: it is recorded as an error

@@ -16,7 +16,9 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-__all__ = ["ModelRateLimiter", "RequestLimiter"]
+from research_crawler.config.settings import Settings
+
+__all__ = ["ModelRateLimiter", "RequestLimiter", "shared_model_limiter"]
 
 
 class RequestLimiter(Protocol):
@@ -64,3 +66,12 @@ class ModelRateLimiter:
                 if self._tokens is not None:
                     self._limiter.hit(self._tokens, "tokens", cost=cost)
             return fits
+
+
+def shared_model_limiter(settings: Settings) -> ModelRateLimiter | None:
+    """One limiter for several queries of one process (a batch, an evaluation) from `settings.models`' limits;
+    None when there are none."""
+    models = settings.models
+    if not (models.requests_per_minute or models.tokens_per_minute):
+        return None
+    return ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)

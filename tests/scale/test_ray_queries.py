@@ -121,3 +121,19 @@ def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
     times = sorted(hit.time for hit in testbed_server.hits("arxiv-like"))
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert len(times) >= 8 and min(gaps) >= delay * 0.75, sorted(gaps)[:5]
+
+
+def test_the_model_endpoints_limits_hold_for_every_worker(local_ray: None) -> None:
+    from research_crawler.scale.ray_politeness import PolitenessActor, RayHostSchedule
+
+    actor = PolitenessActor.remote(3, None)  # type: ignore[attr-defined]
+
+    @ray.remote
+    def one_call() -> bool:
+        return bool(ray.get(actor.try_acquire.remote(100)))
+
+    granted = ray.get([one_call.remote() for _ in range(5)])
+    assert sorted(granted) == [False, False, True, True, True]  # 3 a minute, whichever worker asks
+    schedule = RayHostSchedule(actor)
+    first, second = schedule.reserve("site.org", 2.0), schedule.reserve("site.org", 2.0)
+    assert second - first == pytest.approx(2.0)
