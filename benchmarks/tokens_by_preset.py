@@ -36,6 +36,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ start page opened directly", {"run": {"open_start_page": True}}),
     ("+ no link scoring on last page", {"run": {"links_on_last_page": False}}),
     ("+ items given in the task", {"run": {"items_in_task": True}}),
+    ("+ Crawler and Collector at once", {"run": {"scrape_concurrently": True}}),
 ]
 DEFAULT_ROW = "default"
 

@@ -48,6 +48,11 @@ class RunSettings(SettingsSection):
         description="End the Crawler's and the Collector's chat once their tool call succeeded, instead of "
         "asking the model for a closing sentence (one model call over the whole page saved per page).",
     )
+    scrape_concurrently: bool = Field(
+        True,
+        description="The Crawler and the Item Collector read a page at the same time (neither needs the other's "
+        "answer): a page costs one model wait instead of two. False: one after the other, as the paper's nested chat.",
+    )
     links_on_last_page: bool = Field(
         False,
         description="Have the Crawler score the links of a site's last subpage too. No page of the site is opened "

@@ -1,6 +1,9 @@
 """The Scraper nested chat (paper Fig. 3a): fetch the chosen page once, the Crawler scores its links, the
 Item Collector stores its items chunk by chunk and writes the page report the Planner reads.
 
+Both read the same copy of the page and neither needs the other's answer, so with ``run.scrape_concurrently``
+their chats run at the same time (the Crawler's in a thread of its own): the page costs one model wait, not two.
+
 It is a reply function rather than AG2's static chat queue because each step's message depends on the
 previous one (the page must be fetched before anyone reads it, and long pages have a variable number of
 chunks). Every step still starts from a clean context, as the paper intends.
@@ -10,7 +13,11 @@ from __future__ import annotations
 
 import logging
 import re
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import autogen
 
@@ -30,6 +37,8 @@ from research_crawler.tools.site_search import usable_mechanisms
 __all__ = ["ScraperChat"]
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: A view with no numbered link and fewer words than this holds no item to collect (an empty results page,
 #: a form, a page whose content a script never rendered): the Collector is not asked to read it.
@@ -84,8 +93,7 @@ class ScraperChat:
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
         try:
-            self._crawl(page)
-            report = self._collect(page)
+            report = self._crawl_and_collect(page)
         finally:
             x.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
@@ -121,6 +129,35 @@ class ScraperChat:
         self.exploration.site_search[site] = mechanisms
         self.exploration.search_form_pages[site] = page.final_url
         return True
+
+    def _crawl_and_collect(self, page: Page) -> str:
+        """The Crawler's and the Collector's chats on `page`, at once with ``run.scrape_concurrently`` (their
+        tools share the exploration's lock); the Collector's report. An error in either is raised once both
+        have ended, so neither chat is cut off half-way."""
+        x = self.exploration
+        if not x.settings.run.scrape_concurrently:
+            self._step("crawler", page, self._crawl)
+            return self._step("collector", page, self._collect)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="crawler") as pool:
+            crawling = pool.submit(self._step, "crawler", page, self._crawl)
+            try:
+                report = self._step("collector", page, self._collect)
+            finally:
+                crawled = crawling.exception()  # waits for the Crawler either way
+            if crawled is not None:
+                raise crawled
+        return report
+
+    def _step(self, step: str, page: Page, run: Callable[[Page], _T]) -> _T:
+        """`run(page)` between a start and an end event in the trace (where the two chats overlap)."""
+        trace = self.exploration.trace
+        trace.emit("scrape_step", step=step, phase="start", url=page.final_url)
+        started = time.monotonic()
+        try:
+            return run(page)
+        finally:
+            elapsed = round(time.monotonic() - started, 3)
+            trace.emit("scrape_step", step=step, phase="end", url=page.final_url, elapsed_s=elapsed)
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration

@@ -34,10 +34,11 @@ class MessageTracer:
             content = str(response.get("content", ""))
             self._trace.emit("tool_result", agent=sender, to=recipient, content=content[:_MAX_TRACED_CHARS])
             failed = content.startswith("Error:")
-            if failed:
-                self._x.tool_errors += 1
-            if self._x.search.current_site is not None:
-                self._x.stuck.record_tool_result(ok=not failed, content=content)
+            with self._x.lock:  # the Crawler's and the Collector's chats may answer at the same time
+                if failed:
+                    self._x.tool_errors += 1
+                if self._x.search.current_site is not None:
+                    self._x.stuck.record_tool_result(ok=not failed, content=content)
         if not calls and not message.get("tool_responses"):
             content = str(message.get("content"))[:_MAX_TRACED_CHARS]
             self._trace.emit("message", sender=sender, recipient=recipient, content=content)
@@ -45,4 +46,5 @@ class MessageTracer:
             text = str(message.get("content") or "")
             unusable = not calls and text.startswith(NO_USABLE_REPLY_PREFIX)
             problem = text.removeprefix(NO_USABLE_REPLY_PREFIX).removesuffix(")")
-            self._x.stuck.record_agent_reply(usable=not unusable, problem=problem)
+            with self._x.lock:
+                self._x.stuck.record_agent_reply(usable=not unusable, problem=problem)

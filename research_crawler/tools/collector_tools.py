@@ -30,15 +30,16 @@ class CollectorTools:
         page = x.current_page
         if page is None:
             return "Error: no page is being scraped."
-        x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
-        result = item_tools.collect_items(
-            x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
-        )
-        self.new_items += len(result.added)
-        added = set(result.added) | set(result.updated)
-        self.stored_titles += [item.title for item in x.web.items() if item.url in added]
-        x.save()
-        return result.message
+        with x.lock:  # the other agent of the page may be storing at the same time
+            x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
+            result = item_tools.collect_items(
+                x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
+            )
+            self.new_items += len(result.added)
+            added = set(result.added) | set(result.updated)
+            self.stored_titles += [item.title for item in x.web.items() if item.url in added]
+            x.save()
+            return result.message
 
     def tools(self) -> list[Callable[..., str]]:
         return [self.collect_items]

@@ -29,19 +29,20 @@ class CrawlerTools:
         page = x.current_page
         if page is None:
             return "Error: no page is being scraped."
-        x.stuck.record_tool_call("save_links", [entry.model_dump() for entry in links])
-        result = navigation.save_links(
-            x.web,
-            page,
-            list(links),
-            state=x.hint_state(),
-            allow_offsite=x.settings.explore.allow_offsite_links,
-            graph=x.graph,
-            max_path_repetition=x.settings.fetch.max_path_repetition,
-        )
-        self.new_links += len(result.queued)
-        x.save()
-        return result.message
+        with x.lock:  # the other agent of the page may be storing at the same time
+            x.stuck.record_tool_call("save_links", [entry.model_dump() for entry in links])
+            result = navigation.save_links(
+                x.web,
+                page,
+                list(links),
+                state=x.hint_state(),
+                allow_offsite=x.settings.explore.allow_offsite_links,
+                graph=x.graph,
+                max_path_repetition=x.settings.fetch.max_path_repetition,
+            )
+            self.new_links += len(result.queued)
+            x.save()
+            return result.message
 
     def tools(self) -> list[Callable[..., str]]:
         return [self.save_links]

@@ -8,6 +8,7 @@ verdict, the stuck detector) to pick the next speaker.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -76,6 +77,9 @@ class Exploration:
     tool_errors: int = 0
     site_failure: str = ""
     """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    """Held by a tool while it changes the contexts and saves them: the Crawler's and the Collector's chats
+    on one page run at the same time (`run.scrape_concurrently`)."""
 
     def __post_init__(self) -> None:
         self.stuck.max_site_model_calls = self.settings.run.max_model_calls_per_site
@@ -136,8 +140,9 @@ class Exploration:
 
     def note_model_call(self, _call: ModelCall) -> None:
         """A model call ended (its client tells every agent's): counted against the current site's budget."""
-        if self.search.current_site is not None:
-            self.stuck.record_model_call()
+        with self.lock:
+            if self.search.current_site is not None:
+                self.stuck.record_model_call()
 
     def start_scrape(self, target: ScrapeTarget) -> None:
         """The Scraper begins reading `target`: only now does it leave C and enter VU, so a page chosen but
