@@ -31,6 +31,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ Collector reads main content", {"page_view": {"collector_view": "main"}}),
     ("+ site navigation shown once", {"page_view": {"hide_seen_links": True}}),
     ("+ Planner reads reports", {"run": {"planner_history": "reports"}}),
+    ("+ older reports summarised", {"run": {"planner_history": "summary"}}),
     ("+ chats end on the tool call", {"run": {"stop_after_tool": True}}),
     ("+ reports list pending URLs", {"run": {"report_lists_top_urls": True}}),
     ("+ start page opened directly", {"run": {"open_start_page": True}}),

@@ -26,15 +26,20 @@ def make_planner(
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
     """The Planner agent and the executor of its tools (the group chat's PlannerTools member).
 
-    With ``run.planner_history = "reports"`` the Planner reads its older tool exchanges no more (see
-    `planner_history`); the group chat itself keeps every message for the trace.
+    With ``run.planner_history = "reports"`` the Planner reads its older tool exchanges no more, and with
+    ``"summary"`` its older page reports no more either, but a summary of them (see `planner_history`); the
+    group chat itself keeps every message for the trace.
     """
     prompt = system_message(Role.PLANNER, exploration.settings)
     planner = make_llm_agent(Role.PLANNER, system_message=prompt, model=model)
     run = exploration.settings.run
-    if run.planner_history == "reports":
+    if run.planner_history != "full":
         # A site search is a decision to remember (its keywords), not a listing that get_top_urls renews.
-        hook = planner_history_hook(recent_tool_calls=run.planner_recent_tool_calls, always_keep={"search_site"})
+        hook = planner_history_hook(
+            recent_tool_calls=run.planner_recent_tool_calls,
+            always_keep={"search_site"},
+            recent_reports=run.planner_recent_reports if run.planner_history == "summary" else None,
+        )
         planner.register_hook("process_all_messages_before_reply", hook)
     executor = make_executor(Speaker.PLANNER_TOOLS.value)
     register_tools(planner, executor, PlannerTools(exploration).tools())

@@ -1,4 +1,5 @@
-"""What the Planner reads of its conversation: every report, but only its most recent tool exchanges.
+"""What the Planner reads of its conversation: every report, but only its most recent tool exchanges — or,
+bounded whatever the number of pages, the current site's latest reports after a summary of the older ones.
 
 The Planner's history grows by a URL listing and a tool acknowledgement for every page, and it reads all
 of it again before each move. What it needs is what the Scraper, the Supervisor and the user told it (the
@@ -7,6 +8,12 @@ are listed afresh by get_top_urls whenever it asks. So older tool calls are drop
 its results: a tool result without the call it answers is refused by OpenAI-compatible endpoints, and a
 call without its result is too. Calls that record a decision the Planner must not repeat (the keywords it
 already searched the site for) can be kept whatever their age.
+
+Even so, every page adds a report that each later move reads again: a site of n pages costs the Planner n²
+report readings. `summarise_old_reports` bounds it: earlier sites' messages go, and the current site's older
+reports are folded into one summary line (pages read, pages that could not be read, items stored, whether
+the site has a search form), a block of reports at a time so that what comes before the latest block stays
+the same from one move to the next (a provider's prompt cache keeps applying to it).
 """
 
 from __future__ import annotations
@@ -15,21 +22,26 @@ import re
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
-__all__ = ["keep_reports", "planner_history_hook"]
+__all__ = ["keep_reports", "planner_history_hook", "summarise_old_reports"]
 
 Message = dict[str, Any]
 
 
 def planner_history_hook(
-    *, recent_tool_calls: int, always_keep: Collection[str] = ()
+    *, recent_tool_calls: int, always_keep: Collection[str] = (), recent_reports: int | None = None
 ) -> Callable[[list[Message]], list[Message]]:
-    """An AG2 ``process_all_messages_before_reply`` hook applying `keep_reports`."""
+    """An AG2 ``process_all_messages_before_reply`` hook applying `keep_reports` (and, given `recent_reports`,
+    `summarise_old_reports`)."""
     if recent_tool_calls < 1:
         raise ValueError(f"recent_tool_calls must be at least 1, not {recent_tool_calls}")
+    if recent_reports is not None and recent_reports < 1:
+        raise ValueError(f"recent_reports must be at least 1, not {recent_reports}")
     kept_tools = frozenset(always_keep)
 
     def hook(messages: list[Message]) -> list[Message]:
         kept = keep_reports(messages, recent_tool_calls=recent_tool_calls, always_keep=kept_tools)
+        if recent_reports is not None:
+            kept = summarise_old_reports(kept, recent_reports=recent_reports)
         return drop_old_listings(kept)
 
     return hook
@@ -128,3 +140,64 @@ def drop_old_listings(messages: list[Message]) -> list[Message]:
 def _content(message: Message) -> str:
     content = message.get("content")
     return content if isinstance(content, str) else ""
+
+
+#: Who writes what the summary folds: the page reports, and the Supervisor's verdicts (only the latest is read).
+_SCRAPER = "ScraperProxy"
+_SUPERVISOR = "SupervisorProxy"
+_ANNOUNCEMENT = "Now exploring "
+_COULD_NOT_READ = "Could not read "
+_ITEMS_STORED = re.compile(r"(\d+) new item\(s\) stored")
+_SEARCH_FORM = "this site has a search form (search_site can use it)"
+
+
+def summarise_old_reports(messages: list[Message], *, recent_reports: int) -> list[Message]:
+    """`messages` as the Planner reads them on a long site, at a size that does not grow with the pages.
+
+    Kept: the first message (the request), the current site's announcement, the Scraper's latest page reports
+    (from `recent_reports` to twice that less one: older ones are folded `recent_reports` at a time), the
+    Supervisor's latest verdict, and the tool exchanges after the announcement. The folded reports become one
+    message right after the announcement. Messages before the announcement (earlier sites) are dropped with
+    the tool exchanges among them, whole. Changed or added messages are new dicts; the rest are the same objects.
+    """
+    if recent_reports < 1:
+        raise ValueError(f"recent_reports must be at least 1, not {recent_reports}")
+    start = max(
+        (i for i, m in enumerate(messages) if _plain(m) and _content(m).startswith(_ANNOUNCEMENT)), default=None
+    )
+    if start is None:
+        return messages
+    site = messages[start + 1 :]
+    reports = [i for i, m in enumerate(site) if _plain(m) and m.get("name") == _SCRAPER]
+    verdicts = [i for i, m in enumerate(site) if _plain(m) and m.get("name") == _SUPERVISOR]
+    folded = reports[: max(0, (len(reports) - recent_reports) // recent_reports * recent_reports)]
+    dropped = set(folded) | set(verdicts[:-1])
+    kept = [message for index, message in enumerate(site) if index not in dropped]
+    head = [messages[0]] if start > 0 else []
+    summary = [_summary([site[i] for i in folded])] if folded else []
+    return _without_orphan_results([*head, messages[start], *summary, *kept])
+
+
+def _summary(reports: list[Message]) -> Message:
+    """One message standing for `reports`: how many pages they read and what those pages gave."""
+    texts = [_content(report) for report in reports]
+    unread = sum(text.startswith(_COULD_NOT_READ) for text in texts)
+    items = sum(int(count) for text in texts for count in _ITEMS_STORED.findall(text))
+    facts = [f"{len(texts) - unread} page(s) read", f"{unread} could not be read", f"{items} new item(s) stored"]
+    if any(_SEARCH_FORM in text for text in texts):
+        facts.append(_SEARCH_FORM)
+    return {
+        "content": f"Earlier on this site ({len(texts)} page reports, summarised): {'; '.join(facts)}.",
+        "role": "user",
+        "name": _SCRAPER,
+    }
+
+
+def _without_orphan_results(messages: list[Message]) -> list[Message]:
+    """`messages` without tool results whose call is not among them (an endpoint refuses those)."""
+    calls = {call_id for message in messages for call_id in _call_ids(message)}
+    return [m for m in messages if not (_answered_ids(m) and not _answered_ids(m) <= calls)]
+
+
+def _plain(message: Message) -> bool:
+    return not message.get("tool_calls") and message.get("role") != "tool"

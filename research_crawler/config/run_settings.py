@@ -66,12 +66,19 @@ class RunSettings(SettingsSection):
         "Selector's model (rules when it gives no valid reading), or simple rules alone (no model call).",
     )
     max_chunks_per_page: int = Field(4, ge=1, description="Chunks of a long page the Collector reads.")
-    planner_history: Literal["full", "reports"] = Field(
-        "reports",
-        description="What the Planner reads of its conversation: all of it, or every message but its older "
-        "tool calls (each dropped with its result; the last planner_recent_tool_calls and every site search "
-        "are kept).",
+    planner_history: Literal["full", "reports", "summary"] = Field(
+        "summary",
+        description="What the Planner reads of its conversation: all of it; every message but its older tool "
+        "calls (reports: each dropped with its result; the last planner_recent_tool_calls and every site search "
+        "are kept); or that, bounded whatever the number of pages (summary: earlier sites' messages dropped, the "
+        "current site's older page reports folded into one summary line, planner_recent_reports at a time).",
     )
     planner_recent_tool_calls: int = Field(
         1, ge=1, description="Tool calls (with their results) the Planner keeps when planner_history=reports."
+    )
+    planner_recent_reports: int = Field(
+        4,
+        ge=1,
+        description="With planner_history=summary: the Planner reads the site's latest page reports, from this "
+        "many to twice this many less one; older ones are folded into the summary this many at a time.",
     )

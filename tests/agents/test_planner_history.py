@@ -150,3 +150,103 @@ def test_only_the_latest_listing_of_pending_urls_is_kept() -> None:
     kept = drop_old_listings([{"role": "system", "content": "s"}, old, new])
     assert kept[1]["content"] == "Page A"
     assert kept[2] is new and old["content"].endswith("1. u — a")
+
+
+# --- summary: bounded whatever the number of pages ----------------------------------------------------------
+
+
+def _site_history(pages: int) -> list[Message]:
+    """A Planner history over two sites: the second announced after the first's reports, then `pages` moves."""
+    messages = [
+        said("UserProxy", 'Request: "graph neural networks"'),
+        said("UserProxy", "Now exploring Site A (http://a/), at most 40 subpages."),
+        said("ScraperProxy", "Page http://a/ — A\n(3 new link(s) queued; 2 new item(s) stored.)"),
+        call("old-search", "search_site"),
+        result("old-search"),
+        said("SupervisorProxy", "Verdict on Site A: approved."),
+        said("UserProxy", "Now exploring Site B (http://b/), at most 40 subpages."),
+    ]
+    for page in range(pages):
+        if page:
+            messages += [call(f"c{page}", "scrape_url"), result(f"c{page}")]
+        if page % 5 == 3:
+            messages.append(said("ScraperProxy", f"Could not read http://b/{page}: not_found (404)."))
+        else:
+            form = "; this site has a search form (search_site can use it)" if page == 0 else ""
+            facts = f"(1 new link(s) queued; 2 new item(s) stored{form}.)"
+            messages.append(said("ScraperProxy", f"Page http://b/{page} — P{page}\n{facts}"))
+        if page == 6:
+            messages.append(said("SupervisorProxy", "Only 4 of 10 items so far: open more listings."))
+    return messages
+
+
+def _reports(messages: list[Message]) -> list[str]:
+    return [m["content"] for m in messages if m.get("name") == "ScraperProxy"]
+
+
+def test_the_summary_keeps_the_request_the_site_and_its_latest_reports() -> None:
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    messages = _site_history(13)
+    kept = summarise_old_reports(messages, recent_reports=4)
+    assert kept[0] is messages[0] and kept[1] is messages[6], "the request, then the current site's announcement"
+    assert not any("Site A" in str(m.get("content")) or "http://a/" in str(m.get("content")) for m in kept)
+    assert not any(m.get("tool_calls") and m["tool_calls"][0]["id"] == "old-search" for m in kept)
+    summary, *latest = _reports(kept)
+    assert summary.startswith("Earlier on this site (8 page reports, summarised): ")
+    # pages 0-7 were folded: page 3 could not be read, the other 7 stored 2 items each; page 0 saw the search form
+    assert "7 page(s) read; 1 could not be read; 14 new item(s) stored" in summary
+    assert "this site has a search form (search_site can use it)" in summary
+    assert latest == _reports(messages)[-5:]
+    assert [m["content"] for m in kept if m.get("name") == "SupervisorProxy"] == [
+        "Only 4 of 10 items so far: open more listings."
+    ]
+
+
+def test_what_the_planner_reads_stops_growing_with_the_pages() -> None:
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    hook = planner_history_hook(recent_tool_calls=1, always_keep={"search_site"}, recent_reports=4)
+    sizes = [len(hook(_site_history(pages))) for pages in range(1, 60)]
+    assert max(sizes[20:]) <= max(sizes[:12]), sizes
+    assert max(len(_reports(hook(_site_history(pages)))) for pages in range(1, 60)) <= 1 + 7, (
+        "the summary and at most 2 x 4 - 1 reports"
+    )
+    assert len(hook(_site_history(59))) < len(_site_history(59)) / 10
+    assert len(summarise_old_reports(_site_history(59), recent_reports=4)) < len(_site_history(59))
+
+
+def test_the_summary_changes_only_when_a_block_of_reports_is_folded() -> None:
+    """What comes before the latest reports stays the same from one move to the next (a prompt cache keeps it)."""
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    summaries = [_reports(summarise_old_reports(_site_history(p), recent_reports=4))[0] for p in range(8, 20)]
+    assert len(set(summaries)) == 3, "folded at 8, 12 and 16 reports, stable in between"
+    assert summaries[:4] == [summaries[0]] * 4
+
+
+def test_a_history_without_an_announcement_is_left_alone() -> None:
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    messages = [said("UserProxy", 'Request: "x"'), said("ScraperProxy", "a"), said("ScraperProxy", "b")]
+    assert summarise_old_reports(messages, recent_reports=1) == messages
+    with pytest.raises(ValueError, match="at least 1"):
+        summarise_old_reports(messages, recent_reports=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        planner_history_hook(recent_tool_calls=1, recent_reports=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(conversations(), st.integers(1, 4), st.integers(0, 13))
+def test_the_summary_never_leaves_a_result_without_its_call(messages: list[Message], recent: int, at: int) -> None:
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    messages = [*messages[:at], said("UserProxy", "Now exploring S (http://s/)."), *messages[at:]]
+    kept = summarise_old_reports(keep_reports(messages, recent_tool_calls=1), recent_reports=recent)
+    calls_seen: set[str] = set()
+    for message in kept:
+        calls_seen.update(tool_call["id"] for tool_call in message.get("tool_calls") or [])
+        for response in message.get("tool_responses") or []:
+            assert response["tool_call_id"] in calls_seen, "a tool result whose call was dropped"
+    announcement = next(i for i, m in enumerate(kept) if str(m.get("content")).startswith("Now exploring"))
+    assert len(_reports(kept[announcement:])) <= 2 * recent
