@@ -81,6 +81,7 @@ def _completion(
     finish_reason: str,
     model: str,
     usage: tuple[int, int] | None,
+    cached_tokens: int | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
         "id": f"chatcmpl-{uuid.uuid4().hex[:20]}",
@@ -95,6 +96,8 @@ def _completion(
             "completion_tokens": usage[1],
             "total_tokens": usage[0] + usage[1],
         }
+        if cached_tokens is not None:  # OpenAI's prompt caching: the input its cache served
+            body["usage"]["prompt_tokens_details"] = {"cached_tokens": cached_tokens}
     return body
 
 
@@ -105,12 +108,13 @@ def text(
     model: str = "gpt-4o-2024-08-06",
     usage: tuple[int, int] | None = (20, 5),
     delay_s: float = 0.0,
+    cached_tokens: int | None = None,
 ) -> Scripted:
-    """A plain text reply; `usage=None` leaves the usage block out (as some local servers do)."""
+    """A plain text reply; `usage=None` leaves the usage block out (as some local servers do); `cached_tokens`
+    adds ``usage.prompt_tokens_details.cached_tokens``."""
     message = {"role": "assistant", "content": content}
-    return Scripted(
-        body=_completion(message, finish_reason=finish_reason, model=model, usage=usage), delay_s=delay_s
-    )
+    body = _completion(message, finish_reason=finish_reason, model=model, usage=usage, cached_tokens=cached_tokens)
+    return Scripted(body=body, delay_s=delay_s)
 
 
 def tool_calls(

@@ -82,7 +82,7 @@ class LiveView:
         p = self.progress
         return (
             f"{p.pages_fetched} page(s) fetched, {p.items} item(s) collected, {p.model_calls} model call(s), "
-            f"{p.input_tokens + p.output_tokens:,} tokens, ${p.cost_usd:.4f}, {p.elapsed_s:.1f}s"
+            f"{p.input_tokens + p.output_tokens:,} tokens, {p.cost_text}, {p.elapsed_s:.1f}s"
         )
 
     def _render(self) -> RenderableType:
@@ -104,7 +104,8 @@ class LiveView:
             grid.add_row("Agent", escape(p.agent or "—"))
             grid.add_row(
                 "Tokens",
-                f"{p.input_tokens:,} in · {p.output_tokens:,} out · ${p.cost_usd:.4f} ({p.model_calls} model calls)",
+                f"{p.input_tokens:,} in ({p.cached_input_tokens:,} cached) · {p.output_tokens:,} out · "
+                f"{p.cost_text} ({p.model_calls} model calls)",
             )
             grid.add_row("Elapsed", f"{p.elapsed_s:.1f}s")
             query = escape(p.query[:80]) if p.query else ""

@@ -41,8 +41,12 @@ class RunProgress:
     agent: str | None = None
     model_calls: int = 0
     input_tokens: int = 0
+    cached_input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    list_cost_usd: float = 0.0
+    """At list prices with the configured models: for a simulated run, what they would have cost."""
+    backend: str = ""
     pages_fetched: int = 0
     faults: int = 0
     finished: str | None = None
@@ -62,6 +66,13 @@ class RunProgress:
         if self.current_site is None or self.current_site not in self.sites:
             return None
         return self.sites.index(self.current_site) + 1, len(self.sites)
+
+    @property
+    def cost_text(self) -> str:
+        """'$0.0123', or for a simulated run '≈$0.0123 at list prices' (what the configured models would cost)."""
+        if self.backend == "simulated":
+            return f"≈${self.list_cost_usd:.4f} at list prices"
+        return f"${self.cost_usd:.4f}"
 
     @property
     def subpages_used(self) -> int:
@@ -84,6 +95,7 @@ class RunProgress:
     def _on_run(self, event: dict[str, Any]) -> str:
         self.query = str(event.get("query", ""))
         self.action = str(event.get("action", "start"))
+        self.backend = str(event.get("backend", ""))
         verb = {"start": "Searching", "resume": "Resuming", "follow_up": "Following up"}.get(self.action, "Running")
         return f'{verb}: "{self.query}" ({event.get("backend", "?")} model)'
 
@@ -163,8 +175,10 @@ class RunProgress:
         self.model_calls += 1
         self.agent = str(event.get("agent") or self.agent)
         self.input_tokens += int(event.get("input_tokens") or 0)
+        self.cached_input_tokens += int(event.get("cached_input_tokens") or 0)
         self.output_tokens += int(event.get("output_tokens") or 0)
         self.cost_usd += float(event.get("cost_usd") or 0.0)
+        self.list_cost_usd += float(event.get("list_cost_usd") or event.get("cost_usd") or 0.0)
 
     def _on_verdict(self, event: dict[str, Any]) -> str:
         feedback = str(event.get("feedback") or "").strip()

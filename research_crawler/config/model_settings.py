@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 
+from research_crawler.config.model_prices import ModelPrice, list_prices
 from research_crawler.config.settings_section import SettingsSection
 from research_crawler.errors import ConfigError
 
@@ -91,20 +92,11 @@ class ModelSettings(SettingsSection):
         description="Sent with requests that offer tools: false asks for one tool call per turn (a turn with "
         "several is still handled call by call); None sends nothing, for endpoints that refuse the parameter.",
     )
-    prices_per_million: dict[str, tuple[float, float]] = Field(
-        default_factory=lambda: {
-            "gpt-4o": (2.5, 10.0),
-            "gpt-4o-mini": (0.15, 0.6),
-            "gpt-4.1": (2.0, 8.0),
-            "gpt-4.1-mini": (0.4, 1.6),
-            "gpt-4.1-nano": (0.1, 0.4),
-            "o3-mini": (1.1, 4.4),
-            "o4-mini": (1.1, 4.4),
-            "gpt-4-turbo": (10.0, 30.0),
-            "gpt-3.5-turbo": (0.5, 1.5),
-        },
-        description="USD per million (input, output) tokens by model name; dated variants use their base "
-        "name's price; unknown models cost 0 and are noted.",
+    prices_per_million: dict[str, ModelPrice] = Field(
+        default_factory=list_prices,
+        description="USD per million tokens by model name — input, cached input, output (as a table or a list "
+        "[input, cached_input, output] or [input, output]) — over the list prices of config/prices.toml (models "
+        "not named keep those); dated variants use their base name's price; unknown models cost 0 and are noted.",
     )
     temperature: float | None = Field(
         default=0.0, ge=0, le=2, description="Temperature sent with each request; None leaves the server's."
@@ -147,13 +139,11 @@ class ModelSettings(SettingsSection):
             raise ValueError(f"max_output_tokens must be at least 16 for role(s) {small}")
         return value
 
-    @field_validator("prices_per_million")
+    @field_validator("prices_per_million", mode="before")
     @classmethod
-    def _check_prices(cls, value: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-        negative = sorted(model for model, pair in value.items() if min(pair) < 0)
-        if negative:
-            raise ValueError(f"negative price for model(s) {negative}")
-        return value
+    def _over_list_prices(cls, value: object) -> object:
+        """Prices given in a settings file or the environment change or add models; the rest keep list prices."""
+        return {**list_prices(), **value} if isinstance(value, dict) else value
 
     def model_for(self, role: str) -> str:
         """The model the agent playing `role` uses: its override, else the paper's strong/cheap split."""

@@ -73,5 +73,13 @@ def _shown(name: str, value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, dict):
-        return {key: list(item) if isinstance(item, tuple) else item for key, item in value.items()}
+        return {key: _shown_item(item) for key, item in value.items()}
     return value
+
+
+def _shown_item(item: Any) -> Any:
+    if isinstance(item, tuple):
+        return list(item)
+    if isinstance(item, BaseModel):  # a model's list price
+        return item.model_dump(exclude_none=True)
+    return item

@@ -22,12 +22,13 @@ from openai.types.chat.chat_completion_message_function_tool_call import (
     ChatCompletionMessageFunctionToolCall,
     Function,
 )
-from openai.types.completion_usage import CompletionUsage
+from openai.types.completion_usage import CompletionUsage, PromptTokensDetails
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.llm.reply_checks import check_reply, tool_answered
 from research_crawler.llm.usage import (
@@ -98,6 +99,9 @@ class ModelReply(BaseModel):
     finish_reason: str = "stop"
     input_tokens: int | None = Field(default=None, ge=0)
     output_tokens: int | None = Field(default=None, ge=0)
+    cached_input_tokens: int | None = Field(
+        default=None, ge=0, description="Input tokens the endpoint served from its prompt cache, when it said."
+    )
     model: str = Field(
         default="", description="Model name the endpoint reported; empty means the requested one."
     )
@@ -154,6 +158,9 @@ class BaseModelClient:
         self.on_call: Callable[[ModelCall], None] | None = kwargs.pop("on_call", None)
         #: Most tokens a reply may have (sent as max_tokens unless the agent's config sets its own).
         self.max_output_tokens: int | None = kwargs.pop("max_output_tokens", None)
+        #: Estimates the input tokens a provider's prompt cache would serve when the endpoint does not say
+        #: (shared by a run's clients: a cache serves every agent of one model).
+        self.prompt_cache: PromptCacheEstimate = kwargs.pop("prompt_cache", None) or PromptCacheEstimate()
         self.extra_options: dict[str, Any] = kwargs
 
     def __repr__(self) -> str:
@@ -179,7 +186,7 @@ class BaseModelClient:
             self.budget.check(self.agent_name)
         request = self.build_request(params)
         original_messages = request.messages
-        input_total = output_total = 0
+        input_total = output_total = cached_total = 0
         reasks = 0
         while True:
             reply, attempts, latency = self._complete_with_retries(request)
@@ -195,19 +202,17 @@ class BaseModelClient:
             call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem)
             input_total += call.input_tokens
             output_total += call.output_tokens
+            cached_total += call.cached_input_tokens
             model = call.model
+            totals = {"input_tokens": input_total, "output_tokens": output_total, "cached_input_tokens": cached_total}
             if checked is None:
-                return self._completion(
-                    reply, model=model, input_tokens=input_total, output_tokens=output_total
-                )
+                return self._completion(reply, model=model, **totals)
             if reasks >= self.settings.max_reasks:
                 logger.warning(
                     "no usable reply for %s after %d re-ask(s): %s", self.agent_name, reasks, problem
                 )
                 fallback = ModelReply(content=f"{NO_USABLE_REPLY_PREFIX}{problem})", finish_reason="stop")
-                return self._completion(
-                    fallback, model=model, input_tokens=input_total, output_tokens=output_total
-                )
+                return self._completion(fallback, model=model, **totals)
             reasks += 1
             logger.info("unusable reply for %s (%s): asking again (%d)", self.agent_name, problem, reasks)
             correction = {"role": "user", "name": REASK_NAME, "content": checked.nudge}
@@ -216,23 +221,31 @@ class BaseModelClient:
     def _account(
         self, request: ModelRequest, reply: ModelReply, *, attempts: int, latency: float, problem: str | None
     ) -> ModelCall:
-        """Record one round trip in the ledger; tokens the endpoint did not report are counted offline."""
+        """Record one round trip in the ledger; tokens the endpoint did not report are counted offline (and the
+        input a prompt cache would serve estimated, when it reported no usage at all)."""
         input_tokens = (
             reply.input_tokens
             if reply.input_tokens is not None
             else estimate_prompt_tokens(request.messages, request.tools)
         )
+        if reply.cached_input_tokens is not None:
+            cached = min(reply.cached_input_tokens, input_tokens)
+        elif reply.input_tokens is None:
+            cached = min(self.prompt_cache.cached_tokens(request.model, request.messages, request.tools), input_tokens)
+        else:  # the endpoint counted the input but said nothing of a cache: none
+            cached = 0
         output_tokens = (
             reply.output_tokens
             if reply.output_tokens is not None
             else estimate_reply_tokens(reply.content, [(c.name, c.arguments) for c in reply.tool_calls])
         )
         model = reply.model or request.model
-        cost, priced = self._cost(model, input_tokens, output_tokens)
+        cost, priced = self._cost(model, input_tokens, output_tokens, cached_input_tokens=cached)
         call = ModelCall(
             agent=self.agent_name,
             model=model,
             input_tokens=input_tokens,
+            cached_input_tokens=cached,
             output_tokens=output_tokens,
             cost_usd=cost,
             latency_s=latency,
@@ -258,9 +271,12 @@ class BaseModelClient:
 
     def cost(self, response: ChatCompletion) -> float:
         """USD cost of `response` (all re-asks of one `create` included), from the settings' prices."""
-        if response.usage is None:
+        usage = response.usage
+        if usage is None:
             return 0.0
-        return self._cost(response.model, response.usage.prompt_tokens, response.usage.completion_tokens)[0]
+        details = usage.prompt_tokens_details
+        cached = details.cached_tokens or 0 if details is not None else 0
+        return self._cost(response.model, usage.prompt_tokens, usage.completion_tokens, cached_input_tokens=cached)[0]
 
     @staticmethod
     def get_usage(response: ChatCompletion) -> dict[str, Any]:
@@ -373,17 +389,20 @@ class BaseModelClient:
             )
         )
 
-    def _cost(self, model: str, input_tokens: int, output_tokens: int) -> tuple[float, bool]:
+    def _cost(
+        self, model: str, input_tokens: int, output_tokens: int, *, cached_input_tokens: int = 0
+    ) -> tuple[float, bool]:
         """Cost and whether it is priced; an unknown reported name falls back to the configured model."""
         prices = self.settings.prices_per_million
         for name in (model, self.model):
             if price_for(name, prices) is not None:
-                return cost_of(name, input_tokens, output_tokens, prices), True
-        return cost_of(model, input_tokens, output_tokens, prices), False
+                cost = cost_of(name, input_tokens, output_tokens, prices, cached_input_tokens=cached_input_tokens)
+                return cost, True
+        return cost_of(model, input_tokens, output_tokens, prices, cached_input_tokens=cached_input_tokens), False
 
     @staticmethod
     def _completion(
-        reply: ModelReply, *, model: str, input_tokens: int, output_tokens: int
+        reply: ModelReply, *, model: str, input_tokens: int, output_tokens: int, cached_input_tokens: int = 0
     ) -> ChatCompletion:
         tool_calls: list[ChatCompletionMessageToolCallUnion] = [
             ChatCompletionMessageFunctionToolCall(
@@ -411,5 +430,6 @@ class BaseModelClient:
                 prompt_tokens=input_tokens,
                 completion_tokens=output_tokens,
                 total_tokens=input_tokens + output_tokens,
+                prompt_tokens_details=PromptTokensDetails(cached_tokens=cached_input_tokens),
             ),
         )

@@ -116,6 +116,8 @@ class OpenAICompatibleClient(BaseModelClient):
         usage = getattr(completion, "usage", None)
         input_tokens = _count(getattr(usage, "prompt_tokens", None))
         output_tokens = _count(getattr(usage, "completion_tokens", None))
+        # OpenAI's usage.prompt_tokens_details.cached_tokens: the input its prompt cache served
+        cached_input_tokens = _count(getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None))
         model = getattr(completion, "model", None)
         model = model if isinstance(model, str) else ""
         if not choices:
@@ -124,6 +126,7 @@ class OpenAICompatibleClient(BaseModelClient):
                 finish_reason="no_choices",
                 input_tokens=input_tokens,
                 output_tokens=output_tokens,
+                cached_input_tokens=cached_input_tokens,
                 model=model,
             )
         choice = choices[0]
@@ -151,6 +154,7 @@ class OpenAICompatibleClient(BaseModelClient):
             finish_reason=finish_reason if isinstance(finish_reason, str) else "stop",
             input_tokens=input_tokens,
             output_tokens=output_tokens,
+            cached_input_tokens=cached_input_tokens,
             model=model,
         )
 

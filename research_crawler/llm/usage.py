@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from research_crawler.config.model_prices import ModelPrice
 from research_crawler.text.tokens import count_tokens
 
 __all__ = [
@@ -25,7 +26,9 @@ __all__ = [
     "cost_of",
     "estimate_prompt_tokens",
     "estimate_reply_tokens",
+    "message_tokens",
     "price_for",
+    "tools_tokens",
 ]
 
 logger = logging.getLogger(__name__)
@@ -48,6 +51,8 @@ class ModelCall(BaseModel):
     input_tokens: int
     output_tokens: int
     cost_usd: float
+    cached_input_tokens: int = 0
+    """Of `input_tokens`, those served from the provider's prompt cache (as reported, or estimated offline)."""
     latency_s: float
     ok: bool
     error: str = ""
@@ -64,6 +69,7 @@ class AgentUsage(BaseModel):
 
     calls: int = 0
     input_tokens: int = 0
+    cached_input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
     failures: int = 0
@@ -78,12 +84,13 @@ class AgentUsage(BaseModel):
     def of(cls, calls: Iterable[ModelCall]) -> AgentUsage:
         """Sum `calls`."""
         totals: dict[str, Any] = dict.fromkeys(
-            ("calls", "input_tokens", "output_tokens", "failures", "unpriced_calls"), 0
+            ("calls", "input_tokens", "cached_input_tokens", "output_tokens", "failures", "unpriced_calls"), 0
         )
         cost = latency = 0.0
         for call in calls:
             totals["calls"] += 1
             totals["input_tokens"] += call.input_tokens
+            totals["cached_input_tokens"] += call.cached_input_tokens
             totals["output_tokens"] += call.output_tokens
             totals["failures"] += 0 if call.ok else 1
             totals["unpriced_calls"] += 0 if call.priced else 1
@@ -150,8 +157,8 @@ class UsageLedger:
         return {name: AgentUsage.of(calls) for name, calls in groups.items()}
 
 
-def price_for(model: str, prices: Mapping[str, tuple[float, float]]) -> tuple[float, float] | None:
-    """USD per million (input, output) tokens of `model`, or None when it is not priced.
+def price_for(model: str, prices: Mapping[str, ModelPrice]) -> ModelPrice | None:
+    """The list price of `model`, or None when it is not priced.
 
     Endpoints answer with dated names (``gpt-4o-mini-2024-07-18``): the longest priced name that the
     model name starts with, followed by ``-``, gives the price.
@@ -163,11 +170,17 @@ def price_for(model: str, prices: Mapping[str, tuple[float, float]]) -> tuple[fl
 
 
 def cost_of(
-    model: str, input_tokens: int, output_tokens: int, prices: Mapping[str, tuple[float, float]]
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    prices: Mapping[str, ModelPrice],
+    *,
+    cached_input_tokens: int = 0,
 ) -> float:
-    """Cost in USD of a call; an unpriced model (a local one, the simulated one) costs 0 and is noted once."""
-    if input_tokens < 0 or output_tokens < 0:
-        raise ValueError(f"token counts must be >= 0, got {input_tokens} and {output_tokens}")
+    """Cost in USD of a call (its cached input tokens at the cached-input price); an unpriced model (a local
+    one, the simulated one) costs 0 and is noted once."""
+    if input_tokens < 0 or output_tokens < 0 or cached_input_tokens < 0:
+        raise ValueError(f"token counts must be >= 0, got {input_tokens}, {output_tokens} and {cached_input_tokens}")
     price = price_for(model, prices)
     if price is None:
         with _noted_lock:
@@ -176,8 +189,7 @@ def cost_of(
         if first_time:
             logger.info("no price known for model %r: its calls are counted at 0 USD", model)
         return 0.0
-    input_price, output_price = price
-    return (input_tokens * input_price + output_tokens * output_price) / 1_000_000
+    return price.cost(input_tokens=input_tokens, output_tokens=output_tokens, cached_input_tokens=cached_input_tokens)
 
 
 def _text_of(content: Any) -> str:
@@ -198,18 +210,24 @@ def estimate_prompt_tokens(messages: list[dict[str, Any]], tools: list[dict[str,
     Follows OpenAI's published recipe (a few tokens per message, its role, name and content, tool calls
     as JSON) and counts the tool schemas as JSON: close to what the server bills, never a guess of 0.
     """
-    total = _REPLY_PRIMING_TOKENS
-    for message in messages:
-        total += _TOKENS_PER_MESSAGE
-        total += count_tokens(str(message.get("role", "")))
-        if message.get("name"):
-            total += 1 + count_tokens(str(message["name"]))
-        total += count_tokens(_text_of(message.get("content")))
-        if message.get("tool_calls"):
-            total += count_tokens(json.dumps(message["tool_calls"], ensure_ascii=False, default=str))
-    if tools:
-        total += count_tokens(json.dumps(tools, ensure_ascii=False, default=str))
+    total = _REPLY_PRIMING_TOKENS + sum(message_tokens(message) for message in messages)
+    return total + tools_tokens(tools)
+
+
+def message_tokens(message: dict[str, Any]) -> int:
+    """Input tokens of one message of a request (its role, name, content and tool calls), counted offline."""
+    total = _TOKENS_PER_MESSAGE + count_tokens(str(message.get("role", "")))
+    if message.get("name"):
+        total += 1 + count_tokens(str(message["name"]))
+    total += count_tokens(_text_of(message.get("content")))
+    if message.get("tool_calls"):
+        total += count_tokens(json.dumps(message["tool_calls"], ensure_ascii=False, default=str))
     return total
+
+
+def tools_tokens(tools: list[dict[str, Any]] | None) -> int:
+    """Input tokens of a request's tool schemas, counted as the JSON sent."""
+    return count_tokens(json.dumps(tools, ensure_ascii=False, default=str)) if tools else 0
 
 
 def estimate_reply_tokens(content: str | None, tool_calls: Iterable[tuple[str, str]] = ()) -> int:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, Field
 
+from research_crawler.config.model_prices import ModelPrice
 from research_crawler.context.request import ResearchRequest
 from research_crawler.text.untrusted import UntrustedText
 
@@ -49,8 +50,10 @@ class SiteSummary(BaseModel):
 class AgentStats(BaseModel):
     model_calls: int = 0
     input_tokens: int = 0
+    cached_input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    list_price_cost_usd: float = 0.0
     failures: int = 0
 
 
@@ -60,8 +63,19 @@ class RunStats(BaseModel):
     pages_fetched: int = 0
     model_calls: int = 0
     input_tokens: int = 0
+    cached_input_tokens: int = Field(
+        0, description="Of the input tokens, those a provider's prompt cache served (reported, or estimated offline)."
+    )
     output_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float = Field(0.0, description="What the model calls cost at the prices of the models that answered.")
+    list_price_cost_usd: float = Field(
+        0.0,
+        description="What the model calls cost at list prices with the configured models, cached input at its "
+        "price; for a simulated run, what they would have cost had those models answered.",
+    )
+    list_prices: dict[str, ModelPrice] = Field(
+        default_factory=dict, description="The list prices used (USD per million tokens), by configured model."
+    )
     by_agent: dict[str, AgentStats] = Field(default_factory=dict)
     faults: dict[str, int] = Field(default_factory=dict, description="Model and tool faults met, by kind.")
     wall_time_s: float = 0.0

@@ -8,7 +8,7 @@ from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
 from research_crawler.report.models import Report
 
-__all__ = ["SIMULATED_NOTE", "render_markdown", "write_report"]
+__all__ = ["SIMULATED_NOTE", "cost_line", "render_markdown", "write_report"]
 
 SIMULATED_NOTE = "Made with the simulated model (a deterministic test double), not a real LLM."
 
@@ -35,14 +35,29 @@ def render_markdown(report: Report) -> str:
     stats = report.stats
     lines.append("")  # ends the list of sites: the figures are not part of its last entry
     lines.append(
-        f"Pages fetched: {stats.pages_fetched}; model calls: {stats.model_calls}; tokens: {stats.input_tokens} in, "
-        f"{stats.output_tokens} out; estimated cost: ${stats.cost_usd:.4f}."
+        f"Pages fetched: {stats.pages_fetched}; model calls: {stats.model_calls}; tokens: {stats.input_tokens} in "
+        f"({stats.cached_input_tokens} cached), {stats.output_tokens} out; {cost_line(report)}."
     )
     if report.guard_notes:
         lines += ["", "Citation guard:", *[f"- {note}" for note in report.guard_notes]]
     if report.simulated_model:
         lines += ["", f"*{SIMULATED_NOTE}*"]
     return "\n".join(lines) + "\n"
+
+
+def cost_line(report: Report) -> str:
+    """The run's cost in words: at the answering models' prices, or, for a simulated run, what the configured
+    models would have cost at list prices (cached input counted), with the prices used."""
+    stats = report.stats
+    if not report.simulated_model:
+        return f"estimated cost: ${stats.cost_usd:.4f} at list prices"
+    if not stats.list_prices:
+        return "no cost (the configured models have no list price)"
+    prices = "; ".join(f"{model}: {price.describe()}" for model, price in stats.list_prices.items())
+    return (
+        f"no cost; with the configured models at list prices it would cost about "
+        f"${stats.list_price_cost_usd:.4f} ({prices})"
+    )
 
 
 def write_report(report: Report, run_dir: Path) -> None:

@@ -14,9 +14,10 @@ from research_crawler.config.settings import Settings
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
+from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import ModelRateLimiter, RequestLimiter
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
-from research_crawler.llm.usage import ModelCall, UsageLedger
+from research_crawler.llm.usage import ModelCall, UsageLedger, cost_of
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.run.trace import Trace
 
@@ -25,6 +26,7 @@ __all__ = ["RunModels"]
 #: Roles whose task is a tool call: a text answer before their call is asked again (`llm/reply_checks.py`).
 #: The Planner may answer in text (it hands the site to the Supervisor), the Presenter and Critique write.
 _ACTING_ROLES = frozenset({Role.WEB_SELECTOR, Role.CRAWLER, Role.COLLECTOR, Role.SUPERVISOR})
+_ROLE_OF_AGENT = {role.agent_name: role for role in Role}
 
 
 class RunModels:
@@ -48,6 +50,7 @@ class RunModels:
         self.trace = trace
         self.ledger = UsageLedger()
         self.fault_log = FaultLog()
+        self.prompt_cache = PromptCacheEstimate()
         run, models = settings.run, settings.models
         self.budget = RunBudget(
             self.ledger,
@@ -82,6 +85,7 @@ class RunModels:
             "budget": self.budget,
             "must_call_tool": role in _ACTING_ROLES,
             "max_output_tokens": self.settings.models.max_output_tokens.get(role.value),
+            "prompt_cache": self.prompt_cache,
         }
         client_cls: type[BaseModelClient]
         if self.simulated:
@@ -94,14 +98,38 @@ class RunModels:
         spec = ModelSpec(client_cls=client_cls, model=self.model_name(role), client_kwargs=kwargs)
         return self._adjust(role, spec) if self._adjust is not None else spec
 
+    def list_price_model(self, agent: str) -> str | None:
+        """The model whose list price prices `agent`'s calls: the one configured for its role (also when the
+        simulated model answers for it: what the run would cost with the configured models)."""
+        role = _ROLE_OF_AGENT.get(agent)
+        return self.settings.models.model_for(role.value) if role is not None else None
+
+    def list_cost(self, call: ModelCall) -> float:
+        """USD `call` costs at list prices with the configured model of its agent (its own cost when a real
+        model answered; for the simulated model, what the configured one would have cost)."""
+        if not self.simulated:
+            return call.cost_usd
+        model = self.list_price_model(call.agent)
+        if model is None:
+            return 0.0
+        return cost_of(
+            model,
+            call.input_tokens,
+            call.output_tokens,
+            self.settings.models.prices_per_million,
+            cached_input_tokens=call.cached_input_tokens,
+        )
+
     def _trace_call(self, call: ModelCall) -> None:
         self.trace.emit(
             "model_call",
             agent=call.agent,
             model=call.model,
             input_tokens=call.input_tokens,
+            cached_input_tokens=call.cached_input_tokens,
             output_tokens=call.output_tokens,
             cost_usd=call.cost_usd,
+            list_cost_usd=round(self.list_cost(call), 8),
             ok=call.ok,
             error=call.error,
             attempts=call.attempts,

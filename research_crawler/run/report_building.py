@@ -4,6 +4,7 @@ outcome, the stop reason, and the model calls, tokens, cost and faults per agent
 from __future__ import annotations
 
 from research_crawler.agents.roles import Role
+from research_crawler.llm.usage import price_for
 from research_crawler.report.models import AgentStats, Report, RunStats, SiteSummary
 from research_crawler.run.models import RunModels
 from research_crawler.run.presenting import Presenting
@@ -15,16 +16,24 @@ __all__ = ["build_report"]
 def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, requested: int | None) -> Report:
     """The run's report (pages fetched, wall time and run directory are filled in by the session)."""
     totals = models.ledger.totals()
+    list_costs: dict[str, float] = {}
+    for call in models.ledger.calls():
+        list_costs[call.agent] = list_costs.get(call.agent, 0.0) + models.list_cost(call)
     by_agent = {
         name: AgentStats(
             model_calls=usage.calls,
             input_tokens=usage.input_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
             output_tokens=usage.output_tokens,
             cost_usd=usage.cost_usd,
+            list_price_cost_usd=round(list_costs.get(name, 0.0), 6),
             failures=usage.failures,
         )
         for name, usage in models.ledger.by_agent().items()
     }
+    prices = x.settings.models.prices_per_million
+    configured = {model for name in by_agent if (model := models.list_price_model(name)) is not None}
+    list_prices = {model: price for model in sorted(configured) if (price := price_for(model, prices)) is not None}
     faults = dict(models.fault_log.counts)
     if x.tool_errors:
         faults["tool_errors"] = x.tool_errors
@@ -67,8 +76,11 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
         stats=RunStats(
             model_calls=totals.calls,
             input_tokens=totals.input_tokens,
+            cached_input_tokens=totals.cached_input_tokens,
             output_tokens=totals.output_tokens,
             cost_usd=round(totals.cost_usd, 6),
+            list_price_cost_usd=round(sum(list_costs.values()), 6),
+            list_prices=list_prices,
             by_agent=by_agent,
             faults=faults,
         ),

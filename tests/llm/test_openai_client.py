@@ -373,3 +373,17 @@ def test_ag2_setup_guards() -> None:
     proxy = ConversableAgent("Proxy", llm_config=False, human_input_mode="NEVER")
     with pytest.raises(ConfigError, match="no llm_config"):
         register_client(proxy, OpenAICompatibleClient, ledger=UsageLedger(), settings=ModelSettings())
+
+
+def test_cached_input_reported_by_the_endpoint_is_priced_at_the_cached_rate(server: MockOpenAIServer) -> None:
+    server.enqueue(text("cached", usage=(2048, 10), cached_tokens=1536), text("not cached", usage=(2048, 10)))
+    client, ledger = make_client(server)
+    response = client.create(PARAMS)
+    client.create(PARAMS)
+    cached, fresh = ledger.calls()
+    assert cached.cached_input_tokens == 1536 and fresh.cached_input_tokens == 0
+    # gpt-4o: $2.50 per million input tokens, $1.25 cached, $10 output
+    assert cached.cost_usd == pytest.approx((512 * 2.5 + 1536 * 1.25 + 10 * 10) / 1e6)
+    assert fresh.cost_usd == pytest.approx((2048 * 2.5 + 10 * 10) / 1e6)
+    assert client.cost(response) == pytest.approx(cached.cost_usd)
+    assert ledger.totals().cached_input_tokens == 1536
