@@ -38,6 +38,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ no link scoring on last page", {"run": {"links_on_last_page": False}}),
     ("+ items given in the task", {"run": {"items_in_task": True}}),
     ("+ Crawler and Collector at once", {"run": {"scrape_concurrently": True}}),
+    ("+ next page fetched ahead", {"fetch": {"fetch_ahead": 1}}),
 ]
 DEFAULT_ROW = "default"
 

@@ -33,6 +33,14 @@ class FetchSettings(SettingsSection):
     per_host_delay_s: float = Field(1.0, ge=0, description="Minimum gap between two requests to one host.")
     max_crawl_delay_s: float = Field(30.0, ge=0, description="Cap on a robots.txt Crawl-delay.")
     per_host_concurrency: int = Field(1, ge=1, description="Requests in flight to one host at once.")
+    fetch_ahead: int = Field(
+        1,
+        ge=0,
+        le=5,
+        description="Pages fetched in the background while the agents read the current one: the site's best "
+        "pending URLs once the Crawler has scored the page's links, and the next site's start page (same robots.txt, "
+        "delay and guard; a guess not chosen is cancelled and never recorded). 0: none.",
+    )
     connect_timeout_s: float = Field(10.0, gt=0, description="TCP connect timeout.")
     read_timeout_s: float = Field(10.0, gt=0, description="Idle timeout between two reads.")
     page_deadline_s: float = Field(30.0, gt=0, description="Total deadline for one page, all retries included.")

@@ -3,6 +3,8 @@ Item Collector stores its items chunk by chunk and writes the page report the Pl
 
 Both read the same copy of the page and neither needs the other's answer, so with ``run.scrape_concurrently``
 their chats run at the same time (the Crawler's in a thread of its own): the page costs one model wait, not two.
+Once the page is read, the best pending URLs are fetched ahead (``fetch.fetch_ahead``) while the Planner
+thinks, so the page it chooses next is usually there already.
 
 It is a reply function rather than AG2's static chat queue because each step's message depends on the
 previous one (the page must be fetched before anyone reads it, and long pages have a variable number of
@@ -100,6 +102,7 @@ class ScraperChat:
         x.stuck.record_scrape(new_links=new_links, new_items=new_items)
         x.web.end_scrape(target.url)
         x.save()
+        self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
         if search_form_found:  # said once per site: the Planner keeps every page report
             facts.append("this site has a search form (search_site can use it)")
@@ -175,6 +178,16 @@ class ScraperChat:
             + ("." if x.settings.run.stop_after_tool else ", then reply with one short sentence.")
         )
         run_nested_chat(self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns)
+
+    def _fetch_ahead(self) -> None:
+        """Start fetching the site's best pending URLs (the Planner's likely next choice) in the background."""
+        x = self.exploration
+        if x.fetch_ahead is None or not x.settings.fetch.fetch_ahead or x.subpages_left == 0:
+            return
+        with x.lock:
+            urls = [entry.url for entry in x.web.top_urls(x.settings.fetch.fetch_ahead)]
+        for url in urls:
+            x.fetch_ahead(url, x.site)
 
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links

@@ -1,15 +1,19 @@
 """Where the agents' pages come from: the run's own archive first (no page fetched twice across resume and
-follow-ups), then a recording (`--replay`), then the web through the async fetcher, bridged from the chat's thread.
+follow-ups), then a recording (`--replay`), then the web through the async fetcher, bridged from the chat's thread
+— where a page the agents are likely to read next may already have been fetched ahead (`fetch.fetch_ahead`).
 """
 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import Future
 from pathlib import Path
 
+from research_crawler.config.fetch_settings import RenderMode
 from research_crawler.context.search_context import SiteRef
 from research_crawler.pages.page import Determination, Page
 from research_crawler.run.trace import Trace
+from research_crawler.web.fetch_ahead import AheadOutcome, FetchAhead
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.page_archive import PageArchive
 
@@ -33,7 +37,9 @@ class PageSource:
         deadline_s: float,
         recording: PageArchive | None = None,
         recording_dir: Path | None = None,
+        fetch_ahead: int = 0,
     ) -> None:
+        """`fetch_ahead`: pages fetched ahead at most (0: none)."""
         self._fetcher = fetcher
         self._loop = loop
         self._archive = archive
@@ -43,10 +49,47 @@ class PageSource:
         self._wait_s = deadline_s * 2 + 30
         self.fetched: list[Page] = []
         self.fetched_urls: set[str] = set()
+        self._ahead = (
+            FetchAhead(self._fetch_and_keep, limit=fetch_ahead, abandon=fetcher.abandon)
+            if fetch_ahead > 0 and recording is None
+            else None
+        )
+
+    def fetch_ahead(self, url: str, site: SiteRef) -> None:
+        """Start fetching `url` in the background, as the agents will likely read it next (returns at once).
+
+        The page is archived once fetched (a resumed run or a follow-up that reads it asks nobody again), but it
+        is read, counted and traced as fetched only when the Scraper takes it; a page of the archive needs no
+        request."""
+        if self._ahead is None or self._archive.get(url) is not None:
+            return
+        future = asyncio.run_coroutine_threadsafe(
+            self._ahead.start(url, render=site.render, site_url=site.url), self._loop
+        )
+        future.add_done_callback(lambda done: self._note_start(url, done))
+
+    def _note_start(self, url: str, done: object) -> None:
+        if isinstance(done, Future) and not done.cancelled() and done.exception() is None and done.result():
+            self._trace.emit("fetch_ahead", action="start", url=url)
+
+    async def _fetch_and_keep(self, url: str, render: RenderMode | None, site_url: str | None) -> Page:
+        page = await self._fetcher.fetch(url, render=render, site_url=site_url)
+        await asyncio.to_thread(self._archive.put, page)
+        return page
+
+    async def close(self) -> None:
+        """Give up the fetches ahead still under way (on the fetcher's loop, before the fetcher closes)."""
+        if self._ahead is not None:
+            self._trace_outcomes(await self._ahead.close())
+
+    def _trace_outcomes(self, outcomes: list[AheadOutcome]) -> None:
+        for url, outcome in outcomes:
+            self._trace.emit("fetch_ahead", action=outcome, url=url)
 
     def __call__(self, url: str, site: SiteRef) -> Page:
+        ahead = self._take_ahead(url, site)  # fetched ahead (and archived by then, or soon): from the web all the same
         source = "archive"
-        page = self._archive.get(url)
+        page = None if ahead else self._archive.get(url)
         if page is None and self._recording is not None:
             source = "replay"
             page = self._recording.get(url) or self._not_recorded(url)
@@ -72,8 +115,21 @@ class PageSource:
             render=page.render,
             elapsed_s=round(page.elapsed_s, 3),
             links=len(page.links),
+            **({"ahead": True} if ahead else {}),
         )
         return page
+
+    def _take_ahead(self, url: str, site: SiteRef) -> bool:
+        """Whether `url` was fetched ahead (its fetch is then joined, not repeated); the site's other guesses
+        are given up."""
+        if self._ahead is None:
+            return False
+        taking = asyncio.run_coroutine_threadsafe(self._ahead.take(url, site_url=site.url), self._loop)
+        ahead, outcomes = taking.result(timeout=self._wait_s)
+        self._trace_outcomes(outcomes)
+        if ahead:
+            self._trace.emit("fetch_ahead", action="taken", url=url)
+        return ahead
 
     def _not_recorded(self, url: str) -> Page:
         return Page(

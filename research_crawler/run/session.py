@@ -201,6 +201,7 @@ class ResearchSession:
                     deadline_s=self.settings.fetch.page_deadline_s,
                     recording=recording,
                     recording_dir=self.replay_from,
+                    fetch_ahead=self.settings.fetch.fetch_ahead,
                 )
                 exploration = Exploration(
                     settings=self.settings,
@@ -212,13 +213,17 @@ class ResearchSession:
                     graph=graph if graph is not None else NavigationGraph(),
                     subpage_offsets=dict(subpage_offsets or {}),
                     fetched_urls=source.fetched_urls,
+                    fetch_ahead=source.fetch_ahead,
                     sites_selected=action != "start"
                     and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
-                report = await asyncio.to_thread(
-                    self._explore_and_report, exploration, pool, trace, reranker, previous_search
-                )
+                try:
+                    report = await asyncio.to_thread(
+                        self._explore_and_report, exploration, pool, trace, reranker, previous_search
+                    )
+                finally:
+                    await source.close()
         finally:
             trace.close()
             forget_finished_clients()

@@ -63,6 +63,7 @@ def explore_in_parallel(
             sites_selected=True,
             subpage_offsets=x.subpage_offsets,
             fetched_urls=x.fetched_urls,
+            fetch_ahead=x.fetch_ahead,
             saver=save_all,
         )
         try:

@@ -23,6 +23,7 @@ def announce_site(x: Exploration, trace: Trace) -> str:
         intro += f'\nRead as: {x.request_summary()}. Search words: "{x.search.request.search_words}".'
         if x.search.request.has_dates():
             intro += " Prefer listings and searches sorted or filtered by date."
+    _fetch_next_start_page(x)
     if (unfinished := resume_unfinished_scrape(x, trace)) is not None:
         return f"{intro}\nReading {unfinished} again for the Scraper: a stop interrupted its scrape."
     if open_start_page(x):
@@ -30,6 +31,14 @@ def announce_site(x: Exploration, trace: Trace) -> str:
     if not x.settings.run.report_lists_top_urls:
         return f"{intro} Start with get_top_urls."
     return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
+
+
+def _fetch_next_start_page(x: Exploration) -> None:
+    """The start page of the site after this one, fetched ahead while this one is explored (another host)."""
+    if x.fetch_ahead is not None and x.settings.fetch.fetch_ahead and x.search.pending_sites:
+        following = x.search.pending_sites[0].site
+        if following.url not in x.web_contexts:  # a site explored before starts where it stopped, not at its root
+            x.fetch_ahead(following.url, following)
 
 
 def resume_unfinished_scrape(x: Exploration, trace: Trace) -> str | None:

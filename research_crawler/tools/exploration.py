@@ -73,6 +73,8 @@ class Exploration:
     search_form_pages: dict[str, str] = field(default_factory=dict)
     subpage_offsets: dict[str, int] = field(default_factory=dict)
     fetched_urls: set[str] = field(default_factory=set)
+    fetch_ahead: Callable[[str, SiteRef], None] | None = None
+    """Starts fetching a page the agents will likely read next, in the background (None: nothing is fetched ahead)."""
     saver: Callable[[], None] | None = None
     tool_errors: int = 0
     site_failure: str = ""

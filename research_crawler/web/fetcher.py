@@ -180,6 +180,14 @@ class Fetcher:
             return cached
         return await self._cache.get_or_fetch(canonical, mode, lambda: self._fetch_new(canonical, mode, site_url))
 
+    async def abandon(self, url: str) -> None:
+        """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
+        try:
+            canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
+        except InvalidURLError:
+            return
+        await self._cache.abandon(canonical)
+
     async def fetch_raw(self, url: str, *, max_bytes: int | None = None) -> RawResponse:
         """GET a document that need not be HTML (robots.txt, OpenSearch descriptions): status, headers, bytes.
 

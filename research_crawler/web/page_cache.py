@@ -25,6 +25,7 @@ class PageCache:
         self._pages: dict[str, Page] = {}
         self._aliases: set[str] = set()  # final URLs stored as copies of a redirected page
         self._in_flight: dict[tuple[str, str], asyncio.Future[Page]] = {}
+        self._waiters: dict[tuple[str, str], int] = {}
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -63,7 +64,21 @@ class PageCache:
         if pending is None:
             pending = asyncio.ensure_future(self._run(key, fetch))
             self._in_flight[key] = pending
-        return await asyncio.shield(pending)
+        self._waiters[key] = self._waiters.get(key, 0) + 1
+        try:
+            return await asyncio.shield(pending)
+        finally:
+            self._waiters[key] -= 1
+            if not self._waiters[key]:
+                del self._waiters[key]
+
+    async def abandon(self, url: str) -> None:
+        """Stop the fetches of `url` in flight that no caller waits for any more (a guess fetched ahead that
+        was not chosen); one somebody waits for goes on."""
+        unwanted = [f for key, f in self._in_flight.items() if key[0] == url and not self._waiters.get(key)]
+        for future in unwanted:
+            future.cancel()
+        await asyncio.gather(*unwanted, return_exceptions=True)
 
     async def cancel_pending(self) -> None:
         """Cancel the fetches still in flight and wait for them to end (on close)."""

@@ -15,8 +15,8 @@ from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 
-#: The fields in which the paper's configuration differs from ours (the token diet, and the Crawler and the
-#: Collector reading a page at the same time).
+#: The fields in which the paper's configuration differs from ours (the token diet, the Crawler and the
+#: Collector reading a page at the same time, and the next page fetched ahead).
 DIET = {
     "page_view.crawler_view",
     "page_view.collector_view",
@@ -28,6 +28,7 @@ DIET = {
     "run.links_on_last_page",
     "run.open_start_page",
     "run.scrape_concurrently",
+    "fetch.fetch_ahead",
 }
 
 
