@@ -7,7 +7,8 @@ are data — a `Determination` on a fetched `Page` — because agents must read 
     ├── ConfigError            bad settings, bad CLI arguments, unusable site pool
     ├── InvalidURLError        a URL that cannot be canonicalised or uses a scheme other than http(s)
     ├── StateError             a Web/Search Context operation that would break an invariant
-    │   └── CorruptStateError  a run directory whose saved state cannot be read back
+    │   ├── CorruptStateError  a run directory whose saved state cannot be read back
+    │   └── RunDirectoryInUseError  a run directory another run (process) is writing to
     ├── ToolInputError         an agent's tool call with arguments that do not fit (message goes back to the LLM)
     ├── BrowserError           the system Chromium cannot be found, started or reached over CDP
     └── ModelError             the model endpoint cannot be used (missing key, unreachable, bad reply after retries)
@@ -22,6 +23,7 @@ __all__ = [
     "InvalidURLError",
     "ModelError",
     "ResearchCrawlerError",
+    "RunDirectoryInUseError",
     "StateError",
     "ToolInputError",
 ]
@@ -45,6 +47,10 @@ class StateError(ResearchCrawlerError):
 
 class CorruptStateError(StateError):
     """Saved state in a run directory that cannot be read back exactly."""
+
+
+class RunDirectoryInUseError(StateError):
+    """A run directory held by another run: one writer per run directory (the message names the holder)."""
 
 
 class ToolInputError(ResearchCrawlerError, ValueError):

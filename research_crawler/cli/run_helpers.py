@@ -18,7 +18,6 @@ from research_crawler.cli.live_view import LiveView, choose_view_mode
 from research_crawler.cli.output import console, err_console, fail
 from research_crawler.cli.report_view import show_report
 from research_crawler.config.settings import Settings
-from research_crawler.errors import ConfigError
 from research_crawler.report.models import Report
 
 
@@ -67,17 +66,13 @@ def host_port(url: str) -> str:
 
 
 def fresh_run_dir(out: Path | None, settings: Settings, query: str) -> Path:
-    """A new run directory in runs_dir, or `out` when it holds no run yet."""
-    from research_crawler.run.run_dir import new_run_dir
+    """A new run directory in runs_dir, or `out`: a directory that does not exist yet or is empty (a run
+    directory is continued with `resume`, never written over; nothing else is ever written into)."""
+    from research_crawler.run.run_dir import new_run_dir, usable_out_dir
 
     if out is None:
         return new_run_dir(settings.runs_dir, query)
-    if (out / "run.json").exists():
-        raise ConfigError(
-            f"{out} already holds a run: continue it with `research-crawler resume {out}` or choose another --out"
-        )
-    out.mkdir(parents=True, exist_ok=True)
-    return out
+    return usable_out_dir(out)
 
 
 def run_with_view(crawler: ResearchCrawler, work: Callable[..., Any], view: LiveView, run_dir: Path) -> Report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,9 +11,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from research_crawler.context.atomic_files import atomic_write_text
-from research_crawler.errors import StateError
+from research_crawler.errors import ConfigError, StateError
 
-__all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir"]
+__all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir", "usable_out_dir"]
 
 ModelBackend = Literal["openai", "simulated"]
 RUN_FILE = "run.json"
@@ -50,10 +51,60 @@ def new_run_dir(runs_dir: Path, query: str) -> Path:
     """A fresh run directory under `runs_dir`, named by time and the query's first words."""
     slug = "-".join(re.findall(r"[a-z0-9]+", query.lower())[:6])[:48] or "query"
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    run_dir = runs_dir / f"{stamp}-{slug}"
+    _make_dir(runs_dir, parents=True, exist_ok=True, what="the runs directory (runs_dir)")
     suffix = 1
-    while run_dir.exists():
-        suffix += 1
-        run_dir = runs_dir / f"{stamp}-{slug}-{suffix}"
-    run_dir.mkdir(parents=True)
-    return run_dir
+    while True:
+        run_dir = runs_dir / (f"{stamp}-{slug}" if suffix == 1 else f"{stamp}-{slug}-{suffix}")
+        try:
+            run_dir.mkdir()  # never exist_ok: two runs starting in the same second get two directories
+        except FileExistsError:
+            suffix += 1
+            continue
+        except OSError as exc:
+            raise ConfigError(_cannot_create(run_dir, exc, "the run directory")) from None
+        return run_dir
+
+
+def usable_out_dir(out: Path) -> Path:
+    """`out` (``--out``) made ready for a new run: a directory that does not exist yet, or an empty one. A file, a
+    directory holding anything (a run, or the user's own files) or one that cannot be created is a ConfigError
+    saying what to do; nothing is written there."""
+    if (out / RUN_FILE).is_file():
+        raise ConfigError(
+            f"{out} already holds a run: continue it with `research-crawler resume {out}` or choose another --out"
+        )
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file, not a directory: choose a new directory, e.g. --out {out}.run")
+    if out.is_dir():
+        try:
+            holds_something = any(out.iterdir())
+        except OSError as exc:
+            raise ConfigError(_cannot_create(out, exc, "--out")) from None
+        if holds_something:
+            raise ConfigError(
+                f"--out {out} is a directory that already holds files (a run is only written into a new or empty "
+                f"directory): choose a new one, e.g. --out {out / 'run'}"
+            )
+    _make_dir(out, parents=True, exist_ok=True, what="--out")
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise ConfigError(f"--out {out}: permission denied (cannot write there): choose a directory you can write to")
+    return out
+
+
+def _make_dir(path: Path, *, parents: bool, exist_ok: bool, what: str) -> None:
+    try:
+        path.mkdir(parents=parents, exist_ok=exist_ok)
+    except OSError as exc:
+        raise ConfigError(_cannot_create(path, exc, what)) from None
+
+
+def _cannot_create(path: Path, exc: OSError, what: str) -> str:
+    reason = exc.strerror or type(exc).__name__
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        fix = "a file stands in the way: choose another path"
+    elif isinstance(exc, PermissionError):
+        fix = "choose a directory you can write to"
+    else:
+        fix = "choose another path"
+    setting = " (e.g. --set runs_dir=PATH)" if what.startswith("the runs directory") else ""
+    return f"cannot create {what} {path}: {reason.lower()}; {fix}{setting}"

@@ -25,7 +25,7 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext, StopReason
 from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
-from research_crawler.errors import ConfigError, ModelError
+from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.llm.ag2_setup import forget_finished_clients
 from research_crawler.llm.budget import RunInterrupted, RunLimitReached
 from research_crawler.llm.rate_limit import RequestLimiter
@@ -39,7 +39,8 @@ from research_crawler.run.page_source import PageSource
 from research_crawler.run.presenting import Presenting, requested_items
 from research_crawler.run.report_building import build_report
 from research_crawler.run.request_reading import read_the_request, sites_named_in_request
-from research_crawler.run.run_dir import PAGES_DIR, ModelBackend, RunMeta, new_run_dir
+from research_crawler.run.run_dir import PAGES_DIR, RUN_FILE, ModelBackend, RunMeta, new_run_dir
+from research_crawler.run.run_lock import holding_run_dir
 from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration
@@ -96,39 +97,52 @@ class ResearchSession:
         """Explore the sites for `query` and return the report (also written to the run directory)."""
         search = SearchContext(query=query)
         run_dir = run_dir or new_run_dir(self.settings.runs_dir, query)
-        run_dir.mkdir(parents=True, exist_ok=True)
-        RunMeta(
-            query=search.query,
-            sites=list(sites),
-            backend=self.backend,
-            queries=[search.query],
-            settings=record_settings(self.settings),
-        ).write(run_dir)
-        return await self._execute(run_dir, RunStore(run_dir), search, sites=list(sites), action="start")
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create the run directory {run_dir}: {exc.strerror or exc}") from None
+        with holding_run_dir(run_dir):
+            if (run_dir / RUN_FILE).exists():
+                raise StateError(
+                    f"{run_dir} already holds a run: continue it with `research-crawler resume {run_dir}`"
+                )
+            RunMeta(
+                query=search.query,
+                sites=list(sites),
+                backend=self.backend,
+                queries=[search.query],
+                settings=record_settings(self.settings),
+            ).write(run_dir)
+            return await self._execute(run_dir, RunStore(run_dir), search, sites=list(sites), action="start")
 
     async def aresume(self, run_dir: Path) -> Report:
         """Continue the run saved in `run_dir`: every collected item is kept and no visited page is scraped
         again. A run that already finished gets its report rebuilt from the saved state."""
         meta = RunMeta.read(run_dir)
-        store = RunStore(run_dir)
-        state = store.load() if store.exists() else None
-        search = state.search if state is not None else SearchContext(query=meta.query)
-        search.reopen_if_interrupted()
-        return await self._execute(
-            run_dir,
-            store,
-            search,
-            sites=meta.sites,
-            action="resume",
-            web_contexts=state.web_contexts if state is not None else None,
-            graph=state.graph if state is not None else None,
-            subpage_offsets=meta.subpage_offsets,
-        )
+        with holding_run_dir(run_dir):
+            store = RunStore(run_dir)
+            state = store.load() if store.exists() else None
+            search = state.search if state is not None else SearchContext(query=meta.query)
+            search.reopen_if_interrupted()
+            return await self._execute(
+                run_dir,
+                store,
+                search,
+                sites=meta.sites,
+                action="resume",
+                web_contexts=state.web_contexts if state is not None else None,
+                graph=state.graph if state is not None else None,
+                subpage_offsets=meta.subpage_offsets,
+            )
 
     async def afollow_up(self, run_dir: Path, query: str, *, sites: Sequence[str] = ()) -> Report:
         """A follow-up query in the same run directory: every visited page and collected item is kept (no page
         is scraped twice), the given sites — by default those of the previous query — are explored for the new
         query with a fresh subpage budget, and all items are ranked and presented again."""
+        with holding_run_dir(run_dir):
+            return await self._follow_up(run_dir, query, sites=sites)
+
+    async def _follow_up(self, run_dir: Path, query: str, *, sites: Sequence[str]) -> Report:
         meta = RunMeta.read(run_dir)
         store = RunStore(run_dir)
         state = store.load()
