@@ -81,15 +81,16 @@ class ScraperChat:
         x.trace.emit("scrape", url=target.url, kind=target.kind, determination=page.determination.value)
         if not page.ok:
             x.stuck.record_scrape(new_links=0, new_items=0)
-            x.web.end_scrape(target.url)
+            failure = ""
             if target.url == x.web.site_url and x.web.visited_count == 1:  # nothing else of the site is known
-                x.site_failure = f"its start page {target.url} could not be opened: {page.determination.value}"
-                x.site_failure += f" ({page.reason})" if page.reason else ""
-            x.save()
+                failure = f"its start page {target.url} could not be opened: {page.determination.value}"
+                failure += f" ({page.reason})" if page.reason else ""
+            x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)
         if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
-            x.web.name = " ".join(page.title.split())[:80]  # a site named by its URL takes its start page's title
+            with x.lock:  # a site named by its URL takes its start page's title
+                x.web.name = " ".join(page.title.split())[:80]
         x.current_page = page
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0
@@ -100,8 +101,7 @@ class ScraperChat:
             x.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         x.stuck.record_scrape(new_links=new_links, new_items=new_items)
-        x.web.end_scrape(target.url)
-        x.save()
+        x.end_scrape(target.url)
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
         if search_form_found:  # said once per site: the Planner keeps every page report

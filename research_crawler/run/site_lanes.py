@@ -4,7 +4,6 @@ whose navigation graphs and outcomes are merged into the run's state as each lan
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from research_crawler.agents.roles import Role
@@ -36,17 +35,13 @@ def explore_in_parallel(
         PageSelectorChat(x, pool, selector, selector_exec, selector_tools).run()
     sites = [x.search.current_site] if x.search.current_site is not None else []
     sites += [site for site in x.search.P if site not in sites]
-    state_lock = threading.RLock()
+    # One lock for the run: every lane changes its Web Context (and the run's dict of them) under x.lock, and
+    # each save serialises every context under it too, so each state.json is one consistent snapshot.
+    state_lock = x.lock
 
     def save_all() -> None:
         with state_lock:
-            for attempt in range(5):
-                try:
-                    x.save()
-                    return
-                except RuntimeError:  # a lane changed a set while it was being written: write again
-                    if attempt == 4:
-                        raise
+            x.save()
 
     stops: list[tuple[StopReason, str]] = []
 
@@ -65,6 +60,7 @@ def explore_in_parallel(
             fetched_urls=x.fetched_urls,
             fetch_ahead=x.fetch_ahead,
             saver=save_all,
+            lock=state_lock,
         )
         try:
             ChatRun(lane, pool=pool, models=models, presenting=presenting, trace=trace, lane=True).run()

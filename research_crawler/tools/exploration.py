@@ -80,8 +80,9 @@ class Exploration:
     site_failure: str = ""
     """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
     lock: threading.RLock = field(default_factory=threading.RLock)
-    """Held by a tool while it changes the contexts and saves them: the Crawler's and the Collector's chats
-    on one page run at the same time (`run.scrape_concurrently`)."""
+    """Held while the contexts are changed and while they are saved: the Crawler's and the Collector's chats
+    on one page run at the same time (`run.scrape_concurrently`), and parallel sites share one run's lock, so
+    a save never meets a half-made change."""
 
     def __post_init__(self) -> None:
         self.stuck.max_site_model_calls = self.settings.run.max_model_calls_per_site
@@ -127,6 +128,10 @@ class Exploration:
 
     def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:
         """Finish α (with `reason`) and move to the next site of P, giving it a fresh Web Context."""
+        with self.lock:
+            return self._start_next_site(reason, detail)
+
+    def _start_next_site(self, reason: StopReason | None, detail: str) -> SiteRef | None:
         if self.search.current_site is not None and reason is not None:
             self.search.finish_current_site(reason, detail or self.stuck.reason)
         site = self.search.next_site()
@@ -150,20 +155,31 @@ class Exploration:
         """The Scraper begins reading `target`: only now does it leave C and enter VU, so a page chosen but
         never read (a second pick in one turn, a run stopped in between) is not lost. Saved at once: a stop
         during the scrape leaves it unfinished, and a resumed run reads it again first."""
-        web = self.web
-        if web.is_pending(target.url):
-            web.take(target.url)
-        elif not web.is_visited(target.url):
-            web.mark_visited(target.url)
-        web.begin_scrape(target.url)
-        self.save()
+        with self.lock:
+            web = self.web
+            if web.is_pending(target.url):
+                web.take(target.url)
+            elif not web.is_visited(target.url):
+                web.mark_visited(target.url)
+            web.begin_scrape(target.url)
+            self.save()
+
+    def end_scrape(self, url: str, *, site_failure: str = "") -> None:
+        """The Scraper finished reading `url` (whatever it found): saved at once. `site_failure` says why the site
+        cannot be explored at all (its start page could not be opened)."""
+        with self.lock:
+            self.web.end_scrape(url)
+            if site_failure:
+                self.site_failure = site_failure
+            self.save()
 
     def complete(self, reason: StopReason, detail: str = "") -> None:
         """Set γ: the search is over."""
-        if not self.search.gamma:
-            self.search.complete(reason, detail or self.stuck.reason)
-            self.trace.emit("complete", reason=str(reason), detail=detail)
-            self.save()
+        with self.lock:
+            if not self.search.gamma:
+                self.search.complete(reason, detail or self.stuck.reason)
+                self.trace.emit("complete", reason=str(reason), detail=detail)
+                self.save()
 
     def known_sites(self) -> list[SiteRef]:
         """Every site of this query: finished, current and pending."""
@@ -178,7 +194,8 @@ class Exploration:
     def save(self) -> None:
         """Persist S, every W and the graph atomically (no-op without a store; `saver` when sites run in
         parallel, where the run's state spans several explorations)."""
-        if self.saver is not None:
-            self.saver()
-        elif self.store is not None:
-            self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)
+        with self.lock:
+            if self.saver is not None:
+                self.saver()
+            elif self.store is not None:
+                self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)
