@@ -18,12 +18,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_crawler.api import Backend, ResearchCrawler, require_model_endpoint
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
+from research_crawler.config.user_files import load_yaml, read_user_file
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.llm.rate_limit import shared_model_limiter
@@ -93,10 +93,7 @@ class BatchRow(BaseModel):
 
 def load_batch(path: Path) -> list[BatchEntry]:
     """The entries of a ``.yaml``/``.yml`` or ``.jsonl`` batch file. ConfigError names the bad entry."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the batch file {path}: {exc}") from exc
+    text = read_user_file(path, what="the batch file")
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         raw = _yaml_entries(text, path)
@@ -123,10 +120,7 @@ def load_batch(path: Path) -> list[BatchEntry]:
 
 
 def _yaml_entries(text: str, path: Path) -> list[tuple[str, Any]]:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"the batch file {path} is not valid YAML: {exc}") from exc
+    data = load_yaml(text, path=path, what="the batch file")
     if isinstance(data, dict) and set(data) == {"queries"}:
         data = data["queries"]
     if not isinstance(data, list):
@@ -143,6 +137,8 @@ def _jsonl_entries(text: str, path: Path) -> list[tuple[str, Any]]:
             entries.append((f"line {number}", json.loads(line)))
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{path}, line {number}: not valid JSON ({exc.msg})") from exc
+        except RecursionError:
+            raise ConfigError(f"{path}, line {number}: nested too deeply to be read") from None
     return entries
 
 

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from research_crawler.config.settings import RenderMode, Settings
+from research_crawler.errors import ConfigError
 from research_crawler.pages.metadata import ItemMetadata, read_item_metadata
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanism
@@ -92,9 +93,30 @@ async def inspect_page(
     target: str, settings: Settings, *, render: RenderMode | None = None
 ) -> PageInspection:
     """Fetch `target` (an http(s) URL, or a path to a saved HTML file) and inspect it."""
-    path = Path(target)
-    if "://" not in target and path.exists():
-        return inspection_of(page_from_file(path, settings=settings.page_view))
+    if "://" not in target:
+        return inspection_of(_saved_page(Path(target), settings))
     async with Fetcher(settings.fetch, page_view=settings.page_view) as fetcher:
         page = await fetcher.fetch(target, render=render)
     return inspection_of(page)
+
+
+def _saved_page(path: Path, settings: Settings) -> Page:
+    """The saved HTML file `path` as a page; ConfigError when it is no file, not a regular one, or too large."""
+    if not path.exists():
+        text = str(path)
+        looks_like_a_host = "." in text and "/" not in text and path.suffix.lower() not in (".html", ".htm")
+        example = f"https://{text}/" if looks_like_a_host else "https://example.org/page"
+        raise ConfigError(f"{path}: no such file, and not an http(s) URL: give a saved HTML file or a URL ({example})")
+    if not path.is_file():
+        kind = "a directory" if path.is_dir() else "not a regular file"
+        raise ConfigError(f"{path} is {kind}: give a saved HTML file or an http(s) URL")
+    try:
+        size = path.stat().st_size
+        if size > settings.fetch.max_page_bytes:
+            raise ConfigError(
+                f"{path} is {size:,} bytes, over fetch.max_page_bytes ({settings.fetch.max_page_bytes:,}): raise it "
+                f"with --set fetch.max_page_bytes={size}"
+            )
+        return page_from_file(path, settings=settings.page_view)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {(exc.strerror or type(exc).__name__).lower()}") from None

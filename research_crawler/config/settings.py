@@ -32,7 +32,11 @@ from research_crawler.config.settings_sources import (
 )
 from research_crawler.config.simulated_settings import FaultKind as FaultKind
 from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.config.user_files import read_user_file
 from research_crawler.errors import ConfigError
+
+#: A settings file is a few KiB; anything near this is not one.
+MAX_SETTINGS_FILE_BYTES = 1024 * 1024
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -117,17 +121,19 @@ class Settings(BaseSettings):
         ``research-crawler.toml`` (current directory, then the user config directory). Raises ConfigError,
         naming the file or variable, for anything that does not fit.
         """
-        if config_file is not None and not config_file.is_file():
-            raise ConfigError(f"the settings file {config_file} does not exist")
         chosen = config_file or find_config_file()
+        if chosen is not None:  # a file, UTF-8, within the size limit; one line naming it otherwise
+            read_user_file(chosen, what="the settings file", max_bytes=MAX_SETTINGS_FILE_BYTES)
         preset_path = preset_file(preset) if preset is not None else None
         try:
             with reading_config_file(chosen), reading_preset(preset_path):
                 return cls()
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"the settings file {chosen} is not valid TOML: {exc}") from exc
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"cannot read the settings file {chosen}: {exc}") from exc
+        except RecursionError:
+            raise ConfigError(f"the settings file {chosen} is nested too deeply to be read") from None
         except ValidationError as exc:
             where = f"the settings file {chosen} or the environment" if chosen else "the environment"
             raise ConfigError(f"invalid settings from {where}: {_describe(exc)}") from exc

@@ -12,9 +12,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal, get_args
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from research_crawler.config.user_files import load_yaml, read_user_file
 from research_crawler.errors import ConfigError
 
 __all__ = [
@@ -214,14 +214,7 @@ def resolve_dataset(name_or_path: str | Path) -> Path:
 
 def load_dataset(path: Path) -> EvalDataset:
     """Read and validate a dataset file; any problem is a ConfigError naming the file and the field."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the dataset {path}: {exc}") from exc
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"the dataset {path} is not valid YAML: {exc}") from exc
+    data = load_yaml(read_user_file(Path(path), what="the dataset"), path=Path(path), what="the dataset")
     if not isinstance(data, dict):
         raise ConfigError(f"the dataset {path} must be a mapping with name, source, sites and queries")
     try:

@@ -156,7 +156,7 @@ def test_entries_may_be_plain_strings_and_get_stable_directories(tmp_path: Path)
     assert first.run_dir_name() != second.run_dir_name(), "different entries share a run directory"
     assert load_batch(path)[0].run_dir_name() == first.run_dir_name(), "the directory name must be stable"
     assert first.run_dir_name().startswith("find-papers-on-crispr-")
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigError, match="does not exist"):
         load_batch(tmp_path / "missing.yaml")
 
 

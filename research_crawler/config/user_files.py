@@ -1,0 +1,84 @@
+"""Files a user hands us — settings, batch files, datasets — read as data that may be hostile or simply wrong.
+
+Each is read whole, within a size limit, as UTF-8 (a BOM is allowed); YAML is parsed by a safe loader that refuses
+aliases, so an alias bomb fails before anything is expanded. Every problem is one ConfigError line naming the file
+and, where it helps, the line or byte.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from research_crawler.errors import ConfigError
+
+__all__ = ["MAX_USER_FILE_BYTES", "load_yaml", "read_user_file"]
+
+#: Far above any real settings, batch or dataset file (the built-in datasets are a few KiB).
+MAX_USER_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_user_file(path: Path, *, what: str, max_bytes: int = MAX_USER_FILE_BYTES) -> str:
+    """The text of `path`, described to the user as `what` ("the batch file"); ConfigError when it is missing, not a
+    file (a directory, a device, a socket), larger than `max_bytes`, or not UTF-8."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise ConfigError(f"{what} {path} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"{what} {path} is a directory, not a file: name the file itself")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe (`<(…)`) is read like a file, within the limit
+        raise ConfigError(f"{what} {path} is not a regular file (a device or a socket): name a file")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
+    if len(data) > max_bytes:
+        raise ConfigError(f"{what} {path} is larger than {max_bytes // (1024 * 1024)} MiB: split it into smaller files")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"{what} {path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line}) "
+            f"cannot be decoded; save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8 {path} > {path}.utf8`)"
+        ) from None
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing aliases (``*name``, merge keys included) before they are resolved: a file of
+    a few hundred bytes can otherwise expand to gigabytes (the "billion laughs")."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"aliases (*{event.anchor}) are not accepted: write the value out", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str, *, path: Path, what: str) -> Any:
+    """The YAML document `text` (read from `path`, shown as `what`) as plain data; ConfigError in one line when it is
+    not valid YAML or uses aliases."""
+    try:
+        return yaml.load(text, Loader=_NoAliasLoader)  # a SafeLoader that also refuses aliases
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = " ".join(str(exc.problem or exc.context or "invalid YAML").split())
+        raise ConfigError(f"{what} {path} is not valid YAML{where}: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{what} {path} is not valid YAML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise ConfigError(f"{what} {path} is nested too deeply to be read") from None
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or type(exc).__name__).lower()

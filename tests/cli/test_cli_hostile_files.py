@@ -1,0 +1,99 @@
+"""Hostile and careless files and settings through the command line: an alias bomb, text that is not UTF-8, a
+settings path that is a directory or a device, a number no setting can mean, `page` on a directory. Each is one
+line, exit 1 (2 for a bad argument), before anything runs or is written."""
+
+from __future__ import annotations
+
+import resource
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from research_crawler.cli.app import app
+
+runner = CliRunner()
+
+BOMB = "\n".join(
+    [
+        "- query: graph neural networks",
+        "  settings:",
+        '    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+        *[f"    {n}: &{n} [{','.join([f'*{p}'] * 9)}]" for p, n in zip("abcdefgh", "bcdefghi", strict=True)],
+    ]
+)
+
+
+def _one_line_error(output: str) -> str:
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and "Traceback" not in output, output
+    return lines[0]
+
+
+def test_a_batch_alias_bomb_is_one_line_before_anything_expands(home: Path) -> None:
+    (home / "bomb.yaml").write_text(BOMB, encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = runner.invoke(app, ["batch", "bomb.yaml", "--out", "out", "--model", "simulated"])
+    assert result.exit_code == 1
+    assert "aliases (*a) are not accepted" in _one_line_error(result.output)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 * 1024
+    assert not (home / "out").exists()
+
+
+def test_a_dataset_alias_bomb_is_one_line(home: Path) -> None:
+    (home / "bomb.yaml").write_text(BOMB.replace("- query", "queries:\n- query"), encoding="utf-8")
+    result = runner.invoke(app, ["eval", "bomb.yaml", "--model", "simulated", "--judge-model", "simulated"])
+    assert result.exit_code == 1
+    assert "the dataset bomb.yaml is not valid YAML" in _one_line_error(result.output)
+
+
+@pytest.mark.parametrize("name", ["q.yaml", "q.jsonl"])
+def test_a_batch_file_that_is_not_utf8_names_the_offset(home: Path, name: str) -> None:
+    (home / name).write_bytes(b'{"query": "caf\xe9"}\n' if name.endswith("jsonl") else b"- caf\xe9\n")
+    result = runner.invoke(app, ["batch", name, "--out", "out", "--model", "simulated"])
+    assert result.exit_code == 1
+    error = _one_line_error(result.output)
+    assert f"the batch file {name} is not UTF-8 text: byte 0xe9 at offset" in error, error
+
+
+def test_a_settings_file_that_is_not_utf8_is_one_line(home: Path) -> None:
+    (home / "research-crawler.toml").write_bytes(b'runs_dir = "caf\xe9"\n')
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 1
+    assert "research-crawler.toml is not UTF-8 text: byte 0xe9 at offset 15" in _one_line_error(result.output)
+
+
+def test_a_settings_path_that_is_a_directory_is_not_ignored(home: Path) -> None:
+    (home / "research-crawler.toml").mkdir()
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 1
+    assert "is not a file (a directory?): remove or rename it" in _one_line_error(result.output)
+
+
+def test_config_on_a_device_says_what_it_is(home: Path) -> None:
+    result = runner.invoke(app, ["--config", "/dev/zero", "config", "show"])
+    assert result.exit_code == 1
+    assert "the settings file /dev/zero is not a regular file" in _one_line_error(result.output)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("inf", "finite number"), ("nan", "finite number"), ("1e300", "at most 1e+09")]
+)
+def test_a_number_no_setting_can_mean_is_refused_before_the_run(home: Path, value: str, expected: str) -> None:
+    result = runner.invoke(
+        app, ["--set", f"fetch.page_deadline_s={value}", "ask", "graph neural networks", "--model", "simulated",
+              "--out", "out"],
+    )
+    assert result.exit_code == 2
+    assert expected in _one_line_error(result.output)
+    assert not (home / "out").exists(), "nothing was started"
+
+
+def test_page_on_a_directory_or_a_missing_file_is_one_line(home: Path) -> None:
+    (home / "saved").mkdir()
+    result = runner.invoke(app, ["page", "saved"])
+    assert result.exit_code == 1 and "saved is a directory" in _one_line_error(result.output)
+    missing = runner.invoke(app, ["page", "example.org"])
+    assert missing.exit_code == 1
+    assert "no such file, and not an http(s) URL" in _one_line_error(missing.output)
+    assert "https://example.org/" in missing.output
