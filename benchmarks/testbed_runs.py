@@ -15,6 +15,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,16 @@ from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 from research_crawler.text.tokens import count_tokens
 
-__all__ = ["FixedTokens", "QueryRun", "machine", "pages_lost", "run_query", "testbed_hosts", "testbed_settings"]
+__all__ = [
+    "FixedTokens",
+    "QueryRun",
+    "machine",
+    "model_wait_s",
+    "pages_lost",
+    "run_query",
+    "testbed_hosts",
+    "testbed_settings",
+]
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_DIR = REPO / "benchmarks" / "out"
@@ -116,6 +126,11 @@ class QueryRun:
     wall_time_s: float
     relevant_fetched: int = 0
     fixed_input_tokens: dict[str, int] = field(default_factory=dict)
+    cached_input_tokens: dict[str, int] = field(default_factory=dict)
+    output_tokens_by_agent: dict[str, int] = field(default_factory=dict)
+    list_price_cost_usd: float = 0.0
+    model_wait_s: float = 0.0
+    """Time during which at least one model call was under way (the union of the calls' spans)."""
     trace_events: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -184,10 +199,37 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
         relevant_reported=len(reported),
         relevant_collected=len(collected),
         relevant_fetched=len({to_item[url] for url in fetched if url in to_item}),
+        cached_input_tokens={agent: stats.cached_input_tokens for agent, stats in report.stats.by_agent.items()},
+        output_tokens_by_agent={agent: stats.output_tokens for agent, stats in report.stats.by_agent.items()},
+        list_price_cost_usd=report.stats.list_price_cost_usd,
+        model_wait_s=round(model_wait_s(events), 3),
         trace_events=sorted({str(event["event"]) for event in events}),
         wall_time_s=report.stats.wall_time_s,
         extra={"pages_lost": sorted(lost), "faults": dict(report.stats.faults)},
     )
+
+
+def model_wait_s(events: list[dict[str, Any]]) -> float:
+    """Seconds during which at least one model call was under way: the union of the calls' spans (each ends at
+    its event's time and lasted its latency). With a fixed latency per call, this over the latency is the number
+    of model calls on the critical path."""
+    spans = sorted(
+        (end - float(event.get("latency_s") or 0.0), end)
+        for event in events
+        if event["event"] == "model_call"
+        for end in [datetime.fromisoformat(str(event["t"])).timestamp()]
+    )
+    total, current_start, current_end = 0.0, None, None
+    for start, end in spans:
+        if current_end is None or start > current_end:
+            if current_end is not None and current_start is not None:
+                total += current_end - current_start
+            current_start, current_end = start, end
+        else:
+            current_end = max(current_end, end)
+    if current_end is not None and current_start is not None:
+        total += current_end - current_start
+    return total
 
 
 def pages_lost(state: RunState, events: list[dict[str, Any]]) -> set[str]:
