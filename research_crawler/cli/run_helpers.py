@@ -60,9 +60,12 @@ def unreachable_everywhere(report: Report) -> str | None:
 
 
 def host_port(url: str) -> str:
-    """The host:port of `url` as `fetch.allowed_hosts` takes it (the port only when the URL gives one)."""
+    """The host:port of `url` as `fetch.allowed_hosts` takes it: always with the port (the scheme's default when
+    the URL gives none), so the fix allows that one service, not every port of the host."""
     parts = urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    host = str(parts.hostname)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def fresh_run_dir(out: Path | None, settings: Settings, query: str) -> Path:

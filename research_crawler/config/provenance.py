@@ -12,6 +12,7 @@ from pydantic import BaseModel, SecretStr
 from pydantic_settings import EnvSettingsSource, TomlConfigSettingsSource
 
 from research_crawler.config.overrides import flatten_overrides, setting_names
+from research_crawler.config.recorded import url_without_credentials
 from research_crawler.config.settings import OpenAIEnvironmentSource, Settings, preset_file
 
 __all__ = ["EffectiveSetting", "SettingSource", "effective_settings"]
@@ -68,6 +69,8 @@ def _shown(name: str, value: Any) -> Any:
     """A JSON-friendly value with secrets masked (set secrets show as ********, unset ones as None)."""
     if isinstance(value, SecretStr) or any(word in name for word in _SECRET_WORDS):
         return None if value is None or value == "" else MASK
+    if isinstance(value, str) and "://" in value:  # an endpoint such as https://user:password@host/v1
+        return url_without_credentials(value, mask=MASK)
     if isinstance(value, Path):
         return str(value)
     if isinstance(value, tuple):

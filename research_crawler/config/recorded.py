@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -14,7 +15,7 @@ from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 
-__all__ = ["MASK", "record_settings", "restore_settings"]
+__all__ = ["MASK", "record_settings", "restore_settings", "url_without_credentials"]
 
 MASK = "***"
 
@@ -30,15 +31,28 @@ def _secret_fields(settings: Settings) -> list[tuple[str, str]]:
     return found
 
 
-def _without_credentials(url: str | None) -> str | None:
-    if not url:
+def url_without_credentials(url: str | None, *, mask: str = MASK) -> str | None:
+    """`url` with the credentials it carries masked: the user and password before '@', and the values of query
+    parameters named like a secret (``key``, ``token``, ``sig``…)."""
+    if not url or "://" not in url:
         return url
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{MASK}@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return mask  # unreadable: show nothing of it rather than a secret
+    netloc = parts.netloc
+    if parts.username is not None or parts.password is not None:
+        host = parts.hostname or ""
+        netloc = f"{mask}@{host}" + (f":{port}" if port else "")
+    query = "&".join(
+        f"{name}={mask}" if _SECRET_PARAMETER.search(name) else (f"{name}={value}" if sep else name)
+        for name, sep, value in (pair.partition("=") for pair in parts.query.split("&") if pair)
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_SECRET_PARAMETER = re.compile(r"key|token|secret|password|passwd|sig|auth|credential", re.IGNORECASE)
 
 
 def record_settings(settings: Settings) -> dict[str, Any]:
@@ -47,7 +61,11 @@ def record_settings(settings: Settings) -> dict[str, Any]:
     for section, name in _secret_fields(settings):
         if data[section].get(name) is not None:
             data[section][name] = MASK
-    data["models"]["base_url"] = _without_credentials(settings.models.base_url)
+    for values in data.values():  # every endpoint URL (models.base_url, eval.judge_base_url…)
+        if isinstance(values, dict):
+            for name, value in values.items():
+                if isinstance(value, str) and "://" in value:
+                    values[name] = url_without_credentials(value)
     return data
 
 
@@ -59,9 +77,11 @@ def restore_settings(recorded: Mapping[str, Any], *, current: Settings, override
         if isinstance(data.get(section), dict) and data[section].get(name) == MASK:
             value = getattr(getattr(current, section), name)
             data[section][name] = value.get_secret_value() if isinstance(value, SecretStr) else value
-    models = data.get("models")
-    if isinstance(models, dict) and MASK in str(models.get("base_url") or ""):
-        models["base_url"] = current.models.base_url
+    for section, values in data.items():  # a URL recorded with its credentials masked: today's one
+        if isinstance(values, dict):
+            for name, value in values.items():
+                if isinstance(value, str) and "://" in value and MASK in value:
+                    values[name] = getattr(getattr(current, section, None), name, None)
     try:
         restored = Settings.model_validate(data)
     except ValidationError as exc:

@@ -9,6 +9,7 @@ from datetime import date
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
 from research_crawler.report.models import ReportItem
@@ -54,13 +55,14 @@ def rank_items(query: str, items: list[ReportItem], reranker: Reranker) -> list[
     ]
 
 
-def with_metadata(x: Exploration, item: ReportItem) -> ReportItem:
+def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     """Fill authors, date, abstract, DOI and PDF link from the item page's own tags (cache first).
 
     An item whose own page cannot be read — not found, timed out, or ``blocked`` (a bot challenge or a
     soft 404 served with status 200) — is kept as the Collector read it on the ok page where it was
-    found: nothing is dropped, but no metadata is ever taken from a page that is not ``ok``, so a
-    challenge page's title or tags can never stand in for the item's.
+    found, but no metadata is ever taken from a page that is not ``ok``, so a challenge page's title or
+    tags can never stand in for the item's. None for an item whose link the URL guard refuses (it leads, or
+    redirects, to a private address or another scheme): the report never sends a reader there.
     """
     site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
     if site is None and item.site in x.web_contexts:  # a site of an earlier query in this run directory
@@ -69,6 +71,11 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem:
     if site is None:
         return item
     page = x.fetch_page(item.url, site)
+    if page.determination is Determination.REFUSED and "URL guard" in page.reason:
+        # Its link leads (or redirects) where the crawler may not go — a private address, another scheme: the
+        # report never points a reader there.
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=page.reason)
+        return None
     if not page.ok:
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
@@ -105,7 +112,10 @@ def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | Non
     for item in items:
         if len(read) >= settings.max_metadata_reads:
             break
-        read.append(with_metadata(x, item))
+        checked = with_metadata(x, item)
+        if checked is None:
+            continue
+        read.append(checked)
         chosen = select_items(
             merge_same_works(read),
             request=request,

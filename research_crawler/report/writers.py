@@ -6,6 +6,7 @@ from pathlib import Path
 
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
+from research_crawler.report.markdown_escape import markdown_text
 from research_crawler.report.models import Report
 
 __all__ = ["SIMULATED_NOTE", "cost_line", "render_markdown", "write_report"]
@@ -18,7 +19,7 @@ def render_markdown(report: Report) -> str:
     lines = [report.markdown.rstrip(), "", "---", ""]
     if report.request_summary:
         lines.append(f"Asked for: {report.request_summary}.")
-    lines += [f"- {line}" for line in report.compliance]
+    lines += [f"- {markdown_text(line)}" for line in report.compliance]
     if report.request_summary or report.compliance:
         lines.append("")
     shortfall = f"Found {len(report.items)} of the {report.requested_count} requested"
@@ -26,11 +27,12 @@ def render_markdown(report: Report) -> str:
     if short and shortfall.lower() not in report.markdown.lower():  # the citation guard usually said it already
         lines.append(f"{shortfall}.")
     ended = report.stop_reason.replace("_", " ") or "unknown"
-    lines.append(f"Search ended: {ended}{f' ({report.stop_detail})' if report.stop_detail else ''}.")
-    for site in report.sites:
+    detail = f" ({markdown_text(report.stop_detail)})" if report.stop_detail else ""
+    lines.append(f"Search ended: {ended}{detail}.")
+    for site in report.sites:  # a site's name is its start page's title: the page's text, shown as text
         lines.append(
-            f"- {site.name} ({site.url}): {site.reason.replace('_', ' ')}, {site.pages_visited} page(s) visited, "
-            f"{site.items_collected} item(s) collected"
+            f"- {markdown_text(site.name)} ({site.url}): {site.reason.replace('_', ' ')}, "
+            f"{site.pages_visited} page(s) visited, {site.items_collected} item(s) collected"
         )
     stats = report.stats
     lines.append("")  # ends the list of sites: the figures are not part of its last entry
@@ -39,7 +41,7 @@ def render_markdown(report: Report) -> str:
         f"({stats.cached_input_tokens} cached), {stats.output_tokens} out; {cost_line(report)}."
     )
     if report.guard_notes:
-        lines += ["", "Citation guard:", *[f"- {note}" for note in report.guard_notes]]
+        lines += ["", "Citation guard:", *[f"- {markdown_text(note)}" for note in report.guard_notes]]
     if report.simulated_model:
         lines += ["", f"*{SIMULATED_NOTE}*"]
     return "\n".join(lines) + "\n"

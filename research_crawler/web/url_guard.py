@@ -46,7 +46,13 @@ Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-_HINT = "add the host to fetch.allowed_hosts to allow it"
+
+
+def _allow_hint(host: str, port: int) -> str:
+    """The exact setting that allows `host` on `port` — that port only, never the host's every port."""
+    shown = host.strip("[]")
+    entry = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
+    return f"allow it with: --set fetch.allowed_hosts={entry}"
 
 
 def _net(spec: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
@@ -305,18 +311,22 @@ class UrlGuard:
             refusal = None if allowed else address_refusal(literal)
             if refusal is None:
                 return Pin(address=str(literal).split("%", 1)[0])
-            return Pin(refusal=f"refused by the URL guard: {self._spelled(host, literal)} is {refusal}; {_HINT}")
+            hint = _allow_hint(host, port)
+            return Pin(refusal=f"refused by the URL guard: {self._spelled(host, literal)} is {refusal}; {hint}")
         name = _resolution_name(host)
         key = f"{name}\n{'allowed' if allowed else 'checked'}"
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             cached = self._pins.get(key)
             if cached is not None and cached[0] > self._clock():
-                return cached[1]
-            pin = await self._resolve(name, port, allowed=allowed)
-            if pin.failure is None:  # failures are not remembered: the next try asks again
-                self._pins[key] = (self._clock() + self._pin_ttl_s, pin)
-            return pin
+                pin = cached[1]
+            else:
+                pin = await self._resolve(name, port, allowed=allowed)
+                if pin.failure is None:  # failures are not remembered: the next try asks again
+                    self._pins[key] = (self._clock() + self._pin_ttl_s, pin)
+        if pin.refusal is not None:  # the hint names this request's port (the pin is shared by every port)
+            return Pin(refusal=f"{pin.refusal}; {_allow_hint(host, port)}")
+        return pin
 
     async def _resolve(self, name: str, port: int, *, allowed: bool) -> Pin:
         try:
@@ -334,7 +344,7 @@ class UrlGuard:
                 refusal = address_refusal(address)
                 if refusal is not None:
                     logger.info("URL guard: %s resolves to %s, %s", name, address, refusal)
-                    return Pin(refusal=f"refused by the URL guard: {name} resolves to {address}, {refusal}; {_HINT}")
+                    return Pin(refusal=f"refused by the URL guard: {name} resolves to {address}, {refusal}")
         return Pin(address=str(addresses[0]).split("%", 1)[0])
 
     @staticmethod

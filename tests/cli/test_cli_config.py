@@ -128,3 +128,22 @@ def test_a_preset_sits_between_the_environment_and_the_file(home: Path, monkeypa
     assert (rows["page_view.crawler_view"]["value"], rows["page_view.crawler_view"]["source"]) == ("links", "env")
     unknown = runner.invoke(app, ["--preset", "nope", "config", "show"])
     assert unknown.exit_code == 2 and "unknown preset 'nope'" in unknown.stderr
+
+
+def test_credentials_in_an_endpoint_url_are_masked_in_config_show_and_run_json(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "https://alice:s3cr3t-pw@llm.example.org:8443/v1?api-key=k3y-value&x=1")
+    monkeypatch.setenv("RESEARCH_CRAWLER_EVAL__JUDGE_BASE_URL", "https://bob:judge-pw@judge.example.org/v1")
+    table = runner.invoke(app, ["config", "show"])
+    shown = runner.invoke(app, ["config", "show", "--json"])
+    assert table.exit_code == 0 and shown.exit_code == 0, table.output
+    for output in (table.stdout, shown.stdout):
+        assert "s3cr3t-pw" not in output and "k3y-value" not in output and "judge-pw" not in output
+        assert "alice" not in output and "bob" not in output
+    values = {row["name"]: row["value"] for row in json.loads(shown.stdout)}
+    assert values["models.base_url"] == "https://********@llm.example.org:8443/v1?api-key=********&x=1"
+    from research_crawler.config.recorded import record_settings
+
+    recorded = json.dumps(record_settings(Settings.load()))
+    assert "s3cr3t-pw" not in recorded and "k3y-value" not in recorded and "judge-pw" not in recorded

@@ -294,3 +294,15 @@ def test_parse_address_agrees_with_the_c_library_on_edge_cases() -> None:
             expected = None
         parsed = parse_address(text)
         assert (None if parsed is None else str(parsed)) == expected, text
+
+
+async def test_the_refusal_names_the_host_and_port_to_allow_never_the_bare_host(make_resolver: Any) -> None:
+    resolver = make_resolver({"intranet.example": [["10.0.0.7"]]})
+    guard = UrlGuard(resolver=resolver)
+    first = await guard.refusal("http://intranet.example:8080/admin")
+    second = await guard.refusal("https://intranet.example/")  # the same pin, another port
+    literal = await guard.refusal("http://[::1]:9000/")
+    assert first is not None and first.endswith("allow it with: --set fetch.allowed_hosts=intranet.example:8080")
+    assert second is not None and second.endswith("--set fetch.allowed_hosts=intranet.example:443")
+    assert literal is not None and literal.endswith("--set fetch.allowed_hosts=[::1]:9000")
+    assert await UrlGuard(allowed_hosts=["[::1]:9000"]).refusal("http://[::1]:9000/") is None, "the hint works"
