@@ -50,12 +50,14 @@ class BrowserSession:
         settings: FetchSettings,
         gate: RequestGate,
         proxy: GuardProxy,
+        closed_proxy: GuardProxy,
     ) -> None:
         self._crawler = crawler
         self._chromium = chromium
         self._settings = settings
         self._gate = gate
         self._proxy = proxy
+        self._closed_proxy = closed_proxy
         self._tabs: dict[int, Any] = {}
 
     @classmethod
@@ -64,14 +66,23 @@ class BrowserSession:
         proxy = await GuardProxy(
             guard, connect_timeout_s=settings.connect_timeout_s, idle_timeout_s=settings.page_deadline_s
         ).start()
+        # The browser's own traffic (update checks, account lookups…) goes to a proxy that lets nothing out.
+        closed_proxy = await GuardProxy(guard, refuse_all=True).start()
+
+        async def close_proxies() -> None:
+            try:
+                await proxy.aclose()
+            finally:
+                await closed_proxy.aclose()
+
         try:
             if settings.cdp_url:
                 cdp_url = settings.cdp_url
             else:
-                chromium = await launch_chromium(settings)
+                chromium = await launch_chromium(settings, proxy_url=closed_proxy.url)
                 cdp_url = chromium.cdp_url
         except BaseException:
-            await proxy.aclose()
+            await close_proxies()
             raise
         try:
             config = BrowserConfig(
@@ -91,11 +102,11 @@ class BrowserSession:
             if not config.headers.get("sec-ch-ua"):
                 config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
             crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
-            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy)
+            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy, closed_proxy=closed_proxy)
             crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
             await crawler.start()
         except BaseException as exc:
-            await proxy.aclose()
+            await close_proxies()
             if chromium is not None:
                 await chromium.close()
             if isinstance(exc, Exception):
@@ -161,7 +172,10 @@ class BrowserSession:
                 if self._chromium is not None:
                     await self._chromium.close()
             finally:
-                await self._proxy.aclose()
+                try:
+                    await self._proxy.aclose()
+                finally:
+                    await self._closed_proxy.aclose()
 
 
 class _Crawl4aiLogs(AsyncLoggerBase):

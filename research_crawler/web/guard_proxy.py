@@ -42,11 +42,21 @@ class _BadRequest(Exception):
 class GuardProxy:
     """Start with `start()`; `url` is what the browser context's proxy setting takes; `aclose()` stops it.
 
-    `refused` lists every URL (or ``host:port`` of a tunnel) the guard refused, for the caller to report.
+    `refused` lists every URL (or ``host:port`` of a tunnel) the guard refused, for the caller to report. With
+    `refuse_all` nothing is let out at all: the browser's own traffic (update checks, account lookups) is pointed at
+    such a proxy, the pages' contexts at a guarded one.
     """
 
-    def __init__(self, guard: UrlGuard, *, connect_timeout_s: float = 10.0, idle_timeout_s: float = 60.0) -> None:
+    def __init__(
+        self,
+        guard: UrlGuard,
+        *,
+        connect_timeout_s: float = 10.0,
+        idle_timeout_s: float = 60.0,
+        refuse_all: bool = False,
+    ) -> None:
         self._guard = guard
+        self._refuse_all = refuse_all
         self._connect_timeout_s = connect_timeout_s
         self._idle_timeout_s = idle_timeout_s
         self._server: asyncio.Server | None = None
@@ -116,6 +126,10 @@ class GuardProxy:
             await self._forward(method, target, version, headers, reader, writer)
 
     async def _open(self, url: str, host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._refuse_all:
+            self.refused.append(url)
+            logger.debug("the browser's own request refused: %s", url)
+            raise _BadRequest(403, "the browser's own traffic is not let out; pages use their context's proxy")
         refusal = await self._guard.refusal(url)
         if refusal is not None:
             self.refused.append(url)
