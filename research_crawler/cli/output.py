@@ -28,7 +28,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Every ResearchCrawlerError becomes one red line and exit code 1; Ctrl-C leaves with 130."""
+    """Every ResearchCrawlerError, and any file the command cannot use (OSError), becomes one red line and exit
+    code 1; Ctrl-C leaves with 130."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -36,6 +37,9 @@ def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
         except ResearchCrawlerError as exc:
             fail(str(exc), code=1)
+        except OSError as exc:  # a file or directory the command could not use (full disk, permissions…)
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail(f"{where}{(exc.strerror or str(exc) or type(exc).__name__).lower()}", code=1)
         except KeyboardInterrupt:
             err_console.print("Interrupted.")
             raise typer.Exit(130) from None

@@ -22,10 +22,10 @@ from research_crawler.config.recorded import record_settings
 from research_crawler.config.settings import Settings
 from research_crawler.config.site_pool import SitePool, load_site_pool
 from research_crawler.context.graph import NavigationGraph
-from research_crawler.context.search_context import SearchContext, StopReason
+from research_crawler.context.search_context import Completion, SearchContext, StopReason
 from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
-from research_crawler.errors import ConfigError, ModelError, StateError
+from research_crawler.errors import ConfigError, ModelError, ResearchCrawlerError, StateError
 from research_crawler.llm.ag2_setup import forget_finished_clients
 from research_crawler.llm.budget import RunInterrupted, RunLimitReached
 from research_crawler.llm.rate_limit import RequestLimiter
@@ -290,6 +290,19 @@ class ResearchSession:
             logger.warning("the model failed: %s", exc)
             trace.emit("fault", kind="model_error", error=str(exc))
             x.complete(StopReason.ERROR, f"the model endpoint failed: {exc}")
+            presenting.present_without_chat()
+        except ResearchCrawlerError:
+            raise  # misconfiguration says so itself, in one line
+        except Exception as exc:  # a failure mid-run (a bug, a full disk): a report from what was collected
+            logger.exception("the run failed")
+            trace.emit("fault", kind="internal_error", error=f"{type(exc).__name__}: {exc}")
+            detail = f"the run failed ({type(exc).__name__}: {exc})"
+            if x.search.gamma:  # it failed presenting what was explored: the report says so all the same
+                with x.lock:
+                    x.search.completion = Completion(done=True, reason=StopReason.ERROR, detail=detail)
+                    x.save()
+            else:
+                x.complete(StopReason.ERROR, detail)
             presenting.present_without_chat()
         return build_report(x, models, presenting, requested=requested_items(x))
 

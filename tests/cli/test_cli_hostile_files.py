@@ -11,6 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
+from research_crawler.eval.testbed import TestbedServer
+from research_crawler.report.models import Report
+from research_crawler.run.presenting import Presenting
 
 runner = CliRunner()
 
@@ -97,3 +100,36 @@ def test_page_on_a_directory_or_a_missing_file_is_one_line(home: Path) -> None:
     assert missing.exit_code == 1
     assert "no such file, and not an http(s) URL" in _one_line_error(missing.output)
     assert "https://example.org/" in missing.output
+
+
+def test_a_run_that_fails_mid_way_still_writes_a_report_from_what_it_had(
+    home: Path, testbed_server: TestbedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing_presenter(self: Presenting) -> None:  # the exploration is done, the report not yet written
+        raise OverflowError("timestamp out of range for platform time_t")
+
+    monkeypatch.setattr(Presenting, "present", failing_presenter)
+    result = runner.invoke(
+        app, ["ask", "graph neural networks", "--site", testbed_server.base_url("arxiv-like"), "--model", "simulated",
+              "--out", "out", "--quiet"],
+    )
+    assert result.exit_code == 1
+    error = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(error) == 1 and "the run failed (OverflowError: timestamp out of range" in error[0], result.stderr
+    assert "Traceback" not in result.output
+    report = Report.model_validate_json((home / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report.stop_reason == "error" and report.items, "the report holds what was collected before the failure"
+    assert (home / "out" / "report.md").is_file()
+
+
+def test_a_file_that_cannot_be_written_mid_command_is_one_line(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from research_crawler.cli import inspect_commands
+
+    def full_disk(*_: object, **__: object) -> None:
+        raise OSError(28, "No space left on device", "/tmp/somewhere")
+
+    monkeypatch.setattr(inspect_commands, "_show_inspection", full_disk)
+    (home / "saved.html").write_text("<html><title>t</title><body>x</body></html>", encoding="utf-8")
+    result = runner.invoke(app, ["page", "saved.html"])
+    assert result.exit_code == 1
+    assert _one_line_error(result.output) == "error: /tmp/somewhere: no space left on device"
