@@ -34,6 +34,7 @@ GROUPS = (
     "prompt injection",
     "ssrf",
     "secrets",
+    "hostile text and files",
 )
 
 

@@ -41,6 +41,8 @@ def _load_cases() -> None:
         block_cases,
         crawl_cases,
         fetch_cases,
+        hostile_file_cases,
+        hostile_text_cases,
         model_cases,
         run_cases,
         security_cases,
@@ -93,11 +95,11 @@ def run_report(*, groups: Sequence[str] | None = None, soak: int = 200, seed: in
 
 def _table(report: dict[str, Any]) -> str:
     lines = [
-        f"{'group':<18} {'tried':>5} {'held':>5} {'lost':>5} {'refetch':>7} {'canary':>6}  longest fetch / deadline",
+        f"{'group':<23} {'tried':>5} {'held':>5} {'lost':>5} {'refetch':>7} {'canary':>6}  longest fetch / deadline",
     ]
     for row in report["groups"]:
         lines.append(
-            f"{row['group']:<18} {row['tried']:>5} {row['held']:>5} {row['items_lost']:>5} "
+            f"{row['group']:<23} {row['tried']:>5} {row['held']:>5} {row['items_lost']:>5} "
             f"{row['refetched_after_resume']:>7} {row['canary_admin_hits']:>6}  "
             f"{row['longest_fetch_s']:.2f} s / {row['its_deadline_s']:.1f} s"
             + (f"  ({row['skipped']} skipped)" if row["skipped"] else "")
