@@ -11,6 +11,7 @@ are data — a `Determination` on a fetched `Page` — because agents must read 
     │   └── RunDirectoryInUseError  a run directory another run (process) is writing to
     ├── ToolInputError         an agent's tool call with arguments that do not fit (message goes back to the LLM)
     ├── BrowserError           the system Chromium cannot be found, started or reached over CDP
+    ├── LibraryError           the library of items found across runs cannot be used (not SQLite, a newer schema)
     └── ModelError             the model endpoint cannot be used (missing key, unreachable, bad reply after retries)
 """
 
@@ -21,6 +22,7 @@ __all__ = [
     "ConfigError",
     "CorruptStateError",
     "InvalidURLError",
+    "LibraryError",
     "ModelError",
     "ResearchCrawlerError",
     "RunDirectoryInUseError",
@@ -59,6 +61,10 @@ class ToolInputError(ResearchCrawlerError, ValueError):
 
 class BrowserError(ResearchCrawlerError):
     """The system Chromium is missing, failed to start, or its CDP endpoint cannot be reached."""
+
+
+class LibraryError(ResearchCrawlerError):
+    """The library file (SQLite) cannot be opened, read or migrated; the message names it and the fix."""
 
 
 class ModelError(ResearchCrawlerError):

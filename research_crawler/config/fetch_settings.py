@@ -5,6 +5,7 @@ Politeness, limits, retries and the browser (`FetchSettings`); chunking and the 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
@@ -89,6 +90,23 @@ class FetchSettings(SettingsSection):
         "(no DNS rebinding) and it is resolved and checked again after this.",
     )
 
+    revisit_cache: bool = Field(
+        False,
+        description="Keep fetched pages across runs with their ETag and Last-Modified, so a page seen before is "
+        "asked for conditionally and a 304 Not Modified costs no download and, for a page read before, no model "
+        "call (`watch` turns it on).",
+    )
+    revisit_cache_path: Path | None = Field(
+        None,
+        description="The revisit cache's SQLite file. None: pages.sqlite3 in the user cache directory (platformdirs).",
+    )
+    revisit_cache_max_mb: float = Field(
+        256.0, gt=0, description="Size the revisit cache is kept under: the pages used longest ago go first."
+    )
+    revisit_cache_max_age_days: float = Field(
+        30.0, gt=0, description="A page kept longer than this is fetched again in full, not conditionally."
+    )
+
     @field_validator("allowed_hosts")
     @classmethod
     def _check_allowed_hosts(cls, value: list[str]) -> list[str]:
@@ -117,4 +135,11 @@ class PageViewSettings(SettingsSection):
         True,
         description="Leave out of the Crawler's link view the links already shown to it on this site (the "
         "site's repeated navigation), with a line counting them.",
+    )
+    crawler_top_links: int = Field(
+        0,
+        ge=0,
+        description="When a page has more links than this for the Crawler (those hide_seen_links leaves out not "
+        "counted), the local embedding model (all-MiniLM-L6-v2, as the minilm reranker loads it) ranks them "
+        "against the request and the Crawler is shown only this many, the best, in the page's order. 0: every link.",
     )

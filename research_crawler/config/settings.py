@@ -17,12 +17,14 @@ from research_crawler.config.eval_settings import EvalSettings
 from research_crawler.config.explore_settings import ExploreSettings
 from research_crawler.config.fetch_settings import FetchSettings, PageViewSettings
 from research_crawler.config.fetch_settings import RenderMode as RenderMode
+from research_crawler.config.library_settings import LibrarySettings
 from research_crawler.config.model_settings import MODEL_ROLES, ModelSettings
 from research_crawler.config.preset_files import PRESETS_DIR as PRESETS_DIR
 from research_crawler.config.preset_files import preset_file, preset_names
 from research_crawler.config.report_settings import ReportSettings, RerankSettings
 from research_crawler.config.report_settings import RerankerKind as RerankerKind
 from research_crawler.config.run_settings import RunSettings
+from research_crawler.config.serve_settings import ServeSettings
 from research_crawler.config.settings_file import CONFIG_FILE_NAME, find_config_file
 from research_crawler.config.settings_sources import (
     OpenAIEnvironmentSource,
@@ -44,11 +46,13 @@ __all__ = [
     "EvalSettings",
     "ExploreSettings",
     "FetchSettings",
+    "LibrarySettings",
     "ModelSettings",
     "PageViewSettings",
     "ReportSettings",
     "RerankSettings",
     "RunSettings",
+    "ServeSettings",
     "Settings",
     "SimulatedModelSettings",
     "find_config_file",
@@ -78,6 +82,8 @@ class Settings(BaseSettings):
     eval: EvalSettings = Field(default_factory=EvalSettings)
     simulated: SimulatedModelSettings = Field(default_factory=SimulatedModelSettings)
     models: ModelSettings = Field(default_factory=ModelSettings)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
+    library: LibrarySettings = Field(default_factory=LibrarySettings)
     runs_dir: Path = Field(Path("runs"), description="Where run directories are created.")
 
     @classmethod

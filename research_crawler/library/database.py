@@ -1,0 +1,106 @@
+"""Opening the library file: where it lives by default, SQLite in WAL mode (readers never wait for a writer),
+a generous busy timeout so concurrent writers queue instead of failing, and the schema brought up to date.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import platformdirs
+
+from research_crawler.config.settings import Settings
+from research_crawler.errors import LibraryError
+from research_crawler.library.schema import migrate
+
+__all__ = ["LIBRARY_FILE_NAME", "default_library_path", "library_path", "open_library", "write_transaction"]
+
+LIBRARY_FILE_NAME = "library.sqlite3"
+#: How long a writer waits for another one (a run's commit takes milliseconds; a crowded cron minute, seconds).
+BUSY_TIMEOUT_S = 60.0
+
+
+def default_library_path() -> Path:
+    """library.sqlite3 in the user data directory (~/.local/share/research-crawler on Linux)."""
+    return Path(platformdirs.user_data_dir("research-crawler", appauthor=False)) / LIBRARY_FILE_NAME
+
+
+def library_path(settings: Settings, given: Path | None = None) -> Path:
+    """The library a command uses: `given` (``--library PATH``), else ``library.path``, else the default."""
+    return given or settings.library.path or default_library_path()
+
+
+def open_library(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    """A connection to the library at `path`, its schema migrated to this version's (created when missing and
+    `create`). The connection is in autocommit mode: writes go through `write_transaction`.
+
+    Raises LibraryError, in one line naming the file and the fix, for a file that is missing (create=False), is
+    not a SQLite database, or was made by a newer version.
+    """
+    if path.is_dir():
+        raise LibraryError(f"the library {path} is a directory: give a file, e.g. --library {path / LIBRARY_FILE_NAME}")
+    if not path.exists():
+        if not create:
+            raise LibraryError(f"no library at {path} yet: the first `research-crawler watch` (or `ask`) makes it")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LibraryError(f"cannot create the library's directory {path.parent}: {exc.strerror or exc}") from None
+    try:
+        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise LibraryError(f"cannot open the library {path}: {exc}") from None
+    try:
+        connection.row_factory = sqlite3.Row
+        _use_wal(connection)
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        migrate(connection, where=str(path))
+    except sqlite3.OperationalError as exc:
+        connection.close()
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise LibraryError(
+                f"the library {path} cannot be used ({exc}): choose another with --library PATH"
+            ) from None
+        raise LibraryError(
+            f"the library {path} stayed locked by another process for {BUSY_TIMEOUT_S:g} s: try again when it is done"
+        ) from None
+    except sqlite3.DatabaseError as exc:
+        connection.close()
+        raise LibraryError(
+            f"the library {path} cannot be used ({exc}): move it aside, or choose another with --library PATH"
+        ) from None
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Switch to WAL (once per file; it stays). Changing the journal mode takes an exclusive lock that SQLite's busy
+    handler does not wait for, so a file being set up by another opener is asked again for a while."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+@contextmanager
+def write_transaction(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction, taken at once (BEGIN IMMEDIATE: a second writer waits here, never half-way
+    through reading what it is about to change); committed on success, rolled back on any exception."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")

@@ -1,0 +1,181 @@
+"""Recording one run in the library, in one transaction: the run, each item found (filed under its identity,
+merged with the work it already is), where it was seen, its metadata with sources, and for a watch which items
+are new since the earlier watches of the same request.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from research_crawler.library.database import write_transaction
+from research_crawler.library.found_items import FoundItem
+from research_crawler.library.identity import identity_keys
+from research_crawler.library.watches import Watch
+from research_crawler.report.models import Report, ReportItem
+
+__all__ = ["RecordedRun", "record_run"]
+
+#: Item fields kept in `metadata` with the source each value was read from.
+_METADATA_FIELDS = ("title", "authors", "date", "abstract", "doi", "pdf_url")
+
+
+@dataclass
+class RecordedRun:
+    """What recording a run did: its id, and its items' library ids in the order found — `new` ones (never
+    found by an earlier watch of the same request; for a run outside a watch, never in the library) and `known`."""
+
+    run_id: int
+    previous_watch: str | None = None
+    """When the same request was last watched before this run (None: never, or not a watch)."""
+    new: list[int] = field(default_factory=list)
+    known: list[int] = field(default_factory=list)
+
+
+def record_run(
+    connection: sqlite3.Connection,
+    report: Report,
+    found: Sequence[FoundItem],
+    *,
+    watch: Watch | None = None,
+    now: datetime | None = None,
+) -> RecordedRun:
+    """Record `report`'s run and the items it `found` (one transaction: all of it or, on any error, nothing).
+
+    Concurrent writers queue on the write lock; what is new is decided inside the transaction, so two watches
+    of one request at once never both call the same item new.
+    """
+    stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
+    request = report.query
+    with write_transaction(connection):
+        seen_before: set[int] = set()
+        previous_watch = None
+        if watch is not None:
+            row = connection.execute("SELECT last_watched FROM watches WHERE key = ?", (watch.key,)).fetchone()
+            previous_watch = row[0] if row is not None else None
+            rows = connection.execute(
+                "SELECT DISTINCT ri.item_id FROM run_items ri JOIN runs r ON r.id = ri.run_id WHERE r.watch_key = ?",
+                (watch.key,),
+            )
+            seen_before = {row[0] for row in rows}
+        run_id = _insert_run(connection, report, watch, stamp)
+        recorded = RecordedRun(run_id=run_id, previous_watch=previous_watch)
+        for entry in found:
+            item_id, created = _file_item(connection, entry.item, report.item_kind, stamp)
+            already = connection.execute(
+                "SELECT reported FROM run_items WHERE run_id = ? AND item_id = ?", (run_id, item_id)
+            ).fetchone()
+            if already is None:
+                connection.execute(
+                    "INSERT INTO run_items (run_id, item_id, reported) VALUES (?, ?, ?)",
+                    (run_id, item_id, int(entry.reported)),
+                )
+                is_new = item_id not in seen_before if watch is not None else created
+                (recorded.new if is_new else recorded.known).append(item_id)
+            elif entry.reported and not already[0]:
+                connection.execute(
+                    "UPDATE run_items SET reported = 1 WHERE run_id = ? AND item_id = ?", (run_id, item_id)
+                )
+            _sighting(connection, item_id, entry.item, request=request, run_id=run_id, stamp=stamp)
+            _metadata(connection, item_id, entry.item, stamp)
+        if watch is not None:
+            connection.execute(
+                "INSERT INTO watches (key, request, sites, first_watched, last_watched, runs) "
+                "VALUES (?, ?, ?, ?, ?, 1) "
+                "ON CONFLICT(key) DO UPDATE SET last_watched = excluded.last_watched, runs = runs + 1",
+                (watch.key, watch.request, json.dumps(watch.sites), stamp, stamp),
+            )
+    return recorded
+
+
+def _insert_run(connection: sqlite3.Connection, report: Report, watch: Watch | None, stamp: str) -> int:
+    stats = report.stats
+    cursor = connection.execute(
+        "INSERT INTO runs (run_dir, request, sites, recorded_at, stop_reason, pages_fetched, model_calls, "
+        "input_tokens, output_tokens, watch_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            report.run_dir or "",
+            report.query,
+            json.dumps([site.url for site in report.sites]),
+            stamp,
+            report.stop_reason,
+            stats.pages_fetched,
+            stats.model_calls,
+            stats.input_tokens,
+            stats.output_tokens,
+            watch.key if watch is not None else None,
+        ),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def _file_item(connection: sqlite3.Connection, item: ReportItem, kind: str, stamp: str) -> tuple[int, bool]:
+    """The library id of `item`'s work (created when no identity of it is known), its fields filled in where the
+    library lacked them, and every identity of it pointing there; whether it was created."""
+    keys = identity_keys(item)
+    placeholders = ",".join("?" * len(keys))
+    owners = dict(
+        connection.execute(f"SELECT key, item_id FROM identities WHERE key IN ({placeholders})", keys).fetchall()
+    )
+    owner = next((owners[key] for key in keys if key in owners), None)
+    created = owner is None
+    if owner is None:
+        cursor = connection.execute(
+            "INSERT INTO items (key, kind, title, url, authors, date, abstract, doi, pdf_url, first_seen, last_seen) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                keys[0],
+                kind,
+                item.title,
+                item.url,
+                json.dumps(list(item.authors)),
+                item.date,
+                item.abstract,
+                item.doi,
+                item.pdf_url,
+                stamp,
+                stamp,
+            ),
+        )
+        owner = int(cursor.lastrowid or 0)
+    else:
+        connection.execute(
+            "UPDATE items SET last_seen = ?, date = COALESCE(date, ?), abstract = COALESCE(abstract, ?), "
+            "doi = COALESCE(doi, ?), pdf_url = COALESCE(pdf_url, ?), "
+            "authors = CASE WHEN authors = '[]' THEN ? ELSE authors END WHERE id = ?",
+            (stamp, item.date, item.abstract, item.doi, item.pdf_url, json.dumps(list(item.authors)), owner),
+        )
+    connection.executemany(
+        "INSERT OR IGNORE INTO identities (key, item_id) VALUES (?, ?)", [(key, owner) for key in keys]
+    )
+    return owner, created
+
+
+def _sighting(
+    connection: sqlite3.Connection, item_id: int, item: ReportItem, *, request: str, run_id: int, stamp: str
+) -> None:
+    """Where `item` was seen (its own URL; the other URLs of a merged work are recorded from the collected items,
+    with their own site and page). Seen again by the same run: counted once."""
+    connection.execute(
+        "INSERT INTO sightings (item_id, request, site, url, found_on, first_run_id, last_run_id, first_seen, "
+        "last_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, request, site, url) DO UPDATE SET "
+        "times_seen = times_seen + (last_run_id <> excluded.last_run_id), last_run_id = excluded.last_run_id, "
+        "last_seen = excluded.last_seen",
+        (item_id, request, item.site, item.url, item.found_on, run_id, run_id, stamp, stamp),
+    )
+
+
+def _metadata(connection: sqlite3.Connection, item_id: int, item: ReportItem, stamp: str) -> None:
+    rows = []
+    for name in _METADATA_FIELDS:
+        value = getattr(item, name)
+        if not value:
+            continue
+        text = json.dumps(list(value), ensure_ascii=False) if isinstance(value, list) else str(value)
+        rows.append((item_id, name, text, item.metadata_sources.get(name, "page"), stamp))
+    connection.executemany(
+        "INSERT OR IGNORE INTO metadata (item_id, field, value, source, first_seen) VALUES (?, ?, ?, ?, ?)", rows
+    )
