@@ -35,7 +35,6 @@ LAYERS: tuple[str, ...] = (
     "api",
     "scale",
     "eval",
-    "serve",
     "cli",
     "__init__",
     "__main__",
