@@ -35,6 +35,7 @@ LAYERS: tuple[str, ...] = (
     "api",
     "scale",
     "eval",
+    "serve",
     "cli",
     "__init__",
     "__main__",

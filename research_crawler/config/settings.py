@@ -24,6 +24,7 @@ from research_crawler.config.preset_files import preset_file, preset_names
 from research_crawler.config.report_settings import ReportSettings, RerankSettings
 from research_crawler.config.report_settings import RerankerKind as RerankerKind
 from research_crawler.config.run_settings import RunSettings
+from research_crawler.config.serve_settings import ServeSettings
 from research_crawler.config.settings_file import CONFIG_FILE_NAME, find_config_file
 from research_crawler.config.settings_sources import (
     OpenAIEnvironmentSource,
@@ -51,6 +52,7 @@ __all__ = [
     "ReportSettings",
     "RerankSettings",
     "RunSettings",
+    "ServeSettings",
     "Settings",
     "SimulatedModelSettings",
     "find_config_file",
@@ -80,6 +82,7 @@ class Settings(BaseSettings):
     eval: EvalSettings = Field(default_factory=EvalSettings)
     simulated: SimulatedModelSettings = Field(default_factory=SimulatedModelSettings)
     models: ModelSettings = Field(default_factory=ModelSettings)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
     library: LibrarySettings = Field(default_factory=LibrarySettings)
     runs_dir: Path = Field(Path("runs"), description="Where run directories are created.")
 

@@ -1,0 +1,100 @@
+"""`research-crawler serve`: the web app on uvicorn, with the run options of ``ask`` as its defaults. It binds
+loopback unless told otherwise; any other address needs an access token.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Annotated
+
+import typer
+
+from research_crawler.api import require_model_endpoint
+from research_crawler.cli.options import (
+    ItemKindOption,
+    MaxSubpagesOption,
+    ModelOption,
+    ParallelSitesOption,
+    PresetOption,
+    RerankerOption,
+    RunOptions,
+    load_settings,
+)
+from research_crawler.cli.output import console, fail, friendly_errors
+from research_crawler.cli.run_helpers import check_reranker
+from research_crawler.config.settings import Settings
+from research_crawler.serve.access import is_loopback
+
+__all__ = ["serve"]
+
+
+@friendly_errors
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str | None, typer.Option("--host", help="Address to bind (default 127.0.0.1; another needs --token).")
+    ] = None,
+    port: Annotated[int | None, typer.Option("--port", min=0, max=65535, help="Port (default 8765; 0: any).")] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            help="Access token checked on every request (or RESEARCH_CRAWLER_SERVE__TOKEN); needed off loopback.",
+        ),
+    ] = None,
+    model: ModelOption = None,
+    reranker: RerankerOption = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
+) -> None:
+    """The web app: ask in the browser, watch the agents work, read reports, follow up, reopen past runs."""
+    import uvicorn
+
+    from research_crawler.serve.app import create_app
+
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    flags.update({"serve.host": host, "serve.port": port, "serve.token": token})
+    settings = load_settings(ctx, flags, preset=preset)
+    if not is_loopback(settings.serve.host) and settings.serve.token is None:
+        fail(
+            f"binding {settings.serve.host} lets other machines start crawls: give an access token, e.g. "
+            f"research-crawler serve --host {settings.serve.host} --token \"$(openssl rand -hex 16)\"",
+            code=2,
+        )
+    if backend == "openai":
+        require_model_endpoint(settings)
+    check_reranker(settings)
+    listener = _bind(settings.serve.host, settings.serve.port)
+    app = create_app(settings, backend=backend)
+    console.print(f"research-crawler serve: {_address(settings, listener)}  (Ctrl-C stops)", highlight=False)
+    console.print(f"Runs: {settings.runs_dir}", highlight=False, markup=False)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port, so the address printed is the one bound (port 0 picks a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host.strip("[]"), port))
+    except OSError as exc:
+        listener.close()
+        why = (exc.strerror or str(exc)).lower()
+        fail(f"cannot listen on {host}:{port}: {why}; choose another with --port (0 picks a free one)", code=1)
+    listener.listen(128)
+    listener.set_inheritable(True)
+    return listener
+
+
+def _address(settings: Settings, listener: socket.socket) -> str:
+    port = listener.getsockname()[1]
+    host = settings.serve.host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+    url = f"http://{shown}:{port}/"
+    if settings.serve.token is not None:
+        url += f"?token={settings.serve.token.get_secret_value()}"
+    return url
