@@ -1,0 +1,259 @@
+"""The library's commands — `library list|search|show|export` — and `watch`, which runs a request, reports only
+what is new since the last watch of the same request, records it, and can keep an Atom feed of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from research_crawler.api import ResearchCrawler, require_model_endpoint
+from research_crawler.cli.library_view import show_item, show_items, show_watch
+from research_crawler.cli.options import (
+    ItemKindOption,
+    MaxSubpagesOption,
+    ModelOption,
+    OutOption,
+    ParallelSitesOption,
+    PresetOption,
+    QuietOption,
+    RerankerOption,
+    RunOptions,
+    SiteOption,
+    global_options,
+    load_settings,
+)
+from research_crawler.cli.output import console, fail, friendly_errors
+from research_crawler.cli.run_helpers import (
+    check_reranker,
+    fresh_run_dir,
+    progress_view,
+    run_with_view,
+    unreachable_everywhere,
+)
+from research_crawler.config.settings import Settings
+from research_crawler.library.atom_feed import write_feed
+from research_crawler.library.database import library_path, open_library
+from research_crawler.library.export import export_items
+from research_crawler.library.found_items import found_items
+from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
+from research_crawler.library.recording import record_run
+from research_crawler.library.records import LibraryItem
+from research_crawler.library.watches import Watch
+from research_crawler.report.models import Report
+
+__all__ = ["library_app", "record_in_library", "watch"]
+
+library_app = typer.Typer(
+    help="What every run found, kept across runs: list, search, show, export.", no_args_is_help=True
+)
+
+LibraryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--library",
+        help="The library file (default: the library.path setting, else library.sqlite3 in the user data directory).",
+        dir_okay=False,
+    ),
+]
+LimitOption = Annotated[int, typer.Option("--limit", "-n", min=1, help="Items shown at most.")]
+ListJsonOption = Annotated[bool, typer.Option("--json", help="Print a JSON list instead of the table.")]
+FeedOption = Annotated[
+    Path | None,
+    typer.Option("--feed", help="Write or update an Atom feed of the new items at this path.", dir_okay=False),
+]
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+    bibtex = "bibtex"
+
+
+def _connection(ctx: typer.Context, library: Path | None, *, create: bool = False) -> tuple[sqlite3.Connection, Path]:
+    settings = load_settings(ctx)
+    path = library_path(settings, library)
+    return open_library(path, create=create), path
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+# --- library list | search | show | export ---------------------------------------------------------------------
+
+
+@library_app.command("list")
+@friendly_errors
+def list_command(
+    ctx: typer.Context, library: LibraryOption = None, limit: LimitOption = 50, as_json: ListJsonOption = False
+) -> None:
+    """The items most recently seen, newest first."""
+    connection, path = _connection(ctx, library)
+    items = list_items(connection, limit=limit)
+    if as_json:
+        _print_json([item.model_dump(mode="json") for item in items])
+    else:
+        show_items(console, items, title=f"{len(items)} item(s) in {path}")
+
+
+@library_app.command("search")
+@friendly_errors
+def search_command(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="Words that must all appear: title, authors, abstract, DOI, identity.")],
+    library: LibraryOption = None,
+    limit: LimitOption = 50,
+    as_json: ListJsonOption = False,
+) -> None:
+    """Items whose title, authors, abstract, DOI or identity hold every word."""
+    connection, _ = _connection(ctx, library)
+    items = search_items(connection, text, limit=limit)
+    if as_json:
+        _print_json([item.model_dump(mode="json") for item in items])
+    else:
+        show_items(console, items, title=f"{len(items)} item(s) matching {text!r}")
+
+
+@library_app.command("show")
+@friendly_errors
+def show_command(
+    ctx: typer.Context,
+    reference: Annotated[str, typer.Argument(help="The item's id, a key (doi:…, arxiv:…), a DOI or a URL seen.")],
+    library: LibraryOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """One item in full: its identities, every sighting, and the source of each metadata value."""
+    connection, _ = _connection(ctx, library)
+    item = find_item(connection, reference)
+    if item is None:
+        fail(f"no item {reference!r} in the library: find its id with `research-crawler library search WORDS`", code=1)
+    if as_json:
+        _print_json(item.model_dump(mode="json"))
+    else:
+        show_item(console, item)
+
+
+@library_app.command("export")
+@friendly_errors
+def export_command(
+    ctx: typer.Context,
+    library: LibraryOption = None,
+    export_format: Annotated[ExportFormat, typer.Option("--format", "-f", help="json, csv or bibtex.")] = (
+        ExportFormat.json
+    ),
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.", dir_okay=False)
+    ] = None,
+) -> None:
+    """Every item of the library as JSON (with sightings and sources), CSV or BibTeX."""
+    connection, _ = _connection(ctx, library)
+    text = export_items(list_items(connection), export_format.value)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+# --- watch -----------------------------------------------------------------------------------------------------
+
+
+@friendly_errors
+def watch(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help='The research request to follow, e.g. "new papers on GNNs".')],
+    site: SiteOption = None,
+    model: ModelOption = None,
+    reranker: RerankerOption = None,
+    max_subpages: MaxSubpagesOption = None,
+    parallel_sites: ParallelSitesOption = None,
+    item_kind: ItemKindOption = None,
+    preset: PresetOption = None,
+    out: OutOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help='Print {"new": [...], "known": [...], "run_dir": ...} instead of tables.')
+    ] = False,
+    quiet: QuietOption = False,
+    feed: FeedOption = None,
+    library: LibraryOption = None,
+) -> None:
+    """Run a request and report only what is new since the last watch of it (all of it the first time), then
+    record it in the library. Pages seen before are asked for conditionally (fetch.revisit_cache)."""
+    if not query.strip():
+        fail("the query is empty: say what to look for")
+    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    if "fetch.revisit_cache" not in global_options(ctx).assignments:
+        flags["fetch.revisit_cache"] = True
+    settings = load_settings(ctx, flags, preset=preset)
+    path = library_path(settings, library)
+    open_library(path).close()  # a library that cannot be used fails before the run, not after it
+    crawler = ResearchCrawler(settings, backend=backend)
+    if backend == "openai":
+        require_model_endpoint(settings)
+    check_reranker(settings)
+    run_dir = fresh_run_dir(out, settings, query)
+    sites = list(site or [])
+    report = run_with_view(
+        crawler,
+        lambda on_event: crawler.arun(query, sites=sites, run_dir=run_dir, on_event=on_event),
+        progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings, title="watch"),
+        run_dir,
+    )
+    connection = open_library(path)
+    this_watch = Watch.of(query, sites)
+    recorded = record_run(connection, report, found_items(report), watch=this_watch)
+    floor = settings.report.relevance_floor
+    new = items_by_id(connection, recorded.listed(recorded.new, floor=floor))
+    known = items_by_id(connection, recorded.listed(recorded.known, floor=floor))
+    if feed is not None:
+        write_feed(feed, this_watch, new, max_entries=settings.library.feed_entries)
+    if as_json:
+        _print_json(
+            {
+                "new": [_watch_entry(item, recorded.reported) for item in new],
+                "known": [_watch_entry(item, recorded.reported) for item in known],
+                "run_dir": str(run_dir),
+                "previous_watch": recorded.previous_watch,
+                "library": str(path),
+                "feed": str(feed) if feed is not None else None,
+            }
+        )
+    else:
+        show_watch(
+            console,
+            request=query,
+            new=new,
+            known=len(known),
+            previous_watch=recorded.previous_watch,
+            run_dir=str(run_dir),
+            library=str(path),
+            feed=str(feed) if feed is not None else None,
+        )
+    _fail_on_error(report)
+
+
+def _watch_entry(item: LibraryItem, reported: set[int]) -> dict[str, Any]:
+    return {**item.model_dump(mode="json", exclude={"metadata"}), "reported": item.id in reported}
+
+
+def _fail_on_error(report: Report) -> None:
+    if report.stop_reason == "error":
+        fail(f"the search stopped on an error: {report.stop_detail} (what it found is recorded)", code=1)
+    if (why := unreachable_everywhere(report)) is not None:
+        fail(why, code=1)
+
+
+def record_in_library(settings: Settings, report: Report, library: Path | None = None) -> None:
+    """Record a finished run (`ask`) in the library when ``library.record_runs`` is on."""
+    if settings.library.record_runs:
+        connection = open_library(library_path(settings, library))
+        try:
+            record_run(connection, report, found_items(report))
+        finally:
+            connection.close()
