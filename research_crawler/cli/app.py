@@ -12,6 +12,7 @@ import typer
 
 from research_crawler.cli.eval_command import evaluate
 from research_crawler.cli.inspect_commands import config_show, models_download, page
+from research_crawler.cli.library_commands import library_app, watch
 from research_crawler.cli.options import GlobalOptions
 from research_crawler.cli.output import fail
 from research_crawler.cli.run_commands import ask, batch, chat, demo, resume
@@ -31,6 +32,7 @@ config_app = typer.Typer(help="The settings in force and where each comes from."
 models_app = typer.Typer(help="Model weights used offline (the reranker).", no_args_is_help=True)
 app.add_typer(config_app, name="config")
 app.add_typer(models_app, name="models")
+app.add_typer(library_app, name="library")
 
 
 @app.callback()
@@ -80,6 +82,7 @@ app.command()(chat)
 app.command()(batch)
 app.command()(demo)
 app.command()(resume)
+app.command()(watch)
 app.command()(serve)
 app.command("eval")(evaluate)
 app.command()(page)

@@ -33,6 +33,14 @@ class RecordedRun:
     """When the same request was last watched before this run (None: never, or not a watch)."""
     new: list[int] = field(default_factory=list)
     known: list[int] = field(default_factory=list)
+    reported: set[int] = field(default_factory=set)
+    """The items the run's report lists."""
+    scores: dict[int, float] = field(default_factory=dict)
+    """Each item's best Collector score in this run."""
+
+    def listed(self, ids: list[int], *, floor: float) -> list[int]:
+        """Of `ids`, those worth listing: reported, or collected with a score of at least `floor`."""
+        return [i for i in ids if i in self.reported or self.scores.get(i, 0.0) >= floor]
 
 
 def record_run(
@@ -65,6 +73,9 @@ def record_run(
         recorded = RecordedRun(run_id=run_id, previous_watch=previous_watch)
         for entry in found:
             item_id, created = _file_item(connection, entry.item, report.item_kind, stamp)
+            recorded.scores[item_id] = max(recorded.scores.get(item_id, 0.0), entry.item.collector_score)
+            if entry.reported:
+                recorded.reported.add(item_id)
             already = connection.execute(
                 "SELECT reported FROM run_items WHERE run_id = ? AND item_id = ?", (run_id, item_id)
             ).fetchone()
