@@ -65,6 +65,11 @@ class Page(BaseModel):
     fetched_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     elapsed_s: float = 0.0
     attempts: int = 0
+    revisited: bool = Field(
+        False,
+        description="Answered 304 Not Modified to a conditional request: this is the copy kept from an earlier run "
+        "(fetch.revisit_cache), nothing was downloaded.",
+    )
 
     @property
     def ok(self) -> bool:

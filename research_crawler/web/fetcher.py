@@ -51,6 +51,7 @@ from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
 from research_crawler.web.rendering import fetch_rendered
 from research_crawler.web.request_gate import RequestGate
+from research_crawler.web.revisit_cache import RevisitCache
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.script_rendering import script_rendering_reason
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -87,8 +88,12 @@ class Fetcher:
         transport: httpx.AsyncBaseTransport | None = None,
         resolver: Resolver | None = None,
         shared: SharedPoliteness | None = None,
+        revisits: RevisitCache | None = None,
     ) -> None:
         allowed_hosts = None if allowed_hosts is None else list(allowed_hosts)
+        #: Pages kept across runs, asked for conditionally (`revisits`, else fetch.revisit_cache's own file).
+        self._own_revisits = revisits is None and settings.revisit_cache
+        self._revisits = RevisitCache.from_settings(settings) if self._own_revisits else revisits
         self._settings = settings
         self._max_link_text_chars = page_view.max_link_text_chars if page_view else DEFAULT_LINK_TEXT_CHARS
         self._site_render = site_render
@@ -140,6 +145,8 @@ class Fetcher:
             await self._http.aclose()
         finally:
             browser, self._browser = self._browser, None
+            if self._own_revisits and self._revisits is not None:
+                self._revisits.close()
             if browser is not None:
                 await browser.close()
 
@@ -147,6 +154,11 @@ class Fetcher:
     def cache(self) -> PageCache:
         """The pages fetched so far (`get(url)`, `pages()`)."""
         return self._cache
+
+    @property
+    def revisits(self) -> RevisitCache | None:
+        """The pages kept across runs (None unless fetch.revisit_cache or given)."""
+        return self._revisits
 
     @property
     def politeness(self) -> HostPoliteness:
@@ -259,13 +271,12 @@ class Fetcher:
         return page.model_copy(update={"elapsed_s": time.monotonic() - started})
 
     async def _fetch_http(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
-        raw = await self._http.get(
-            url,
-            max_bytes=self._settings.max_page_bytes,
-            max_redirects=self._settings.max_redirects,
-            check_hop=self._check_page_hop,
-            progress=progress,
-        )
+        raw = await self._http_get(url, progress, conditional=self._revisits is not None)
+        if raw.status == 304 and self._revisits is not None:
+            kept = await self._revisits.unchanged_page(url, raw.final_url, attempts=raw.attempts)
+            if kept is not None:  # unchanged since it was kept: nothing downloaded
+                return kept
+            raw = await self._http_get(url, progress, conditional=False)  # the copy went meanwhile: in full
         if raw.known_target:
             known = self._cache.get(raw.final_url)
             if known is None:  # pragma: no cover - the cache never forgets a page
@@ -273,13 +284,26 @@ class Fetcher:
             logger.debug("%s redirects to the already fetched %s", url, raw.final_url)
             return known.model_copy(update={"url": url, "attempts": raw.attempts})
         # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
-        return await asyncio.to_thread(
+        page = await asyncio.to_thread(
             page_from_response,
             raw,
             url=url,
             site_url=site_url,
             max_links=self._settings.max_links_per_page,
             max_link_text_chars=self._max_link_text_chars,
+        )
+        if self._revisits is not None and page.ok:
+            await asyncio.to_thread(self._revisits.put, page, raw.headers)
+        return page
+
+    async def _http_get(self, url: str, progress: FetchProgress, *, conditional: bool) -> RawResponse:
+        return await self._http.get(
+            url,
+            max_bytes=self._settings.max_page_bytes,
+            max_redirects=self._settings.max_redirects,
+            check_hop=self._check_page_hop,
+            progress=progress,
+            conditional=self._revisits.conditional_headers if conditional and self._revisits is not None else None,
         )
 
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -25,12 +26,14 @@ from research_crawler.web.raw_response import HopCheck, RawResponse
 from research_crawler.web.retries import decide_retry
 from research_crawler.web.url_guard import UrlGuard
 
-__all__ = ["REDIRECT_STATUSES", "HttpTransport"]
+__all__ = ["REDIRECT_STATUSES", "ConditionalHeaders", "HttpTransport"]
 
 logger = logging.getLogger(__name__)
 
 REDIRECT_STATUSES: frozenset[int] = frozenset({301, 302, 303, 307, 308})
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+#: The conditional request headers (If-None-Match, If-Modified-Since) to send for a URL; {} for none.
+ConditionalHeaders = Callable[[str], Awaitable[Mapping[str, str]]]
 #: Where the response hook keeps a redirect's Location while httpx looks at the response.
 _SET_ASIDE_LOCATION = "x-research-crawler-location"
 
@@ -106,11 +109,13 @@ class HttpTransport:
         allow_truncated: bool = False,
         check_hop: HopCheck | None = None,
         progress: FetchProgress | None = None,
+        conditional: ConditionalHeaders | None = None,
     ) -> RawResponse:
         """GET canonical `url`, following up to `max_redirects` redirects; never raises for web outcomes.
 
         A body longer than `max_bytes` (after decompression) is ``too_large`` unless `allow_truncated`,
-        which keeps its first `max_bytes` (robots.txt). `check_hop` vets every URL before its request.
+        which keeps its first `max_bytes` (robots.txt). `check_hop` vets every URL before its request;
+        `conditional` gives each one's conditional headers (a 304 then ends the GET with status 304, no body).
         """
         started = time.monotonic()
         progress = progress or FetchProgress()
@@ -129,8 +134,9 @@ class HttpTransport:
                         elapsed_s=time.monotonic() - started,
                         known_target=stop.determination is None,
                     )
+            extra = dict(await conditional(current)) if conditional is not None else {}
             exchange, give_up = await self._exchange(
-                current, max_bytes=max_bytes, allow_truncated=allow_truncated, progress=progress
+                current, max_bytes=max_bytes, allow_truncated=allow_truncated, progress=progress, headers=extra
             )
             location = exchange.headers.get("location")
             if exchange.status in REDIRECT_STATUSES and location:
@@ -231,7 +237,7 @@ class HttpTransport:
         )
 
     async def _exchange(
-        self, url: str, *, max_bytes: int, allow_truncated: bool, progress: FetchProgress
+        self, url: str, *, max_bytes: int, allow_truncated: bool, progress: FetchProgress, headers: dict[str, str]
     ) -> tuple[_Exchange, str]:
         """One URL with retries: the last exchange, and why retrying stopped ('' when it was not needed)."""
         host = politeness_key(url)
@@ -241,7 +247,9 @@ class HttpTransport:
                 progress.start_clock()
                 progress.attempts += 1
                 progress.url = url
-                exchange = await self._once(url, max_bytes=max_bytes, allow_truncated=allow_truncated)
+                exchange = await self._once(
+                    url, max_bytes=max_bytes, allow_truncated=allow_truncated, extra_headers=headers
+                )
             progress.status = exchange.status
             decision = decide_retry(
                 status=exchange.status,
@@ -257,10 +265,12 @@ class HttpTransport:
             self._politeness.defer(host, decision.wait_s)
             retries += 1
 
-    async def _once(self, url: str, *, max_bytes: int, allow_truncated: bool) -> _Exchange:
+    async def _once(
+        self, url: str, *, max_bytes: int, allow_truncated: bool, extra_headers: dict[str, str] | None = None
+    ) -> _Exchange:
         empty = httpx.Headers()
         try:
-            async with self._client.stream("GET", url) as response:
+            async with self._client.stream("GET", url, headers=extra_headers or None) as response:
                 headers = _restore_location(response.headers)
                 status = response.status_code
                 if not 200 <= status < 300:

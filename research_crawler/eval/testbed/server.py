@@ -1,11 +1,15 @@
 """Serves a testbed on loopback: one threaded HTTP server per site, each on its own port (port = site).
 
+Pages carry an ETag (a hash of the body) and a conditional GET for an unchanged page is answered 304, as real
+sites do, so revisits can be tested.
+
 Works the same from sync tests, async tests and the CLI because the servers run in daemon threads and
 never touch the caller's event loop. Every request is recorded so tests can count fetches exactly.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import socket
 import threading
@@ -117,15 +121,30 @@ class _Handler(BaseHTTPRequestHandler):
             response = Response.html("<h1>Testbed error</h1>", kind="error", status=500)
         if response.slow and site.slow_seconds > 0:
             site.stopping.wait(site.slow_seconds)
+        etag = f'"{hashlib.sha1(response.body).hexdigest()[:20]}"' if response.status == 200 else None
+        if etag is not None and method != "POST" and self.headers.get("If-None-Match") == etag:
+            self._not_modified(etag)  # as a real site answers a conditional request for an unchanged page
+            return
         try:
             self.send_response(response.status)
             self.send_header("Content-Type", response.content_type)
             self.send_header("Content-Length", str(len(response.body)))
             for name, value in response.headers:
                 self.send_header(name, value)
+            if etag is not None:
+                self.send_header("ETag", etag)
             self.end_headers()
             if method != "HEAD":
                 self.wfile.write(response.body)
+        except (BrokenPipeError, ConnectionResetError):
+            logger.debug("client went away before %s was answered", self.path)
+
+    def _not_modified(self, etag: str) -> None:
+        try:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         except (BrokenPipeError, ConnectionResetError):
             logger.debug("client went away before %s was answered", self.path)
 
