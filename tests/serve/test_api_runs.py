@@ -4,6 +4,7 @@ events, follow-ups, cancel, resume, the concurrency limit, and runs that live in
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.run.run_dir import RUN_FILE, RunMeta, new_run_dir
+from research_crawler.run.run_lock import holding_run_dir
 from research_crawler.serve.app import create_app
 from research_crawler.serve.run_files import RunNotFound, run_directory
 
@@ -185,3 +187,21 @@ def test_the_api_is_described_by_openapi(client: TestClient) -> None:
     assert {"query", "sites", "model", "reranker", "max_subpages", "item_kind"} <= set(body)
     page = client.get("/api")
     assert page.status_code == 200 and "POST /api/runs" in page.text and "max_subpages?" in page.text
+
+
+def test_a_turn_that_cannot_run_fails_with_its_reason_in_one_line(
+    client: TestClient, serve_settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    run_id = _start(client, testbed.queries_for("arxiv-like")[0].text, testbed_server.base_url("arxiv-like"))
+    read_events(client, run_id)
+    with holding_run_dir(serve_settings.runs_dir / run_id):  # as `resume` in a terminal would hold it
+        assert client.post(f"/api/runs/{run_id}/follow-up", json={"query": "only 2025"}).status_code == 202
+        events = read_events(client, run_id, after=10_000)
+    status = events[-1][1]
+    assert status["status"] == "failed" and "\n" not in status["error"]
+    assert str(os.getpid()) in status["error"], "the message names the process holding the run directory"
+    state = client.get(f"/api/runs/{run_id}").json()
+    assert state["status"] == "failed" and state["error"] == status["error"]
+    assert state["report"]["query"] != "only 2025", "the earlier report is still there"
+    page = client.get(f"/runs/{run_id}").text
+    assert 'id="run-error"' in page

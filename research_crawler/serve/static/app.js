@@ -70,8 +70,15 @@ function follow(run, after) {
     while (log.children.length > 300) log.removeChild(log.firstChild);
     log.scrollTop = log.scrollHeight;
   });
+  const graph = document.getElementById("graph-live");
+  let graphShown = 0;
   source.addEventListener("progress", (event) => {
     const data = JSON.parse(event.data);
+    if (graph && data.pages_read !== graphShown && Date.now() - (graph.dataset.at || 0) > 1500) {
+      graphShown = data.pages_read;  // the graph grows with each page read: fetch it again, at most every 1.5 s
+      graph.dataset.at = Date.now();
+      graph.src = graph.src.split("?")[0] + "?pages=" + graphShown;
+    }
     for (const field of document.querySelectorAll("#progress [data-field]")) {
       const value = data[field.dataset.field];
       if (value !== undefined && value !== null) field.textContent = String(value);
