@@ -38,6 +38,9 @@ class PolitenessActor:
     def reserve(self, host: str, delay_s: float) -> float:
         return self._schedule.reserve(host, delay_s)
 
+    def begin(self, host: str, delay_s: float) -> float:
+        return self._schedule.begin(host, delay_s)
+
     def defer(self, host: str, seconds: float) -> None:
         self._schedule.defer(host, seconds)
 
@@ -72,6 +75,9 @@ class RayHostSchedule:
 
     def reserve(self, host: str, delay_s: float) -> float:
         return float(ray.get(self._actor.reserve.remote(host, delay_s)))
+
+    def begin(self, host: str, delay_s: float) -> float:
+        return float(ray.get(self._actor.begin.remote(host, delay_s)))
 
     def defer(self, host: str, seconds: float) -> None:
         ray.get(self._actor.defer.remote(host, seconds))

@@ -105,8 +105,9 @@ class HostPoliteness:
             start = schedule.reserve(host, self._delay_s)
             if (wait := start - schedule.now()) > 0:
                 await asyncio.sleep(wait)
-            # A Retry-After that arrived while this request slept still applies to it.
-            while (pause := schedule.not_before(host) - schedule.now()) > 0:
+            # The booking spaces the waiters out; the start itself is checked again when it happens, so a request
+            # that overslept its booking (a busy machine) and a Retry-After that arrived meanwhile still count.
+            while (pause := schedule.begin(host, self._delay_s)) > 0:
                 await asyncio.sleep(pause)
             state.in_flight += 1
             try:

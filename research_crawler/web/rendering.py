@@ -74,6 +74,9 @@ async def fetch_rendered(
             progress.url = url
             left = progress.time_left()
             rendered = await renderer.render(url, timeout_s=settings.page_deadline_s if left is None else left)
+            # When the browser really sent its request is not known (opening a tab takes a while): a request to
+            # the host that was not booked yet starts a full gap after this render ended.
+            politeness.defer(host, politeness.delay_for(host))
         progress.status = rendered.status
         decision = decide_retry(
             status=rendered.status,

@@ -29,6 +29,12 @@ class HostSchedule(Protocol):
         booked start and not before its back-off; returns that start time."""
         ...
 
+    def begin(self, host: str, delay_s: float) -> float:
+        """Start a request on `host` now if the gap since the previous start that began (and the back-off) allow:
+        then record it and return 0; otherwise return the seconds left to wait. Atomic, so a request whose
+        booked start was overslept (a busy machine) can never begin closer than the gap to another one."""
+        ...
+
     def defer(self, host: str, seconds: float) -> None:
         """No request to `host` starts within the next `seconds`."""
         ...
@@ -43,6 +49,7 @@ class HostSchedule(Protocol):
 @dataclass
 class _Host:
     last_start: float = float("-inf")
+    last_begun: float = float("-inf")
     not_before: float = 0.0
     crawl_delay_s: float = 0.0
 
@@ -68,6 +75,16 @@ class LocalHostSchedule:
             start = max(self._clock(), state.last_start + gap, state.not_before)
             state.last_start = start
             return start
+
+    def begin(self, host: str, delay_s: float) -> float:
+        with self._lock:
+            state = self._host(host)
+            now = self._clock()
+            ready = max(state.last_begun + max(delay_s, state.crawl_delay_s), state.not_before)
+            if now < ready:
+                return ready - now
+            state.last_begun = now
+            return 0.0
 
     def defer(self, host: str, seconds: float) -> None:
         with self._lock:

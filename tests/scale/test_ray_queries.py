@@ -90,7 +90,7 @@ def two_nodes() -> Iterator[Cluster]:
 def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
     two_nodes: Cluster, tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
 ) -> None:
-    delay = 0.3
+    delay = 1.0
     entries = load_batch(_batch(tmp_path, testbed, testbed_server, "arxiv-like", 4))
     runner = BatchRunner(
         entries, settings=_settings(testbed_server, delay), out_dir=tmp_path / "out", backend="simulated",
@@ -100,13 +100,16 @@ def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
     rows: list[object] = []
     worker = threading.Thread(target=lambda: rows.extend(runner.run()))
     worker.start()
-    # As soon as a query has started on the cluster, one of its two nodes dies and another joins.
+    # As soon as a query has written its run directory, both nodes running queries die and two others join: that
+    # query (whichever node ran it) is cut mid-way.
     deadline = time.monotonic() + 120
     while not list((tmp_path / "out").glob("*/run.json")) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    victim = next(node for node in two_nodes.worker_nodes)
-    two_nodes.add_node(num_cpus=1)
-    two_nodes.remove_node(victim)
+        time.sleep(0.05)
+    victims = list(two_nodes.worker_nodes)
+    for _ in victims:
+        two_nodes.add_node(num_cpus=1)
+    for victim in victims:
+        two_nodes.remove_node(victim)
     worker.join(timeout=600)
     assert not worker.is_alive()
     statuses = [row.status for row in runner.rows]
@@ -118,9 +121,18 @@ def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
     ]
     # the query the dying node was running was tried again on another and continued from its run directory
     assert any(run[:2] == ["start", "resume"] for run in actions), actions
-    times = sorted(hit.time for hit in testbed_server.hits("arxiv-like"))
+    hits = sorted(testbed_server.hits("arxiv-like"), key=lambda hit: hit.time)
+    times = [hit.time for hit in hits]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
-    assert len(times) >= 8 and min(gaps) >= delay * 0.75, sorted(gaps)[:5]
+    # Starts are spaced by the delay when they begin (booked and checked on the actor); arrival at the server adds
+    # the sender's own latency, which on a busy two-core machine running five Ray processes reached 0.3 s: hence the
+    # margin. Without the shared schedule, the two nodes' requests arrive a few milliseconds apart.
+    close = [
+        (a.path, b.path, round(b.time - a.time, 3))
+        for a, b in itertools.pairwise(hits)
+        if b.time - a.time < delay * 0.5
+    ]
+    assert len(times) >= 8 and min(gaps) >= delay * 0.5, close
 
 
 def test_the_model_endpoints_limits_hold_for_every_worker(local_ray: None) -> None:

@@ -9,6 +9,7 @@ import itertools
 import threading
 import time
 
+import pytest
 from test_robots import response
 
 from research_crawler.web.politeness import HostPoliteness
@@ -26,6 +27,21 @@ def test_the_schedule_books_starts_a_gap_apart_and_honours_crawl_delay_and_back_
     assert schedule.reserve("a.org", 1.0) == 107.0  # the longer of the two gaps
     schedule.defer("b.org", 30.0)
     assert schedule.reserve("b.org", 1.0) == 130.0
+
+
+def test_a_request_that_overslept_its_booking_still_begins_a_gap_from_the_others() -> None:
+    now = [0.0]
+    schedule = LocalHostSchedule(clock=lambda: now[0])
+    first, second = schedule.reserve("site.org", 1.0), schedule.reserve("site.org", 1.0)
+    assert (first, second) == (0.0, 1.0)
+    now[0] = 0.9  # the first request's process was busy: it begins late
+    assert schedule.begin("site.org", 1.0) == 0.0
+    now[0] = 1.0  # the second wakes on time, and must wait for a full gap after the late one
+    assert schedule.begin("site.org", 1.0) == pytest.approx(0.9)
+    now[0] = 1.9
+    assert schedule.begin("site.org", 1.0) == 0.0
+    schedule.defer("site.org", 5.0)  # a Retry-After counts too
+    assert schedule.begin("site.org", 1.0) == pytest.approx(5.0)
 
 
 def test_two_event_loops_in_two_threads_keep_one_pace_per_host() -> None:
