@@ -7,6 +7,9 @@ already uses, validated and documented (OpenAPI) from one definition; it runs on
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib.metadata import version
 from pathlib import Path
 
@@ -25,6 +28,8 @@ from research_crawler.serve.run_manager import RunBusy, RunManager, TooManyRuns
 __all__ = ["create_app"]
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: On shutdown, how long working runs get to write their reports after being cancelled.
+SHUTDOWN_WAIT_S = 20.0
 
 
 def create_app(
@@ -39,14 +44,22 @@ def create_app(
     It answers to loopback names and `settings.serve.host` (plus `extra_host_names`); with `settings.serve.token`
     every request needs the token. `allowed_hosts` is passed to every ResearchCrawler (see its docstring).
     """
+    manager = RunManager(settings, backend=backend, allowed_hosts=allowed_hosts)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await asyncio.to_thread(manager.stop_all, wait_s=SHUTDOWN_WAIT_S)
+
     app = FastAPI(
+        lifespan=lifespan,
         title="research-crawler",
         version=version("research-crawler"),
         description="Start research runs, follow their progress, read their reports. The page at / uses this API.",
         docs_url=None,  # Swagger UI and ReDoc load scripts from a CDN: the API page (/api) reads the schema instead
         redoc_url=None,
     )
-    app.state.manager = RunManager(settings, backend=backend, allowed_hosts=allowed_hosts)
+    app.state.manager = manager
     app.include_router(api_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -6,6 +6,7 @@ the web is like any other, and a restarted server lists it again).
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,17 @@ class RunManager:
         """Runs working now."""
         with self._lock:
             return sum(1 for web_run in self._runs.values() if web_run.status == "running")
+
+    def stop_all(self, *, wait_s: float) -> None:
+        """Cancel every working run (each writes its report from what it collected) and wait up to `wait_s`
+        seconds for them; called when the server shuts down, so no run is cut off in the middle of a write."""
+        with self._lock:
+            working = [web_run for web_run in self._runs.values() if web_run.status == "running"]
+        for web_run in working:
+            web_run.cancel()
+        deadline = time.monotonic() + wait_s
+        for web_run in working:
+            web_run.join(max(0.0, deadline - time.monotonic()))
 
     # --- internals -------------------------------------------------------------------------------
 

@@ -44,11 +44,8 @@ def app(serve_settings: Settings) -> FastAPI:
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app, base_url=BASE_URL) as test_client:
+    with TestClient(app, base_url=BASE_URL) as test_client:  # leaving it shuts the app down: runs are stopped
         yield test_client
-    for web_run in list(app.state.manager._runs.values()):  # leave no run working past its test
-        web_run.cancel() if web_run.status == "running" else None
-        web_run.join(30)
 
 
 def read_events(client: TestClient, run_id: str, *, after: int = 0) -> list[tuple[str, dict[str, Any]]]:

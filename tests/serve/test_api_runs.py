@@ -205,3 +205,17 @@ def test_a_turn_that_cannot_run_fails_with_its_reason_in_one_line(
     assert state["report"]["query"] != "only 2025", "the earlier report is still there"
     page = client.get(f"/runs/{run_id}").text
     assert 'id="run-error"' in page
+
+
+def test_shutting_the_server_down_stops_its_runs_with_their_reports(
+    serve_settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    serve_settings.simulated.latency_s = 0.2
+    app = create_app(serve_settings, backend="simulated")
+    with TestClient(app, base_url=BASE_URL) as client:
+        run_id = _start(client, testbed.queries_for("arxiv-like")[0].text, testbed_server.base_url("arxiv-like"))
+        web_run = app.state.manager.live(run_id)
+        assert web_run is not None and web_run.status == "running"
+    assert web_run.status == "cancelled", "the shutdown cancelled the run and waited for its report"
+    report = json.loads((serve_settings.runs_dir / run_id / "report.json").read_text(encoding="utf-8"))
+    assert report["stop_reason"] == "interrupted"
