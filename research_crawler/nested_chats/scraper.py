@@ -26,10 +26,12 @@ import autogen
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.agents.page_content import untrusted_page
 from research_crawler.context.urls import host_of
+from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
+from research_crawler.rank.link_prerank import top_links
 from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
@@ -95,8 +97,12 @@ class ScraperChat:
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
+        unchanged = UnchangedPages(x, self.crawler_tools, self.collector_tools)
         try:
-            report = self._crawl_and_collect(page)
+            report = unchanged.replay(page)  # a page unchanged since it was read for this request: no model call
+            if report is None:
+                report = self._crawl_and_collect(page)
+                unchanged.remember(page, report)
         finally:
             x.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
@@ -191,18 +197,28 @@ class ScraperChat:
 
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
-        with their context, leaving out those already shown to it on this site when hide_seen_links is set.
+        with their context, leaving out those already shown to it on this site when hide_seen_links is set, and
+        past crawler_top_links all but the best against the request (the local embedding model ranks them).
         None when the links view would list no link at all: there is nothing to score."""
         settings = self.exploration.settings.page_view
         if settings.crawler_view == "markdown":
             return page.markdown
         shown = self.shown_links.setdefault(self.exploration.site.url, set())
         hidden = shown if settings.hide_seen_links else frozenset()
-        if all(link.url in hidden for link in page.links):
+        candidates = [link for link in page.links if link.url not in hidden]
+        if not candidates:
             return None
+        chosen = candidates
+        if settings.crawler_top_links and len(candidates) > settings.crawler_top_links:
+            chosen = top_links(
+                self.exploration.search.query, candidates, settings.crawler_top_links, self.exploration.settings.rerank
+            )
+            self.exploration.trace.emit("links_preranked", url=page.final_url, links=len(candidates), shown=len(chosen))
+        ranked_out = {link.id for link in candidates} - {link.id for link in chosen}
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=hidden)
-        shown.update(link.url for link in page.links)
+        content = link_view(view, already_shown=hidden, ranked_out=ranked_out)
+        # A link left out by the ranking was not shown: a later page of the site may show it.
+        shown.update(link.url for link in page.links if link.id not in ranked_out)
         return content
 
     def _collector_view(self, page: Page) -> str:

@@ -61,6 +61,11 @@ class RunStats(BaseModel):
     """What the run cost and did."""
 
     pages_fetched: int = 0
+    pages_not_modified: int = Field(
+        0,
+        description="Of the pages fetched, those answered 304 Not Modified and read from the revisit cache "
+        "(fetch.revisit_cache): nothing was downloaded for them.",
+    )
     model_calls: int = 0
     input_tokens: int = 0
     cached_input_tokens: int = Field(

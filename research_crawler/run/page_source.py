@@ -116,6 +116,7 @@ class PageSource:
             elapsed_s=round(page.elapsed_s, 3),
             links=len(page.links),
             **({"ahead": True} if ahead else {}),
+            **({"revisited": True} if page.revisited else {}),
         )
         return page
 

@@ -228,6 +228,7 @@ class ResearchSession:
                     subpage_offsets=dict(subpage_offsets or {}),
                     fetched_urls=source.fetched_urls,
                     fetch_ahead=source.fetch_ahead,
+                    page_memory=fetcher.revisits if recording is None else None,
                     sites_selected=action != "start"
                     and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),
                 )
@@ -243,6 +244,7 @@ class ResearchSession:
             forget_finished_clients()
             self._cancelled.clear()  # after the run, not before: a stop asked while it was starting is honoured
         report.stats.pages_fetched = len({page.final_url for page in source.fetched})
+        report.stats.pages_not_modified = len({page.final_url for page in source.fetched if page.revisited})
         report.stats.wall_time_s = round(time.monotonic() - started, 3)
         report.run_dir = str(run_dir)
         write_report(report, run_dir)

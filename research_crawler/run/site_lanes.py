@@ -59,6 +59,7 @@ def explore_in_parallel(
             subpage_offsets=x.subpage_offsets,
             fetched_urls=x.fetched_urls,
             fetch_ahead=x.fetch_ahead,
+            page_memory=x.page_memory,
             saver=save_all,
             lock=state_lock,
         )

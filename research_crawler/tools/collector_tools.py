@@ -19,6 +19,8 @@ class CollectorTools:
         self._x = exploration
         self.new_items = 0
         self.stored_titles: list[str] = []
+        #: The items stored from the current page, as given (what an unchanged page's next visit does again).
+        self.collected: list[ItemCandidate] = []
 
     def collect_items(
         self,
@@ -36,6 +38,7 @@ class CollectorTools:
                 x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
             )
             self.new_items += len(result.added)
+            self.collected.extend(items)
             added = set(result.added) | set(result.updated)
             self.stored_titles += [item.title for item in x.web.items() if item.url in added]
             x.save()

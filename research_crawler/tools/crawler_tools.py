@@ -18,6 +18,8 @@ class CrawlerTools:
     def __init__(self, exploration: Exploration) -> None:
         self._x = exploration
         self.new_links = 0
+        #: The links stored from the current page, as given (what an unchanged page's next visit does again).
+        self.saved: list[LinkScore] = []
 
     def save_links(
         self,
@@ -41,6 +43,7 @@ class CrawlerTools:
                 max_path_repetition=x.settings.fetch.max_path_repetition,
             )
             self.new_links += len(result.queued)
+            self.saved.extend(links)
             x.save()
             return result.message
 

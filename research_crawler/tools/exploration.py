@@ -26,7 +26,7 @@ from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.tools.hints import HintState
 from research_crawler.tools.stuck import StuckDetector
 
-__all__ = ["EventSink", "Exploration", "PageFetch", "ScrapeTarget"]
+__all__ = ["EventSink", "Exploration", "PageFetch", "PageMemory", "ScrapeTarget"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,18 @@ class EventSink(Protocol):
 
     def emit(self, event_type: str, /, **fields: Any) -> Any:
         """Record one event of `event_type` with `fields`."""
+        ...
+
+
+class PageMemory(Protocol):
+    """What the agents made of pages in earlier runs, kept beside the pages themselves (`web/revisit_cache.py`)."""
+
+    def memory(self, url: str) -> Any:
+        """What was remembered for canonical `url`'s kept copy (None: nothing)."""
+        ...
+
+    def remember(self, url: str, memory: Any) -> None:
+        """Keep `memory` (JSON-serialisable) for `url`'s kept copy."""
         ...
 
 
@@ -76,6 +88,8 @@ class Exploration:
     fetch_ahead: Callable[[str, SiteRef], None] | None = None
     """Starts fetching a page the agents will likely read next, in the background (None: nothing is fetched ahead)."""
     saver: Callable[[], None] | None = None
+    page_memory: PageMemory | None = None
+    """What the agents made of pages in earlier runs: a page unchanged since (304) is not read by a model again."""
     tool_errors: int = 0
     site_failure: str = ""
     """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
