@@ -31,7 +31,6 @@ from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
-from research_crawler.rank.link_prerank import top_links
 from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
@@ -197,28 +196,18 @@ class ScraperChat:
 
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
-        with their context, leaving out those already shown to it on this site when hide_seen_links is set, and
-        past crawler_top_links all but the best against the request (the local embedding model ranks them).
+        with their context, leaving out those already shown to it on this site when hide_seen_links is set.
         None when the links view would list no link at all: there is nothing to score."""
         settings = self.exploration.settings.page_view
         if settings.crawler_view == "markdown":
             return page.markdown
         shown = self.shown_links.setdefault(self.exploration.site.url, set())
         hidden = shown if settings.hide_seen_links else frozenset()
-        candidates = [link for link in page.links if link.url not in hidden]
-        if not candidates:
+        if all(link.url in hidden for link in page.links):
             return None
-        chosen = candidates
-        if settings.crawler_top_links and len(candidates) > settings.crawler_top_links:
-            chosen = top_links(
-                self.exploration.search.query, candidates, settings.crawler_top_links, self.exploration.settings.rerank
-            )
-            self.exploration.trace.emit("links_preranked", url=page.final_url, links=len(candidates), shown=len(chosen))
-        ranked_out = {link.id for link in candidates} - {link.id for link in chosen}
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=hidden, ranked_out=ranked_out)
-        # A link left out by the ranking was not shown: a later page of the site may show it.
-        shown.update(link.url for link in page.links if link.id not in ranked_out)
+        content = link_view(view, already_shown=hidden)
+        shown.update(link.url for link in page.links)
         return content
 
     def _collector_view(self, page: Page) -> str:
