@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import secrets
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -118,17 +119,25 @@ class AccessGuard:
         given = query.get("token", [""])[0]
         if scope["method"] == "GET" and given and hmac.compare_digest(given.encode(), token.encode()):
             rest = {key: values for key, values in query.items() if key != "token"}
-            target = scope["path"] + (f"?{urlencode(rest, doseq=True)}" if rest else "")
+            target = quote(scope["path"]) + (f"?{urlencode(rest, doseq=True)}" if rest else "")
             cookie_flags = "Path=/; SameSite=Strict"
             return 303, "signed in", [
-                (b"location", target.encode("latin-1")),
-                (b"set-cookie", f"{TOKEN_COOKIE}={token}; HttpOnly; {cookie_flags}".encode("latin-1")),
+                (b"location", target.encode("ascii")),
+                (b"set-cookie", f"{TOKEN_COOKIE}={_cookie_value(token)}; HttpOnly; {cookie_flags}".encode("ascii")),
                 (b"set-cookie", f"{CSRF_COOKIE}={secrets.token_urlsafe(24)}; {cookie_flags}".encode("latin-1")),
             ]
-        presented = _bearer(headers) or cookies.get(TOKEN_COOKIE, "")
-        if presented and hmac.compare_digest(presented.encode(), token.encode()):
+        bearer, cookie = _bearer(headers), cookies.get(TOKEN_COOKIE, "")
+        if bearer and hmac.compare_digest(bearer.encode(), token.encode()):
+            return None
+        if cookie and hmac.compare_digest(cookie.encode(), _cookie_value(token).encode()):
             return None
         return 401, "this server needs its access token: open the address serve printed (it ends in ?token=…)", []
+
+
+def _cookie_value(token: str) -> str:
+    """What the sign-in cookie holds: derived from the token (so the token itself, whatever its characters, never
+    sits in a cookie), and useless for anything but this server."""
+    return hmac.new(token.encode(), b"research-crawler serve cookie", hashlib.sha256).hexdigest()
 
 
 def _bearer(headers: dict[str, str]) -> str:

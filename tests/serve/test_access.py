@@ -80,8 +80,10 @@ def test_with_a_token_every_request_needs_it(serve_settings: Settings) -> None:
 
         signed_in = client.get("/?token=s3cret-token", follow_redirects=False)
         assert signed_in.status_code == 303 and signed_in.headers["location"] == "/"
-        assert client.cookies.get(TOKEN_COOKIE) == "s3cret-token"
+        assert client.cookies.get(TOKEN_COOKIE) and "s3cret" not in str(client.cookies.get(TOKEN_COOKIE))
         assert client.get("/").status_code == 200, "the cookie opens the pages"
+        forged = TestClient(client.app, base_url=BASE_URL, cookies={TOKEN_COOKIE: "s3cret-token"})
+        assert forged.get("/").status_code == 401, "the cookie holds a value derived from the token, not the token"
         without_csrf = client.post("/api/runs", json=INVALID_BODY)
         assert without_csrf.status_code == 403 and "CSRF" in without_csrf.json()["detail"]
         wrong = client.post("/api/runs", json=INVALID_BODY, headers={CSRF_HEADER: "guess"})
