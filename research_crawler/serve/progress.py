@@ -7,6 +7,7 @@ ever shows it as text (never as markup).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ __all__ = ["WebProgress"]
 _ADDED = re.compile(r"^Added (\d+) item")
 _QUEUED = re.compile(r"^Queued (\d+) new link")
 _MAX_TEXT = 300
+_LATEST = 3
 
 
 def _text(value: Any, limit: int = _MAX_TEXT) -> str:
@@ -48,6 +50,8 @@ class WebProgress:
     list_cost_usd: float = 0.0
     faults: int = 0
     finished: str = ""
+    latest_titles: list[str] = field(default_factory=list)
+    _proposed: list[str] = field(default_factory=list)
 
     def snapshot(self) -> dict[str, Any]:
         """The numbers the page's progress panel shows."""
@@ -68,6 +72,7 @@ class WebProgress:
             "cost": cost,
             "faults": self.faults,
             "finished": self.finished,
+            "latest": " · ".join(self.latest_titles),
         }
 
     def apply(self, event: dict[str, Any]) -> str | None:
@@ -115,14 +120,19 @@ class WebProgress:
 
     def _on_tool_call(self, event: dict[str, Any]) -> None:
         self.agent = _text(event.get("agent"), 60) or self.agent
+        if event.get("tool") == "collect_items":
+            self._proposed = _titles_in(event.get("arguments"))
 
     def _on_tool_result(self, event: dict[str, Any]) -> str | None:
         content = str(event.get("content", ""))
         if match := _QUEUED.match(content):
             self.links_queued += int(match.group(1))
         if (match := _ADDED.match(content)) and int(match.group(1)):
-            self.items += int(match.group(1))
-            return f"+{match.group(1)} item(s) collected"
+            added = int(match.group(1))
+            self.items += added
+            titles, self._proposed = self._proposed[:added], []
+            self.latest_titles = (self.latest_titles + titles)[-_LATEST:]
+            return f"+{added} item(s) collected" + (f": {'; '.join(titles[:_LATEST])}" if titles else "")
         return None
 
     def _on_model_call(self, event: dict[str, Any]) -> None:
@@ -148,3 +158,15 @@ class WebProgress:
         self.finished = _text(event.get("reason"), 60)
         detail = _text(event.get("detail"))
         return f"Search ended: {self.finished.replace('_', ' ')}" + (f" ({detail})" if detail else "")
+
+
+def _titles_in(arguments: Any) -> list[str]:
+    """The titles a Collector proposed in a collect_items call (model output: any shape, checked), cleaned."""
+    try:
+        data = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except json.JSONDecodeError:
+        return []
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [_text(item["title"], 90) for item in items if isinstance(item, dict) and item.get("title")]

@@ -43,6 +43,7 @@ def test_a_run_streams_its_progress_and_ends_with_its_report(
     assert numbers == list(range(1, len(numbers) + 1)), "log lines are numbered in order, none missing"
     progress = [data for kind, data in events if kind == "progress"][-1]
     assert progress["items"] >= 1 and progress["model_calls"] >= 1 and progress["pages_fetched"] >= 1
+    assert progress["latest"], "the titles of the latest items collected"
     assert progress["cost"].endswith("at list prices"), "a simulated run shows what real models would cost"
     assert events[-1] == ("end", {"status": "done", "error": None})
 

@@ -1,0 +1,39 @@
+"""The progress the page shows, folded from trace events: numbers, log lines, and model output of any shape."""
+
+from __future__ import annotations
+
+import json
+
+from research_crawler.serve.progress import WebProgress
+
+
+def test_events_fold_into_the_numbers_and_lines_the_page_shows() -> None:
+    progress = WebProgress()
+    assert progress.apply({"event": "run", "action": "follow_up", "query": "only 2025", "backend": "openai"}) == (
+        'Following up: "only 2025" with the model'
+    )
+    assert progress.apply({"event": "site", "action": "start", "site": "https://arxiv.org/"}) == (
+        "Exploring https://arxiv.org/"
+    )
+    progress.apply({"event": "fetch", "source": "web", "url": "https://arxiv.org/list", "determination": "ok"})
+    progress.apply({"event": "fetch", "source": "archive", "url": "https://arxiv.org/a", "determination": "ok"})
+    progress.apply({"event": "model_call", "agent": "Planner", "input_tokens": 1200, "output_tokens": 30,
+                    "cost_usd": 0.01})
+    arguments = json.dumps({"items": [{"title": "First\x1b[2J paper"}, {"title": "Second"}, {"no": "title"}]})
+    progress.apply({"event": "tool_call", "agent": "Collector", "tool": "collect_items", "arguments": arguments})
+    line = progress.apply({"event": "tool_result", "content": "Added 2 item(s), updated 0, unchanged 0."})
+    assert line == "+2 item(s) collected: First[2J paper; Second", "the escape character removed, the rest inert text"
+    snapshot = progress.snapshot()
+    assert snapshot["pages_fetched"] == 1, "a page from the run's archive is not fetched again"
+    assert snapshot["items"] == 2 and snapshot["latest"] == "First[2J paper · Second"
+    assert snapshot["tokens"] == "1,200 in · 30 out" and snapshot["cost"] == "$0.0100"
+    assert snapshot["agent"] == "Collector" and snapshot["site"] == "https://arxiv.org/"
+
+
+def test_model_output_of_any_shape_is_survived() -> None:
+    progress = WebProgress()
+    for arguments in ("not json", "[1, 2]", json.dumps({"items": "many"}), None, 42):
+        progress.apply({"event": "tool_call", "tool": "collect_items", "arguments": arguments})
+        progress.apply({"event": "tool_result", "content": "Added 1 item(s)"})
+    assert progress.items == 5 and progress.latest_titles == []
+    assert progress.apply({"event": "unknown"}) is None and progress.apply({}) is None
