@@ -94,6 +94,7 @@ def test_a_researcher_asks_follows_up_downloads_cancels_and_reopens(
     # Progress arrives while the agents work.
     page.wait_for_selector("#log li")
     expect(page.locator("[data-field=model_calls]")).not_to_have_text("0")
+    expect(page.locator("[data-field=pages_read]")).not_to_have_text("0")  # a page read, more to come
     _shot(page, tmp_path, "2-progress")
 
     # The report replaces it when the run is done.
