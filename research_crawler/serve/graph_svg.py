@@ -93,7 +93,8 @@ def draw_graph_svg(graph: dict[str, Any], found_on: list[str]) -> str:
     if not pages:
         return (
             '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40" role="img" '
-            'aria-label="navigation graph" font-family="sans-serif"><text x="10" y="25" font-size="13">No page visited yet.</text></svg>'
+            'aria-label="navigation graph" font-family="sans-serif">'
+            '<text x="10" y="25" font-size="13">No page visited yet.</text></svg>'
         )
     _layout(pages)
     items_on = Counter(found_on)
