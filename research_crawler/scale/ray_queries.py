@@ -9,6 +9,7 @@ itself (a bad setting, no model endpoint) is not retried: it is the query's resu
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,10 +31,31 @@ logger = logging.getLogger(__name__)
 DEFAULT_RETRIES = 3
 
 
+#: How long a cluster's address may take to answer a connection before it is reported unreachable.
+REACH_TIMEOUT_S = 5.0
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing answers at `address` (HOST:PORT or ray://HOST:PORT), or None; Ray itself would wait minutes."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return None  # "auto", or a form Ray reports on its own
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
 def start_ray(address: str | None) -> None:
     """Join the cluster at `address` ("auto": the one this machine belongs to), or start a local Ray instance."""
     if ray.is_initialized():
         return
+    if address and (reason := _unreachable(address)) is not None:
+        raise ConfigError(
+            f"cannot reach the Ray cluster at {address} ({reason}); start it there with `ray start --head --port "
+            f"{address.rpartition(':')[2]}`, or on a machine of the cluster pass --ray-address auto"
+        )
     try:
         ray.init(
             address=address,
@@ -45,7 +67,8 @@ def start_ray(address: str | None) -> None:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
         raise ConfigError(
-            f"cannot reach {where}: {exc}; start one with `ray start --head` and pass --ray-address auto"
+            f"cannot reach {where}: {str(exc).rstrip('.')}; "
+            "start one with `ray start --head` and pass --ray-address auto"
         ) from exc
 
 
