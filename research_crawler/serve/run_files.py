@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research_crawler.errors import StateError
 from research_crawler.report.models import Report
 from research_crawler.run.run_dir import RUN_FILE, RunMeta
 from research_crawler.text.untrusted import untrusted
@@ -129,7 +130,7 @@ def summarize(run_dir: Path, *, live_status: str | None = None) -> RunSummary | 
     """The summary of `run_dir`, or None when it is not a readable run directory."""
     try:
         meta = RunMeta.read(run_dir)
-    except Exception:  # a half-written or foreign directory is left out of the list, not an error
+    except StateError:  # a half-written or foreign directory is left out of the list, not an error
         return None
     report = read_report(run_dir)
     queries = [untrusted(query) for query in (meta.queries or [meta.query])]
@@ -152,7 +153,7 @@ def list_runs(runs_dir: Path, *, limit: int, live: dict[str, str]) -> list[RunSu
         children = [path for path in runs_dir.iterdir() if path.is_dir() and (path / RUN_FILE).is_file()]
     except OSError:
         return []
-    children.sort(key=lambda path: (path.name[:15], path.stat().st_mtime), reverse=True)
+    children.sort(key=lambda path: path.name, reverse=True)
     found = []
     for path in children[:limit]:
         summary = summarize(path, live_status=live.get(path.name))
