@@ -42,15 +42,31 @@ def found_items(report: Report, run_dir: Path | None = None) -> list[FoundItem]:
     except StateError as exc:
         logger.warning("only the report's items are recorded from %s: %s", where, exc)
         return found
+    # The report merged the works it found on several sites (`also_at`): their collected copies are that work.
+    reported_at = {url: item for item in report.items for url in (item.url, *item.also_at)}
     collected = [item for web in state.web_contexts.values() for item in web.items()]
     collected.sort(key=lambda item: -item.score)
     found.extend(
-        FoundItem(_as_report_item(item, rank), reported=False) for rank, item in enumerate(collected, len(found) + 1)
+        FoundItem(_as_report_item(item, rank, reported_at.get(item.url)), reported=False)
+        for rank, item in enumerate(collected, len(found) + 1)
     )
     return found
 
 
-def _as_report_item(item: CollectedItem, rank: int) -> ReportItem:
+def _as_report_item(item: CollectedItem, rank: int, work: ReportItem | None) -> ReportItem:
+    """`item` as a report item; one the report merged into `work` carries that work's identity (its DOI, title
+    and authors as read from its page), with its own URL, site and page."""
+    if work is not None:
+        return work.model_copy(
+            update={
+                "rank": rank,
+                "url": item.url,
+                "site": item.site,
+                "found_on": item.found_on,
+                "collector_score": item.score,
+                "also_at": [],
+            }
+        )
     return ReportItem(
         rank=rank,
         title=item.title,

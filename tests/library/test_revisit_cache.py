@@ -123,7 +123,8 @@ async def test_the_cache_keeps_under_its_size_dropping_the_pages_used_longest_ag
     tmp_path: Path, fault_server: FaultServer, fast_settings: FetchSettings
 ) -> None:
     for n in range(6):
-        body = f"<html><title>Page {n}</title><body>{'unique words %d ' % n * 400}</body></html>"
+        words = f"unique words {n} " * 400
+        body = f"<html><title>Page {n}</title><body>{words}</body></html>"
         fault_server.route(f"/p{n}", Reply(200, body, headers={"ETag": f'"{n}"'}))
     one_page = _cache(tmp_path / "probe")
     await _fetch_in_a_new_run(fast_settings, one_page, fault_server.url("/p0"))
