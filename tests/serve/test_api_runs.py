@@ -220,3 +220,13 @@ def test_shutting_the_server_down_stops_its_runs_with_their_reports(
     assert web_run.status == "cancelled", "the shutdown cancelled the run and waited for its report"
     report = json.loads((serve_settings.runs_dir / run_id / "report.json").read_text(encoding="utf-8"))
     assert report["stop_reason"] == "interrupted"
+
+
+def test_a_stream_reconnecting_with_last_event_id_continues_after_it(
+    client: TestClient, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    run_id = _start(client, testbed.queries_for("arxiv-like")[0].text, testbed_server.base_url("arxiv-like"))
+    lines = log_lines(read_events(client, run_id))
+    with client.stream("GET", f"/api/runs/{run_id}/events", headers={"last-event-id": str(len(lines) - 2)}) as again:
+        text = "".join(again.iter_text())
+    assert text.count("event: log") == 2 and f"id: {len(lines)}\n" in text and "id: 1\n" not in text

@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
+from research_crawler.run.run_dir import RunMeta, new_run_dir
 from research_crawler.serve.app import create_app
 from research_crawler.web.browser import find_chromium
 
@@ -142,4 +143,30 @@ def test_a_researcher_asks_follows_up_downloads_cancels_and_reopens(
     page.wait_for_selector("#items tbody tr")
     assert page.locator("#graph svg g.page").count() >= 2
     _shot(page, tmp_path, "7-reopened-with-graph")
+    assert dialogs == [], "no script from a page or a model ran"
+
+
+def test_an_unfinished_run_is_resumed_and_a_hostile_report_stays_text_in_the_browser(
+    served: str, page: Page, serve_settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    from test_pages import SCRIPT, _hostile_run
+
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    hostile = _hostile_run(serve_settings)
+    page.goto(f"{served}/runs/{hostile.name}")
+    assert SCRIPT in page.inner_text("#item-1 td.title"), "the markup is shown literally"
+    assert page.locator("#item-1 td.title a").count() == 0, "a javascript: URL is no link"
+    page.click("#sources-1 summary")
+    assert "javascript:alert(2)" in page.inner_text("#sources-1") and page.locator("#sources-1 a").count() == 0
+
+    site = testbed_server.base_url("arxiv-like")
+    killed = new_run_dir(serve_settings.runs_dir, "papers on graph neural networks")
+    RunMeta(query=testbed.queries_for("arxiv-like")[0].text, sites=[site], backend="simulated").write(killed)
+    page.goto(f"{served}/")
+    page.click(f'#runs a[href="/runs/{killed.name}"]')
+    assert page.inner_text("#status") == "unfinished"
+    page.click("#resume")
+    page.wait_for_selector("#items tbody tr", timeout=120_000)
+    assert page.inner_text("#status") == "done"
     assert dialogs == [], "no script from a page or a model ran"
