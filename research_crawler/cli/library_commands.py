@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from research_crawler.api import ResearchCrawler, require_model_endpoint
 from research_crawler.cli.library_view import show_item, show_items, show_watch
@@ -29,7 +30,7 @@ from research_crawler.cli.options import (
     global_options,
     load_settings,
 )
-from research_crawler.cli.output import console, fail, friendly_errors
+from research_crawler.cli.output import console, err_console, fail, friendly_errors
 from research_crawler.cli.run_helpers import (
     check_reranker,
     fresh_run_dir,
@@ -38,6 +39,7 @@ from research_crawler.cli.run_helpers import (
     unreachable_everywhere,
 )
 from research_crawler.config.settings import Settings
+from research_crawler.errors import LibraryError
 from research_crawler.library.atom_feed import write_feed
 from research_crawler.library.database import library_path, open_library
 from research_crawler.library.export import export_items
@@ -249,11 +251,22 @@ def _fail_on_error(report: Report) -> None:
         fail(why, code=1)
 
 
-def record_in_library(settings: Settings, report: Report, library: Path | None = None) -> None:
-    """Record a finished run (`ask`) in the library when ``library.record_runs`` is on."""
-    if settings.library.record_runs:
-        connection = open_library(library_path(settings, library))
+def record_in_library(settings: Settings, report: Report) -> None:
+    """Record a finished run (`ask`) in the library when ``library.record_runs`` is on. A library that cannot be
+    used is one warning line: the report stands."""
+    if not settings.library.record_runs:
+        return
+    path = library_path(settings)
+    try:
+        connection = open_library(path)
         try:
             record_run(connection, report, found_items(report))
         finally:
             connection.close()
+    except (LibraryError, sqlite3.Error, OSError) as exc:
+        err_console.print(
+            f"[yellow]warning:[/] the run is not recorded in the library {escape(str(path))}: {escape(str(exc))} "
+            "(choose another with --set library.path=FILE, or stop recording with --set library.record_runs=false)",
+            highlight=False,
+            soft_wrap=True,
+        )

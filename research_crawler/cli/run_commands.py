@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from research_crawler.api import ResearchCrawler, require_model_endpoint
+from research_crawler.cli.library_commands import record_in_library
 from research_crawler.cli.live_view import choose_view_mode
 from research_crawler.cli.options import (
     ItemKindOption,
@@ -78,6 +79,7 @@ def ask(
         progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings),
         run_dir,
     )
+    record_in_library(settings, report)
     print_report(report, as_json=as_json)
 
 

@@ -188,3 +188,25 @@ def test_the_watch_speaks_plainly_and_the_library_commands_read_it(
 
 
 GNN_PAPERS_TITLE_3 = "Message passing graph neural networks for traffic forecasting"
+
+
+def test_ask_records_what_it_found_unless_told_not_to(home: Path, gnn_site: SmallSite, tmp_path: Path) -> None:
+    allowed = ["--set", f"fetch.allowed_hosts={gnn_site.host_port}"]
+    ask = ["ask", GNN_REQUEST, "--site", gnn_site.url("/"), "--model", "simulated", "--quiet"]
+    library = tmp_path / "data" / "research-crawler" / "library.sqlite3"
+
+    off = runner.invoke(app, [*allowed, "--set", "library.record_runs=false", *ask])
+    assert off.exit_code == 0, off.output
+    assert not library.exists()
+
+    recorded = runner.invoke(app, [*allowed, *ask])
+    assert recorded.exit_code == 0, recorded.output
+    listed = json.loads(runner.invoke(app, ["library", "list", "--json"]).stdout)
+    assert sorted(item["title"] for item in listed) == sorted(paper.title for paper in gnn_site.papers)
+    assert all(item["sightings"][0]["request"] == GNN_REQUEST for item in listed)
+
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_text("not a database " * 200, encoding="utf-8")
+    warned = runner.invoke(app, [*allowed, "--set", f"library.path={broken}", *ask])
+    assert warned.exit_code == 0, warned.output  # the report stands
+    assert "not recorded in the library" in warned.stderr and "library.record_runs=false" in warned.stderr
