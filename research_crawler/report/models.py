@@ -10,7 +10,16 @@ from research_crawler.config.model_prices import ModelPrice
 from research_crawler.context.request import ResearchRequest
 from research_crawler.text.untrusted import UntrustedText
 
-__all__ = ["AgentStats", "Report", "ReportItem", "RunStats", "SiteSummary"]
+__all__ = [
+    "AgentStats",
+    "FailedPage",
+    "PendingPage",
+    "Report",
+    "ReportItem",
+    "RunStats",
+    "SiteCoverage",
+    "SiteSummary",
+]
 
 
 class ReportItem(BaseModel):
@@ -45,6 +54,39 @@ class SiteSummary(BaseModel):
     detail: UntrustedText = ""
     pages_visited: int = 0
     items_collected: int = 0
+
+
+class PendingPage(BaseModel):
+    """A page the Crawler found worth visiting that the budget left unvisited."""
+
+    url: str
+    score: float = Field(description="The Crawler's relevance score of the link, 0 to 10.")
+    anchor_text: UntrustedText = ""
+
+
+class FailedPage(BaseModel):
+    """A page of the site that was chosen but could not be read (refused, failed, blocked…)."""
+
+    url: str
+    determination: str
+
+
+class SiteCoverage(BaseModel):
+    """What the budget covered on one site, and what it left out (a follow-up on the site starts from this map)."""
+
+    url: str
+    pages_visited: int = 0
+    pages_pending: int = Field(0, description="Links queued on the site and not visited.")
+    promising_pending: int = Field(0, description="Of those, the promising ones (scored at least 5 of 10).")
+    best_pending: list[PendingPage] = Field(default_factory=list, description="The best pending pages, best first.")
+    promising_explored_share: float | None = Field(
+        None,
+        description="Of the promising pages known on the site (visited, or pending with a score of at least 5), the "
+        "share visited: an estimate of how much of its relevant listing pages was explored. None when none is known.",
+    )
+    search_form: bool = Field(False, description="The site has a search form or OpenSearch description.")
+    search_tried: bool = Field(False, description="The site's search was used.")
+    failed_pages: list[FailedPage] = Field(default_factory=list)
 
 
 class AgentStats(BaseModel):
@@ -100,6 +142,9 @@ class Report(BaseModel):
     simulated_model: bool = Field(description="True when the simulated test-double model wrote this report.")
     models: dict[str, str] = Field(default_factory=dict, description="The model of each agent role.")
     sites: list[SiteSummary] = Field(default_factory=list)
+    coverage: list[SiteCoverage] = Field(
+        default_factory=list, description="Per site: what the budget covered and what it left out."
+    )
     items: list[ReportItem] = Field(default_factory=list)
     markdown: UntrustedText = ""
     stop_reason: str = ""

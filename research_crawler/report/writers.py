@@ -9,7 +9,7 @@ from research_crawler.report.bibtex import to_bibtex
 from research_crawler.report.markdown_escape import markdown_text
 from research_crawler.report.models import Report
 
-__all__ = ["SIMULATED_NOTE", "cost_line", "render_markdown", "write_report"]
+__all__ = ["SIMULATED_NOTE", "cost_line", "left_out_lines", "render_markdown", "write_report"]
 
 SIMULATED_NOTE = "Made with the simulated model (a deterministic test double), not a real LLM."
 
@@ -34,6 +34,7 @@ def render_markdown(report: Report) -> str:
             f"- {markdown_text(site.name)} ({site.url}): {site.reason.replace('_', ' ')}, "
             f"{site.pages_visited} page(s) visited, {site.items_collected} item(s) collected"
         )
+    lines += left_out_lines(report)
     stats = report.stats
     lines.append("")  # ends the list of sites: the figures are not part of its last entry
     lines.append(
@@ -45,6 +46,32 @@ def render_markdown(report: Report) -> str:
     if report.simulated_model:
         lines += ["", f"*{SIMULATED_NOTE}*"]
     return "\n".join(lines) + "\n"
+
+
+def left_out_lines(report: Report) -> list[str]:
+    """"What the budget left out", one entry per site with something left: the best pending pages with their
+    scores, a site search not tried, pages that could not be read, the share of promising pages explored."""
+    entries = []
+    for site in report.coverage:
+        parts = []
+        if site.pages_pending:
+            best = ", ".join(f"{markdown_text(page.url)} ({page.score:g})" for page in site.best_pending[:3])
+            parts.append(
+                f"{site.pages_pending} page(s) pending, {site.promising_pending} of them promising (best: {best})"
+            )
+        if site.search_form and not site.search_tried:
+            parts.append("its search form was not tried")
+        if site.failed_pages:
+            failed = ", ".join(f"{markdown_text(page.url)} ({page.determination})" for page in site.failed_pages[:3])
+            parts.append(f"{len(site.failed_pages)} page(s) could not be read: {failed}")
+        if not parts:
+            continue
+        if site.promising_explored_share is not None:
+            parts.append(f"about {site.promising_explored_share:.0%} of its promising pages explored")
+        entries.append(f"- {site.url}: {'; '.join(parts)}")
+    if not entries:
+        return []
+    return ["", "Left out by the budget (a follow-up on a site continues from there):", *entries]
 
 
 def cost_line(report: Report) -> str:

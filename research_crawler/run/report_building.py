@@ -6,6 +6,7 @@ from __future__ import annotations
 from research_crawler.agents.roles import Role
 from research_crawler.llm.usage import price_for
 from research_crawler.report.models import AgentStats, Report, RunStats, SiteSummary
+from research_crawler.run.coverage import site_coverage
 from research_crawler.run.models import RunModels
 from research_crawler.run.presenting import Presenting
 from research_crawler.tools.exploration import Exploration
@@ -67,6 +68,7 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
         simulated_model=models.simulated,
         models={role.value: models.model_name(role) for role in Role},
         sites=sites,
+        coverage=site_coverage(x),
         items=presenting.items,
         markdown=presenting.markdown,
         stop_reason=str(completion.reason or ""),
