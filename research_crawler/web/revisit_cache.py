@@ -10,21 +10,23 @@ the scraper), so an unchanged page needs no model call either.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import platformdirs
 from pydantic import ValidationError
 
 from research_crawler.config.fetch_settings import FetchSettings
+from research_crawler.errors import ConfigError
 from research_crawler.pages.page import Page
 
 __all__ = ["RevisitCache", "default_revisit_cache_path"]
@@ -46,6 +48,28 @@ CREATE TABLE IF NOT EXISTS pages (
 _BUSY_TIMEOUT_S = 30.0
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _or_miss(default: Any) -> Callable[[Callable[Concatenate[RevisitCache, _P], _R]], Callable[..., _R]]:
+    """A cache operation that cannot reach the file (locked past the busy timeout, a full disk) is logged and
+    counts as a miss: the page is fetched in full and read, never lost."""
+
+    def wrap(method: Callable[Concatenate[RevisitCache, _P], _R]) -> Callable[..., _R]:
+        @functools.wraps(method)
+        def run(self: RevisitCache, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                logger.warning("the revisit cache %s failed (%s): treated as a miss", self.path, exc)
+                return default
+
+        return run
+
+    return wrap
+
+
 def default_revisit_cache_path() -> Path:
     """pages.sqlite3 in the user cache directory (~/.cache/research-crawler on Linux)."""
     return Path(platformdirs.user_cache_dir("research-crawler", appauthor=False)) / "pages.sqlite3"
@@ -55,23 +79,33 @@ class RevisitCache:
     """Canonical URL → (validators, page, memory), shared by the runs of every process on this machine."""
 
     def __init__(self, path: Path, *, max_bytes: int, max_age_s: float) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Open (or create) the cache at `path`; ConfigError, in one line with the fix, when it cannot be used."""
         self.path = path
         self._max_bytes = max_bytes
         self._max_age_s = max_age_s
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+            self._use_wal()
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.execute(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise ConfigError(
+                f"the revisit cache {path} cannot be used ({exc}): delete it, or choose another with "
+                "--set fetch.revisit_cache_path=FILE"
+            ) from None
+
+    def _use_wal(self) -> None:
         deadline = time.monotonic() + _BUSY_TIMEOUT_S
         while True:  # the journal-mode switch does not wait on the busy handler: ask again while another opener has it
             try:
                 self._db.execute("PRAGMA journal_mode = WAL")
-                break
+                return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise
                 time.sleep(0.02)
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.execute(_SCHEMA)
 
     @classmethod
     def from_settings(cls, settings: FetchSettings) -> RevisitCache:
@@ -87,6 +121,7 @@ class RevisitCache:
         with self._lock:
             self._db.close()
 
+    @_or_miss({})
     def validators(self, url: str) -> dict[str, str]:
         """The conditional request headers for canonical `url` (If-None-Match, If-Modified-Since), or {} when
         nothing usable is kept (never seen, expired, or stored without validators)."""
@@ -116,6 +151,7 @@ class RevisitCache:
             update={"url": url, "revisited": True, "attempts": attempts, "fetched_at": datetime.now(UTC)}
         )
 
+    @_or_miss(None)
     def page(self, url: str) -> Page | None:
         """The page kept for canonical `url` (marked as used), or None (an unreadable entry is dropped)."""
         with self._lock:
@@ -131,6 +167,7 @@ class RevisitCache:
             self.forget(url)
             return None
 
+    @_or_miss(False)
     def put(self, page: Page, headers: Mapping[str, str]) -> bool:
         """Keep `page` under its final URL when the response gave validators (ETag or Last-Modified); whether it
         was kept. What the agents made of an earlier copy (`memory`) is dropped: the page changed."""
@@ -150,12 +187,14 @@ class RevisitCache:
             self._evict()
         return True
 
+    @_or_miss(None)
     def refreshed(self, url: str) -> None:
         """A 304 for `url`: its copy is good for another `max_age_s`."""
         with self._lock:
             now = time.time()
             self._db.execute("UPDATE pages SET stored_at = ?, used_at = ? WHERE url = ?", (now, now, url))
 
+    @_or_miss(None)
     def memory(self, url: str) -> Any:
         """What the agents made of canonical `url`'s kept copy last time (as `remember` stored it), or None."""
         with self._lock:
@@ -167,12 +206,14 @@ class RevisitCache:
         except ValueError:
             return None
 
+    @_or_miss(None)
     def remember(self, url: str, memory: Any) -> None:
         """Keep `memory` (JSON-serialisable) beside canonical `url`'s copy; nothing when no copy is kept."""
         text = json.dumps(memory, ensure_ascii=False)
         with self._lock:
             self._db.execute("UPDATE pages SET memory = ? WHERE url = ?", (text, url))
 
+    @_or_miss(None)
     def forget(self, url: str) -> None:
         """Drop what is kept for `url`."""
         with self._lock:

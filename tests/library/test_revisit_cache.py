@@ -7,9 +7,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from fault_server import FaultServer, Reply
 
 from research_crawler.config.settings import FetchSettings
+from research_crawler.errors import ConfigError
 from research_crawler.pages.page import Page
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.revisit_cache import RevisitCache
@@ -152,3 +154,20 @@ async def test_the_setting_turns_it_on_with_its_own_file(
     assert (tmp_path / "own" / "pages.sqlite3").is_file()
     async with Fetcher(fast_settings) as fetcher:
         assert fetcher.revisits is None  # off by default: only watch (or the setting) keeps pages across runs
+
+
+async def test_a_cache_file_that_cannot_be_used_is_one_line_and_a_failing_one_a_miss(
+    tmp_path: Path, fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    broken = tmp_path / "pages.sqlite3"
+    broken.write_text("not a database " * 300, encoding="utf-8")
+    settings = fast_settings.model_copy(update={"revisit_cache": True, "revisit_cache_path": broken})
+    with pytest.raises(ConfigError) as caught:
+        Fetcher(settings)
+    assert "\n" not in str(caught.value) and "--set fetch.revisit_cache_path=FILE" in str(caught.value)
+
+    fault_server.route("/p", Reply(200, PAGE_V1, headers={"ETag": '"v1"'}))
+    cache = _cache(tmp_path / "ok")
+    cache.close()  # every operation on a closed file fails: the fetch goes on as if nothing were kept
+    page = await _fetch_in_a_new_run(fast_settings, cache, fault_server.url("/p"))
+    assert page.ok and not page.revisited and page.title == "Listing v1"
