@@ -50,7 +50,12 @@ LineReader = Callable[[str], str]
 
 _SOURCES = re.compile(r"\b(?:sources?|provenance|where\s+(?:was|did|is|does|do))\b", re.IGNORECASE)
 _ITEM_REF = re.compile(r"(?:\bitem\s*#?|#)(\d+)\b", re.IGNORECASE)
-_ALSO_SITE = re.compile(r"^\s*(?:also|now)\s+(?:search|look\s+at|explore|try|check|visit)\s+(.+?)\s*[.!]?\s*$", re.I)
+#: "also search bioRxiv", and "continue on arXiv" (a new budget there, from the pages its last visit left out).
+_ALSO_SITE = re.compile(
+    r"^\s*(?:(?:also|now)\s+(?:search|look\s+at|explore|try|check|visit)|continue\s+(?:on|at))"
+    r"\s+(.+?)\s*[.!]?\s*$",
+    re.I,
+)
 
 
 def prompt_toolkit_reader(history_file: Path | None) -> LineReader:

@@ -89,7 +89,11 @@ _BARE_COUNT = re.compile(
     re.I,
 )
 _MORE_LIKE = re.compile(r"\bmore\s+like\b[^(\"“]*[(\"“]+\s*[\"“]?(.+?)[\"”]?\s*\)?\s*$", re.I)
-_NOT_A_TOPIC = re.compile(r"\b(?:also|search|look|again|more|explore|crawl|find|too|as well|there|it|them)\b", re.I)
+_NOT_A_TOPIC = re.compile(
+    r"\b(?:continue(?:\s+(?:on|at))?|further|"
+    r"also|search|look|again|more|explore|crawl|find|too|as well|there|it|them)\b",
+    re.I,
+)
 _FILLER = re.compile(
     r"\b(?:recent(?:ly)?|latest|newest|new|only|please|some|any|the|me|what|which|are\s+there|is\s+there|exist|"
     r"have\s+been\s+(?:published|written))\b",
@@ -137,7 +141,7 @@ def read_request(text: str, *, today: date) -> ResearchRequest:
 def constraint_only(follow_up: str, *, today: date) -> bool:
     """Whether a follow-up only changes how the items found are chosen or shown ("only 2025", "newest first",
     "ten instead of five", "add authors"), with no new topic or site: then no new search is needed."""
-    if re.search(r"\b(?:search|look|crawl|explore|find more|also|again)\b", follow_up, re.I):
+    if re.search(r"\b(?:search|look|crawl|explore|find more|also|again|continue)\b", follow_up, re.I):
         return False
     request = read_request(follow_up, today=today)
     leftover = re.sub(r"\b(?:instead|of|and|with|add|include|show|sort|them|those|these|items?)\b", " ", request.topic)

@@ -4,9 +4,13 @@ and a follow-up on the site that starts from that map."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+from rich.console import Console
+
 from research_crawler.api import ResearchCrawler
+from research_crawler.cli.chat_repl import ChatRepl
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
@@ -82,3 +86,34 @@ def test_left_out_lines_name_pages_searches_and_failures_as_text() -> None:
     nothing_left = SiteCoverage(url="http://b.example/", pages_visited=2, search_form=True, search_tried=True)
     report = Report(query="q", simulated_model=True, coverage=[nothing_left])
     assert left_out_lines(report) == [] and "Left out" not in render_markdown(report)
+
+
+def test_continue_on_a_site_in_the_chat_spends_a_new_budget_from_what_was_left_out(
+    testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+) -> None:
+    site = testbed_server.base_url("arxiv-like")
+    lines = [testbed.queries_for("arxiv-like")[0].text, f"continue on {site}"]
+    reports: list[Report] = []
+
+    def read_line(prompt: str) -> str:
+        if repl.report is not None:
+            reports.append(repl.report)
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    repl = ChatRepl(
+        ResearchCrawler(_settings(testbed_server, tmp_path), backend="simulated"),
+        sites=[site],
+        console=Console(file=io.StringIO(), width=200),
+        progress_console=Console(file=io.StringIO()),
+        view_mode="off",
+        read_line=read_line,
+    )
+    assert repl.run() == 0
+    first, then = reports[0], reports[-1]
+    assert first is not then and first.request is not None and then.request is not None
+    assert then.request.topic == first.request.topic  # "continue on" is not a new topic
+    visited = _visited(Path(then.run_dir or ""))
+    assert len(visited) > 2 and visited[2] == first.coverage[0].best_pending[0].url
+    assert then.coverage[0].pages_visited == len(visited)
