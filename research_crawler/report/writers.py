@@ -71,7 +71,8 @@ def left_out_lines(report: Report) -> list[str]:
         entries.append(f"- {site.url}: {'; '.join(parts)}")
     if not entries:
         return []
-    return ["", "Left out by the budget (in the chat, `continue on SITE` spends a new budget there, from these pages):", *entries]
+    heading = "Left out by the budget (in the chat, `continue on SITE` spends a new budget there, from these pages):"
+    return ["", heading, *entries]
 
 
 def cost_line(report: Report) -> str:
