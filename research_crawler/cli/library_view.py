@@ -15,18 +15,17 @@ __all__ = ["show_item", "show_items", "show_watch"]
 
 
 def show_items(console: Console, items: Sequence[LibraryItem], *, title: str) -> None:
-    """A table of `items`: id, title, first author, date, where seen, first seen."""
+    """A table of `items`: id, title, first author, date, URL, first seen."""
     table = Table(title=title, title_justify="left", show_lines=False)
-    for column in ("id", "title", "first author", "date", "sites", "first seen"):
+    for column in ("id", "title", "first author", "date", "url", "first seen"):
         table.add_column(column, overflow="fold")
     for item in items:
-        sites = sorted({sighting.site for sighting in item.sightings})
         table.add_row(
             str(item.id),
             Text(item.title),
             Text(item.authors[0] if item.authors else ""),
             Text(item.date or ""),
-            Text(" ".join(sites)),
+            Text(item.url),
             item.first_seen[:10],
         )
     console.print(table)

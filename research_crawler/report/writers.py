@@ -36,9 +36,15 @@ def render_markdown(report: Report) -> str:
         )
     lines += left_out_lines(report)
     stats = report.stats
+    unchanged = (
+        f" ({stats.pages_not_modified} unchanged since last read: 304, not downloaded)"
+        if stats.pages_not_modified
+        else ""
+    )
     lines.append("")  # ends the list of sites: the figures are not part of its last entry
     lines.append(
-        f"Pages fetched: {stats.pages_fetched}; model calls: {stats.model_calls}; tokens: {stats.input_tokens} in "
+        f"Pages fetched: {stats.pages_fetched}{unchanged}; model calls: {stats.model_calls}; "
+        f"tokens: {stats.input_tokens} in "
         f"({stats.cached_input_tokens} cached), {stats.output_tokens} out; {cost_line(report)}."
     )
     if report.guard_notes:
@@ -49,7 +55,7 @@ def render_markdown(report: Report) -> str:
 
 
 def left_out_lines(report: Report) -> list[str]:
-    """"What the budget left out", one entry per site with something left: the best pending pages with their
+    """What the budget left out, one entry per site with something left: the best pending pages with their
     scores, a site search not tried, pages that could not be read, the share of promising pages explored."""
     entries = []
     for site in report.coverage:

@@ -67,6 +67,8 @@ def test_two_watches_of_an_unchanged_testbed_site(
     assert second_report.stats.pages_fetched == second_report.stats.pages_not_modified > 0
     assert second_report.stats.model_calls < first_report.stats.model_calls
     assert second_report.stats.input_tokens < first_report.stats.input_tokens
+    markdown = (Path(second["run_dir"]) / "report.md").read_text(encoding="utf-8")
+    assert f"({second_report.stats.pages_not_modified} unchanged since last read: 304, not downloaded)" in markdown
     events = read_trace(Path(second["run_dir"]) / "trace.jsonl")
     assert any(event["event"] == "unchanged_page" for event in events)
     assert all(event.get("revisited") for event in events if event["event"] == "fetch" and event["source"] == "web")
