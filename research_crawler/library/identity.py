@@ -8,10 +8,15 @@ from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.report.identity import work_keys
 from research_crawler.report.models import ReportItem
 
-__all__ = ["identity_keys", "primary_key"]
+__all__ = ["identity_keys", "key_rank", "primary_key"]
 
 #: The kinds of key, most telling first: an item is filed under the first it has.
 _ORDER = ("doi:", "arxiv:", "title:", "url:")
+
+
+def key_rank(key: str) -> int:
+    """How telling a key is: 0 for a DOI, then arXiv, title and author, URL (an unknown kind last)."""
+    return next((rank for rank, prefix in enumerate(_ORDER) if key.startswith(prefix)), len(_ORDER))
 
 
 def identity_keys(item: ReportItem) -> list[str]:
@@ -20,7 +25,7 @@ def identity_keys(item: ReportItem) -> list[str]:
     keys = set(work_keys(item))
     url = try_canonicalize_url(item.url) or item.url
     keys.add(f"url:{url}")
-    return sorted(keys, key=lambda key: (next(i for i, p in enumerate(_ORDER) if key.startswith(p)), key))
+    return sorted(keys, key=lambda key: (key_rank(key), key))
 
 
 def primary_key(item: ReportItem) -> str:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from research_crawler.library.database import write_transaction
 from research_crawler.library.found_items import FoundItem
-from research_crawler.library.identity import identity_keys
+from research_crawler.library.identity import identity_keys, key_rank
 from research_crawler.library.watches import Watch
 from research_crawler.report.models import Report, ReportItem
 
@@ -159,6 +159,11 @@ def _file_item(connection: sqlite3.Connection, item: ReportItem, kind: str, stam
             "authors = CASE WHEN authors = '[]' THEN ? ELSE authors END WHERE id = ?",
             (stamp, item.date, item.abstract, item.doi, item.pdf_url, json.dumps(list(item.authors)), owner),
         )
+        current = connection.execute("SELECT key FROM items WHERE id = ?", (owner,)).fetchone()[0]
+        if key_rank(keys[0]) < key_rank(current) and owners.get(keys[0], owner) == owner:
+            # known so far by a weaker identity (a URL, from a collected copy): filed under the better one now,
+            # with the title its page gave
+            connection.execute("UPDATE items SET key = ?, title = ? WHERE id = ?", (keys[0], item.title, owner))
     connection.executemany(
         "INSERT OR IGNORE INTO identities (key, item_id) VALUES (?, ?)", [(key, owner) for key in keys]
     )

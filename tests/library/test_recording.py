@@ -13,6 +13,7 @@ import pytest
 from library_helpers import paper, report_of, reported
 
 from research_crawler.library.database import open_library
+from research_crawler.library.found_items import FoundItem
 from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
 from research_crawler.library.recording import record_run
 from research_crawler.library.watches import Watch
@@ -155,3 +156,17 @@ def test_watches_in_threads_at_once_call_an_item_new_once(tmp_path: Path) -> Non
     for thread in threads:
         thread.join()
     assert sorted(len(new) for new in results) == [0, 0, 0, 1]
+
+
+def test_an_item_known_by_its_url_is_filed_under_its_doi_once_its_page_gives_one(tmp_path: Path) -> None:
+    connection = open_library(tmp_path / "library.sqlite3")
+    collected = paper("Graph nets ... Ada Author, 2025", url=A + "abs/7", site=A, authors=())
+    [first] = record_run(connection, report_of("q", [collected]), [FoundItem(collected, reported=False)]).new
+    assert items_by_id(connection, [first])[0].key == f"url:{A}abs/7"
+    read = paper("Graph networks for chemistry", url=A + "abs/7", site=A, doi="10.5555/gc.7")
+    recorded = record_run(connection, report_of("q", [read]), reported([read]))
+    assert recorded.known == [first] and recorded.new == []
+    [item] = items_by_id(connection, [first])
+    assert item.key == "doi:10.5555/gc.7" and item.title == "Graph networks for chemistry"
+    assert item.doi == "10.5555/gc.7" and item.authors == ["Ada Lovelace"]
+    assert f"url:{A}abs/7" in item.keys and "doi:10.5555/gc.7" in item.keys
