@@ -84,7 +84,7 @@ def test_a_list_setting_takes_commas_on_the_command_line_and_in_the_environment(
     assert _setting(shown.stdout, "fetch.allowed_hosts") == ["127.0.0.1:8801", "127.0.0.1:8802"]
 
 
-@pytest.mark.parametrize("command", ["ask", "chat", "batch", "resume", "eval"])
+@pytest.mark.parametrize("command", ["ask", "chat", "batch", "resume", "eval", "watch"])
 def test_every_run_command_takes_the_same_run_options(home: Path, command: str) -> None:
     result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
