@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
@@ -54,6 +55,16 @@ def render_markdown(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pending_page(url: str, site_url: str) -> str:
+    """A page nobody fetched, named and never linked: its path (the site's own page) as code, where no Markdown
+    renderer makes a link of it (the report links only to pages fetched and items collected)."""
+    parts = urlsplit(url)
+    shown = url
+    if parts.netloc == urlsplit(site_url).netloc:
+        shown = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return "`" + shown.replace("`", "%60") + "`"
+
+
 def left_out_lines(report: Report) -> list[str]:
     """What the budget left out, one entry per site with something left: the best pending pages with their
     scores, a site search not tried, pages that could not be read, the share of promising pages explored."""
@@ -61,7 +72,7 @@ def left_out_lines(report: Report) -> list[str]:
     for site in report.coverage:
         parts = []
         if site.pages_pending:
-            best = ", ".join(f"{markdown_text(page.url)} ({page.score:g})" for page in site.best_pending[:3])
+            best = ", ".join(f"{_pending_page(page.url, site.url)} ({page.score:g})" for page in site.best_pending[:3])
             parts.append(
                 f"{site.pages_pending} page(s) pending, {site.promising_pending} of them promising (best: {best})"
             )
@@ -74,7 +85,7 @@ def left_out_lines(report: Report) -> list[str]:
             continue
         if site.promising_explored_share is not None:
             parts.append(f"about {site.promising_explored_share:.0%} of its promising pages explored")
-        entries.append(f"- {site.url}: {'; '.join(parts)}")
+        entries.append(f"- {site.url} — {'; '.join(parts)}")
     if not entries:
         return []
     heading = "Left out by the budget (in the chat, `continue on SITE` spends a new budget there, from these pages):"

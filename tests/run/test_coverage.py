@@ -82,7 +82,8 @@ def test_left_out_lines_name_pages_searches_and_failures_as_text() -> None:
     assert "its search form was not tried" in entry
     assert "1 page(s) could not be read: http://a.example/slow (timeout)" in entry
     assert "about 60% of its promising pages explored" in entry
-    assert "[click]" not in entry and r"\[click\]" in entry  # a page's URL is shown as text, never as a link
+    # a page nobody fetched is named by its path as code: never a link, whatever its URL holds
+    assert "`/x_[click](http://evil)*` (8), `/y` (6)" in entry
     nothing_left = SiteCoverage(url="http://b.example/", pages_visited=2, search_form=True, search_tried=True)
     report = Report(query="q", simulated_model=True, coverage=[nothing_left])
     assert left_out_lines(report) == [] and "Left out" not in render_markdown(report)
