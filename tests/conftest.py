@@ -6,8 +6,12 @@ machine but FAIL when ``CI=true``: a CI run must never pass by silently skipping
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from browser_rule import browser_gate, chromium_found
@@ -16,6 +20,15 @@ from fault_server import FaultServer
 from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
+
+# The suite never writes into the user's own library or page cache (`ask` records into the library by default): the
+# user data and cache folders point into one scratch directory for the session, subprocesses included. Model weights
+# already downloaded stay where they are.
+os.environ.setdefault("HF_HOME", str(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface"))
+_SCRATCH_HOME = Path(tempfile.mkdtemp(prefix="research-crawler-tests-"))
+atexit.register(shutil.rmtree, _SCRATCH_HOME, ignore_errors=True)
+os.environ["XDG_DATA_HOME"] = str(_SCRATCH_HOME / "data")
+os.environ["XDG_CACHE_HOME"] = str(_SCRATCH_HOME / "cache")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
