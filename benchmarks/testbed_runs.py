@@ -205,7 +205,13 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
         model_wait_s=round(model_wait_s(events), 3),
         trace_events=sorted({str(event["event"]) for event in events}),
         wall_time_s=report.stats.wall_time_s,
-        extra={"pages_lost": sorted(lost), "faults": dict(report.stats.faults)},
+        extra={
+            "pages_lost": sorted(lost),
+            "faults": dict(report.stats.faults),
+            "links_preranked": [
+                (event["links"], event["shown"]) for event in events if event["event"] == "links_preranked"
+            ],
+        },
     )
 
 

@@ -39,6 +39,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ items given in the task", {"run": {"items_in_task": True}}),
     ("+ Crawler and Collector at once", {"run": {"scrape_concurrently": True}}),
     ("+ next page fetched ahead", {"fetch": {"fetch_ahead": 1}}),
+    ("+ links pre-ranked (top 20)", {"page_view": {"crawler_top_links": 20}}),
 ]
 DEFAULT_ROW = "default"
 

@@ -90,7 +90,11 @@ def run_with_view(crawler: ResearchCrawler, work: Callable[..., Any], view: Live
 
 
 def check_reranker(settings: Settings) -> None:
-    """Fail before any work (and before a run directory exists) when the chosen reranker cannot load."""
+    """Fail before any work (and before a run directory exists) when the chosen reranker, or the model that
+    pre-ranks the Crawler's links, cannot load."""
+    from research_crawler.rank.link_prerank import check_link_ranker
     from research_crawler.rank.rerank import load_reranker
 
     load_reranker(settings.rerank)
+    if settings.page_view.crawler_top_links and settings.page_view.crawler_view == "links":
+        check_link_ranker(settings.rerank)

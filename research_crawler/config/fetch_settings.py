@@ -137,9 +137,10 @@ class PageViewSettings(SettingsSection):
         "site's repeated navigation), with a line counting them.",
     )
     crawler_top_links: int = Field(
-        0,
+        20,
         ge=0,
         description="When a page has more links than this for the Crawler (those hide_seen_links leaves out not "
         "counted), the local embedding model (all-MiniLM-L6-v2, as the minilm reranker loads it) ranks them "
-        "against the request and the Crawler is shown only this many, the best, in the page's order. 0: every link.",
+        "against the request and the Crawler is shown only this many, the best, in the page's order; with "
+        "hide_seen_links, a link ranked out is not shown again on the site. 0: every link (the paper).",
     )

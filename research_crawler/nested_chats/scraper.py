@@ -31,6 +31,7 @@ from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
+from research_crawler.rank.link_prerank import top_links
 from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
@@ -67,6 +68,8 @@ class ScraperChat:
     collector_tools: CollectorTools
     shown_links: dict[str, set[str]] = field(default_factory=dict)
     """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once)."""
+    ranked_out_links: dict[str, set[str]] = field(default_factory=dict)
+    """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again."""
 
     def run(self) -> str:
         """Scrape the Planner's target and return the page report."""
@@ -196,18 +199,35 @@ class ScraperChat:
 
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
-        with their context, leaving out those already shown to it on this site when hide_seen_links is set.
-        None when the links view would list no link at all: there is nothing to score."""
+        with their context. With hide_seen_links, the links shown to it on an earlier page of this site are left
+        out, and so are those ranked out there. Past crawler_top_links, only the best against the request are
+        shown (the local embedding model ranks them). None when the view would list no link: nothing to score."""
         settings = self.exploration.settings.page_view
         if settings.crawler_view == "markdown":
             return page.markdown
-        shown = self.shown_links.setdefault(self.exploration.site.url, set())
+        site = self.exploration.site.url
+        shown = self.shown_links.setdefault(site, set())
+        ranked_before = self.ranked_out_links.setdefault(site, set())
         hidden = shown if settings.hide_seen_links else frozenset()
-        if all(link.url in hidden for link in page.links):
+        judged = ranked_before if settings.hide_seen_links else frozenset()
+        candidates = [link for link in page.links if link.url not in hidden and link.url not in judged]
+        if not candidates:
             return None
+        chosen = candidates
+        if settings.crawler_top_links and len(candidates) > settings.crawler_top_links:
+            chosen = top_links(
+                self.exploration.search.query, candidates, settings.crawler_top_links, self.exploration.settings.rerank
+            )
+            self.exploration.trace.emit("links_preranked", url=page.final_url, links=len(candidates), shown=len(chosen))
+        chosen_urls = {link.url for link in chosen}
+        ranked_now = {link.url for link in candidates} - chosen_urls
+        ranked_out = {link.id for link in page.links if link.url in ranked_now or link.url in judged}
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=hidden)
-        shown.update(link.url for link in page.links)
+        content = link_view(view, already_shown=hidden, ranked_out=ranked_out)
+        shown.update(chosen_urls)
+        # Like the navigation already shown, a link the ranking left out is judged once per site: a later page
+        # that repeats it shows the links that are new there instead.
+        ranked_before.update(ranked_now)
         return content
 
     def _collector_view(self, page: Page) -> str:

@@ -174,11 +174,14 @@ def build_page_view(
     )
 
 
-def link_view(view: PageView, *, already_shown: AbstractSet[str] = frozenset()) -> str:
+def link_view(
+    view: PageView, *, already_shown: AbstractSet[str] = frozenset(), ranked_out: AbstractSet[int] = frozenset()
+) -> str:
     """A compact view for choosing links: the title, then one line per link, `[n] text — context`.
 
     Links whose URL is in `already_shown` (the site's navigation, seen on an earlier page) are left out
-    and counted in one line: a reader judged them once, and every page repeats them. The numbers of the
+    and counted in one line: a reader judged them once, and every page repeats them. Links whose number is in
+    `ranked_out` (ranked below the best against the request) are left out and counted too. The numbers of the
     links shown are unchanged.
     """
     lines = [f"# {view.title}" if view.title else "# (untitled page)"]
@@ -187,12 +190,16 @@ def link_view(view: PageView, *, already_shown: AbstractSet[str] = frozenset()) 
         if link.url in already_shown:
             hidden += 1
             continue
+        if link.id in ranked_out:
+            continue
         line = f"[{link.id}] {link.text}"
         if link.context:
             line += f" — {link.context}"
         lines.append(line)
     if hidden:
         lines.append(f"({hidden} links already shown on earlier pages of this site are left out)")
+    if ranked_out:
+        lines.append(f"({len(ranked_out)} links less related to the request are left out)")
     if view.truncated_links:
         lines.append(f"({view.truncated_links} more links not numbered)")
     return "\n".join(lines) + "\n"

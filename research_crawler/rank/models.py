@@ -26,6 +26,7 @@ __all__ = [
     "clear_model_cache",
     "load_bge",
     "load_minilm",
+    "minilm_location",
     "resolve_device",
 ]
 
@@ -187,18 +188,7 @@ def load_minilm(settings: RerankSettings) -> MiniLMReranker:
     """
     alternatives = _alternatives("minilm")
     device = resolve_device(settings.device)
-    if settings.minilm_model is None:
-        path = _packaged_minilm(alternatives)
-        source = "all-MiniLM-L6-v2 (packaged)"
-    else:
-        path = resolve_model_dir(
-            settings.minilm_model,
-            cache_dir=settings.cache_dir,
-            download=True,
-            alternatives=alternatives,
-            marker_files=("modules.json", "config.json"),
-        )
-        source = settings.minilm_model
+    path, source = minilm_location(settings)
 
     def load() -> Any:
         try:
@@ -207,16 +197,40 @@ def load_minilm(settings: RerankSettings) -> MiniLMReranker:
             raise ConfigError(
                 f"the minilm reranker needs sentence-transformers (pip install sentence-transformers). {alternatives}"
             ) from exc
+        from transformers.utils import logging as transformers_logging
+
         logger.info("loading the minilm reranker from %s on %s", path, device)
+        # transformers draws a "Loading weights" bar on stderr, through the live view, unless told not to.
+        bar_was_on = transformers_logging.is_progress_bar_enabled()
+        transformers_logging.disable_progress_bar()
         try:
             return SentenceTransformer(str(path), device=device, local_files_only=True)
         except Exception as exc:  # sentence-transformers and transformers raise many kinds for a bad model
             raise ConfigError(
                 f"the minilm reranker could not be loaded from {path}: {_reason(exc)}. {alternatives}"
             ) from exc
+        finally:
+            if bar_was_on:
+                transformers_logging.enable_progress_bar()
 
     model = _shared_model(("minilm", str(path), device), load)
     return MiniLMReranker(model=model, source=source, batch_size=settings.batch_size, max_length=settings.max_length)
+
+
+def minilm_location(settings: RerankSettings) -> tuple[Path, str]:
+    """The directory of the MiniLM `settings` name (downloaded if it must be) and how it is named; nothing is
+    loaded. Raises ConfigError as `load_minilm` does."""
+    alternatives = _alternatives("minilm")
+    if settings.minilm_model is None:
+        return _packaged_minilm(alternatives), "all-MiniLM-L6-v2 (packaged)"
+    path = resolve_model_dir(
+        settings.minilm_model,
+        cache_dir=settings.cache_dir,
+        download=True,
+        alternatives=alternatives,
+        marker_files=("modules.json", "config.json"),
+    )
+    return path, settings.minilm_model
 
 
 def _packaged_minilm(alternatives: str) -> Path:

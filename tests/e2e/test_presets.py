@@ -29,6 +29,7 @@ DIET = {
     "run.open_start_page",
     "run.scrape_concurrently",
     "fetch.fetch_ahead",
+    "page_view.crawler_top_links",
 }
 
 
