@@ -6,6 +6,7 @@ follow-ups), then a recording (`--replay`), then the web through the async fetch
 from __future__ import annotations
 
 import asyncio
+import threading
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -49,6 +50,9 @@ class PageSource:
         self._wait_s = deadline_s * 2 + 30
         self.fetched: list[Page] = []
         self.fetched_urls: set[str] = set()
+        # Guesses fetched ahead and archived, not yet read: downloaded in this run, so counted when first read.
+        self._unread_guesses: set[str] = set()
+        self._guesses_lock = threading.Lock()
         self._ahead = (
             FetchAhead(self._fetch_and_keep, limit=fetch_ahead, abandon=fetcher.abandon)
             if fetch_ahead > 0 and recording is None
@@ -75,6 +79,8 @@ class PageSource:
     async def _fetch_and_keep(self, url: str, render: RenderMode | None, site_url: str | None) -> Page:
         page = await self._fetcher.fetch(url, render=render, site_url=site_url)
         await asyncio.to_thread(self._archive.put, page)
+        with self._guesses_lock:
+            self._unread_guesses.add(url)
         return page
 
     async def close(self) -> None:
@@ -90,6 +96,13 @@ class PageSource:
         ahead = self._take_ahead(url, site)  # fetched ahead (and archived by then, or soon): from the web all the same
         source = "archive"
         page = None if ahead else self._archive.get(url)
+        with self._guesses_lock:
+            guessed = url in self._unread_guesses
+            self._unread_guesses.discard(url)
+        if page is not None and guessed:
+            # A guess given up earlier and read now (a later choice, the citation guard) was downloaded in this
+            # run all the same: counted as fetched, as it is when the Scraper takes it at once.
+            source = "web"
         if page is None and self._recording is not None:
             source = "replay"
             page = self._recording.get(url) or self._not_recorded(url)
