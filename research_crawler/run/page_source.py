@@ -50,8 +50,10 @@ class PageSource:
         self._wait_s = deadline_s * 2 + 30
         self.fetched: list[Page] = []
         self.fetched_urls: set[str] = set()
-        # Guesses fetched ahead and archived, not yet read: downloaded in this run, so counted when first read.
-        self._unread_guesses: set[str] = set()
+        # Guesses fetched ahead and archived: downloaded in this run, so counted when first read (once: a guess
+        # taken at once is counted then, and its archiving may finish after it is taken).
+        self._guesses: set[str] = set()
+        self._counted: set[str] = set()
         self._guesses_lock = threading.Lock()
         self._ahead = (
             FetchAhead(self._fetch_and_keep, limit=fetch_ahead, abandon=fetcher.abandon)
@@ -80,7 +82,7 @@ class PageSource:
         page = await self._fetcher.fetch(url, render=render, site_url=site_url)
         await asyncio.to_thread(self._archive.put, page)
         with self._guesses_lock:
-            self._unread_guesses.add(url)
+            self._guesses.add(url)
         return page
 
     async def close(self) -> None:
@@ -97,12 +99,12 @@ class PageSource:
         source = "archive"
         page = None if ahead else self._archive.get(url)
         with self._guesses_lock:
-            guessed = url in self._unread_guesses
-            self._unread_guesses.discard(url)
-        if page is not None and guessed:
-            # A guess given up earlier and read now (a later choice, the citation guard) was downloaded in this
-            # run all the same: counted as fetched, as it is when the Scraper takes it at once.
-            source = "web"
+            if page is not None and url in self._guesses and url not in self._counted:
+                # A guess given up earlier and read now (a later choice, the citation guard) was downloaded in
+                # this run all the same: counted as fetched, as it is when the Scraper takes it at once.
+                source = "web"
+            if page is None or source != "archive":
+                self._counted.add(url)
         if page is None and self._recording is not None:
             source = "replay"
             page = self._recording.get(url) or self._not_recorded(url)
