@@ -166,7 +166,9 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
         closeness = _item_closeness(player.meaning, request, listed)
     for index, (number, title, block) in enumerate(listed):
         if player.meaning is not None:
-            score = item_score(closeness[index])
+            # A section heading under a short link ("### Similar content …") names no item, however close the
+            # titles listed under it are.
+            score = None if title.startswith("#") else item_score(closeness[index])
         else:
             overlap = len(query & content_words(block))
             relevant = overlap >= need and len(query & content_words(title)) >= 1

@@ -142,3 +142,13 @@ def test_the_client_needs_a_judge_to_judge_by_meaning(judge: MeaningJudge) -> No
     played = by_meaning._play(request).tool_calls[0].arguments
     assert [item["title"] for item in json.loads(played)["items"]] == [SULFIDE]
     assert json.loads(words._play(request).tool_calls[0].arguments)["items"] == []
+
+
+def test_a_section_heading_under_a_short_link_is_not_taken_for_an_item(judge: MeaningJudge) -> None:
+    task = (
+        f'Request: "{REQUEST}"\nCurrent page: http://s.test/a/1\n'
+        '<page-content url="http://s.test/a/1" title="An article">\n'
+        "* [1] Download PDF\n### Solid-State Battery Electrolytes: Related Articles\n\n"
+        f"1. [2] {SULFIDE}\n</page-content>\nStore the relevant papers with collect_items."
+    )
+    assert _collected(task, judge) == [SULFIDE]
