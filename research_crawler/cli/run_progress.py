@@ -5,12 +5,13 @@ Pure bookkeeping (no I/O), so the CLI's live view, plain logs and tests all read
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+from research_crawler.tools.collector_tools import proposed_titles
 
 __all__ = ["RunProgress"]
 
@@ -145,7 +146,7 @@ class RunProgress:
     def _on_tool_call(self, event: dict[str, Any]) -> None:
         self.agent = str(event.get("agent") or self.agent)
         if event.get("tool") == "collect_items":
-            self._proposed_titles = _titles_in(event.get("arguments"))
+            self._proposed_titles = proposed_titles(event.get("arguments"))
 
     def _on_tool_result(self, event: dict[str, Any]) -> str | None:
         content = str(event.get("content", ""))
@@ -195,18 +196,6 @@ class RunProgress:
         self.finished = str(event.get("reason", ""))
         detail = str(event.get("detail") or "")
         return f"Search ended: {self.finished.replace('_', ' ')}{f' ({detail})' if detail else ''}; writing the report"
-
-
-def _titles_in(arguments: Any) -> list[str]:
-    """The titles an Item Collector proposed in a collect_items call (its arguments are model output: any shape)."""
-    try:
-        data = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except json.JSONDecodeError:
-        return []
-    items = data.get("items") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        return []
-    return [str(item["title"]) for item in items if isinstance(item, dict) and item.get("title")]
 
 
 def _short(text: str, limit: int = 70) -> str:

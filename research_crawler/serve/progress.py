@@ -7,12 +7,12 @@ ever shows it as text (never as markup).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_crawler.text.untrusted import untrusted
+from research_crawler.tools.collector_tools import proposed_titles
 
 __all__ = ["WebProgress"]
 
@@ -161,12 +161,5 @@ class WebProgress:
 
 
 def _titles_in(arguments: Any) -> list[str]:
-    """The titles a Collector proposed in a collect_items call (model output: any shape, checked), cleaned."""
-    try:
-        data = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except json.JSONDecodeError:
-        return []
-    items = data.get("items") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        return []
-    return [_text(item["title"], 90) for item in items if isinstance(item, dict) and item.get("title")]
+    """The titles a Collector proposed in a collect_items call, cleaned."""
+    return [_text(title, 90) for title in proposed_titles(arguments)]

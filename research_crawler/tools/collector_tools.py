@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from research_crawler.tools import items as item_tools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.items import ItemCandidate
 
-__all__ = ["CollectorTools"]
+__all__ = ["CollectorTools", "proposed_titles"]
 
 
 class CollectorTools:
@@ -46,3 +47,15 @@ class CollectorTools:
 
     def tools(self) -> list[Callable[..., str]]:
         return [self.collect_items]
+
+
+def proposed_titles(arguments: Any) -> list[str]:
+    """The titles a Collector proposed in a collect_items call, as traced (model output: any shape, raw text)."""
+    try:
+        data = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except json.JSONDecodeError:
+        return []
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [str(item["title"]) for item in items if isinstance(item, dict) and item.get("title")]
