@@ -5,13 +5,9 @@ item whose link redirects to a refused address is left out of the report."""
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,6 +20,7 @@ from research_crawler.eval.reliability.hostile_site import (
     leftovers,
     terminal_links,
 )
+from research_crawler.eval.reliability.hostile_text_cases import decoded_text, on_a_terminal
 from research_crawler.report.models import Report
 from research_crawler.run.trace import read_trace
 
@@ -45,57 +42,12 @@ def site() -> Iterator[FaultServer]:
 
 def _on_a_terminal(tmp_path: Path, site: FaultServer, *arguments: str) -> subprocess.CompletedProcess[str]:
     """`research-crawler ARGUMENTS` with Rich writing as to a colour terminal (hyperlinks, live view and all)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RESEARCH_CRAWLER_", "OPENAI_", "NO_COLOR"))}
-    env.update(
-        {
-            "FORCE_COLOR": "1",
-            "TTY_COMPATIBLE": "1",
-            "COLUMNS": "100",
-            "PYTHONPATH": str(REPO),
-            "HOME": str(tmp_path / "home"),
-            "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "RESEARCH_CRAWLER_RUNS_DIR": str(tmp_path / "runs"),
-            "RESEARCH_CRAWLER_FETCH__ALLOWED_HOSTS": site.host_port,
-            "RESEARCH_CRAWLER_FETCH__PER_HOST_DELAY_S": "0",
-            "RESEARCH_CRAWLER_RERANK__KIND": "bm25",
-        }
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "research_crawler", *arguments],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        stdin=subprocess.DEVNULL,
-    )
+    return on_a_terminal(tmp_path, site.host_port, *arguments)
 
 
 def _ask(tmp_path: Path, site: FaultServer, out: Path) -> subprocess.CompletedProcess[str]:
     arguments = ["ask", QUERY, "--site", site.url("/"), "--model", "simulated", "--out", str(out)]
     return _on_a_terminal(tmp_path, site, *arguments)
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _decoded(path: Path) -> str:
-    """A file's text, JSON decoded first (an escaped ``\\u001b`` is still the character once read)."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".json":
-        return "\n".join(_strings(json.loads(text)))
-    if path.suffix == ".jsonl":
-        return "\n".join(s for line in text.splitlines() if line.strip() for s in _strings(json.loads(line)))
-    return text
 
 
 def test_a_hostile_site_reaches_no_output_raw(tmp_path: Path, site: FaultServer) -> None:
@@ -109,7 +61,7 @@ def test_a_hostile_site_reaches_no_output_raw(tmp_path: Path, site: FaultServer)
     assert len(report.items) >= 3
     assert terminal_links(done.stdout) <= {item.url for item in report.items}, "a hyperlink to a page's choosing"
     for name in FILES:
-        assert leftovers(_decoded(out / name)) == [], name
+        assert leftovers(decoded_text(out / name)) == [], name
     # The payloads' visible remains are data, shown as text: "[/red]" literally, and no link to evil.example.
     assert "[/red]" in done.stdout
     markdown = (out / "report.md").read_text(encoding="utf-8")

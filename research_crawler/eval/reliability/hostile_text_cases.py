@@ -30,7 +30,7 @@ from research_crawler.report.models import Report
 from research_crawler.run.trace import read_trace
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["RUN_FILES", "on_a_terminal"]
+__all__ = ["RUN_FILES", "decoded_text", "on_a_terminal"]
 
 #: Every file of a run directory that holds text from the site.
 RUN_FILES = (
@@ -101,7 +101,7 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _decoded(path: Path) -> str:
+def decoded_text(path: Path) -> str:
     """A file's text, JSON decoded first (an escaped ``\\u001b`` is the character again once read)."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
@@ -146,7 +146,7 @@ def _no_output_raw() -> Outcome:
         if "\x1b[" not in done.stdout or "\x1b[" not in done.stderr:
             return Outcome(False, "the command did not write as to a terminal: nothing was shown to check")
         raw = {"stdout": leftovers(done.stdout, terminal=True), "the live view": leftovers(done.stderr, terminal=True)}
-        raw |= {name: leftovers(_decoded(out / name)) for name in RUN_FILES if (out / name).is_file()}
+        raw |= {name: leftovers(decoded_text(out / name)) for name in RUN_FILES if (out / name).is_file()}
         missing = [name for name in RUN_FILES if not (out / name).is_file()]
         report = Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
         foreign_links = terminal_links(done.stdout) - {item.url for item in report.items}
