@@ -44,9 +44,6 @@ class PolitenessActor:
     def defer(self, host: str, seconds: float) -> None:
         self._schedule.defer(host, seconds)
 
-    def not_before(self, host: str) -> float:
-        return self._schedule.not_before(host)
-
     def set_crawl_delay(self, host: str, seconds: float) -> None:
         self._schedule.set_crawl_delay(host, seconds)
 
@@ -81,9 +78,6 @@ class RayHostSchedule:
 
     def defer(self, host: str, seconds: float) -> None:
         ray.get(self._actor.defer.remote(host, seconds))
-
-    def not_before(self, host: str) -> float:
-        return float(ray.get(self._actor.not_before.remote(host)))
 
     def set_crawl_delay(self, host: str, seconds: float) -> None:
         ray.get(self._actor.set_crawl_delay.remote(host, seconds))

@@ -39,8 +39,6 @@ class HostSchedule(Protocol):
         """No request to `host` starts within the next `seconds`."""
         ...
 
-    def not_before(self, host: str) -> float: ...
-
     def set_crawl_delay(self, host: str, seconds: float) -> None: ...
 
     def crawl_delay(self, host: str) -> float: ...
@@ -90,10 +88,6 @@ class LocalHostSchedule:
         with self._lock:
             state = self._host(host)
             state.not_before = max(state.not_before, self._clock() + max(seconds, 0.0))
-
-    def not_before(self, host: str) -> float:
-        with self._lock:
-            return self._host(host).not_before
 
     def set_crawl_delay(self, host: str, seconds: float) -> None:
         with self._lock:

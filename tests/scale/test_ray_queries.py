@@ -97,8 +97,7 @@ def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
         concurrency=4, scale="ray",
     )  # fmt: skip
     testbed_server.reset_hits()
-    rows: list[object] = []
-    worker = threading.Thread(target=lambda: rows.extend(runner.run()))
+    worker = threading.Thread(target=runner.run)
     worker.start()
     # As soon as a query has written its run directory, both nodes running queries die and two others join: that
     # query (whichever node ran it) is cut mid-way.
