@@ -3,29 +3,52 @@ writes JSON; not a timed test).
 
 1. Wall time of a 3-site query with the simulated model answering every call after a fixed latency (1 s, as a
    hosted model might), its input tokens, recall and critical path: the model calls a user waits for one after
-   the other (the time during which some call was under way, over the latency).
+   the other (the time during which some call was under way, over the latency). `--web testbed` (the default)
+   asks it on three testbed sites; `--web realweb` on three real sites' saved pages (below).
 2. Input tokens per page as the pages grow (5, 10, 20, 40 subpages of one testbed site; the simulated model told
    to keep browsing), by preset, with recall beside them.
 3. Cost per query at list prices with the configured models (gpt-4o and gpt-4o-mini by default), cached input
    counted (estimated offline as a provider's prompt cache would serve it), over testbed queries; the same
    tokens priced with other model pairs are printed for comparison.
 
+The model is always the simulated one (`backend="simulated"`, a rule-based stand-in judging relevance by
+meaning), never a real LLM: its recall is a regression signal, not what a real model achieves.
+
+Part 1 on real saved pages (`--web realweb`, pages from ../shared/realweb or `--realweb DIR`):
+- Real: the pages of arxiv.org (4 abstracts, 3 listings, 1 search), aclanthology.org (2 papers, 1 author
+  page) and dl.acm.org (1 paper, 1 search), their bytes as saved, each served on its own loopback port at the
+  path and query of the URL it was saved from; their own links (those to the original host lead off the
+  loopback site, as links to pages that were not saved would). The request ("papers on language models",
+  `THREE_SITES_QUERY`) is fixed; its ground truth is read from the pages' own metadata
+  by a rule (`research_crawler.eval.saved_pages.relevant_pages`: an item page whose citation_title, else
+  <title>, shares a topic word with the request), the same for both presets. An item counts as found when the
+  report lists its page at its loopback address or at its original URL.
+- Added: each site's root `/`, an index of the site's saved pages linked by their real titles (none of the
+  saved start pages links to a saved item page at a saved path). The agents start there.
+- Not served: anything else (404).
+
 Usage: .venv/bin/python benchmarks/latency_cost.py [--latency 1.0] [--queries-per-site 3] [--part wall growth cost]
+       .venv/bin/python benchmarks/latency_cost.py --web realweb [--realweb DIR] [--latency 1.0]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench_output import print_table, ratio, write_json
-from testbed_runs import OUT_DIR, QueryRun, machine, run_query
+from testbed_runs import OUT_DIR, REPO, QueryRun, machine, run_query, run_request
 
 from research_crawler.agents.roles import Role
 from research_crawler.config.model_prices import list_prices
 from research_crawler.config.settings import ModelSettings, Settings
+from research_crawler.eval.saved_pages import THREE_SITES_QUERY, read_saved_pages
+from research_crawler.eval.saved_sites_server import SavedSitesServer
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
 
@@ -39,22 +62,67 @@ OTHER_MODELS = [("gpt-4.1", "gpt-4.1-mini"), ("gpt-4.1-mini", "gpt-4o-mini"), ("
 TARGETS = {"wall": 0.35, "tokens": 0.2, "growth": 1.3, "cost_usd": 0.01}
 #: Roles that read a page or choose the next one: the calls whose number grows with the pages.
 PAGE_AGENTS = [Role.PLANNER.agent_name, Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name]
+REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 
 
-def wall_time(server: TestbedServer, testbed: Testbed, latency: float) -> dict[str, Any]:
+@dataclass
+class WallWeb:
+    """Where part 1's query runs: the web's name, the request, its sites, and one preset's run there."""
+
+    name: str
+    request: str
+    sites: list[str]
+    run: Callable[[Settings], QueryRun]
+    about: dict[str, Any]
+
+
+def testbed_web(server: TestbedServer, testbed: Testbed) -> WallWeb:
     queries = [testbed.query(f"{site}/general/{TOPIC}") for site in WALL_SITES]
+    return WallWeb(
+        "testbed",
+        queries[0].text,
+        WALL_SITES,
+        lambda settings: run_query(settings, server, queries, sites=WALL_SITES),
+        {},
+    )
+
+
+def realweb_web(server: SavedSitesServer) -> WallWeb:
+    query = THREE_SITES_QUERY
+    truth = server.ground_truth(query.text)
+    start_urls = [server.start_url(site) for site in query.sites]
+    pages = [page for site in query.sites for page in server.pages(site)]
+    relevant = sorted(set(truth.values()))
+    return WallWeb(
+        "realweb",
+        query.text,
+        list(query.sites),
+        lambda settings: run_request(
+            settings, query.text, start_urls, server.allowed_hosts(), truth, query_id="realweb/three-sites"
+        ),
+        {
+            "pages_served": {page.file.name: page.target for page in pages},
+            "added": "each site's root '/': an index of its saved pages linked by their real titles",
+            "ground_truth_rule": "item pages whose citation_title (else <title>) shares a topic word with the request",
+            "ground_truth": relevant,
+        },
+    )
+
+
+def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
     runs: dict[str, QueryRun] = {}
     for preset in PRESETS:
-        settings = Settings.from_preset(
-            preset, explore={"max_sites": len(WALL_SITES)}, simulated={"latency_s": latency}
-        )
+        settings = Settings.from_preset(preset, explore={"max_sites": len(web.sites)}, simulated={"latency_s": latency})
         started = time.monotonic()
-        run = run_query(settings, server, queries, sites=WALL_SITES)
+        run = web.run(settings)
         run.extra["measured_wall_s"] = round(time.monotonic() - started, 2)
         runs[preset] = run
     paper, default = runs["paper"], runs["default"]
-    where = f'"{queries[0].text}" on {", ".join(WALL_SITES)}'
-    print(f"\n1. A 3-site query, {where}; simulated model, {latency:g} s per call")
+    where = f'"{web.request}" on {", ".join(web.sites)}'
+    pages = "the testbed" if web.name == "testbed" else "real saved pages (an added index page per site)"
+    print(f"\n1. A 3-site query, {where}, {pages}; simulated model, {latency:g} s per call")
+    if web.name == "realweb":
+        print(f"Ground truth ({web.about['ground_truth_rule']}): {', '.join(web.about['ground_truth'])}")
     rows = []
     for preset, run in runs.items():
         rows.append(
@@ -65,30 +133,52 @@ def wall_time(server: TestbedServer, testbed: Testbed, latency: float) -> dict[s
                 run.total_input_tokens,
                 ratio(run.total_input_tokens, paper.total_input_tokens),
                 run.model_calls,
+                run.critical_path_calls,
                 round(run.model_wait_s / latency) if latency else None,
                 run.pages_scraped,
                 round(run.recall, 3),
             ]
         )
     print_table(
-        ["preset", "wall s", "vs paper", "input tokens", "vs paper", "model calls", "critical path", "pages", "recall"],
+        [
+            "preset",
+            "wall s",
+            "vs paper",
+            "input tokens",
+            "vs paper",
+            "model calls",
+            "critical path",
+            "model wait / latency",
+            "pages",
+            "recall",
+        ],
         rows,
     )
     wall = ratio(default.extra["measured_wall_s"], paper.extra["measured_wall_s"]) or 0
     tokens = ratio(default.total_input_tokens, paper.total_input_tokens) or 0
+    path = ratio(default.critical_path_calls, paper.critical_path_calls)
     recall_ok = default.recall >= paper.recall
     print(
         f"Targets: wall time <= {TARGETS['wall']} x paper: {'met' if wall <= TARGETS['wall'] else 'NOT met'} "
         f"({wall}); input tokens <= {TARGETS['tokens']} x paper: {'met' if tokens <= TARGETS['tokens'] else 'NOT met'}"
-        f" ({tokens}); recall {'equal or better' if recall_ok else 'LOWER'}."
+        f" ({tokens}); recall {'equal or better' if recall_ok else 'LOWER'}; critical path "
+        f"{default.critical_path_calls} vs {paper.critical_path_calls} ({path})."
     )
-    print("critical path: model calls waited for one after the other (time some call was under way / latency).")
+    print(
+        "critical path: the longest chain of model calls each started after the one before it ended (calls under "
+        "way at once count once); model wait / latency: the time some call was under way over the latency "
+        "(more than the critical path when calls take longer than the latency: the simulated model's own work)."
+    )
     return {
+        "web": web.name,
+        "model": "simulated",
         "latency_s": latency,
-        "query": queries[0].text,
-        "sites": WALL_SITES,
+        "query": web.request,
+        "sites": web.sites,
+        **web.about,
         "wall_vs_paper": wall,
         "tokens_vs_paper": tokens,
+        "critical_path_vs_paper": path,
         "recall_equal_or_better": recall_ok,
         "runs": {preset: vars(run) for preset, run in runs.items()},
     }
@@ -139,8 +229,17 @@ def growth(server: TestbedServer, testbed: Testbed) -> dict[str, Any]:
                 "collected_recall": round(run.collected_recall, 3),
             }
     print_table(
-        ["preset", "subpages", "pages", "tokens/page", "vs 5", "Planner+Crawler+Collector/page", "vs 5",
-         "Planner/page", "recall"],
+        [
+            "preset",
+            "subpages",
+            "pages",
+            "tokens/page",
+            "vs 5",
+            "Planner+Crawler+Collector/page",
+            "vs 5",
+            "Planner/page",
+            "recall",
+        ],
         rows,
     )
     last, first = summary["default"][SUBPAGES[-1]], summary["default"][SUBPAGES[0]]
@@ -178,12 +277,26 @@ def cost(server: TestbedServer, testbed: Testbed, queries_per_site: int) -> dict
             row[f"{strong}/{cheap}"] = round(sum(other) / len(other), 5)
         summary[preset] = row
         rows.append(
-            [preset, row["mean_usd"] * 100, row["max_usd"] * 100, row["cached_share"], row["input_tokens_per_query"],
-             row["recall"], *(row[f"{s}/{c}"] * 100 for s, c in OTHER_MODELS)]
+            [
+                preset,
+                row["mean_usd"] * 100,
+                row["max_usd"] * 100,
+                row["cached_share"],
+                row["input_tokens_per_query"],
+                row["recall"],
+                *(row[f"{s}/{c}"] * 100 for s, c in OTHER_MODELS),
+            ]
         )
     print_table(
-        ["preset", "mean ¢", "max ¢", "cached share", "input/query", "recall",
-         *(f"{s}/{c} ¢" for s, c in OTHER_MODELS)],
+        [
+            "preset",
+            "mean ¢",
+            "max ¢",
+            "cached share",
+            "input/query",
+            "recall",
+            *(f"{s}/{c} ¢" for s, c in OTHER_MODELS),
+        ],
         rows,
     )
     used = {name: prices[name].describe() for name in (models.strong_model, models.cheap_model)}
@@ -216,23 +329,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=1.0, help="seconds the simulated model takes per call")
     parser.add_argument("--queries-per-site", type=int, default=3, help="general testbed queries per site (cost)")
-    parser.add_argument("--part", nargs="+", choices=["wall", "growth", "cost"], default=["wall", "growth", "cost"])
-    parser.add_argument("--out", type=Path, default=OUT_DIR / "latency_cost.json")
+    parser.add_argument(
+        "--part", nargs="+", choices=["wall", "growth", "cost"], help="default: all on the testbed, wall on realweb"
+    )
+    parser.add_argument(
+        "--web", choices=["testbed", "realweb"], default="testbed", help="where part 1 (wall) asks its query"
+    )
+    parser.add_argument("--realweb", type=Path, default=REALWEB, help="the saved pages (with MANIFEST.tsv)")
+    parser.add_argument("--out", type=Path, help="default: benchmarks/out/latency_cost[_realweb].json")
     args = parser.parse_args()
+    parts = args.part or (["wall", "growth", "cost"] if args.web == "testbed" else ["wall"])
+    out = args.out or OUT_DIR / ("latency_cost.json" if args.web == "testbed" else "latency_cost_realweb.json")
 
     testbed = generate_testbed()
     started = time.monotonic()
     document: dict[str, Any] = {"benchmark": "latency_cost", "machine": machine(), "targets": TARGETS}
-    print(f"Latency and cost, default vs paper preset ({machine()})")
+    print(f"Latency and cost, default vs paper preset ({machine()}); the model is simulated in every run")
     with TestbedServer(testbed, slow_seconds=0.0) as server:
-        if "wall" in args.part:
-            document["wall"] = wall_time(server, testbed, args.latency)
-        if "growth" in args.part:
+        if "wall" in parts and args.web == "testbed":
+            document["wall"] = wall_time(testbed_web(server, testbed), args.latency)
+        elif "wall" in parts:
+            with SavedSitesServer(read_saved_pages(args.realweb, THREE_SITES_QUERY.sites)) as saved:
+                document["wall"] = wall_time(realweb_web(saved), args.latency)
+        if "growth" in parts:
             document["growth"] = growth(server, testbed)
-        if "cost" in args.part:
+        if "cost" in parts:
             document["cost"] = cost(server, testbed, args.queries_per_site)
     document["seconds"] = round(time.monotonic() - started, 1)
-    write_json(args.out, document)
+    write_json(out, document)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Whole queries on the testbed web with the simulated model, scored against the testbed's ground truth.
+"""Whole queries on the testbed web with the simulated model, scored against the testbed's ground truth (and,
+through `run_request`, on other loopback sites scored against a ground truth given as URLs: the real saved pages).
 
 Shared by the benchmarks that run queries (tokens by preset, parallel sites, the peer comparison, the
 rerankers' memory); it defines no benchmark of its own.
@@ -13,7 +14,7 @@ import os
 import platform
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,10 +38,13 @@ from research_crawler.text.tokens import count_tokens
 __all__ = [
     "FixedTokens",
     "QueryRun",
+    "critical_path_calls",
+    "loopback_settings",
     "machine",
     "model_wait_s",
     "pages_lost",
     "run_query",
+    "run_request",
     "testbed_hosts",
     "testbed_settings",
 ]
@@ -64,9 +68,17 @@ def testbed_settings(
 ) -> Settings:
     """`settings` made to run on the testbed: its hosts allowed, no politeness delay, `reranker` on the CPU
     (BM25 unless a benchmark measures the rerankers: bge's weights are not downloaded for benchmarks)."""
+    return loopback_settings(settings, testbed_hosts(server), runs_dir, reranker=reranker)
+
+
+def loopback_settings(
+    settings: Settings, hosts: Sequence[str], runs_dir: Path, *, reranker: RerankerKind = "bm25"
+) -> Settings:
+    """`settings` made to run on loopback sites: only `hosts` ('host:port') allowed through the URL guard, no
+    politeness delay, `reranker` on the CPU."""
     settings = settings.model_copy(deep=True)
     settings.runs_dir = runs_dir
-    settings.fetch.allowed_hosts = testbed_hosts(server)
+    settings.fetch.allowed_hosts = list(hosts)
     settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = reranker
     settings.rerank.device = "cpu"
@@ -131,6 +143,8 @@ class QueryRun:
     list_price_cost_usd: float = 0.0
     model_wait_s: float = 0.0
     """Time during which at least one model call was under way (the union of the calls' spans)."""
+    critical_path_calls: int = 0
+    """The longest chain of model calls each started after the one before it ended (`critical_path_calls`)."""
     trace_events: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -158,25 +172,50 @@ def run_query(
 ) -> QueryRun:
     """Run `queries[0]`'s text on `sites` (default: each query's own site) and score it against the union of
     the queries' ground truths (several queries when one request spans several sites)."""
-    logging.getLogger("research_crawler").setLevel(logging.ERROR)
     testbed = TestbedSites.from_server(server)
-    query = queries[0]
     site_names = list(sites) if sites is not None else list(dict.fromkeys(q.site for q in queries))
+    to_item: dict[str, str] = {}
+    for query in queries:
+        to_item.update(testbed.ground_truth(query.site, list(query.relevant_item_ids)).url_to_item())
+    return run_request(
+        settings,
+        queries[0].text,
+        [server.base_url(name) for name in site_names],
+        testbed_hosts(server),
+        to_item,
+        query_id=queries[0].id,
+        runs_dir=runs_dir,
+        reranker=reranker,
+    )
+
+
+def run_request(
+    settings: Settings,
+    text: str,
+    start_urls: Sequence[str],
+    hosts: Sequence[str],
+    to_item: Mapping[str, str],
+    *,
+    query_id: str,
+    runs_dir: Path | None = None,
+    reranker: RerankerKind = "bm25",
+) -> QueryRun:
+    """Run the request `text` from `start_urls` on loopback sites (only `hosts` allowed) with the simulated
+    model, and score it against the ground truth `to_item` (canonical URL → relevant item id; several URLs
+    may name one item)."""
+    logging.getLogger("research_crawler").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(dir=runs_dir) as directory:
-        configured = testbed_settings(settings, server, Path(directory), reranker=reranker)
+        configured = loopback_settings(settings, hosts, Path(directory), reranker=reranker)
         fixed = FixedTokens()
-        session = _CountingSession(configured, backend="simulated", allowed_hosts=testbed_hosts(server), fixed=fixed)
-        report = session.run(query.text, sites=[server.base_url(name) for name in site_names])
-        run = _score(report, testbed, queries)
+        session = _CountingSession(configured, backend="simulated", allowed_hosts=list(hosts), fixed=fixed)
+        report = session.run(text, sites=list(start_urls))
+        run = _score(report, to_item, query_id)
         run.fixed_input_tokens = dict(fixed.by_agent)
         return run
 
 
-def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> QueryRun:
+def _score(report: Report, to_item: Mapping[str, str], query_id: str) -> QueryRun:
     run_dir = Path(report.run_dir or "")
-    to_item: dict[str, str] = {}
-    for query in queries:
-        to_item.update(testbed.ground_truth(query.site, list(query.relevant_item_ids)).url_to_item())
     relevant = set(to_item.values())
     reported = {to_item[item.url] for item in report.items if item.url in to_item}
     state = RunStore(run_dir).load()
@@ -188,7 +227,7 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
     lost = pages_lost(state, events)
     fetched = {event["final_url"] for event in events if event["event"] == "fetch"}
     return QueryRun(
-        query_id=queries[0].id,
+        query_id=query_id,
         input_tokens={agent: stats.input_tokens for agent, stats in report.stats.by_agent.items()},
         output_tokens=report.stats.output_tokens,
         model_calls=report.stats.model_calls,
@@ -203,6 +242,7 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
         output_tokens_by_agent={agent: stats.output_tokens for agent, stats in report.stats.by_agent.items()},
         list_price_cost_usd=report.stats.list_price_cost_usd,
         model_wait_s=round(model_wait_s(events), 3),
+        critical_path_calls=critical_path_calls(events),
         trace_events=sorted({str(event["event"]) for event in events}),
         wall_time_s=report.stats.wall_time_s,
         extra={
@@ -215,16 +255,34 @@ def _score(report: Report, testbed: TestbedSites, queries: Sequence[Query]) -> Q
     )
 
 
-def model_wait_s(events: list[dict[str, Any]]) -> float:
-    """Seconds during which at least one model call was under way: the union of the calls' spans (each ends at
-    its event's time and lasted its latency). With a fixed latency per call, this over the latency is the number
-    of model calls on the critical path."""
-    spans = sorted(
+def _call_spans(events: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """(start, end) of every model call: each ends at its event's time and lasted its latency."""
+    return sorted(
         (end - float(event.get("latency_s") or 0.0), end)
         for event in events
         if event["event"] == "model_call"
         for end in [datetime.fromisoformat(str(event["t"])).timestamp()]
     )
+
+
+def critical_path_calls(events: list[dict[str, Any]], *, tolerance_s: float = 0.05) -> int:
+    """The model calls waited for one after the other: the longest chain of calls in which each started after
+    the one before it had ended (calls under way at once, such as the Crawler and the Collector reading one page,
+    are one step). Unlike `model_wait_s` over the latency, it does not grow when calls take longer than the
+    latency (the simulated model's own work on a large page)."""
+    spans = sorted(_call_spans(events), key=lambda span: span[1])
+    chain: list[int] = []
+    for start, _ in spans:
+        before = [length for (_, end), length in zip(spans, chain, strict=False) if end <= start + tolerance_s]
+        chain.append(1 + max(before, default=0))
+    return max(chain, default=0)
+
+
+def model_wait_s(events: list[dict[str, Any]]) -> float:
+    """Seconds during which at least one model call was under way: the union of the calls' spans (each ends at
+    its event's time and lasted its latency). With a fixed latency per call, this over the latency is the number
+    of model calls on the critical path."""
+    spans = _call_spans(events)
     total, current_start, current_end = 0.0, None, None
     for start, end in spans:
         if current_end is None or start > current_end:
