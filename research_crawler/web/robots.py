@@ -105,9 +105,7 @@ class RobotsCache:
         if cached is not None and cached.expires > self._clock():
             return cached
         if self._shared is not None:
-            shared = await self._shared_rules(robots, self._shared)
-            if shared is not None:
-                return shared
+            return await self._shared_rules(robots, self._shared)
         lock = self._locks.setdefault(robots, asyncio.Lock())
         async with lock:  # one fetch per origin; the others wait and read its result
             cached = self._rules.get(robots)
@@ -117,24 +115,26 @@ class RobotsCache:
             self._rules[robots] = rules
             return rules
 
-    async def _shared_rules(self, robots: str, store: RobotsStore) -> _Rules | None:
+    async def _shared_rules(self, robots: str, store: RobotsStore) -> _Rules:
         """The rules of `robots` fetched once for every query sharing `store`: this cache fetches them when it
-        is first to ask, or waits for the one that is; None when that fetch was abandoned (ask again alone)."""
+        is first to ask, or waits for the one that is; when that fetch is abandoned (cancelled, failed) the
+        waiters claim again, and one of them fetches."""
         key = (self._token, robots)
-        future, owner = store.claim(key, fresh=lambda rules: rules is not None and rules.expires > self._clock())
-        if owner:
-            try:
-                rules = self._interpret(robots, await self._fetch(robots))
-            except BaseException:
-                future.set_result(None)  # abandoned (cancelled, failed): the waiters fetch on their own
-                raise
-            future.set_result(rules)
-        else:
+        while True:
+            future, owner = store.claim(key, fresh=lambda rules: rules is not None and rules.expires > self._clock())
+            if owner:
+                try:
+                    rules = self._interpret(robots, await self._fetch(robots))
+                except BaseException:
+                    future.set_result(None)  # abandoned: the next to claim fetches
+                    raise
+                future.set_result(rules)
+                break
             rules = await asyncio.wrap_future(future)
-            if rules is None:
-                return None
-            if self._politeness is not None and rules.parser is not None:
-                self._apply_crawl_delay(robots, rules.parser)  # a scheduler that does not share the schedule
+            if rules is not None:
+                if self._politeness is not None and rules.parser is not None:
+                    self._apply_crawl_delay(robots, rules.parser)  # a scheduler that does not share the schedule
+                break
         self._rules[robots] = rules
         return cast(_Rules, rules)
 
