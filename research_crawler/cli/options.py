@@ -135,4 +135,4 @@ def model_flags(model: str | None) -> tuple[Backend, dict[str, Any]]:
         fail("--model needs a model name, or 'simulated'")
     if model == "simulated":
         return "simulated", {}
-    return "openai", {"models.strong_model": model, "models.cheap_model": model}
+    return "openai", {"models.strong_model": model, "models.cheap_model": model, "models.judge_model": model}

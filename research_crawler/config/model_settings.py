@@ -17,8 +17,8 @@ __all__ = ["MODEL_ROLES", "ModelSettings"]
 
 #: Every agent role that calls a model, with the tier it uses by default: the paper gives the stronger
 #: model to the roles that judge (choose sites and pages, extract items, review) and the cheaper one to
-#: the roles that mostly read or write at length.
-MODEL_ROLES: dict[str, Literal["strong", "cheap"]] = {
+#: the roles that mostly read or write at length; an evaluation's LLM judge has its own.
+MODEL_ROLES: dict[str, Literal["strong", "cheap", "judge"]] = {
     "web_selector": "strong",
     "planner": "strong",
     "crawler": "cheap",
@@ -26,7 +26,7 @@ MODEL_ROLES: dict[str, Literal["strong", "cheap"]] = {
     "supervisor": "strong",
     "presenter": "cheap",
     "critique": "strong",
-    "judge": "strong",
+    "judge": "judge",
 }
 
 
@@ -44,8 +44,15 @@ class ModelSettings(SettingsSection):
     api_key: SecretStr | None = Field(
         default=None, description="API key for the endpoint; never logged. Optional for a local base_url."
     )
-    strong_model: str = Field(default="gpt-4o", min_length=1, description="Model of the roles that judge.")
+    strong_model: str = Field(
+        default="gpt-4.1-mini",
+        min_length=1,
+        description="Model of the roles that judge (the paper used gpt-4o, at about 6 times the price).",
+    )
     cheap_model: str = Field(default="gpt-4o-mini", min_length=1, description="Crawler and Presenter model.")
+    judge_model: str = Field(
+        default="gpt-4o", min_length=1, description="The LLM judge of an evaluation (eval --judge-model)."
+    )
     agent_models: dict[str, str] = Field(
         default_factory=dict,
         description=f"Per-role model overrides; roles: {', '.join(MODEL_ROLES)}.",
@@ -146,9 +153,9 @@ class ModelSettings(SettingsSection):
         return {**list_prices(), **value} if isinstance(value, dict) else value
 
     def model_for(self, role: str) -> str:
-        """The model the agent playing `role` uses: its override, else the paper's strong/cheap split."""
+        """The model the agent playing `role` uses: its override, else its tier's (strong, cheap or judge)."""
         if role not in MODEL_ROLES:
             raise ConfigError(f"unknown agent role {role!r}; known roles: {', '.join(MODEL_ROLES)}")
         if role in self.agent_models:
             return self.agent_models[role]
-        return self.strong_model if MODEL_ROLES[role] == "strong" else self.cheap_model
+        return {"strong": self.strong_model, "cheap": self.cheap_model, "judge": self.judge_model}[MODEL_ROLES[role]]

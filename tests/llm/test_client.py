@@ -316,9 +316,7 @@ def test_total_retry_time_is_bounded() -> None:
 
 
 def test_retry_after_beyond_the_budget_gives_up_at_once() -> None:
-    client, _, fake_time = make_client(
-        [TransientModelError("HTTP 429", retry_after=600.0)], max_total_retry_s=120
-    )
+    client, _, fake_time = make_client([TransientModelError("HTTP 429", retry_after=600.0)], max_total_retry_s=120)
     with pytest.raises(ModelError, match=r"waiting 600\.0 s"):
         client.create(PARAMS)
     assert fake_time.sleeps == []
@@ -341,9 +339,7 @@ def test_a_bug_in_a_subclass_is_recorded_and_raised_unchanged() -> None:
 
 
 def test_empty_reply_is_asked_again_then_succeeds() -> None:
-    client, ledger, _ = make_client(
-        [ModelReply(content="  ", input_tokens=50, output_tokens=0), ok_text("ok now")]
-    )
+    client, ledger, _ = make_client([ModelReply(content="  ", input_tokens=50, output_tokens=0), ok_text("ok now")])
     response = client.create(PARAMS)
     assert text_of(response) == "ok now"
     first, second = client.requests
@@ -359,11 +355,7 @@ def test_length_replies_reasked_then_text_fallback() -> None:
     client, ledger, _ = make_client([cut, cut, cut], max_reasks=2)
     response = client.create(PARAMS)
     content = text_of(response)
-    assert (
-        content is not None
-        and content.startswith(NO_USABLE_REPLY_PREFIX)
-        and "finish_reason=length" in content
-    )
+    assert content is not None and content.startswith(NO_USABLE_REPLY_PREFIX) and "finish_reason=length" in content
     assert response.choices[0].finish_reason == "stop"
     assert len(client.requests) == 3
     # every re-ask sends the original messages plus one nudge, not a growing pile of nudges
@@ -441,10 +433,12 @@ def test_repr_names_agent_and_model_only() -> None:
 
 
 def test_model_settings_roles_and_validation() -> None:
-    settings = ModelSettings(agent_models={"crawler": "gpt-4.1-mini"})
-    assert settings.model_for("planner") == "gpt-4o"
+    settings = ModelSettings(agent_models={"crawler": "gpt-4.1-nano"})
+    assert settings.model_for("planner") == "gpt-4.1-mini"
     assert settings.model_for("presenter") == "gpt-4o-mini"
-    assert settings.model_for("crawler") == "gpt-4.1-mini"
+    assert settings.model_for("crawler") == "gpt-4.1-nano"
+    assert settings.model_for("judge") == "gpt-4o", "an evaluation's judge keeps its own, stronger model"
+    assert ModelSettings(judge_model="o4-mini", agent_models={"judge": "gpt-4.1"}).model_for("judge") == "gpt-4.1"
     with pytest.raises(ConfigError, match="unknown agent role"):
         settings.model_for("wizard")
     with pytest.raises(ValueError, match="unknown agent role"):
