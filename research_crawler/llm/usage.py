@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from research_crawler.config.model_prices import ModelPrice
+from research_crawler.llm.tool_tokens import tools_tokens
 from research_crawler.text.tokens import count_tokens
 
 __all__ = [
@@ -204,30 +205,32 @@ def _text_of(content: Any) -> str:
     return str(content)
 
 
-def estimate_prompt_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> int:
+def estimate_prompt_tokens(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None, *, encoding: str = "o200k_base"
+) -> int:
     """Input tokens of a request, counted offline when the endpoint reports no usage.
 
     Follows OpenAI's published recipe (a few tokens per message, its role, name and content, tool calls
-    as JSON) and counts the tool schemas as JSON: close to what the server bills, never a guess of 0.
+    as JSON) and counts the tool schemas as the model reads them (`tool_tokens`): close to what the server
+    bills, never a guess of 0.
     """
-    total = _REPLY_PRIMING_TOKENS + sum(message_tokens(message) for message in messages)
-    return total + tools_tokens(tools)
+    total = _REPLY_PRIMING_TOKENS + sum(message_tokens(message, encoding=encoding) for message in messages)
+    system = next((message for message in messages if message.get("role") == "system"), None)
+    if tools and system is not None:  # the tools' preamble ends the system message with a newline
+        text = _text_of(system.get("content"))
+        total += count_tokens(text + "\n", encoding) - count_tokens(text, encoding)
+    return total + tools_tokens(tools, has_system=system is not None, encoding=encoding)
 
 
-def message_tokens(message: dict[str, Any]) -> int:
+def message_tokens(message: dict[str, Any], *, encoding: str = "o200k_base") -> int:
     """Input tokens of one message of a request (its role, name, content and tool calls), counted offline."""
-    total = _TOKENS_PER_MESSAGE + count_tokens(str(message.get("role", "")))
+    total = _TOKENS_PER_MESSAGE + count_tokens(str(message.get("role", "")), encoding)
     if message.get("name"):
-        total += 1 + count_tokens(str(message["name"]))
-    total += count_tokens(_text_of(message.get("content")))
+        total += 1 + count_tokens(str(message["name"]), encoding)
+    total += count_tokens(_text_of(message.get("content")), encoding)
     if message.get("tool_calls"):
-        total += count_tokens(json.dumps(message["tool_calls"], ensure_ascii=False, default=str))
+        total += count_tokens(json.dumps(message["tool_calls"], ensure_ascii=False, default=str), encoding)
     return total
-
-
-def tools_tokens(tools: list[dict[str, Any]] | None) -> int:
-    """Input tokens of a request's tool schemas, counted as the JSON sent."""
-    return count_tokens(json.dumps(tools, ensure_ascii=False, default=str)) if tools else 0
 
 
 def estimate_reply_tokens(content: str | None, tool_calls: Iterable[tuple[str, str]] = ()) -> int:
