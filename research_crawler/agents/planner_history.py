@@ -154,11 +154,12 @@ _SEARCH_FORM = "this site has a search form (search_site can use it)"
 def summarise_old_reports(messages: list[Message], *, recent_reports: int) -> list[Message]:
     """`messages` as the Planner reads them on a long site, at a size that does not grow with the pages.
 
-    Kept: the first message (the request), the current site's announcement, the Scraper's latest page reports
-    (from `recent_reports` to twice that less one: older ones are folded `recent_reports` at a time), the
-    Supervisor's latest verdict, and the tool exchanges after the announcement. The folded reports become one
-    message right after the announcement. Messages before the announcement (earlier sites) are dropped with
-    the tool exchanges among them, whole. Changed or added messages are new dicts; the rest are the same objects.
+    Kept: the first message (the request, unless the announcement quotes it), the current site's announcement,
+    the Scraper's latest page reports (from `recent_reports` to twice that less one: older ones are folded
+    `recent_reports` at a time), the Supervisor's latest verdict, and the tool exchanges after the announcement.
+    The folded reports become one message right after the announcement. Messages before the announcement
+    (earlier sites) are dropped with the tool exchanges among them, whole. Changed or added messages are new
+    dicts; the rest are the same objects.
     """
     if recent_reports < 1:
         raise ValueError(f"recent_reports must be at least 1, not {recent_reports}")
@@ -173,7 +174,8 @@ def summarise_old_reports(messages: list[Message], *, recent_reports: int) -> li
     folded = reports[: max(0, (len(reports) - recent_reports) // recent_reports * recent_reports)]
     dropped = set(folded) | set(verdicts[:-1])
     kept = [message for index, message in enumerate(site) if index not in dropped]
-    head = [messages[0]] if start > 0 else []
+    # The first message (the request) is kept unless the announcement already quotes it word for word.
+    head = [messages[0]] if start > 0 and _content(messages[0]) not in _content(messages[start]) else []
     summary = [_summary([site[i] for i in folded])] if folded else []
     return _without_orphan_results([*head, messages[start], *summary, *kept])
 

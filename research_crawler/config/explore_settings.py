@@ -22,7 +22,9 @@ class ExploreSettings(SettingsSection):
     site_pool_file: Path | None = Field(
         None, description="A sites.toml of your own for the Web Selector's pool (default: the packaged pool)."
     )
-    top_k_urls: int = Field(10, ge=1, description="Pending URLs the Planner sees at once.")
+    top_k_urls: int = Field(
+        5, ge=1, description="Best pending URLs a page report lists for the Planner (get_top_urls lists more)."
+    )
     allow_offsite_links: bool = Field(False, description="Queue links that leave the current site.")
     item_kind: str = Field("paper", description="What the Item Collector collects: paper, dataset, product…")
     parallel_sites: int = Field(1, ge=1, description="Sites explored at once")

@@ -175,8 +175,8 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
             score = round(min(10.0, 5.0 + 5.0 * overlap / max(1, len(query))), 1) if relevant else None
         if score is not None:
             items.append({"id": number, "title": title, "score": score, "description": title})
-    page_url = m.group(1) if (m := re.search(r"^Current page[^:]*: (\S+)", task, re.MULTILINE)) else None
-    title = m.group(1) if (m := re.search(r'<page-content url="[^"]*" title="([^"]*)">', task)) else ""
+    marker = re.search(r'<page-content url="([^"]*)" title="([^"]*)">', task)
+    page_url, title = (marker.group(1), marker.group(2)) if marker else (None, "")
     if page_url and title and re.search(r"\babstract\b", task, re.I):
         if player.meaning is not None:
             page_is_item = item_score(player.meaning.similarity(request, [title])[0]) is not None

@@ -253,11 +253,10 @@ class ScraperChat:
         limit = x.settings.run.max_chunks_per_page
         reports = []
         for index, chunk in enumerate(chunks[:limit], 1):
-            part = f" (part {index} of {len(chunks)})" if len(chunks) > 1 else ""
+            part = f"Part {index} of {len(chunks)} of the page.\n" if len(chunks) > 1 else ""
             message = (
                 f'Request: "{x.search.query}"\n'
-                f"Current page{part}: {page.final_url}\n"
-                f"{untrusted_page(chunk, url=page.final_url, title=page.title)}\n"
+                f"{part}{untrusted_page(chunk, url=page.final_url, title=page.title)}\n"
                 f"Store the relevant {x.settings.explore.item_kind}s with collect_items"
                 + (
                     "; if there are none, say in one sentence what the page holds."

@@ -225,6 +225,19 @@ def test_the_summary_changes_only_when_a_block_of_reports_is_folded() -> None:
     assert summaries[:4] == [summaries[0]] * 4
 
 
+def test_the_request_is_read_once_when_the_announcement_quotes_it() -> None:
+    from research_crawler.agents.planner_history import summarise_old_reports
+
+    request = said("UserProxy", 'Request: "graph neural networks"')
+    quoting = said(
+        "UserProxy", 'Now exploring Site B (http://b/), at most 5 subpages. Request: "graph neural networks".'
+    )
+    report = said("ScraperProxy", "Page http://b/ — B")
+    assert summarise_old_reports([request, quoting, report], recent_reports=4) == [quoting, report]
+    other = said("UserProxy", 'Request: "graph neural networks, only 2025"')
+    assert summarise_old_reports([other, quoting, report], recent_reports=4) == [other, quoting, report]
+
+
 def test_a_history_without_an_announcement_is_left_alone() -> None:
     from research_crawler.agents.planner_history import summarise_old_reports
 

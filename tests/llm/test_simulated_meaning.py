@@ -47,7 +47,7 @@ def _play(role: str, system: str, task: str, meaning: MeaningJudge | None) -> di
 def _collector_task(*titles: str) -> str:
     lines = "\n".join(f"{n}. [{n}] {title}\n   J. Doe, 2025" for n, title in enumerate(titles, 1))
     return (
-        f'Request: "{REQUEST}"\nCurrent page: http://s.test/list\n'
+        f'Request: "{REQUEST}"\n'
         f'<page-content url="http://s.test/list" title="Recent submissions">\n{lines}\n</page-content>\n'
         "Store the relevant papers with collect_items."
     )
@@ -146,7 +146,7 @@ def test_the_client_needs_a_judge_to_judge_by_meaning(judge: MeaningJudge) -> No
 
 def test_a_section_heading_under_a_short_link_is_not_taken_for_an_item(judge: MeaningJudge) -> None:
     task = (
-        f'Request: "{REQUEST}"\nCurrent page: http://s.test/a/1\n'
+        f'Request: "{REQUEST}"\n'
         '<page-content url="http://s.test/a/1" title="An article">\n'
         "* [1] Download PDF\n### Solid-State Battery Electrolytes: Related Articles\n\n"
         f"1. [2] {SULFIDE}\n</page-content>\nStore the relevant papers with collect_items."
