@@ -7,9 +7,10 @@ writes JSON; not a timed test).
    asks it on three testbed sites; `--web realweb` on three real sites' saved pages (below).
 2. Input tokens per page as the pages grow (5, 10, 20, 40 subpages of one testbed site; the simulated model told
    to keep browsing), by preset, with recall beside them.
-3. Cost per query at list prices with the configured models (gpt-4o and gpt-4o-mini by default), cached input
-   counted (estimated offline as a provider's prompt cache would serve it), over testbed queries; the same
-   tokens priced with other model pairs are printed for comparison.
+3. Cost per query at list prices, cached input counted (estimated offline as a provider's prompt cache would
+   serve it), over testbed queries: `default` with the configured models (gpt-4.1-mini and gpt-4o-mini unless
+   set), `paper` with the paper's (gpt-4o and gpt-4o-mini); the same tokens priced with other model pairs are
+   printed for comparison.
 
 The model is always the simulated one (`backend="simulated"`, a rule-based stand-in judging relevance by
 meaning), never a real LLM: its recall is a regression signal, not what a real model achieves.
@@ -58,7 +59,9 @@ WALL_SITES = ["arxiv-like", "journal-like", "repo-like"]
 GROWTH_SITE = "arxiv-like"
 SUBPAGES = (5, 10, 20, 40)
 #: Other (strong, cheap) model pairs the default's tokens are priced with, for comparison.
-OTHER_MODELS = [("gpt-4.1", "gpt-4.1-mini"), ("gpt-4.1-mini", "gpt-4o-mini"), ("gpt-4.1-mini", "gpt-4.1-nano")]
+OTHER_MODELS = [("gpt-4o", "gpt-4o-mini"), ("gpt-4.1", "gpt-4.1-mini"), ("gpt-4.1-mini", "gpt-4.1-nano")]
+#: The paper's models, with which the `paper` preset's runs are priced (the default's are the configured ones).
+PAPER_MODELS = {"strong_model": "gpt-4o", "cheap_model": "gpt-4o-mini"}
 TARGETS = {"wall": 0.35, "tokens": 0.2, "growth": 1.3, "cost_usd": 0.01}
 #: Roles that read a page or choose the next one: the calls whose number grows with the pages.
 PAGE_AGENTS = [Role.PLANNER.agent_name, Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name]
@@ -254,8 +257,15 @@ def growth(server: TestbedServer, testbed: Testbed) -> dict[str, Any]:
 
 def cost(server: TestbedServer, testbed: Testbed, queries_per_site: int) -> dict[str, Any]:
     queries = [q for site in testbed.site_names() for q in testbed.queries_for(site, kind="general")[:queries_per_site]]
-    runs = {preset: [run_query(Settings.from_preset(preset), server, [q]) for q in queries] for preset in PRESETS}
-    models = ModelSettings()
+    models_of = {"paper": ModelSettings(**PAPER_MODELS), "default": ModelSettings()}
+    runs = {
+        preset: [
+            run_query(Settings.from_preset(preset, models=PAPER_MODELS if preset == "paper" else {}), server, [q])
+            for q in queries
+        ]
+        for preset in PRESETS
+    }
+    models = models_of["default"]
     prices = list_prices()
     print(f"\n3. Cost per query at list prices, {len(queries)} testbed queries (cached input counted, estimated)")
     rows = []
@@ -299,7 +309,9 @@ def cost(server: TestbedServer, testbed: Testbed, queries_per_site: int) -> dict
         ],
         rows,
     )
-    used = {name: prices[name].describe() for name in (models.strong_model, models.cheap_model)}
+    names = [name for m in models_of.values() for name in (m.strong_model, m.cheap_model)]
+    used = {name: prices[name].describe() for name in dict.fromkeys(names)}
+    print(f"paper priced with {PAPER_MODELS['strong_model']}/{PAPER_MODELS['cheap_model']} (the paper's models)")
     print("Prices used (USD per 1M tokens): " + "; ".join(f"{name}: {text}" for name, text in used.items()))
     mean = summary["default"]["mean_usd"]
     print(
