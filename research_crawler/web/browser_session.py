@@ -3,7 +3,9 @@
 The Chromium is a system one that we launch (`browser.py`) or that the user names (``cdp_url``);
 Playwright's own browser download is never used. Every tab is opened in our own isolated context and
 closed after use, every request of a tab (redirect hops included) goes through the URL guard's proxy
-(`guard_proxy.py`), and with an allowlist every sub-resource request is checked against it too. What a
+(`guard_proxy.py`), and with an allowlist every sub-resource request is checked against it too. Each render has a
+proxy of its own (so its own browser context): the render's page request leaves on its host's schedule, its
+tunnels end with it, and concurrent renders never mix their requests (`render_pacing.py`). What a
 render means (retries, final-URL checks, determination) is decided in `rendering.py`; `BrowserSession`
 is the `Renderer` behind that seam. Crawl4AI's own log calls go to our logger (`_Crawl4aiLogs`).
 """
@@ -25,6 +27,8 @@ from research_crawler.errors import BrowserError
 from research_crawler.pages.page import Determination
 from research_crawler.web.browser import ChromiumProcess, launch_chromium
 from research_crawler.web.guard_proxy import GuardProxy
+from research_crawler.web.politeness import HostPoliteness
+from research_crawler.web.render_pacing import RenderPacing
 from research_crawler.web.rendering import Rendered
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.url_guard import UrlGuard
@@ -49,31 +53,31 @@ class BrowserSession:
         *,
         settings: FetchSettings,
         gate: RequestGate,
-        proxy: GuardProxy,
+        guard: UrlGuard,
+        politeness: HostPoliteness,
         closed_proxy: GuardProxy,
     ) -> None:
         self._crawler = crawler
         self._chromium = chromium
         self._settings = settings
         self._gate = gate
-        self._proxy = proxy
+        self._guard = guard
+        self._politeness = politeness
         self._closed_proxy = closed_proxy
         self._tabs: dict[int, Any] = {}
+        self._pacings: dict[int, RenderPacing] = {}
 
     @classmethod
-    async def open(cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard) -> BrowserSession:
+    async def open(
+        cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard, politeness: HostPoliteness
+    ) -> BrowserSession:
+        """Start (or connect to) the browser; each page's request will begin on `politeness`'s schedule."""
         chromium: ChromiumProcess | None = None
-        proxy = await GuardProxy(
-            guard, connect_timeout_s=settings.connect_timeout_s, idle_timeout_s=settings.page_deadline_s
-        ).start()
         # The browser's own traffic (update checks, account lookups…) goes to a proxy that lets nothing out.
         closed_proxy = await GuardProxy(guard, refuse_all=True).start()
 
         async def close_proxies() -> None:
-            try:
-                await proxy.aclose()
-            finally:
-                await closed_proxy.aclose()
+            await closed_proxy.aclose()
 
         try:
             if settings.cdp_url:
@@ -102,7 +106,15 @@ class BrowserSession:
             if not config.headers.get("sec-ch-ua"):
                 config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
             crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
-            session = cls(crawler, chromium, settings=settings, gate=gate, proxy=proxy, closed_proxy=closed_proxy)
+            session = cls(
+                crawler,
+                chromium,
+                settings=settings,
+                gate=gate,
+                guard=guard,
+                politeness=politeness,
+                closed_proxy=closed_proxy,
+            )
             crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
             await crawler.start()
         except BaseException as exc:
@@ -117,6 +129,9 @@ class BrowserSession:
     async def _on_tab(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
         if config is not None:
             self._tabs[id(config)] = page
+            pacing = self._pacings.get(id(config))
+            if pacing is not None:
+                page.on("response", lambda response: _note_document(page, pacing, response))
         if self._gate.has_allowlist:
             await page.route("**/*", self._guard_request)
         return page
@@ -130,7 +145,16 @@ class BrowserSession:
             await route.continue_()
 
     async def render(self, url: str, *, timeout_s: float) -> Rendered:
-        """Load `url` in a fresh tab of our own context; the tab is closed whatever happens."""
+        """Load `url` in a fresh tab of a context of its own, through a proxy of its own that lets its page request
+        leave on its host's schedule; the tab and the proxy (every connection of the render) are closed whatever
+        happens."""
+        pacing = RenderPacing(self._politeness.begin)
+        proxy = await GuardProxy(
+            self._guard,
+            connect_timeout_s=self._settings.connect_timeout_s,
+            idle_timeout_s=self._settings.page_deadline_s,
+            pacing=pacing,
+        ).start()
         config = CrawlerRunConfig(
             cache_mode=CacheMode.BYPASS,
             wait_until=self._settings.browser_wait_until,
@@ -138,13 +162,20 @@ class BrowserSession:
             delay_before_return_html=self._settings.browser_wait_s,
             check_robots_txt=False,  # ours was checked before
             # Every request of the tab, redirect hops included, goes through the URL guard's proxy.
-            proxy_config=ProxyConfig(server=self._proxy.url),
+            # A proxy address of its own gives the render a browser context of its own (Crawl4AI keys contexts by
+            # their proxy), so its requests reach this proxy only.
+            proxy_config=ProxyConfig(server=proxy.url),
             verbose=False,
         )
+        self._pacings[id(config)] = pacing
         try:
             result = await self._crawler.arun(url, config=config)
         finally:
-            await self._close_tab(config)
+            try:
+                await self._close_tab(config)
+            finally:
+                self._pacings.pop(id(config), None)
+                await proxy.aclose()
         headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
         html = result.html or ""
         status = result.status_code
@@ -172,10 +203,7 @@ class BrowserSession:
                 if self._chromium is not None:
                     await self._chromium.close()
             finally:
-                try:
-                    await self._proxy.aclose()
-                finally:
-                    await self._closed_proxy.aclose()
+                await self._closed_proxy.aclose()
 
 
 class _Crawl4aiLogs(AsyncLoggerBase):
@@ -218,6 +246,15 @@ class _Crawl4aiLogs(AsyncLoggerBase):
 
     def error_status(self, url: str, error: str, tag: str = "ERROR", url_length: int = 100) -> None:
         self._log(logging.DEBUG, f"{url[:url_length]}: {error}", tag)
+
+
+def _note_document(page: Any, pacing: RenderPacing, response: Any) -> None:
+    """Tell `pacing` when the tab's document arrived: the main frame's navigation answered with no redirect."""
+    with contextlib.suppress(Exception):  # a page closing meanwhile: nothing left to pace
+        request = response.request
+        redirect = 300 <= response.status < 400 and response.status != 304
+        if request.is_navigation_request() and response.frame == page.main_frame and not redirect:
+            pacing.document_arrived()
 
 
 def _browser_failure(message: str) -> str:

@@ -395,5 +395,7 @@ class Fetcher:
     async def _browser_session(self) -> BrowserSession:
         async with self._browser_lock:
             if self._browser is None:
-                self._browser = await BrowserSession.open(self._settings, gate=self._gate, guard=self._guard)
+                self._browser = await BrowserSession.open(
+                    self._settings, gate=self._gate, guard=self._guard, politeness=self._politeness
+                )
             return self._browser

@@ -9,6 +9,10 @@ to the pinned address only. A refused request gets a 403 whose body names the ru
 
 Plain-HTTP requests are forwarded one per client connection (``Connection: close`` both ways), so a kept-
 alive browser connection can never carry a second request to another host through the first one's socket.
+
+With a `RenderPacing` (one proxy per render) the render's page request — its navigation and redirect hops —
+leaves only when its host's schedule allows, the moment it is sent upstream (`render_pacing.py`); closing the
+proxy ends every tunnel of the render, so none is kept alive into another.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import contextlib
 import logging
 from urllib.parse import urlsplit
 
+from research_crawler.web.render_pacing import RenderPacing
 from research_crawler.web.url_guard import UrlGuard
 
 __all__ = ["GuardProxy"]
@@ -44,7 +49,8 @@ class GuardProxy:
 
     `refused` lists every URL (or ``host:port`` of a tunnel) the guard refused, for the caller to report. With
     `refuse_all` nothing is let out at all: the browser's own traffic (update checks, account lookups) is pointed at
-    such a proxy, the pages' contexts at a guarded one.
+    such a proxy, the pages' contexts at a guarded one. With `pacing`, the render's page requests wait for their
+    host's turn just before they are sent.
     """
 
     def __init__(
@@ -54,8 +60,10 @@ class GuardProxy:
         connect_timeout_s: float = 10.0,
         idle_timeout_s: float = 60.0,
         refuse_all: bool = False,
+        pacing: RenderPacing | None = None,
     ) -> None:
         self._guard = guard
+        self._pacing = pacing
         self._refuse_all = refuse_all
         self._connect_timeout_s = connect_timeout_s
         self._idle_timeout_s = idle_timeout_s
@@ -125,7 +133,11 @@ class GuardProxy:
         else:
             await self._forward(method, target, version, headers, reader, writer)
 
-    async def _open(self, url: str, host: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    async def _open(
+        self, url: str, host: str, port: int, *, tunnel: bool
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bool]:
+        """A connection to the pinned address of `host` for `url`, and whether the request waited for its host's
+        turn (a page request of a paced render): refused requests never reach the schedule."""
         if self._refuse_all:
             self.refused.append(url)
             logger.debug("the browser's own request refused: %s", url)
@@ -140,9 +152,21 @@ class GuardProxy:
             raise _BadRequest(403 if pin.refusal else 502, pin.refusal or pin.failure or f"cannot reach {host}")
         try:
             async with asyncio.timeout(self._connect_timeout_s):
-                return await asyncio.open_connection(pin.address, port)
+                reader, writer = await asyncio.open_connection(pin.address, port)
         except (OSError, TimeoutError) as exc:
             raise _BadRequest(502, f"cannot connect to {host}:{port}: {exc}") from exc
+        paced = False
+        if self._pacing is not None:
+            # Last, once connected: the request is written in the same turn of the event loop as its begin is
+            # recorded, so the moment the schedule keeps is the moment it leaves (nothing else runs in between).
+            # The connection waits open only for what is left of the turn: the fetcher waited for its booking
+            # before the render began. (Inside a tunnel the request follows the TLS handshake, a little later.)
+            try:
+                paced = await (self._pacing.before_tunnel(url) if tunnel else self._pacing.before_request(url))
+            except BaseException:
+                writer.close()
+                raise
+        return reader, writer, paced
 
     async def _tunnel(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         parts = urlsplit(f"https://{target}/")
@@ -153,7 +177,7 @@ class GuardProxy:
         if not host:
             raise _BadRequest(400, f"bad CONNECT target {target!r}")
         scheme = "http" if port == 80 else "https"
-        upstream_reader, upstream_writer = await self._open(f"{scheme}://{target}/", host, port)
+        upstream_reader, upstream_writer, _ = await self._open(f"{scheme}://{target}/", host, port, tunnel=True)
         try:
             writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
             await writer.drain()
@@ -191,7 +215,7 @@ class GuardProxy:
                     raise _BadRequest(400, "bad Content-Length") from None
             if lowered not in _HOP_BY_HOP:
                 kept.append(line)
-        upstream_reader, upstream_writer = await self._open(target, parts.hostname, port)
+        upstream_reader, upstream_writer, paced = await self._open(target, parts.hostname, port, tunnel=False)
         try:
             path = parts.path or "/"
             if parts.query:
@@ -201,9 +225,24 @@ class GuardProxy:
             if length > 0:
                 upstream_writer.write(await reader.readexactly(length))
             await upstream_writer.drain()
+            if paced and self._pacing is not None:
+                # A step of the navigation: its answer's status says whether another hop follows.
+                status_line = b""
+                try:
+                    async with asyncio.timeout(self._idle_timeout_s):
+                        status_line = await upstream_reader.readuntil(b"\r\n")
+                finally:
+                    self._pacing.answered(_status(status_line))
+                writer.write(status_line)
             await _copy(upstream_reader, writer, idle_s=self._idle_timeout_s)
         finally:
             upstream_writer.close()
+
+
+def _status(status_line: bytes) -> int | None:
+    """The status code of an HTTP status line (``HTTP/1.1 302 Found``), or None."""
+    parts = status_line.split(b" ", 2)
+    return int(parts[1]) if len(parts) >= 2 and parts[1].isdigit() else None
 
 
 async def _answer(writer: asyncio.StreamWriter, status: int, message: str) -> None:

@@ -92,9 +92,20 @@ class HostPoliteness:
         """Requests to `host` inside their slot right now."""
         return self._state(host).in_flight
 
+    async def begin(self, host: str) -> None:
+        """Wait until a request to `host` may begin now (the gap since the previous request that began, the
+        back-off), and record that it begins. Atomic on the schedule, whoever shares it."""
+        while (pause := self._schedule.begin(host, self._delay_s)) > 0:
+            await asyncio.sleep(pause)
+
     @asynccontextmanager
-    async def slot(self, host: str) -> AsyncIterator[None]:
-        """Wait for `host`'s turn (a free place and the gap since the previous start), then hold it."""
+    async def slot(self, host: str, *, begins_here: bool = True) -> AsyncIterator[None]:
+        """Wait for `host`'s turn (a free place and the gap since the previous start), then hold it.
+
+        With `begins_here` False the request leaves from somewhere else, which calls `begin` when it does (a
+        browser page: the guard proxy, as the browser's own request leaves): the slot then only books the turn and
+        sleeps until it, so that the begin there finds the gap already waited, and never spends a begin itself.
+        """
         state = self._state(host)
         schedule = self._schedule
         async with state.semaphore:
@@ -107,8 +118,8 @@ class HostPoliteness:
                 await asyncio.sleep(wait)
             # The booking spaces the waiters out; the start itself is checked again when it happens, so a request
             # that overslept its booking (a busy machine) and a Retry-After that arrived meanwhile still count.
-            while (pause := schedule.begin(host, self._delay_s)) > 0:
-                await asyncio.sleep(pause)
+            if begins_here:
+                await self.begin(host)
             state.in_flight += 1
             try:
                 yield

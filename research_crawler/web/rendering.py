@@ -44,7 +44,8 @@ class Rendered:
 
 
 class Renderer(Protocol):
-    """Loads a URL in a browser tab, runs its JavaScript, and closes the tab, within `timeout_s`."""
+    """Loads a URL in a browser tab, runs its JavaScript, and closes the tab, within `timeout_s`. Its page request
+    (and redirect hops) must begin on the host's politeness schedule (`HostPoliteness.begin`) as it leaves."""
 
     async def render(self, url: str, *, timeout_s: float) -> Rendered: ...
 
@@ -68,15 +69,14 @@ async def fetch_rendered(
     host = politeness_key(url)
     retries = 0
     while True:
-        async with politeness.slot(host):
+        # The turn is booked and waited for here; the request itself begins (on the same schedule) when the
+        # browser's page request leaves, in the renderer's proxy: the gap is kept from that moment, waited once.
+        async with politeness.slot(host, begins_here=False):
             progress.start_clock()
             progress.attempts += 1
             progress.url = url
             left = progress.time_left()
             rendered = await renderer.render(url, timeout_s=settings.page_deadline_s if left is None else left)
-            # When the browser really sent its request is not known (opening a tab takes a while): a request to
-            # the host that was not booked yet starts a full gap after this render ended.
-            politeness.defer(host, politeness.delay_for(host))
         progress.status = rendered.status
         decision = decide_retry(
             status=rendered.status,

@@ -1,0 +1,87 @@
+"""Which requests of one browser render are its page request, paced on the host's schedule as they leave.
+
+A render's page request is its navigation: the first request the render makes and each redirect hop, until the
+document arrives. Those begin only when the host's schedule allows (`HostPoliteness.begin`: the per-host delay,
+Crawl-delay and Retry-After back-off, shared by every query and worker), exactly like a plain-HTTP page request.
+What the document then loads — stylesheets, scripts, images, and the XHR/fetch calls its scripts make to fill it
+in — is part of reading that one page, as a person's browser loads it: not paced, like the plain-HTTP fetcher that
+counts one request per page. They cannot outlast the render either: its proxy, and every tunnel through it, is
+closed when the render ends.
+
+Over plain HTTP the guard proxy sees each request and the status of its answer, so the navigation is known
+exactly. Inside an HTTPS tunnel it sees neither: the first tunnel to each host that the render opens before its
+document arrived is paced (it carries the navigation, or a redirect hop to another host; a preconnect to a
+sub-resource's host at worst waits its turn), and the browser tells when the document arrived
+(`document_arrived`). A same-host redirect inside one tunnel cannot be told apart and is not paced on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from research_crawler.web.politeness import politeness_key
+
+__all__ = ["RenderPacing"]
+
+logger = logging.getLogger(__name__)
+
+
+class RenderPacing:
+    """One render's page requests: each waits for `begin(host)` (its host's turn on the shared schedule).
+
+    `paced` lists the URLs (``https://host:port/`` for a tunnel) that waited for their turn, in order.
+    """
+
+    def __init__(self, begin: Callable[[str], Awaitable[None]]) -> None:
+        self._begin = begin
+        self._document_arrived = False
+        self._tunnel_turns: dict[str, asyncio.Event] = {}
+        self.paced: list[str] = []
+
+    @property
+    def navigating(self) -> bool:
+        """True until the render's document has arrived (its navigation, redirect hops included, is over)."""
+        return not self._document_arrived
+
+    async def before_request(self, url: str) -> bool:
+        """Called as a plain-HTTP request of the render is about to leave: a step of the navigation waits for
+        its host's turn. Returns whether it did (and then `answered` must be told its status)."""
+        if self._document_arrived:
+            return False
+        await self._pace(url)
+        return True
+
+    def answered(self, status: int | None) -> None:
+        """The status of a paced request's answer (None: no answer): anything but a redirect ends the navigation."""
+        if status is None or not (300 <= status < 400 and status != 304):
+            self._document_arrived = True
+
+    async def before_tunnel(self, url: str) -> bool:
+        """Called as an HTTPS tunnel to `url`'s host is about to open: the first one to each host while the
+        navigation lasts waits for the host's turn. Returns whether it did."""
+        host = politeness_key(url)
+        turn = self._tunnel_turns.get(host)
+        if turn is not None:
+            # The host's turn is taken by the render's first tunnel to it; one opened meanwhile (a second socket
+            # the browser opens alongside) waits for that turn too, as the navigation may leave through either.
+            await turn.wait()
+            return False
+        if self._document_arrived:
+            return False
+        turn = self._tunnel_turns[host] = asyncio.Event()
+        try:
+            await self._pace(url)
+        finally:
+            turn.set()
+        return True
+
+    def document_arrived(self) -> None:
+        """The browser received the render's document (a main-frame navigation answer that is not a redirect)."""
+        self._document_arrived = True
+
+    async def _pace(self, url: str) -> None:
+        await self._begin(politeness_key(url))
+        self.paced.append(url)
+        logger.debug("browser page request begins on its host's schedule: %s", url)
