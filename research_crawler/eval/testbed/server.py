@@ -4,14 +4,18 @@ Pages carry an ETag (a hash of the body) and a conditional GET for an unchanged 
 sites do, so revisits can be tested.
 
 Works the same from sync tests, async tests and the CLI because the servers run in daemon threads and
-never touch the caller's event loop. Every request is recorded so tests can count fetches exactly.
+never touch the caller's event loop. Every request is recorded so tests can count fetches exactly, with the time
+the kernel received it (Linux stamps each packet as it arrives), not the time a server thread got round to reading
+it: on a busy machine, in a process also running the crawler, that can be a tenth of a second later.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import socket
+import struct
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,10 +37,13 @@ __all__ = ["Hit", "TestbedServer"]
 logger = logging.getLogger(__name__)
 
 _MAX_FORM_BYTES = 64 * 1024
+#: Linux's socket option (and control message) for each packet's receive time in nanoseconds; Python does not name it.
+_SO_TIMESTAMPNS = 35
 
 
 class Hit(NamedTuple):
-    """One request a site received: its raw target (path and query) and `time.monotonic()` at arrival."""
+    """One request a site received: its raw target (path and query) and `time.monotonic()` at arrival (when the
+    kernel received its first bytes, where the kernel says; else when the request was read)."""
 
     path: str
     time: float
@@ -49,9 +56,9 @@ class _HitLog:
         self._lock = threading.Lock()
         self._hits: dict[str, list[Hit]] = {}
 
-    def record(self, site: str, target: str) -> None:
+    def record(self, site: str, target: str, *, arrived_at: float | None = None) -> None:
         with self._lock:
-            self._hits.setdefault(site, []).append(Hit(target, time.monotonic()))
+            self._hits.setdefault(site, []).append(Hit(target, time.monotonic() if arrived_at is None else arrived_at))
 
     def of(self, site: str) -> list[Hit]:
         with self._lock:
@@ -82,6 +89,26 @@ class _SiteHTTPServer(ThreadingHTTPServer):
         self.slow_seconds = slow_seconds
         self.stopping = stopping
 
+    def server_bind(self) -> None:
+        super().server_bind()
+        with contextlib.suppress(OSError):  # not Linux: arrivals are the times requests are read
+            self.socket.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)  # inherited by accepted connections
+
+
+def _kernel_arrival(connection: socket.socket) -> tuple[bool, float | None]:
+    """Wait for the next request's first bytes on `connection`, leaving them unread: (whether any came, when the
+    kernel received them in `time.monotonic()`, or None when it gave no time)."""
+    try:
+        data, controls, _, _ = connection.recvmsg(1, socket.CMSG_SPACE(16), socket.MSG_PEEK)
+    except OSError:  # idle past the timeout, reset
+        return False, None
+    monotonic_now, wall_now = time.monotonic(), time.time()
+    for level, kind, payload in controls:
+        if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(payload) >= 16:
+            seconds, nanoseconds = struct.unpack("qq", payload[:16])
+            return bool(data), monotonic_now - (wall_now - (seconds + nanoseconds / 1e9))
+    return bool(data), None
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -89,6 +116,14 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 30  # idle keep-alive connections give their thread back
     disable_nagle_algorithm = True  # headers and body go out in separate writes: no 40 ms delayed-ACK stall
     server: _SiteHTTPServer
+    arrived_at: float | None = None
+
+    def handle_one_request(self) -> None:
+        came, self.arrived_at = _kernel_arrival(self.connection)
+        if not came:  # the client closed the connection or left it idle: done with it
+            self.close_connection = True
+            return
+        super().handle_one_request()
 
     def do_GET(self) -> None:
         self._serve("GET")
@@ -101,7 +136,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self, method: str) -> None:
         site = self.server
-        site.log.record(site.site, self.path)
+        site.log.record(site.site, self.path, arrived_at=self.arrived_at)
         parts = urlsplit(self.path)
         form: dict[str, list[str]] = {}
         if method == "POST":
