@@ -30,6 +30,7 @@ from research_crawler.eval.testbed.models import Query
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
+from research_crawler.llm.tool_tokens import tools_tokens
 from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
@@ -94,7 +95,7 @@ class FixedTokens:
 
     def add(self, agent: str, request: ModelRequest) -> None:
         system = "".join(str(m.get("content") or "") for m in request.messages if m.get("role") == "system")
-        tokens = count_tokens(system) + (count_tokens(json.dumps(request.tools)) if request.tools else 0)
+        tokens = count_tokens(system) + tools_tokens(request.tools)  # the schemas as the model reads them
         with self._lock:
             self.by_agent[agent] = self.by_agent.get(agent, 0) + tokens
 
