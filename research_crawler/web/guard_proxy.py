@@ -108,6 +108,10 @@ class GuardProxy:
             await _answer(writer, exc.status, str(exc))
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
             pass
+        except asyncio.CancelledError:
+            # `aclose`: the render ended (or was given up) with this request still waiting for its turn or its
+            # answer. The connection ends here, quietly: asyncio reports a connection task that ends cancelled.
+            pass
         except Exception:  # a proxy bug must end this connection, never the crawl
             logger.exception("the guard proxy failed on a connection")
         finally:

@@ -161,3 +161,21 @@ async def test_a_slot_that_leaves_the_begin_elsewhere_waits_its_turn_but_spends_
     await asyncio.wait_for(politeness.begin("site.org"), 0.5)
     with pytest.raises(TimeoutError):  # the next request must wait a gap after that begin
         await asyncio.wait_for(politeness.begin("site.org"), 0.2)
+
+
+async def test_a_render_that_ends_while_its_page_waits_for_its_turn_ends_that_request_quietly(
+    fault_server: FaultServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    fault_server.page("/page", "<html>page</html>")
+    turns = Turns()
+    turns.hold.clear()  # the host's turn never comes during this render
+    proxy = await GuardProxy(GUARD, pacing=RenderPacing(turns.begin)).start()
+    loop_errors: list[dict[str, object]] = []
+    asyncio.get_running_loop().set_exception_handler(lambda _, context: loop_errors.append(context))
+    request = asyncio.create_task(_get(proxy, fault_server.url("/page")))
+    await asyncio.sleep(0.2)
+    await proxy.aclose()
+    assert await asyncio.wait_for(request, 5) == b""  # the browser's connection is closed, nothing was sent
+    await asyncio.sleep(0.05)
+    assert fault_server.hits == [] and turns.hosts == []
+    assert loop_errors == [] and "guard proxy failed" not in caplog.text
