@@ -99,7 +99,18 @@ def _direct_scores(model_dir: Path, query: str, texts: Sequence[str], *, max_len
     scores = []
     with torch.no_grad():
         for text in texts:
-            encoded = tokenizer(query, text, truncation="only_second", max_length=max_length, return_tensors="pt")
+            # The pair as BERT defines it, [CLS] query [SEP] text [SEP], the text cut to fit `max_length` (an empty
+            # text still has its [SEP]; a fast tokenizer given an empty pair text would leave it out).
+            query_ids = tokenizer(query, add_special_tokens=False)["input_ids"]
+            text_ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+            text_ids = text_ids[: max(0, max_length - len(query_ids) - 3)]
+            ids = tokenizer.build_inputs_with_special_tokens(query_ids, text_ids)
+            types = tokenizer.create_token_type_ids_from_sequences(query_ids, text_ids)
+            encoded = {
+                "input_ids": torch.tensor([ids]),
+                "token_type_ids": torch.tensor([types]),
+                "attention_mask": torch.ones(1, len(ids), dtype=torch.long),
+            }
             scores.append(float(torch.sigmoid(model(**encoded).logits).item()))
     return scores
 
