@@ -16,11 +16,12 @@ from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.run.trace import read_trace
 
-#: What the browser loads for a page it renders (the site's stylesheet, the icon): part of that page.
-SUBRESOURCE = re.compile(r"^/(?:assets/|favicon\.ico)")
+#: What the browser loads for a page it renders (the site's stylesheet, the icon): part of that page. robots.txt is
+#: fetched over plain HTTP, not by the browser: its arrival trails its begin by the HTTP client's own latency (the
+#: batch tests cover that path).
+NOT_A_BROWSER_PAGE = re.compile(r"^/(?:assets/|favicon\.ico|robots\.txt)")
 #: The server logs the kernel's receive time of each request, and the proxy writes a page request in the same turn of
-#: its event loop as it records the begin: what is left between the two is the clocks' granularity, and the HTTP
-#: client's own few milliseconds for the one request that is not the browser's (robots.txt).
+#: its event loop as it records the begin: what is left between the two is the clocks' granularity.
 CLOCK_TOLERANCE_S = 0.005
 
 
@@ -53,9 +54,9 @@ def test_three_queries_reading_a_script_site_through_the_browser_keep_its_pace(
         if event["event"] == "fetch" and event.get("source") == "web" and event.get("render") == "browser"
     ]
     hits = sorted(testbed_server.hits("js-site"), key=lambda hit: hit.time)
-    pages = [hit for hit in hits if not SUBRESOURCE.match(hit.path)]
+    pages = [hit for hit in hits if not NOT_A_BROWSER_PAGE.match(hit.path)]
     assert len(rendered) >= 6 and len(pages) >= len(rendered)  # each query read pages, each through the browser
-    assert len(pages) < len(hits), "the browser loaded the pages' stylesheets (not paced: part of the page)"
+    assert any(hit.path.startswith("/assets/") for hit in hits), "the browser loaded the pages' stylesheet (not paced)"
     close = [
         (earlier.path, later.path, round(later.time - earlier.time, 4))
         for earlier, later in itertools.pairwise(pages)
