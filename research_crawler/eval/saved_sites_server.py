@@ -18,12 +18,12 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from urllib.parse import urlsplit
 
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError, StateError
 from research_crawler.eval.saved_pages import SavedPage, page_key, relevant_pages
+from research_crawler.eval.site_servers import SiteServers
 
 __all__ = ["SavedSitesServer", "index_page"]
 
@@ -104,7 +104,7 @@ class _Handler(BaseHTTPRequestHandler):
         logger.debug("%s %s", self.address_string(), format % args)
 
 
-class SavedSitesServer:
+class SavedSitesServer(SiteServers[_SiteServer]):
     """The sites of `pages` served on `host`, one free port each; a context manager.
 
     >>> with SavedSitesServer(read_saved_pages(realweb, ["arxiv"])) as server:
@@ -112,12 +112,11 @@ class SavedSitesServer:
     """
 
     def __init__(self, pages: Sequence[SavedPage], *, host: str = "127.0.0.1") -> None:
+        super().__init__()
         self.host = host
         self._pages: dict[str, list[SavedPage]] = defaultdict(list)
         for page in pages:
             self._pages[page.site].append(page)
-        self._servers: dict[str, _SiteServer] = {}
-        self._threads: list[threading.Thread] = []
 
     def start(self) -> SavedSitesServer:
         if self._servers:
@@ -128,30 +127,8 @@ class SavedSitesServer:
         except OSError as exc:
             self.stop()
             raise ConfigError(f"cannot serve the saved pages on {self.host}: {exc}") from exc
-        for site, server in self._servers.items():
-            thread = threading.Thread(
-                target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=f"saved-{site}", daemon=True
-            )
-            thread.start()
-            self._threads.append(thread)
+        self._serve_all("saved")
         return self
-
-    def stop(self) -> None:
-        for server in self._servers.values():
-            server.shutdown()
-            server.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        self._servers.clear()
-        self._threads.clear()
-
-    def __enter__(self) -> SavedSitesServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def site_names(self) -> list[str]:
         return list(self._pages)

@@ -15,10 +15,10 @@ import random
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from research_crawler.context.urls import canonicalize_url
+from research_crawler.eval.site_servers import SiteServers
 from research_crawler.eval.testbed.layouts import make_site_app
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.eval.testbed.site_app import Request, SiteApp, SiteLinks
@@ -34,7 +34,7 @@ class _SiteServer(ThreadingHTTPServer):
     app: SiteApp
 
 
-class FaultyTestbed:
+class FaultyTestbed(SiteServers[_SiteServer]):
     """The testbed's sites on 127.0.0.1, one port each, with network faults at `fault_rate`; a context manager."""
 
     __test__ = False
@@ -42,12 +42,11 @@ class FaultyTestbed:
     def __init__(self, testbed: Testbed, *, fault_rate: float = 0.1, seed: int = 0) -> None:
         if not 0 <= fault_rate <= 1:
             raise ValueError(f"fault_rate must be between 0 and 1, not {fault_rate}")
+        super().__init__()
         self.testbed = testbed
         self.fault_rate = fault_rate
         self._random = random.Random(seed)
         self._lock = threading.Lock()
-        self._servers: dict[str, _SiteServer] = {}
-        self._threads: list[threading.Thread] = []
         self.requests = 0
         self.faults = {"503": 0, "reset": 0}
 
@@ -58,27 +57,8 @@ class FaultyTestbed:
         bases = {name: f"http://127.0.0.1:{server.server_address[1]}/" for name, server in self._servers.items()}
         for name, server in self._servers.items():
             server.app = make_site_app(self.testbed, name, SiteLinks(own_base=bases[name], site_bases=bases))
-            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        self._serve_all("faulty")
         return self
-
-    def stop(self) -> None:
-        for server in self._servers.values():
-            server.shutdown()
-            server.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        self._servers.clear()
-        self._threads.clear()
-
-    def __enter__(self) -> FaultyTestbed:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def base_url(self, site: str) -> str:
         return f"http://127.0.0.1:{self._servers[site].server_address[1]}/"
