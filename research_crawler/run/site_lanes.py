@@ -46,7 +46,8 @@ def explore_in_parallel(
     stops: list[tuple[StopReason, str]] = []
 
     def explore(site: SiteRef) -> None:
-        lane_search = SearchContext(query=x.search.query)
+        # The lane's agents read the request as the run read it (its count, dates, order, fields…), not the bare text.
+        lane_search = SearchContext(query=x.search.query, request=x.search.request)
         lane_search.add_site(site)
         lane = Exploration(
             settings=x.settings,
