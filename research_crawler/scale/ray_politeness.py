@@ -3,6 +3,9 @@ back-off), each origin's robots.txt rules, and the model endpoint's requests and
 
 The schedule is kept in wall-clock time (the workers' monotonic clocks do not agree); robots.txt rules travel as
 pickles with their expiry in wall-clock time too. Calls are small and synchronous (``ray.get``): one per request.
+A plain-HTTP request begins in two steps: the actor grants the host's turn (and holds the host), the worker writes
+the request and reports the time it did (`sent`); the gap counts from that report, not from the grant, which the
+worker learns of only after the answer has travelled back to it.
 Each origin's robots.txt is fetched once for the cluster: the first worker to ask claims it on the actor, with a
 lease it renews while it fetches; the others wait for the rules it publishes, and take the fetch over when it gives
 up (its fetch failed or was cancelled) or its lease lapses (a dead worker).
@@ -52,8 +55,11 @@ class PolitenessActor:
     def reserve(self, host: str, delay_s: float) -> float:
         return self._schedule.reserve(host, delay_s)
 
-    def begin(self, host: str, delay_s: float) -> float:
-        return self._schedule.begin(host, delay_s)
+    def begin(self, host: str, delay_s: float, ticket: str | None = None) -> float:
+        return self._schedule.begin(host, delay_s, ticket=ticket)
+
+    def sent(self, host: str, ticket: str, at: float) -> None:
+        self._schedule.sent(host, ticket, at)
 
     def defer(self, host: str, seconds: float) -> None:
         self._schedule.defer(host, seconds)
@@ -111,8 +117,13 @@ class RayHostSchedule:
     def reserve(self, host: str, delay_s: float) -> float:
         return float(ray.get(self._actor.reserve.remote(host, delay_s)))
 
-    def begin(self, host: str, delay_s: float) -> float:
-        return float(ray.get(self._actor.begin.remote(host, delay_s)))
+    def begin(self, host: str, delay_s: float, *, ticket: str | None = None) -> float:
+        return float(ray.get(self._actor.begin.remote(host, delay_s, ticket)))
+
+    def sent(self, host: str, ticket: str, at: float) -> None:
+        # Not waited for: the time is the worker's, taken as the request left; until the actor has it, the host's
+        # next begin is not granted (and the actor's calls from one worker run in the order they were made).
+        self._actor.sent.remote(host, ticket, at)
 
     def defer(self, host: str, seconds: float) -> None:
         ray.get(self._actor.defer.remote(host, seconds))

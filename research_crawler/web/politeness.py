@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -98,13 +99,27 @@ class HostPoliteness:
         while (pause := self._schedule.begin(host, self._delay_s)) > 0:
             await asyncio.sleep(pause)
 
+    async def begin_send(self, host: str) -> str:
+        """Wait until a request to `host` may begin now and take the host's turn, for a sender that reports when the
+        request was written (`sent`, with the ticket returned): no other request to `host` begins until then, and
+        the gap counts from that moment, so even a sender whose begin is a remote call keeps the pace on the wire."""
+        ticket = uuid.uuid4().hex
+        while (pause := self._schedule.begin(host, self._delay_s, ticket=ticket)) > 0:
+            await asyncio.sleep(pause)
+        return ticket
+
+    def sent(self, host: str, ticket: str) -> None:
+        """The request that took `ticket`'s turn on `host` has just been written (or failed to be)."""
+        self._schedule.sent(host, ticket, self._schedule.now())
+
     @asynccontextmanager
     async def slot(self, host: str, *, begins_here: bool = True) -> AsyncIterator[None]:
         """Wait for `host`'s turn (a free place and the gap since the previous start), then hold it.
 
-        With `begins_here` False the request leaves from somewhere else, which calls `begin` when it does (a
-        browser page: the guard proxy, as the browser's own request leaves): the slot then only books the turn and
-        sleeps until it, so that the begin there finds the gap already waited, and never spends a begin itself.
+        With `begins_here` False the request leaves from somewhere else, which calls `begin` (or `begin_send`) when
+        it does (a browser page: the guard proxy, as the browser's own request leaves; a plain-HTTP request: its
+        headers being written, `send_pacing`): the slot then only books the turn and sleeps until it, so that the
+        begin there finds the gap already waited, and never spends a begin itself.
         """
         state = self._state(host)
         schedule = self._schedule

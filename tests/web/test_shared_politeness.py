@@ -15,7 +15,12 @@ from test_robots import response
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import RawResponse
 from research_crawler.web.robots import RobotsCache
-from research_crawler.web.shared_politeness import LocalHostSchedule, RobotsStore, SharedPoliteness
+from research_crawler.web.shared_politeness import (
+    SEND_REPORT_TIMEOUT_S,
+    LocalHostSchedule,
+    RobotsStore,
+    SharedPoliteness,
+)
 
 
 def test_the_schedule_books_starts_a_gap_apart_and_honours_crawl_delay_and_back_off() -> None:
@@ -42,6 +47,31 @@ def test_a_request_that_overslept_its_booking_still_begins_a_gap_from_the_others
     assert schedule.begin("site.org", 1.0) == 0.0
     schedule.defer("site.org", 5.0)  # a Retry-After counts too
     assert schedule.begin("site.org", 1.0) == pytest.approx(5.0)
+
+
+def test_a_turn_holds_the_host_until_its_request_reports_when_it_left() -> None:
+    now = [0.0]
+    schedule = LocalHostSchedule(clock=lambda: now[0])
+    assert schedule.begin("site.org", 1.0, ticket="first") == 0.0  # granted at 0
+    now[0] = 1.5  # a full gap after the grant, but the first request has not told when it left
+    assert schedule.begin("site.org", 1.0, ticket="second") > 0
+    schedule.sent("site.org", "first", at=0.8)  # it left late (its answer travelled back, a connection was opened)
+    assert schedule.begin("site.org", 1.0, ticket="second") == pytest.approx(0.3)  # the gap counts from 0.8
+    now[0] = 1.8
+    assert schedule.begin("site.org", 1.0, ticket="second") == 0.0
+    assert schedule.begin("other.org", 1.0) == 0.0  # another host is not held
+    # a sender that dies holding the turn: after SEND_REPORT_TIMEOUT_S its request counts as sent at that moment
+    now[0] = 1.8 + SEND_REPORT_TIMEOUT_S - 0.01
+    assert schedule.begin("site.org", 1.0, ticket="third") > 0
+    now[0] = 1.8 + SEND_REPORT_TIMEOUT_S
+    assert schedule.begin("site.org", 1.0, ticket="third") == pytest.approx(1.0)
+    now[0] += 1.0
+    assert schedule.begin("site.org", 1.0, ticket="third") == 0.0
+    now[0] += 1.5
+    schedule.sent("site.org", "second", at=now[0] - 3.0)  # the dead sender's late report: "third" still holds it
+    assert schedule.begin("site.org", 1.0) > 0
+    schedule.sent("site.org", "third", at=now[0] - 0.2)
+    assert schedule.begin("site.org", 1.0) == pytest.approx(0.8)
 
 
 def test_two_event_loops_in_two_threads_keep_one_pace_per_host() -> None:
