@@ -24,6 +24,7 @@ from research_crawler.web.pinned_transport import GuardRefusedError, PinnedTrans
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.raw_response import HopCheck, RawResponse
 from research_crawler.web.retries import decide_retry
+from research_crawler.web.send_pacing import SendPacing
 from research_crawler.web.url_guard import UrlGuard
 
 __all__ = ["REDIRECT_STATUSES", "ConditionalHeaders", "HttpTransport"]
@@ -243,12 +244,18 @@ class HttpTransport:
         host = politeness_key(url)
         retries = 0
         while True:
-            async with self._politeness.slot(host):
+            # The slot books the turn and waits for it; the request begins on the schedule only as its headers
+            # are written (`SendPacing`), so each attempt and each redirect hop takes its own turn on the wire.
+            async with self._politeness.slot(host, begins_here=False):
                 progress.start_clock()
                 progress.attempts += 1
                 progress.url = url
                 exchange = await self._once(
-                    url, max_bytes=max_bytes, allow_truncated=allow_truncated, extra_headers=headers
+                    url,
+                    max_bytes=max_bytes,
+                    allow_truncated=allow_truncated,
+                    extra_headers=headers,
+                    pacing=SendPacing(self._politeness, host),
                 )
             progress.status = exchange.status
             decision = decide_retry(
@@ -266,11 +273,19 @@ class HttpTransport:
             retries += 1
 
     async def _once(
-        self, url: str, *, max_bytes: int, allow_truncated: bool, extra_headers: dict[str, str] | None = None
+        self,
+        url: str,
+        *,
+        max_bytes: int,
+        allow_truncated: bool,
+        extra_headers: dict[str, str] | None,
+        pacing: SendPacing,
     ) -> _Exchange:
         empty = httpx.Headers()
         try:
-            async with self._client.stream("GET", url, headers=extra_headers or None) as response:
+            async with self._client.stream(
+                "GET", url, headers=extra_headers or None, extensions=pacing.extensions()
+            ) as response:
                 headers = _restore_location(response.headers)
                 status = response.status_code
                 if not 200 <= status < 300:

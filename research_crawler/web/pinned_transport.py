@@ -68,8 +68,9 @@ class PinnedTransport(httpx.AsyncBaseTransport):
             stream=request.stream,
             extensions=extensions,
         )
-        transport = self._inner or await self._pool_for(host)
-        return await transport.handle_async_request(pinned)
+        if self._inner is not None:
+            return await _handed_over(self._inner, pinned)
+        return await (await self._pool_for(host)).handle_async_request(pinned)
 
     async def _pool_for(self, host: str) -> httpx.AsyncHTTPTransport:
         pool = self._pools.get(host)
@@ -89,3 +90,19 @@ class PinnedTransport(httpx.AsyncBaseTransport):
             await pool.aclose()
         if self._inner is not None:
             await self._inner.aclose()
+
+
+async def _handed_over(inner: httpx.AsyncBaseTransport, request: httpx.Request) -> httpx.Response:
+    """`inner` answers `request` (a test's `httpx.MockTransport`, which writes nothing): its ``trace`` extension is told
+    the headers were written as it is handed over, as httpcore would tell it, so the request is paced all the same."""
+    trace = request.extensions.get("trace")
+    if trace is None or isinstance(inner, httpx.AsyncHTTPTransport):  # httpcore traces its own writes
+        return await inner.handle_async_request(request)
+    await trace("http11.send_request_headers.started", {"request": request})
+    try:
+        response = await inner.handle_async_request(request)
+    except BaseException as exc:
+        await trace("http11.send_request_headers.failed", {"exception": exc})
+        raise
+    await trace("http11.send_request_headers.complete", {"return_value": None})
+    return response

@@ -207,6 +207,9 @@ def test_concurrent_queries_keep_one_pace_per_host_and_read_robots_once(
     assert len(hits) >= 9
     times = sorted(hit.time for hit in hits)
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
-    # Arrival times on the server; a request's start is booked on the client, so allow a little jitter.
-    assert min(gaps) >= delay * 0.75, sorted(gaps)[:5]
+    # Arrival times as the server's kernel stamped them: each request begins on the schedule as its headers are
+    # written, and the next one's gap counts from when they were, so the full delay holds on the wire. The 5 ms
+    # allow only for the clocks: the server turns each kernel stamp (wall clock) into monotonic time by reading the
+    # two clocks one after the other, which a busy machine can preempt in between.
+    assert min(gaps) >= delay - 0.005, sorted(gaps)[:5]
     assert [hit.path for hit in hits].count("/robots.txt") == 1

@@ -123,15 +123,17 @@ def test_two_nodes_keep_one_pace_per_host_and_lose_no_query_when_a_node_dies(
     hits = sorted(testbed_server.hits("arxiv-like"), key=lambda hit: hit.time)
     times = [hit.time for hit in hits]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
-    # Starts are spaced by the delay when they begin (booked and checked on the actor); arrival at the server adds
-    # the sender's own latency, which on a busy two-core machine running five Ray processes reached 0.3 s: hence the
-    # margin. Without the shared schedule, the two nodes' requests arrive a few milliseconds apart.
+    # Arrivals as the server's kernel stamped them. A request's turn is granted on the actor, its headers written on
+    # the worker as the answer arrives, and the worker reports when they were: the next turn on the host counts its gap
+    # from that report, so the full delay holds on the wire, whatever the answer's travel time. The 5 ms allow only
+    # for the clocks (the workers' wall clock; the server reads its wall and monotonic clocks one after the other).
+    # Without the shared schedule, the two nodes' requests arrive a few milliseconds apart.
     close = [
-        (a.path, b.path, round(b.time - a.time, 3))
+        (a.path, b.path, round(b.time - a.time, 4))
         for a, b in itertools.pairwise(hits)
-        if b.time - a.time < delay * 0.5
+        if b.time - a.time < delay - 0.005
     ]
-    assert len(times) >= 8 and min(gaps) >= delay * 0.5, close
+    assert len(times) >= 8 and min(gaps) >= delay - 0.005, close
 
 
 def test_the_model_endpoints_limits_hold_for_every_worker(local_ray: None) -> None:
