@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from research_crawler.config.fetch_settings import FetchSettings
@@ -149,3 +150,27 @@ async def test_nothing_begins_when_nothing_is_written(fast_settings: FetchSettin
         await transport.aclose()
     assert raw.status is None and raw.attempts == 2, raw.reason  # refused twice: the retry was tried
     assert schedule.granted == [] and schedule.reported == []
+
+
+async def test_a_transport_that_writes_nothing_paces_each_request_as_it_is_handed_over(
+    fast_settings: FetchSettings,
+) -> None:
+    handed_over: list[float] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        handed_over.append(time.monotonic())
+        return httpx.Response(200, headers={"content-type": "text/html"}, stream=httpx.ByteStream(b"<p>page</p>"))
+
+    delay = 0.1
+    schedule = RecordingSchedule()
+    politeness = HostPoliteness(delay_s=delay, concurrency=2, max_crawl_delay_s=30, schedule=schedule)
+    transport = HttpTransport(fast_settings, politeness=politeness, transport=httpx.MockTransport(answer))
+    try:
+        pages = await asyncio.gather(
+            *(transport.get(f"http://127.0.0.1:9/p{n}", max_bytes=1000, max_redirects=0) for n in range(3))
+        )
+    finally:
+        await transport.aclose()
+    assert [page.status for page in pages] == [200] * 3
+    assert len(schedule.granted) == len(schedule.reported) == len(handed_over) == 3
+    assert min(later - earlier for earlier, later in itertools.pairwise(sorted(handed_over))) >= delay - CLOCKS_S
