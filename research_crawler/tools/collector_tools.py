@@ -28,7 +28,8 @@ class CollectorTools:
         items: Annotated[list[ItemCandidate], "The relevant items of this page."],
     ) -> str:
         """Store the items on this page that are relevant to the request. Name each by the [n] number of
-        its link, or give "url" when the page itself is the item."""
+        its link, or give "url" when the page itself is the item; give its title exactly as shown and a
+        relevance score from 0 (none) to 10 (exactly what was asked)."""
         x = self._x
         page = x.current_page
         if page is None:

@@ -26,7 +26,8 @@ class CrawlerTools:
         links: Annotated[list[LinkScore], "The useful links of this page."],
     ) -> str:
         """Store the links of this page that may lead to relevant items, each by its [n] number with a
-        relevance score. Leave out navigation boilerplate such as login, help, policies or social media."""
+        relevance score from 0 (none) to 10 (certainly leads to relevant items). Leave out navigation
+        boilerplate such as login, help, policies or social media."""
         x = self._x
         page = x.current_page
         if page is None:

@@ -63,6 +63,21 @@ def test_tool_schemas_carry_no_pydantic_bookkeeping(arxiv: dict[str, Any]) -> No
         assert item["required"] == ["title", "score"]
 
 
+def test_what_the_model_reads_of_the_scoring_tools_states_the_score_scale(arxiv: dict[str, Any]) -> None:
+    """OpenAI shows a tool to the model as a TypeScript-like namespace in which nested fields carry no description;
+    the score's scale and the title rule must therefore stand in what is shown (the tool's own description)."""
+    from research_crawler.llm.tool_tokens import render_tool_namespace
+
+    for name in PRESETS:
+        run: Recorded = arxiv[name]
+        for agent, tool_name in (("Collector", "collect_items"), ("Crawler", "save_links")):
+            tool = next(t for tools in run.tools_of(agent) for t in tools if t["function"]["name"] == tool_name)
+            shown = " ".join(render_tool_namespace([tool]).split())
+            assert "score from 0 (none) to 10" in shown, (agent, shown)
+        collect = next(t for tools in run.tools_of("Collector") for t in tools)
+        assert "title exactly as shown" in render_tool_namespace([collect])
+
+
 def test_the_start_page_is_opened_without_a_planner_call_only_in_default(arxiv: dict[str, Any]) -> None:
     paper, default = arxiv["paper"], arxiv["default"]
     assert [t["row"] for t in default.trace("transition")][:3] == ["select_sites", "first_site", "open_start_page"]
