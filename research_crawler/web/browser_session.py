@@ -148,7 +148,7 @@ class BrowserSession:
         """Load `url` in a fresh tab of a context of its own, through a proxy of its own that lets its page request
         leave on its host's schedule; the tab and the proxy (every connection of the render) are closed whatever
         happens."""
-        pacing = RenderPacing(self._politeness.begin)
+        pacing = RenderPacing(self._politeness.begin_send, self._politeness.sent)
         proxy = await GuardProxy(
             self._guard,
             connect_timeout_s=self._settings.connect_timeout_s,

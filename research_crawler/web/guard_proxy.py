@@ -22,7 +22,7 @@ import contextlib
 import logging
 from urllib.parse import urlsplit
 
-from research_crawler.web.render_pacing import RenderPacing
+from research_crawler.web.render_pacing import RenderPacing, Turn
 from research_crawler.web.url_guard import UrlGuard
 
 __all__ = ["GuardProxy"]
@@ -139,9 +139,9 @@ class GuardProxy:
 
     async def _open(
         self, url: str, host: str, port: int, *, tunnel: bool
-    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bool]:
-        """A connection to the pinned address of `host` for `url`, and whether the request waited for its host's
-        turn (a page request of a paced render): refused requests never reach the schedule."""
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, Turn | None]:
+        """A connection to the pinned address of `host` for `url`, and the host's turn the request took (a page
+        request of a paced render; None otherwise): refused requests never reach the schedule."""
         if self._refuse_all:
             self.refused.append(url)
             logger.debug("the browser's own request refused: %s", url)
@@ -159,18 +159,21 @@ class GuardProxy:
                 reader, writer = await asyncio.open_connection(pin.address, port)
         except (OSError, TimeoutError) as exc:
             raise _BadRequest(502, f"cannot connect to {host}:{port}: {exc}") from exc
-        paced = False
+        turn: Turn | None = None
         if self._pacing is not None:
             # Last, once connected: the request is written in the same turn of the event loop as its begin is
             # recorded, so the moment the schedule keeps is the moment it leaves (nothing else runs in between).
             # The connection waits open only for what is left of the turn: the fetcher waited for its booking
             # before the render began. (Inside a tunnel the request follows the TLS handshake, a little later.)
             try:
-                paced = await (self._pacing.before_tunnel(url) if tunnel else self._pacing.before_request(url))
+                if tunnel:
+                    await self._pacing.before_tunnel(url)
+                else:
+                    turn = await self._pacing.before_request(url)
             except BaseException:
                 writer.close()
                 raise
-        return reader, writer, paced
+        return reader, writer, turn
 
     async def _tunnel(self, target: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         parts = urlsplit(f"https://{target}/")
@@ -219,17 +222,21 @@ class GuardProxy:
                     raise _BadRequest(400, "bad Content-Length") from None
             if lowered not in _HOP_BY_HOP:
                 kept.append(line)
-        upstream_reader, upstream_writer, paced = await self._open(target, parts.hostname, port, tunnel=False)
+        upstream_reader, upstream_writer, turn = await self._open(target, parts.hostname, port, tunnel=False)
         try:
             path = parts.path or "/"
             if parts.query:
                 path = f"{path}?{parts.query}"
             head = "\r\n".join([f"{method} {path} {version}", *kept, "Connection: close", "", ""])
-            upstream_writer.write(head.encode("latin-1"))
+            try:
+                upstream_writer.write(head.encode("latin-1"))
+            finally:
+                if turn is not None and self._pacing is not None:  # the host's gap counts from now
+                    self._pacing.request_sent(turn)
             if length > 0:
                 upstream_writer.write(await reader.readexactly(length))
             await upstream_writer.drain()
-            if paced and self._pacing is not None:
+            if turn is not None and self._pacing is not None:
                 # A step of the navigation: its answer's status says whether another hop follows.
                 status_line = b""
                 try:

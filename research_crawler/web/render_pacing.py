@@ -20,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from research_crawler.web.politeness import politeness_key
 
-__all__ = ["RenderPacing"]
+__all__ = ["RenderPacing", "Turn"]
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +35,14 @@ class RenderPacing:
     `paced` lists the URLs (``https://host:port/`` for a tunnel) that waited for their turn, in order.
     """
 
-    def __init__(self, begin: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(
+        self, begin: Callable[[str], Awaitable[object]], sent: Callable[[str, str], None] | None = None
+    ) -> None:
+        """`begin(host)` waits for the host's turn and takes it; with `sent`, it returns a ticket, and
+        `sent(host, ticket)` reports when the request left (`HostPoliteness.begin_send` and `sent`: the host's gap
+        then counts from the send, not from the grant — on Ray the grant is a remote call answered later)."""
         self._begin = begin
+        self._sent = sent
         self._document_arrived = False
         self._tunnel_turns: dict[str, asyncio.Event] = {}
         self.paced: list[str] = []
@@ -45,13 +52,18 @@ class RenderPacing:
         """True until the render's document has arrived (its navigation, redirect hops included, is over)."""
         return not self._document_arrived
 
-    async def before_request(self, url: str) -> bool:
+    async def before_request(self, url: str) -> Turn | None:
         """Called as a plain-HTTP request of the render is about to leave: a step of the navigation waits for
-        its host's turn. Returns whether it did (and then `answered` must be told its status)."""
+        its host's turn. Returns the turn it took (None: not a page request), which `request_sent` must be told
+        as soon as the request is written, and then `answered` its status."""
         if self._document_arrived:
-            return False
-        await self._pace(url)
-        return True
+            return None
+        return await self._pace(url)
+
+    def request_sent(self, turn: Turn) -> None:
+        """The request that took `turn` has just been written upstream (or failed to be)."""
+        if self._sent is not None and isinstance(turn.ticket, str):
+            self._sent(turn.host, turn.ticket)
 
     def answered(self, status: int | None) -> None:
         """The status of a paced request's answer (None: no answer): anything but a redirect ends the navigation."""
@@ -72,7 +84,8 @@ class RenderPacing:
             return False
         turn = self._tunnel_turns[host] = asyncio.Event()
         try:
-            await self._pace(url)
+            # The request inside the tunnel is not seen: it is reported as sent when the turn is granted.
+            self.request_sent(await self._pace(url))
         finally:
             turn.set()
         return True
@@ -81,7 +94,17 @@ class RenderPacing:
         """The browser received the render's document (a main-frame navigation answer that is not a redirect)."""
         self._document_arrived = True
 
-    async def _pace(self, url: str) -> None:
-        await self._begin(politeness_key(url))
+    async def _pace(self, url: str) -> Turn:
+        host = politeness_key(url)
+        ticket = await self._begin(host)
         self.paced.append(url)
         logger.debug("browser page request begins on its host's schedule: %s", url)
+        return Turn(host, ticket)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A host's turn taken by one page request: the politeness key and the schedule's ticket (if it gave one)."""
+
+    host: str
+    ticket: object

@@ -112,6 +112,32 @@ async def test_two_renders_at_once_keep_the_hosts_pace_from_when_their_requests_
     assert min(later - earlier for earlier, later in itertools.pairwise(times)) >= delay - 0.005
 
 
+async def test_a_page_request_reports_when_it_left_so_the_hosts_gap_counts_from_its_send(
+    fault_server: FaultServer,
+) -> None:
+    """With the two-phase turn (as on Ray, where the grant is a remote call answered later), the proxy tells the
+    schedule when the request was written: the host is released then and the next request waits one delay from
+    it — not the 2 s a turn is held for a sender that never reports."""
+    from research_crawler.web.shared_politeness import SEND_REPORT_TIMEOUT_S
+
+    delay = 0.3
+    politeness = HostPoliteness(delay_s=delay, concurrency=4, max_crawl_delay_s=10)
+    fault_server.page("/a", "<html>page</html>")
+    pacing = RenderPacing(politeness.begin_send, politeness.sent)
+    proxy = await GuardProxy(GUARD, pacing=pacing).start()
+    try:
+        assert (await _get(proxy, fault_server.url("/a"))).startswith(b"HTTP/1.")
+    finally:
+        await proxy.aclose()
+    (arrived,) = [hit.at for hit in fault_server.page_hits()]
+    loop = asyncio.get_running_loop()
+    asked = loop.time()
+    ticket = await politeness.begin_send(urlsplit(fault_server.url("/a")).netloc)
+    waited = loop.time() - asked
+    assert ticket and waited < SEND_REPORT_TIMEOUT_S / 2, f"the host was held: waited {waited:.2f} s"
+    assert pacing.paced == [fault_server.url("/a")] and arrived > 0
+
+
 async def test_tunnels_are_paced_as_they_open_while_the_render_navigates(
     fault_server: FaultServer, other_server: FaultServer
 ) -> None:
