@@ -107,22 +107,14 @@ def main() -> None:
             for r in results
         ],
     )  # fmt: skip
-    http_gaps = [r["min_gap_s"] for r in results if isinstance(r["min_gap_s"], float)]
-    smallest = min(http_gaps, default=None)
-    if smallest is not None:
-        print(
-            f"Smallest gap between two plain-HTTP page requests to one host, as the server saw them: {smallest:.3f} s "
-            f"({smallest / args.delay:.2f}x the delay). Starts are checked a full delay apart when they begin; the "
-            "arrival adds the sender's own latency."
-        )
-    browser_gaps = [r["min_gap_browser_s"] for r in results if isinstance(r["min_gap_browser_s"], float)]
-    smallest_browser = min(browser_gaps, default=None)
-    if smallest_browser is not None:
-        print(
-            f"Smallest gap between two page requests to the site read through Chromium: {smallest_browser:.3f} s "
-            f"({smallest_browser / args.delay:.2f}x the delay; its shells are fetched over HTTP first, so HTTP and "
-            "browser requests alternate there)."
-        )
+    smallest = _smallest_gap(
+        results, "min_gap_s", args.delay, "two plain-HTTP page requests to one host, as the server saw them",
+        "each begins on the host's schedule as its headers are written, the gap counted from the reported send",
+    )
+    smallest_browser = _smallest_gap(
+        results, "min_gap_browser_s", args.delay, "two page requests to the site read through Chromium",
+        "its shells are fetched over HTTP first, so HTTP and browser requests alternate there",
+    )
     write_json(
         args.out,
         {"benchmark": "scale_out", "machine": machine(), "latency_s": args.latency, "delay_s": args.delay,
@@ -133,3 +125,12 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _smallest_gap(results: list[dict[str, object]], key: str, delay: float, what: str, how: str) -> float | None:
+    """The smallest of the runs' `key` gaps, printed against the delay (None when no run measured one)."""
+    gaps: list[float] = [gap for r in results if isinstance(gap := r[key], float)]
+    smallest = min(gaps, default=None)
+    if smallest is not None:
+        print(f"Smallest gap between {what}: {smallest:.3f} s ({smallest / delay:.2f}x the delay; {how}).")
+    return smallest
