@@ -108,11 +108,17 @@ def main() -> None:
         ],
     )  # fmt: skip
     smallest = _smallest_gap(
-        results, "min_gap_s", args.delay, "two plain-HTTP page requests to one host, as the server saw them",
+        results,
+        "min_gap_s",
+        args.delay,
+        "two plain-HTTP page requests to one host, as the server saw them",
         "each begins on the host's schedule as its headers are written, the gap counted from the reported send",
     )
     smallest_browser = _smallest_gap(
-        results, "min_gap_browser_s", args.delay, "two page requests to the site read through Chromium",
+        results,
+        "min_gap_browser_s",
+        args.delay,
+        "two page requests to the site read through Chromium",
         "its shells are fetched over HTTP first, so HTTP and browser requests alternate there",
     )
     write_json(
@@ -123,10 +129,6 @@ def main() -> None:
     )  # fmt: skip
 
 
-if __name__ == "__main__":
-    main()
-
-
 def _smallest_gap(results: list[dict[str, object]], key: str, delay: float, what: str, how: str) -> float | None:
     """The smallest of the runs' `key` gaps, printed against the delay (None when no run measured one)."""
     gaps: list[float] = [gap for r in results if isinstance(gap := r[key], float)]
@@ -134,3 +136,7 @@ def _smallest_gap(results: list[dict[str, object]], key: str, delay: float, what
     if smallest is not None:
         print(f"Smallest gap between {what}: {smallest:.3f} s ({smallest / delay:.2f}x the delay; {how}).")
     return smallest
+
+
+if __name__ == "__main__":
+    main()
