@@ -12,14 +12,13 @@ Usage: .venv/bin/python benchmarks/agent_views.py [--realweb DIR] [--out benchma
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
 from bench_output import print_table, ratio, write_json
-from testbed_runs import OUT_DIR, REPO, machine
+from testbed_runs import OUT_DIR, REALWEB, machine
 
 from research_crawler.config.settings import Settings
 from research_crawler.pages.main_content import main_content_markdown
@@ -28,7 +27,6 @@ from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.text.tokens import count_tokens
 from research_crawler.web.fetcher import page_from_file
 
-REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 TARGETS = {"crawler": 0.10, "collector": 0.25, "collector, as read": 0.25}
 
 

@@ -18,13 +18,14 @@ import statistics
 import time
 from pathlib import Path
 
+from testbed_runs import REALWEB
+
 from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.pages.view import view_token_stats
 from research_crawler.web.fetcher import Fetcher
 
 REPO = Path(__file__).resolve().parents[1]
-REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 
 
 async def _fetch_rate(urls: list[str], render: str, allowed_hosts: list[str]) -> dict[str, float]:

@@ -35,7 +35,6 @@ Usage: .venv/bin/python benchmarks/latency_cost.py [--latency 1.0] [--queries-pe
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_output import print_table, ratio, write_json
-from testbed_runs import OUT_DIR, REPO, QueryRun, machine, run_query, run_request
+from testbed_runs import OUT_DIR, REALWEB, QueryRun, machine, run_query, run_request
 
 from research_crawler.agents.roles import Role
 from research_crawler.config.model_prices import list_prices
@@ -65,7 +64,6 @@ PAPER_MODELS = {"strong_model": "gpt-4o", "cheap_model": "gpt-4o-mini"}
 TARGETS = {"wall": 0.35, "tokens": 0.2, "growth": 1.3, "cost_usd": 0.01}
 #: Roles that read a page or choose the next one: the calls whose number grows with the pages.
 PAGE_AGENTS = [Role.PLANNER.agent_name, Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name]
-REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 
 
 @dataclass

@@ -19,9 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent_views import REALWEB
 from bench_output import print_table, ratio, write_json
-from testbed_runs import OUT_DIR, QueryRun, machine, run_query
+from testbed_runs import OUT_DIR, REALWEB, QueryRun, machine, run_query
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed

@@ -37,6 +37,7 @@ from research_crawler.run.trace import read_trace
 from research_crawler.text.tokens import count_tokens
 
 __all__ = [
+    "REALWEB",
     "FixedTokens",
     "QueryRun",
     "critical_path_calls",
@@ -52,6 +53,8 @@ __all__ = [
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_DIR = REPO / "benchmarks" / "out"
+#: The real saved pages (MANIFEST.tsv, pages/): beside the repository, or at $RESEARCH_CRAWLER_REALWEB.
+REALWEB = Path(os.environ.get("RESEARCH_CRAWLER_REALWEB", REPO.parent / "shared" / "realweb"))
 
 
 def machine() -> str:
