@@ -16,7 +16,6 @@ truth follows.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import re
 from collections.abc import Iterable, Sequence
@@ -27,6 +26,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from research_crawler.errors import ConfigError
 from research_crawler.llm.simulated_words import STOPWORDS
 from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.web.html_body import decode_html_as
 
 __all__ = [
     "ITEM_KINDS",
@@ -46,7 +46,6 @@ START_KINDS = frozenset({"listing", "search"})
 
 _URL = re.compile(r"^https?://\S+$")
 _WORD = re.compile(r"[a-z0-9]+")
-_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -65,14 +64,15 @@ THREE_SITES_QUERY = SavedSitesQuery("papers on language models", ("arxiv", "acla
 
 @dataclass(frozen=True)
 class SavedPage:
-    """One saved page: its file, site and kind, the URL it was saved from, its title and its bytes' charset."""
+    """One saved page: its file, site and kind, the URL it was saved from, its title and its bytes' encoding (as a
+    browser reads it: BOM, ``<meta charset>``, else UTF-8)."""
 
     file: Path
     site: str
     kind: str
     original_url: str
     title: str
-    charset: str | None
+    charset: str
 
     @property
     def target(self) -> str:
@@ -86,7 +86,7 @@ class SavedPage:
 
     @property
     def content_type(self) -> str:
-        return f"text/html; charset={self.charset}" if self.charset else "text/html"
+        return f"text/html; charset={self.charset}"
 
 
 def page_key(target: str) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -115,9 +115,7 @@ def read_saved_pages(realweb: Path, sites: Sequence[str] | None = None) -> list[
         if url is None:
             continue
         file = realweb / "pages" / row["file"]
-        body = file.read_bytes()
-        charset = _charset(body)
-        html = body.decode(charset or "utf-8", errors="replace")
+        charset, html = decode_html_as(file.read_bytes(), None)
         pages.append(SavedPage(file, row["site"], row["page_kind"], url, _title(html, url), charset))
     missing = sorted(set(sites or ()) - {page.site for page in pages})
     if missing:
@@ -146,24 +144,6 @@ def _original_url(field: str) -> str | None:
     if not _URL.match(first) or "..." in first:
         return None
     return first
-
-
-def _charset(body: bytes) -> str | None:
-    """The charset the page declares in its first 4 KB, else utf-8 when its bytes are valid UTF-8, else None."""
-    declared = _CHARSET.search(body[:4096])
-    if declared is not None:
-        name = declared.group(1).decode("ascii").lower()
-        try:
-            codecs.lookup(name)
-        except LookupError:
-            pass
-        else:
-            return name
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return "utf-8"
 
 
 def _title(html: str, url: str) -> str:

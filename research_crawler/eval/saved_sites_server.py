@@ -1,6 +1,7 @@
 """Serves real saved pages on loopback, one port per site, each page at its original URL's path and query.
 
-What is real: every saved page's bytes, served as saved with the charset the page declares (`SavedPage`), at
+What is real: every saved page's bytes, served as saved, labelled with the encoding a browser reads them in
+(`SavedPage.charset`: the page's BOM or ``<meta charset>``, else UTF-8), at
 the path and query of the URL it was saved from; its links are the page's own (links to the original host,
 ``https://arxiv.org/…``, lead off the loopback site, as they would lead to a page that was not saved).
 

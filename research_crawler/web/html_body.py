@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from w3lib.encoding import html_to_unicode
 
-__all__ = ["HTML_MEDIA_TYPES", "binary_kind", "decode_html", "is_textual", "media_type", "non_html_reason"]
+__all__ = [
+    "HTML_MEDIA_TYPES",
+    "binary_kind",
+    "decode_html",
+    "decode_html_as",
+    "is_textual",
+    "media_type",
+    "non_html_reason",
+]
 
 HTML_MEDIA_TYPES: frozenset[str] = frozenset({"text/html", "application/xhtml+xml"})
 
@@ -94,5 +102,10 @@ def decode_html(body: bytes, content_type: str | None) -> str:
 
     Unknown charset names are skipped, and undecodable bytes become U+FFFD, so this never raises.
     """
-    _encoding, text = html_to_unicode(content_type, body)
-    return text.replace("\x00", "\ufffd")
+    return decode_html_as(body, content_type)[1]
+
+
+def decode_html_as(body: bytes, content_type: str | None) -> tuple[str, str]:
+    """`decode_html`, with the name of the encoding it used (``utf8``, ``cp1252``…)."""
+    encoding, text = html_to_unicode(content_type, body)
+    return encoding, text.replace("\x00", "\ufffd")
