@@ -76,9 +76,6 @@ class BrowserSession:
         # The browser's own traffic (update checks, account lookups…) goes to a proxy that lets nothing out.
         closed_proxy = await GuardProxy(guard, refuse_all=True).start()
 
-        async def close_proxies() -> None:
-            await closed_proxy.aclose()
-
         try:
             if settings.cdp_url:
                 cdp_url = settings.cdp_url
@@ -86,7 +83,7 @@ class BrowserSession:
                 chromium = await launch_chromium(settings, proxy_url=closed_proxy.url)
                 cdp_url = chromium.cdp_url
         except BaseException:
-            await close_proxies()
+            await closed_proxy.aclose()
             raise
         try:
             config = BrowserConfig(
@@ -118,7 +115,7 @@ class BrowserSession:
             crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
             await crawler.start()
         except BaseException as exc:
-            await close_proxies()
+            await closed_proxy.aclose()
             if chromium is not None:
                 await chromium.close()
             if isinstance(exc, Exception):

@@ -96,17 +96,19 @@ class HostPoliteness:
     async def begin(self, host: str) -> None:
         """Wait until a request to `host` may begin now (the gap since the previous request that began, the
         back-off), and record that it begins. Atomic on the schedule, whoever shares it."""
-        while (pause := self._schedule.begin(host, self._delay_s)) > 0:
-            await asyncio.sleep(pause)
+        await self._take_turn(host, ticket=None)
 
     async def begin_send(self, host: str) -> str:
         """Wait until a request to `host` may begin now and take the host's turn, for a sender that reports when the
         request was written (`sent`, with the ticket returned): no other request to `host` begins until then, and
         the gap counts from that moment, so even a sender whose begin is a remote call keeps the pace on the wire."""
         ticket = uuid.uuid4().hex
+        await self._take_turn(host, ticket=ticket)
+        return ticket
+
+    async def _take_turn(self, host: str, *, ticket: str | None) -> None:
         while (pause := self._schedule.begin(host, self._delay_s, ticket=ticket)) > 0:
             await asyncio.sleep(pause)
-        return ticket
 
     def sent(self, host: str, ticket: str) -> None:
         """The request that took `ticket`'s turn on `host` has just been written (or failed to be)."""

@@ -31,13 +31,13 @@ _HEADERS_WRITTEN = frozenset(
 
 class SendPacing:
     """The ``trace`` extension of one request to `host` (a politeness key): each time its headers go on the wire
-    they begin on `politeness`'s schedule. `sends` counts them (0: nothing was written, e.g. the connection failed)."""
+    they begin on `politeness`'s schedule (a request that never writes them, e.g. its connection failed, takes no
+    turn)."""
 
     def __init__(self, politeness: HostPoliteness, host: str) -> None:
         self._politeness = politeness
         self._host = host
         self._ticket: str | None = None
-        self.sends = 0
 
     def extensions(self) -> dict[str, Any]:
         """The request extensions that install this pacing."""
@@ -46,7 +46,6 @@ class SendPacing:
     async def __call__(self, event: str, info: dict[str, Any]) -> None:
         if event in _HEADERS_ABOUT_TO_BE_WRITTEN:
             self._ticket = await self._politeness.begin_send(self._host)
-            self.sends += 1
             logger.debug("request to %s begins on its host's schedule as its headers are written", self._host)
         elif event in _HEADERS_WRITTEN and self._ticket is not None:
             ticket, self._ticket = self._ticket, None
