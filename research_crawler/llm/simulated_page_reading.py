@@ -24,7 +24,7 @@ def link_lines(text: str) -> list[tuple[int, str, str]]:
     for line in _page_body(text).splitlines():
         for match in _LINK.finditer(line):
             context = line.split(" — ", 1)[1] if " — " in line else line
-            found.setdefault(int(match.group(1)), (match.group(2).strip(), context))
+            found.setdefault(int(match.group(1)), (match.group(2).strip(" ,"), context))
     return [(number, anchor, context) for number, (anchor, context) in found.items()]
 
 

@@ -177,7 +177,9 @@ def build_page_view(
 def link_view(
     view: PageView, *, already_shown: AbstractSet[str] = frozenset(), ranked_out: AbstractSet[int] = frozenset()
 ) -> str:
-    """A compact view for choosing links: the title, then one line per link, `[n] text — context`.
+    """A compact view for choosing links: the title, then one line per link, `[n] text — context`; links
+    next to each other with the same context (an entry's abstract, PDF and HTML links) share one line,
+    `[n] text, [m] text — context`.
 
     Links whose URL is in `already_shown` (the site's navigation, seen on an earlier page) are left out
     and counted in one line: a reader judged them once, and every page repeats them. Links whose number is in
@@ -186,15 +188,21 @@ def link_view(
     """
     lines = [f"# {view.title}" if view.title else "# (untitled page)"]
     hidden = 0
+    shown: list[list[Link]] = []  # runs of consecutive links that share one context
     for link in view.links:
         if link.url in already_shown:
             hidden += 1
             continue
         if link.id in ranked_out:
             continue
-        line = f"[{link.id}] {link.text}"
-        if link.context:
-            line += f" — {link.context}"
+        if shown and link.context and shown[-1][-1].context == link.context:
+            shown[-1].append(link)
+        else:
+            shown.append([link])
+    for run in shown:
+        line = ", ".join(f"[{link.id}] {link.text}" for link in run)
+        if run[0].context:
+            line += f" — {run[0].context}"
         lines.append(line)
     if hidden:
         lines.append(f"({hidden} links already shown on earlier pages of this site are left out)")

@@ -166,9 +166,34 @@ def test_link_view_is_much_smaller_than_markdown_on_arxiv_listing() -> None:
     compact = link_view(view)
     lines = compact.splitlines()
     assert lines[0] == f"# {view.title}"
-    assert len(lines) == 1 + len(view.links) + (1 if view.truncated_links else 0)
+    shown = [int(number) for number in re.findall(r"\[(\d+)\]", compact)]
+    assert sorted(shown) == [link.id for link in view.links], "every link once, none renumbered"
+    # an entry's abstract, PDF and other links share one line (and one copy of their context)
+    assert len(lines) < 1 + len(view.links)
     assert lines[1].startswith("[1] ")
     assert count_tokens(compact) < 0.5 * count_tokens(view.markdown)
+
+
+def test_link_view_gives_links_with_one_context_one_line() -> None:
+    html = """<html><head><title>Listing</title></head><body><ul>
+      <li><a href="/abs/1">arXiv:1</a> <a href="/pdf/1">pdf</a> <a href="/html/1">html</a>
+          <p>Title: Diffusion models for images</p></li>
+      <li><a href="/abs/2">arXiv:2</a> <a href="/pdf/2">pdf</a><p>Title: Graph neural networks</p></li>
+      <li><a href="/about">About</a></li><li><a href="/help">Help</a></li>
+    </ul></body></html>"""
+    view = build_page_view(html, url="https://site.example/list")
+    by_id = {link.id: link for link in view.links}
+    assert by_id[1].context == by_id[2].context == by_id[3].context != by_id[4].context
+    lines = link_view(view).splitlines()
+    first = next(line for line in lines if "arXiv:1" in line)
+    assert first.startswith("[1] arXiv:1, [2] pdf, [3] html — ")
+    assert first.count("Diffusion models for images") == 1
+    assert sum("Graph neural networks" in line for line in lines) == 1
+    # links with no context, or different ones, keep a line each
+    assert lines[-2:] == ["[6] About", "[7] Help"]
+    # a link left out (ranked out or seen before) leaves the others of its entry on their line
+    partial = link_view(view, ranked_out={2}).splitlines()
+    assert next(line for line in partial if "arXiv:1" in line).startswith("[1] arXiv:1, [3] html — ")
 
 
 @needs_realweb
