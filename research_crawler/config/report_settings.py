@@ -22,6 +22,13 @@ class ReportSettings(SettingsSection):
 
     top_k: int = Field(10, ge=1, le=100, description="Items in the report when the request names no number.")
     critique_rounds: int = Field(1, ge=0, le=5, description="Times the Critique reviews and the Presenter revises.")
+    summary_chars: int = Field(
+        300,
+        ge=0,
+        le=600,
+        description="Of each item's summary (its abstract), the Presenter reads the first sentences that fit in "
+        "this many characters: enough to say why the item is relevant; 0 leaves summaries out.",
+    )
     recent_days: int = Field(
         365,
         ge=1,

@@ -69,7 +69,7 @@ class Presenting:
         """The Presenter nested chat (built once)."""
         if self._chat is None:
             x, settings = self.exploration, self.exploration.settings
-            tools = PresenterTools()
+            tools = PresenterTools(summary_chars=settings.report.summary_chars)
             presenter, executor = make_presenter(settings, tools, self.models.spec(Role.PRESENTER))
             critique, critique_proxy = make_critique(settings, self.models.spec(Role.CRITIQUE))
             for agent in (presenter, executor, critique, critique_proxy):

@@ -30,6 +30,7 @@ DIET = {
     "run.scrape_concurrently",
     "fetch.fetch_ahead",
     "page_view.crawler_top_links",
+    "report.summary_chars",
 }
 
 
