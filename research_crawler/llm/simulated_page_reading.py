@@ -10,7 +10,8 @@ import re
 __all__ = ["entries", "link_lines"]
 
 _LINK = re.compile(r"\[(\d+)\]\s+([^\[\]\n]+?)(?=\s*\[|\s*\]|\s+—|\n|$)")
-_ENTRY_START = re.compile(r"^\s*(?:\d+\.|[*+-]|#+)?\s*\[(\d+)\]")
+# A link that opens a line, after a list number, a bullet or a heading mark, or a number and a heading ("1. ### [12]").
+_ENTRY_START = re.compile(r"^\s*(?:\d+\.\s*)?(?:[*+-]\s*)?(?:#+\s*)?\[(\d+)\]")
 
 
 def _page_body(text: str) -> str:
@@ -40,7 +41,7 @@ def entries(text: str) -> list[tuple[int, str, str]]:
         title = match.group(2).strip()
         block = [line]
         for following in lines[index + 1 : index + 5]:
-            if not following.strip() or re.match(r"\s*(\d+\.|\*)\s+\[\d+\]", following):
+            if not following.strip() or _ENTRY_START.match(following):
                 break
             block.append(following)
         if len(title.split()) < 4:
