@@ -32,6 +32,8 @@ class RunProgress:
     action: str = "start"
     sites: list[str] = field(default_factory=list)
     current_site: str | None = None
+    parallel: bool = False
+    """The sites are explored at once (each event of a site's exploration names its site)."""
     page: str | None = None
     subpages: dict[str, int] = field(default_factory=dict)
     links_queued: int = 0
@@ -76,6 +78,11 @@ class RunProgress:
         return f"${self.cost_usd:.4f}"
 
     @property
+    def sites_text(self) -> str:
+        """Each site with the subpages used of its limit, e.g. 'a.org 2/5 · b.org 1/5' (sites explored at once)."""
+        return " · ".join(f"{site} {self.subpages.get(site, 0)}/{self.subpage_limit}" for site in self.sites)
+
+    @property
     def subpages_used(self) -> int:
         return self.subpages.get(self.current_site or "", 0)
 
@@ -114,6 +121,16 @@ class RunProgress:
         self.sites = [str(url) for url in event.get("chosen", [])]
         return f"Sites chosen: {', '.join(self.sites) or 'none'}"
 
+    def _on_parallel(self, event: dict[str, Any]) -> None:
+        self.parallel = True
+        self.sites = [str(url) for url in event.get("sites", [])] or self.sites
+        self.links_pending = None  # each site has its own queue: no one count of pending links
+
+    def _site_of(self, event: dict[str, Any]) -> str | None:
+        """The site an event belongs to: its own `site` field (sites explored at once), else the current site."""
+        site = event.get("site")
+        return str(site) if site else self.current_site
+
     def _on_site(self, event: dict[str, Any]) -> str | None:
         site = event.get("site")
         if event.get("action") != "start" or not site:
@@ -136,8 +153,8 @@ class RunProgress:
 
     def _on_scrape(self, event: dict[str, Any]) -> None:
         self.page = str(event.get("url", self.page or ""))
-        if self.current_site is not None:
-            self.subpages[self.current_site] = self.subpages.get(self.current_site, 0) + 1
+        if (site := self._site_of(event)) is not None:
+            self.subpages[site] = self.subpages.get(site, 0) + 1
 
     def _on_transition(self, event: dict[str, Any]) -> None:
         if event.get("next"):
@@ -150,7 +167,7 @@ class RunProgress:
 
     def _on_tool_result(self, event: dict[str, Any]) -> str | None:
         content = str(event.get("content", ""))
-        if match := _PENDING.match(content):
+        if (match := _PENDING.match(content)) and not self.parallel:
             self.links_pending = int(match.group(1))
         if match := _QUEUED.match(content):
             self.links_queued += int(match.group(1))
@@ -159,8 +176,8 @@ class RunProgress:
         if match := _ADDED.match(content):
             added = int(match.group(1))
             self.items_added += added
-            if (so_far := _SO_FAR.search(content)) and self.current_site is not None:
-                self.items_by_site[self.current_site] = int(so_far.group(1))
+            if (so_far := _SO_FAR.search(content)) and (site := self._site_of(event)) is not None:
+                self.items_by_site[site] = int(so_far.group(1))
             if added:
                 new_titles = self._proposed_titles[:added]
                 self.latest_titles.extend(new_titles)

@@ -211,11 +211,15 @@ class SearchContext(BaseModel):
 
     def reopen_if_interrupted(self) -> bool:
         """Undo a stop by the user so the search can go on: γ is cleared and the sites the interruption
-        closed are explored again (α stays current). Any other completion stands; returns whether it reopened."""
+        closed are explored again (α stays current; sites explored in parallel go back to P). Any other completion
+        stands; returns whether it reopened."""
         if self.completion.reason is not StopReason.INTERRUPTED:
             return False
+        closed = [r.site for r in self.finished_sites if r.reason is StopReason.INTERRUPTED]
         self.finished_sites = [r for r in self.finished_sites if r.reason is not StopReason.INTERRUPTED]
         self.completion = Completion()
+        for site in closed:  # sites explored in parallel that the stop closed go back to P (α stays current)
+            self.add_site(site)
         return True
 
     def finish_site(self, site: SiteRef, reason: StopReason, detail: str = "") -> None:

@@ -49,11 +49,12 @@ def explore_in_parallel(
         # The lane's agents read the request as the run read it (its count, dates, order, fields…), not the bare text.
         lane_search = SearchContext(query=x.search.query, request=x.search.request)
         lane_search.add_site(site)
+        lane_trace = trace.for_site(site.url)  # the lanes' events interleave: each names its site
         lane = Exploration(
             settings=x.settings,
             search=lane_search,
             fetch_page=x.fetch_page,
-            trace=trace,
+            trace=lane_trace,
             web_contexts=x.web_contexts,
             graph=NavigationGraph(),
             sites_selected=True,
@@ -61,23 +62,31 @@ def explore_in_parallel(
             fetched_urls=x.fetched_urls,
             fetch_ahead=x.fetch_ahead,
             page_memory=x.page_memory,
+            site_search=x.site_search,  # by site URL: what each lane learns of its site's search, the report reads
+            search_form_pages=x.search_form_pages,
             saver=save_all,
             lock=state_lock,
         )
+        ended = False
         try:
-            ChatRun(lane, pool=pool, models=models, presenting=presenting, trace=trace, lane=True).run()
+            ChatRun(lane, pool=pool, models=models, presenting=presenting, trace=lane_trace, lane=True).run()
+            ended = True
         finally:
             record = next((r for r in lane_search.finished_sites if r.site.url == site.url), None)
             stopped = lane_search.completion.reason in _STOPS
             with state_lock:
                 x.graph.merge(lane.graph)
                 x.tool_errors += lane.tool_errors
-                if stopped:  # a limit or the user stopped the lane: the site stays pending for a resumed run
-                    stops.append((lane_search.completion.reason or StopReason.ERROR, lane_search.completion.detail))
-                else:
+                if stopped:  # a limit or the user stopped the lane: recorded as such (a resumed run reopens it)
+                    stop = lane_search.completion.reason or StopReason.ERROR
+                    stops.append((stop, lane_search.completion.detail))
+                    x.search.finish_site(site, stop, lane_search.completion.detail)
+                elif ended:
                     x.search.finish_site(
                         site, record.reason if record else StopReason.ERROR, record.detail if record else ""
                     )
+                # else the lane failed (a model error, a crash): the site stays pending, as the current site of a
+                # run explored one site at a time does, and a resumed run goes on where its state stopped
             save_all()
 
     trace.emit("parallel", sites=[site.url for site in sites], lanes=x.settings.explore.parallel_sites)

@@ -38,6 +38,12 @@ class Trace:
             self._seq = _last_seq(path)
             self._file = path.open("a", encoding="utf-8")
 
+    def for_site(self, site_url: str) -> Trace:
+        """This trace, as written by the exploration of one site among several explored at once: each event
+        it emits names the site (`site`, unless the event names one itself), so readers can tell the sites
+        apart."""
+        return _SiteTrace(self, site_url)
+
     def subscribe(self, listener: Callable[[TraceEvent], None]) -> None:
         """Call `listener(event)` for every event from now on (exceptions in it are logged, not raised)."""
         self._listeners.append(listener)
@@ -75,6 +81,29 @@ class Trace:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+
+
+class _SiteTrace(Trace):
+    """`Trace.for_site`: the same trace (one file, one numbering, the same listeners), each event naming its site."""
+
+    def __init__(self, parent: Trace, site_url: str) -> None:  # shares the parent's file and listeners: opens nothing
+        self._parent = parent
+        self._site_url = site_url
+
+    def for_site(self, site_url: str) -> Trace:
+        return self._parent.for_site(site_url)
+
+    def subscribe(self, listener: Callable[[TraceEvent], None]) -> None:
+        self._parent.subscribe(listener)
+
+    def emit(self, event_type: str, /, **fields: Any) -> TraceEvent:
+        return self._parent.emit(event_type, **{"site": self._site_url, **fields})
+
+    def mask(self, text: str) -> str:
+        return self._parent.mask(text)
+
+    def close(self) -> None:
+        """The parent trace is closed by its owner."""
 
 
 def _last_seq(path: Path) -> int:

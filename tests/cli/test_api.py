@@ -125,10 +125,12 @@ def test_a_local_endpoint_needs_no_key(settings: Settings) -> None:
         require_model_endpoint(settings)
 
 
+@pytest.mark.parametrize("parallel_sites", [1, 2], ids=["one-site-at-a-time", "sites-at-once"])
 def test_progress_folds_a_real_run_exactly(
-    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer, parallel_sites: int
 ) -> None:
     settings.explore.max_subpages = 3
+    settings.explore.parallel_sites = parallel_sites
     sites = [testbed_server.base_url("arxiv-like"), testbed_server.base_url("journal-like")]
     report = ResearchCrawler(settings, backend="simulated").run(testbed.queries_for("arxiv-like")[0].text, sites=sites)
     events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
@@ -140,7 +142,13 @@ def test_progress_folds_a_real_run_exactly(
     state = RunStore(Path(report.run_dir or "")).load()
     assert progress.items == sum(web.item_count for web in state.web_contexts.values())
     assert progress.subpages == {url: web.visited_count for url, web in state.web_contexts.items()}
-    assert progress.sites == sites and progress.site_position == (2, 2)
+    assert progress.sites == sites
+    if parallel_sites > 1:  # the lanes' events interleave; each names its site, and the view shows every site
+        assert progress.parallel and progress.links_pending is None
+        assert progress.sites_text == " · ".join(f"{url} {progress.subpages[url]}/3" for url in sites)
+        assert all(progress.subpages[url] > 0 for url in sites)
+    else:
+        assert progress.site_position == (2, 2)
     assert progress.model_calls == report.stats.model_calls
     assert progress.input_tokens == report.stats.input_tokens
     assert progress.pages_fetched == report.stats.pages_fetched
@@ -148,6 +156,7 @@ def test_progress_folds_a_real_run_exactly(
     assert progress.latest_titles and all(t in {i.title for w in state.web_contexts.values() for i in w.CP.values()}
                                           for t in progress.latest_titles)
     assert any(line.startswith("Exploring") and "(2 of 2)" in line for line in lines)
+    assert any(line.startswith("Exploring") and "(1 of 2)" in line for line in lines)
 
 
 def test_progress_survives_malformed_events() -> None:

@@ -7,6 +7,8 @@ import threading
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
@@ -62,9 +64,11 @@ def test_cancel_stops_the_run_and_still_reports(
     assert report.stats.pages_fetched == 1
 
 
+@pytest.mark.parametrize("parallel_sites", [1, 2], ids=["one-site-at-a-time", "sites-at-once"])
 def test_a_cancelled_run_resumes_and_explores_further(
-    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer, parallel_sites: int
 ) -> None:
+    settings.explore.parallel_sites = parallel_sites
     session = ResearchSession(settings, backend="simulated")
     session.on_event = lambda event: session.cancel() if event["event"] == "fetch" else None
     stopped = session.run(testbed.queries_for("journal-like")[0].text, sites=[testbed_server.base_url("journal-like")])

@@ -116,11 +116,14 @@ class _CrashingCollector(SimulatedModelClient):
         return super()._complete(request)
 
 
+@pytest.mark.parametrize("parallel_sites", [1, 2], ids=["one-site-at-a-time", "sites-at-once"])
 def test_a_page_whose_scrape_a_crash_cut_short_is_read_again_on_resume(
-    settings: Settings, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path, parallel_sites: int
 ) -> None:
     """The crash falls after the Crawler saved the results page's links and before the Collector stored its
-    papers: the resumed run reads that page again (from the run's archive) before anything else."""
+    papers: the resumed run reads that page again (from the run's archive) before anything else. With sites
+    explored at once, the crashed site stays pending (not recorded as finished) so the resumed run goes on there."""
+    settings.explore.parallel_sites = parallel_sites
     site = "arxiv-like"
     query = testbed.query("arxiv-like/general/gnn")
     run_dir = tmp_path / "run"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from research_crawler.api import ResearchCrawler
@@ -32,12 +33,15 @@ def _visited(run_dir: Path) -> list[str]:
     return [event["url"] for event in read_trace(run_dir / "trace.jsonl") if event["event"] == "scrape"]
 
 
+@pytest.mark.parametrize("parallel_sites", [1, 2], ids=["one-site-at-a-time", "sites-at-once"])
 def test_the_report_says_what_the_budget_left_out_and_a_follow_up_starts_there(
-    testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path
+    testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path, parallel_sites: int
 ) -> None:
     site = testbed_server.base_url("arxiv-like")
     query = testbed.queries_for("arxiv-like")[0].text
-    crawler = ResearchCrawler(_settings(testbed_server, tmp_path), backend="simulated")
+    settings = _settings(testbed_server, tmp_path)
+    settings.explore.parallel_sites = parallel_sites
+    crawler = ResearchCrawler(settings, backend="simulated")
     run_dir = tmp_path / "run"
     report = crawler.run(query, sites=[site], run_dir=run_dir)
 
