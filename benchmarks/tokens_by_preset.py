@@ -40,6 +40,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ Crawler and Collector at once", {"run": {"scrape_concurrently": True}}),
     ("+ next page fetched ahead", {"fetch": {"fetch_ahead": 1}}),
     ("+ links pre-ranked (top 20)", {"page_view": {"crawler_top_links": 20}}),
+    ("+ Presenter reads abstracts' start", {"report": {"summary_chars": 300}}),
 ]
 DEFAULT_ROW = "default"
 
