@@ -20,7 +20,7 @@ from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import TraceEvent, read_trace
 
-_LINK_LINE = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+_LINK_LINE = re.compile(r"(?:^|, )\[(\d+)\] ", re.MULTILINE)  # a line's links: one, or several sharing a context
 _RANKED_OUT = re.compile(r"^\((\d+) links less related to the request are left out\)$", re.MULTILINE)
 
 
