@@ -51,7 +51,10 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print report.json inst
 RerankerOption = Annotated[
     Reranker | None, typer.Option("--reranker", help="How items are ranked: bge (default), minilm, or bm25.")
 ]
-ParallelSitesOption = Annotated[int | None, typer.Option("--parallel-sites", min=1, help="Sites explored at once.")]
+ParallelSitesOption = Annotated[
+    int | None,
+    typer.Option("--parallel-sites", min=1, help="Sites explored at once (default 3; 1: one after another)."),
+]
 ItemKindOption = Annotated[
     str | None, typer.Option("--item-kind", help="What to collect: paper (default), dataset, product…")
 ]

@@ -27,4 +27,6 @@ class ExploreSettings(SettingsSection):
     )
     allow_offsite_links: bool = Field(False, description="Queue links that leave the current site.")
     item_kind: str = Field("paper", description="What the Item Collector collects: paper, dataset, product…")
-    parallel_sites: int = Field(1, ge=1, description="Sites explored at once")
+    parallel_sites: int = Field(
+        3, ge=1, description="Sites explored at once, each in a chat of its own; 1 explores them one after another."
+    )

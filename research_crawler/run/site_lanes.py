@@ -66,6 +66,7 @@ def explore_in_parallel(
             search_form_pages=x.search_form_pages,
             saver=save_all,
             lock=state_lock,
+            lane=True,
         )
         ended = False
         try:

@@ -37,6 +37,7 @@ class WebProgress:
     backend: str = ""
     sites: list[str] = field(default_factory=list)
     site: str = ""
+    parallel: bool = False
     page: str = ""
     agent: str = ""
     pages_fetched: int = 0
@@ -96,13 +97,20 @@ class WebProgress:
         self.sites = [_text(url) for url in event.get("chosen", [])]
         return f"Sites chosen: {', '.join(self.sites) or 'none'}"
 
+    def _on_parallel(self, event: dict[str, Any]) -> None:
+        self.sites = [_text(url) for url in event.get("sites", [])] or self.sites
+        self.parallel = True
+        self.site = f"{len(self.sites)} sites at once"
+
     def _on_site(self, event: dict[str, Any]) -> str | None:
         if event.get("action") != "start" or not event.get("site"):
             return None
-        self.site = _text(event["site"])
-        if self.site not in self.sites:
-            self.sites.append(self.site)
-        return f"Exploring {self.site}"
+        site = _text(event["site"])
+        if site not in self.sites:
+            self.sites.append(site)
+        if not self.parallel:  # sites explored at once: the panel keeps naming them all
+            self.site = site
+        return f"Exploring {site}"
 
     def _on_fetch(self, event: dict[str, Any]) -> str:
         self.page = _text(event.get("url"))

@@ -91,6 +91,8 @@ class Exploration:
     page_memory: PageMemory | None = None
     """What the agents made of pages in earlier runs: a page unchanged since (304) is not read by a model again."""
     tool_errors: int = 0
+    lane: bool = False
+    """This exploration is one site's of several explored at once (`run/site_lanes.py`), inside the run's own."""
     site_failure: str = ""
     """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -188,11 +190,12 @@ class Exploration:
             self.save()
 
     def complete(self, reason: StopReason, detail: str = "") -> None:
-        """Set γ: the search is over."""
+        """Set γ: the search is over (for a lane, its one site's exploration: the event says `lane_complete`, and
+        the run's own `complete` follows once every lane has ended)."""
         with self.lock:
             if not self.search.gamma:
                 self.search.complete(reason, detail or self.stuck.reason)
-                self.trace.emit("complete", reason=str(reason), detail=detail)
+                self.trace.emit("lane_complete" if self.lane else "complete", reason=str(reason), detail=detail)
                 self.save()
 
     def known_sites(self) -> list[SiteRef]:

@@ -37,6 +37,7 @@ def events(report: Report, kind: str) -> list[dict]:
 def test_a_query_runs_to_a_report_along_the_papers_flow(
     settings: Settings, testbed: Testbed, testbed_server: TestbedServer
 ) -> None:
+    settings.explore.parallel_sites = 1  # the paper's one group chat, from the Web Selector to the Presenter
     query = testbed.queries_for("arxiv-like")[0]
     report = run_query(settings, testbed_server, "arxiv-like", query.text)
     run_dir = Path(report.run_dir or "")

@@ -31,6 +31,7 @@ DIET = {
     "fetch.fetch_ahead",
     "page_view.crawler_top_links",
     "report.summary_chars",
+    "explore.parallel_sites",
 }
 
 

@@ -37,3 +37,17 @@ def test_model_output_of_any_shape_is_survived() -> None:
         progress.apply({"event": "tool_result", "content": "Added 1 item(s)"})
     assert progress.items == 5 and progress.latest_titles == []
     assert progress.apply({"event": "unknown"}) is None and progress.apply({}) is None
+
+
+def test_sites_explored_at_once_are_named_together_and_end_once() -> None:
+    progress = WebProgress()
+    progress.apply({"event": "parallel", "sites": ["https://a.example/", "https://b.example/"], "lanes": 3})
+    assert progress.apply({"event": "site", "action": "start", "site": "https://b.example/"}) == (
+        "Exploring https://b.example/"
+    )
+    assert progress.snapshot()["site"] == "2 sites at once"
+    assert progress.snapshot()["sites"] == ["https://a.example/", "https://b.example/"]
+    # a lane's end is not the search's end: the page says "Search ended" once, when the run completes
+    assert progress.apply({"event": "lane_complete", "site": "https://b.example/", "reason": "all_sites_done"}) is None
+    assert progress.snapshot()["finished"] == ""
+    assert progress.apply({"event": "complete", "reason": "all_sites_done"}) == "Search ended: all sites done"
