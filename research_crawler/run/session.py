@@ -52,6 +52,8 @@ __all__ = ["ResearchSession"]
 
 logger = logging.getLogger(__name__)
 
+_STOPPED_BY_USER = "stopped by the user"
+
 
 class ResearchSession:
     """Runs queries with the agents. `backend="simulated"` uses the simulated model (a test double)."""
@@ -242,7 +244,9 @@ class ResearchSession:
         finally:
             trace.close()
             forget_finished_clients()
-            self._cancelled.clear()  # after the run, not before: a stop asked while it was starting is honoured
+            # after the run, not before: a stop asked while it was starting is honoured. A new event rather than
+            # clearing this one: a run left at once (second Ctrl-C) still has its worker reading it
+            self._cancelled = threading.Event()
         report.stats.pages_fetched = len({page.final_url for page in source.fetched})
         report.stats.pages_not_modified = len({page.final_url for page in source.fetched if page.revisited})
         report.stats.wall_time_s = round(time.monotonic() - started, 3)
@@ -260,10 +264,11 @@ class ResearchSession:
     ) -> Report:
         """Read the request, explore (unless a resumed run had finished, or a follow-up only changes the choice
         among the items found), present, and build the report (worker thread)."""
+        cancelled = self._cancelled  # this run's: a run left at once (second Ctrl-C) still reads its own stop here
         models = RunModels(
             self.settings,
             backend=self.backend,
-            cancelled=self._cancelled,
+            cancelled=cancelled,
             trace=trace,
             adjust=self.model_spec,
             rate_limiter=self.model_limiter,
@@ -295,7 +300,12 @@ class ResearchSession:
             presenting.present_without_chat()
         except ResearchCrawlerError:
             raise  # misconfiguration says so itself, in one line
-        except Exception as exc:  # a failure mid-run (a bug, a full disk): a report from what was collected
+        except Exception as exc:
+            if cancelled.is_set():  # the user asked to stop, and left (a second Ctrl-C closed the fetcher)
+                _interrupted(x, exc, trace)
+                presenting.present_without_chat()
+                return build_report(x, models, presenting, requested=requested_items(x))
+            # a failure mid-run (a bug, a full disk): a report from what was collected
             logger.exception("the run failed")
             trace.emit("fault", kind="internal_error", error=f"{type(exc).__name__}: {exc}")
             detail = f"the run failed ({type(exc).__name__}: {exc})"
@@ -307,6 +317,15 @@ class ResearchSession:
                 x.complete(StopReason.ERROR, detail)
             presenting.present_without_chat()
         return build_report(x, models, presenting, requested=requested_items(x))
+
+
+def _interrupted(x: Exploration, exc: Exception, trace: Trace) -> None:
+    """A run the user stopped whose teardown broke what was still under way (a page fetched through a fetcher
+    closed by their second Ctrl-C): recorded as interrupted, not failed, so `resume` goes on from there."""
+    logger.info("the run stopped by the user ended with %s: %s", type(exc).__name__, exc)
+    trace.emit("limit", detail=f"{_STOPPED_BY_USER} (then {type(exc).__name__}: {exc})")
+    if not x.search.gamma:
+        x.complete(StopReason.INTERRUPTED, _STOPPED_BY_USER)
 
 
 def _reselect_only(x: Exploration, previous: SearchContext) -> None:

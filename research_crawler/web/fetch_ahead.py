@@ -54,7 +54,9 @@ class FetchAhead:
             return False
         while len(same := self._of_site(site_url)) >= self._limit:
             await self._drop(same[0])
-        self._tasks[url] = asyncio.ensure_future(self._fetch(url, render, site_url))
+        task = asyncio.ensure_future(self._fetch(url, render, site_url))
+        task.add_done_callback(_note_failure)  # a taken fetch is joined through the page cache, not this task
+        self._tasks[url] = task
         self._sites[url] = site_url
         return True
 
@@ -85,3 +87,10 @@ class FetchAhead:
         if self._abandon is not None:
             await self._abandon(url)
         return url, "cancelled"
+
+
+def _note_failure(task: asyncio.Task[Page]) -> None:
+    """Read the outcome of a fetch ahead nobody may await (a taken one, or one a run left at once abandoned), so
+    a failure is logged at debug level instead of as "Task exception was never retrieved"."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        logger.debug("a fetch ahead failed: %s", error)

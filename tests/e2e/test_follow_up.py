@@ -6,6 +6,7 @@ import asyncio
 import threading
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,40 @@ def test_a_cancelled_run_resumes_and_explores_further(
     resumed = asyncio.run(session.aresume(Path(stopped.run_dir or "")))
     assert resumed.stop_reason == "all_sites_done"
     assert resumed.sites[0].pages_visited > stopped.sites[0].pages_visited
+
+
+@pytest.mark.parametrize("parallel_sites", [1, 2], ids=["one-site-at-a-time", "sites-at-once"])
+def test_a_run_left_with_a_second_ctrl_c_is_interrupted_and_resumes(
+    settings: Settings,
+    testbed: Testbed,
+    testbed_server: TestbedServer,
+    parallel_sites: int,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The first Ctrl-C asks the run to stop; the second leaves at once and closes the fetcher under the pages still
+    being read. What then fails is the teardown, not the run: it is recorded as interrupted (no traceback), and
+    `resume` goes on from where it was."""
+    from research_crawler.run.page_source import PageSource
+
+    settings.explore.parallel_sites = parallel_sites
+    session = ResearchSession(settings, backend="simulated")
+    read = PageSource.__call__
+    fetches: list[str] = []
+
+    def closing(self: PageSource, url: str, site: Any) -> Any:
+        fetches.append(url)
+        if len(fetches) == 2:
+            session.cancel()
+            raise RuntimeError("this Fetcher is closed")
+        return read(self, url, site)
+
+    monkeypatch.setattr(PageSource, "__call__", closing)
+    sites = [testbed_server.base_url("journal-like"), testbed_server.base_url("arxiv-like")]
+    stopped = session.run(testbed.queries_for("journal-like")[0].text, sites=sites)
+    assert stopped.stop_reason == "interrupted" and "stopped by the user" in stopped.stop_detail
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], "a stop the user asked for is not a failure"
+    monkeypatch.undo()
+    resumed = asyncio.run(session.aresume(Path(stopped.run_dir or "")))
+    assert resumed.stop_reason == "all_sites_done"
+    assert {site.url for site in resumed.sites} == set(sites) and resumed.items

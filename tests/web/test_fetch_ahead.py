@@ -102,3 +102,23 @@ async def test_a_guess_keeps_the_per_host_delay_and_robots_txt(
     assert fault_server.hits_for("/private") == [], "robots.txt holds for guesses"
     starts = sorted(hit.at for hit in fault_server.page_hits())
     assert all(gap >= 0.3 - CLOCK_SLACK_S for gap in (b - a for a, b in itertools.pairwise(starts))), starts
+
+
+async def test_a_taken_fetch_that_fails_is_not_reported_as_never_retrieved() -> None:
+    """A taken guess is joined through the fetcher's page cache, not through its task; when the fetch fails (a run
+    left at once closed the fetcher), the failure is read and logged, not left for asyncio to report at exit."""
+    import gc
+
+    reported: list[dict[str, object]] = []
+    asyncio.get_running_loop().set_exception_handler(lambda _loop, context: reported.append(context))
+
+    async def closed(url: str, render: object, site_url: object) -> object:
+        raise RuntimeError("this Fetcher is closed")
+
+    ahead = FetchAhead(closed, limit=1)  # type: ignore[arg-type]
+    assert await ahead.start("http://site.test/next", site_url="http://site.test/")
+    taken, _ = await ahead.take("http://site.test/next", site_url="http://site.test/")
+    for _ in range(3):
+        await asyncio.sleep(0)
+    gc.collect()
+    assert taken and not reported, reported
