@@ -39,16 +39,18 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
         k: how many URLs to list (1 to 50).
 
     Returns:
-        Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path), and
-        a hint.
+        Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path; the page of
+        an item already collected is marked "(collected)": opening it finds no new item), and a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
     top = web_context.top_urls(k)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
+        collected = web_context.collected
         lines = [
             f"{n}. {shown_on_site(p.url, web_context.site_url)} — {p.anchor_text or '(no anchor text)'}"
+            + (" (collected)" if p.url in collected else "")
             for n, p in enumerate(top, 1)
         ]
         text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)

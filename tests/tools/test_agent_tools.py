@@ -97,6 +97,16 @@ def test_get_top_urls_hides_scores_and_hints(web: WebContext) -> None:
         get_top_urls(web, 0, state=STATE)
 
 
+def test_get_top_urls_says_which_pages_hold_items_collected_already(web: WebContext) -> None:
+    page = make_page()
+    save_links(web, page, [{"id": 1, "score": 3}, {"id": 2, "score": 9.5}], state=STATE)
+    web.add_item("http://papers.test/abs/2", title="Protein folding with diffusion", score=8, found_on=page.url)
+    lines = get_top_urls(web, 3, state=STATE).message.splitlines()
+    collected = [line for line in lines if line.endswith(" (collected)")]
+    assert len(collected) == 1 and collected[0].startswith("2. /abs/2 — ")
+    assert not any("(collected)" in line for line in lines if "/abs/1" in line)
+
+
 def test_get_top_urls_says_when_nothing_is_left() -> None:
     web = WebContext.for_site(SITE)
     web.pop_next()
