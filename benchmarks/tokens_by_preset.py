@@ -41,6 +41,7 @@ STEPS: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ("+ next page fetched ahead", {"fetch": {"fetch_ahead": 1}}),
     ("+ links pre-ranked (top 20)", {"page_view": {"crawler_top_links": 20}}),
     ("+ Presenter reads abstracts' start", {"report": {"summary_chars": 300}}),
+    ("+ sites explored at once", {"explore": {"parallel_sites": 3}}),
 ]
 DEFAULT_ROW = "default"
 
