@@ -93,12 +93,12 @@ class LiveView:
             grid.add_column(overflow="fold")
             if p.parallel:  # the sites are explored at once: each with its subpages
                 grid.add_row("Sites", escape(p.sites_text))
-                grid.add_row("Reading", escape(p.page or "—"))
             else:
                 place = p.site_position
                 site = escape(p.current_site or "choosing sites…")
                 grid.add_row("Site", f"{site}" + (f"  [dim]({place[0]} of {place[1]})[/]" if place else ""))
-                grid.add_row("Reading", escape(p.page or "—"))
+            grid.add_row("Reading", escape(p.page or "—"))
+            if not p.parallel:
                 grid.add_row("Subpages", f"{p.subpages_used} / {p.subpage_limit}")
             pending = f"{p.links_pending} pending, " if p.links_pending is not None else ""
             grid.add_row("Links", f"{pending}{p.links_queued} queued in all")

@@ -12,9 +12,11 @@ from pydantic import Field
 
 from research_crawler.config.settings_section import SettingsSection
 
-__all__ = ["ReportSettings", "RerankSettings", "RerankerKind"]
+__all__ = ["MAX_SUMMARY_CHARS", "ReportSettings", "RerankSettings", "RerankerKind"]
 
 RerankerKind = Literal["bge", "minilm", "bm25"]
+#: The longest part of an item's summary any listing of items shows (the Presenter's, the fallback report's).
+MAX_SUMMARY_CHARS = 600
 
 
 class ReportSettings(SettingsSection):
@@ -25,7 +27,7 @@ class ReportSettings(SettingsSection):
     summary_chars: int = Field(
         300,
         ge=0,
-        le=600,
+        le=MAX_SUMMARY_CHARS,
         description="Of each item's summary (its abstract), the Presenter reads the first sentences that fit in "
         "this many characters: enough to say why the item is relevant; 0 leaves summaries out.",
     )

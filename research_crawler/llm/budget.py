@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from research_crawler.errors import ModelError
 from research_crawler.llm.usage import UsageLedger
 
-__all__ = ["RunBudget", "RunInterrupted", "RunLimitReached"]
+__all__ = ["STOPPED_BY_USER", "RunBudget", "RunInterrupted", "RunLimitReached"]
 
 
 class RunLimitReached(ModelError):
@@ -23,6 +23,10 @@ class RunLimitReached(ModelError):
 
 class RunInterrupted(RunLimitReached):
     """The user stopped the run: the exploration stops and the report is written from what was collected."""
+
+
+#: Why a run the user stopped ended, as the report and the trace say it.
+STOPPED_BY_USER = "stopped by the user"
 
 
 @dataclass
@@ -55,7 +59,7 @@ class RunBudget:
         if agent in self.exempt_agents:
             return
         if self.cancelled.is_set() and agent not in self.finish_page_agents:
-            raise RunInterrupted("stopped by the user")
+            raise RunInterrupted(STOPPED_BY_USER)
         reason = self.exhausted()
         if reason is not None:
             raise RunLimitReached(reason)

@@ -20,6 +20,7 @@ from research_crawler.agents.web_selector import make_web_selector
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.search_context import StopReason
 from research_crawler.errors import StateError
+from research_crawler.llm.budget import STOPPED_BY_USER
 from research_crawler.llm.client import NO_USABLE_REPLY_PREFIX
 from research_crawler.nested_chats.page_selector import PageSelectorChat
 from research_crawler.nested_chats.scraper import ScraperChat
@@ -35,8 +36,6 @@ from research_crawler.tools.exploration import Exploration
 __all__ = ["ChatRun"]
 
 logger = logging.getLogger(__name__)
-
-_INTERRUPTED = "stopped by the user"
 
 
 class ChatRun:
@@ -117,7 +116,7 @@ class ChatRun:
         message = groupchat.messages[-1] if groupchat.messages else {}
         limit = reached_limit(x.settings.run, messages=len(groupchat.messages), ledger=self.models.ledger)
         interrupted = self.models.budget.cancelled.is_set()
-        self._stop_detail = _INTERRUPTED if interrupted else (limit or "")
+        self._stop_detail = STOPPED_BY_USER if interrupted else (limit or "")
         state = FlowState(
             last_speaker=speaker,
             last_had_tool_calls=bool(message.get("tool_calls")),

@@ -27,7 +27,7 @@ from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ConfigError, ModelError, ResearchCrawlerError, StateError
 from research_crawler.llm.ag2_setup import forget_finished_clients
-from research_crawler.llm.budget import RunInterrupted, RunLimitReached
+from research_crawler.llm.budget import STOPPED_BY_USER, RunInterrupted, RunLimitReached
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.rank.rerank import Reranker, load_reranker
 from research_crawler.report.models import Report
@@ -51,8 +51,6 @@ from research_crawler.web.shared_politeness import SharedPoliteness
 __all__ = ["ResearchSession"]
 
 logger = logging.getLogger(__name__)
-
-_STOPPED_BY_USER = "stopped by the user"
 
 
 class ResearchSession:
@@ -303,19 +301,9 @@ class ResearchSession:
         except Exception as exc:
             if cancelled.is_set():  # the user asked to stop, and left (a second Ctrl-C closed the fetcher)
                 _interrupted(x, exc, trace)
-                presenting.present_without_chat()
-                return build_report(x, models, presenting, requested=requested_items(x))
-            # a failure mid-run (a bug, a full disk): a report from what was collected
-            logger.exception("the run failed")
-            trace.emit("fault", kind="internal_error", error=f"{type(exc).__name__}: {exc}")
-            detail = f"the run failed ({type(exc).__name__}: {exc})"
-            if x.search.gamma:  # it failed presenting what was explored: the report says so all the same
-                with x.lock:
-                    x.search.completion = Completion(done=True, reason=StopReason.ERROR, detail=detail)
-                    x.save()
-            else:
-                x.complete(StopReason.ERROR, detail)
-            presenting.present_without_chat()
+            else:  # a failure mid-run (a bug, a full disk)
+                _failed(x, exc, trace)
+            presenting.present_without_chat()  # a report from what was collected
         return build_report(x, models, presenting, requested=requested_items(x))
 
 
@@ -323,9 +311,23 @@ def _interrupted(x: Exploration, exc: Exception, trace: Trace) -> None:
     """A run the user stopped whose teardown broke what was still under way (a page fetched through a fetcher
     closed by their second Ctrl-C): recorded as interrupted, not failed, so `resume` goes on from there."""
     logger.info("the run stopped by the user ended with %s: %s", type(exc).__name__, exc)
-    trace.emit("limit", detail=f"{_STOPPED_BY_USER} (then {type(exc).__name__}: {exc})")
+    trace.emit("limit", detail=f"{STOPPED_BY_USER} (then {type(exc).__name__}: {exc})")
     if not x.search.gamma:
-        x.complete(StopReason.INTERRUPTED, _STOPPED_BY_USER)
+        x.complete(StopReason.INTERRUPTED, STOPPED_BY_USER)
+
+
+def _failed(x: Exploration, exc: Exception, trace: Trace) -> None:
+    """A run that failed: logged with its traceback and recorded as an error (a failure while presenting what was
+    explored too: the report says so all the same)."""
+    logger.exception("the run failed")
+    trace.emit("fault", kind="internal_error", error=f"{type(exc).__name__}: {exc}")
+    detail = f"the run failed ({type(exc).__name__}: {exc})"
+    if x.search.gamma:
+        with x.lock:
+            x.search.completion = Completion(done=True, reason=StopReason.ERROR, detail=detail)
+            x.save()
+    else:
+        x.complete(StopReason.ERROR, detail)
 
 
 def _reselect_only(x: Exploration, previous: SearchContext) -> None:

@@ -6,14 +6,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Annotated
 
+from research_crawler.config.report_settings import MAX_SUMMARY_CHARS
 from research_crawler.pages.cleanup import shorten
 from research_crawler.report.models import ReportItem
 
-__all__ = ["MAX_SUMMARY_CHARS", "PresenterTools", "format_items_for_presenter", "summary_start"]
+__all__ = ["PresenterTools", "format_items_for_presenter", "summary_start"]
 
-
-#: The longest summary anyone reads from a listing of items (the fallback listing of a report included).
-MAX_SUMMARY_CHARS = 600
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
 

@@ -78,9 +78,7 @@ class FetchAhead:
     async def _drop(self, url: str) -> AheadOutcome:
         task = self._tasks.pop(url)
         self._sites.pop(url, None)
-        if task.done():
-            if not task.cancelled() and task.exception() is not None:
-                logger.debug("a fetch ahead of %s failed: %s", url, task.exception())
+        if task.done():  # a failure was logged as it ended (`_note_failure`)
             return url, "unused"
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

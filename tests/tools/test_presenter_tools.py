@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from research_crawler.config.report_settings import MAX_SUMMARY_CHARS
 from research_crawler.report.models import ReportItem
-from research_crawler.tools.presenter_tools import MAX_SUMMARY_CHARS, PresenterTools, summary_start
+from research_crawler.tools.presenter_tools import PresenterTools, summary_start
 
 ABSTRACT = (
     "Diffusion models for images now rival photography in realism. Sampling them remains slow. "
