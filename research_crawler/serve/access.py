@@ -1,12 +1,14 @@
 """Who may talk to the web app, and how: an ASGI middleware in front of every route.
 
 - **Host**: only the names the server answers to (loopback names, the bound address) — a page on another site
-  cannot reach it through DNS rebinding.
+  cannot reach it through DNS rebinding. Starlette's `TrustedHostMiddleware` reads the Host header (strictly:
+  ``evil@127.0.0.1`` or ``127.0.0.1#x`` is no loopback name); the refusal says which host it was.
 - **Token** (when `serve.token` is set; required off loopback): ``Authorization: Bearer TOKEN`` or the cookie the
   page gets once from ``/?token=TOKEN``; compared in constant time.
 - **Cross-origin writes**: a POST whose Origin (or Sec-Fetch-Site) is another site is refused — it could start
   crawls; with the token cookie, a POST also needs the CSRF header matching its cookie (double submit).
-- **Size**: a body over `serve.max_body_bytes` is refused (413), as is a body of unknown length (411).
+- **Size**: a body over `serve.max_body_bytes` is refused (413), as is a body of unknown length (411). The bytes
+  are counted as they arrive, whatever Content-Length announced (a chunked body behind ``Content-Length: 10``).
 - **Headers**: a Content-Security-Policy that lets only the app's own script run, no framing, no sniffing.
 """
 
@@ -20,8 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, quote, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, urlencode
 
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["CSRF_COOKIE", "CSRF_HEADER", "TOKEN_COOKIE", "AccessGuard", "AccessRules", "is_loopback"]
@@ -59,8 +62,19 @@ class AccessRules:
         token is required (the caller checks) and guards instead: the machine's names are not known here."""
         if not is_loopback(host):
             return cls(hosts=None, token=token, max_body_bytes=max_body_bytes)
-        names = {*_LOOPBACK_NAMES, host.strip("[]").lower(), *(name.lower() for name in extra_hosts)}
-        return cls(hosts=frozenset(names), token=token, max_body_bytes=max_body_bytes)
+        names = {*_LOOPBACK_NAMES, host, *extra_hosts}
+        hosts = frozenset(_host_header_name(name) for name in names)
+        return cls(hosts=hosts, token=token, max_body_bytes=max_body_bytes)
+
+
+def _host_header_name(name: str) -> str:
+    """How a Host header spells `name`: an IPv6 address in brackets (``[::1]``), lower case."""
+    bare = name.strip("[]").lower()
+    return f"[{bare}]" if ":" in bare else bare
+
+
+class _BodyTooLarge(Exception):
+    """The request's body passed the limit while it arrived."""
 
 
 class AccessGuard:
@@ -69,13 +83,24 @@ class AccessGuard:
     def __init__(self, app: ASGIApp, *, rules: AccessRules) -> None:
         self.app = app
         self.rules = rules
+        #: Starlette's check of the Host header; it calls `_host_trusted` when the host is one of ours.
+        self._host_check = (
+            TrustedHostMiddleware(_host_trusted, allowed_hosts=sorted(rules.hosts), www_redirect=False)
+            if rules.hosts is not None
+            else None
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        refusal = self._refusal(scope, headers)
+        refusal = await self._host_refusal(scope, headers) or self._refusal(scope, headers)
+        if refusal is None and _has_body(headers):
+            try:
+                receive = await _read_body(receive, limit=self.rules.max_body_bytes)
+            except _BodyTooLarge:
+                refusal = 413, f"the request body is larger than {self.rules.max_body_bytes} bytes", []
         if refusal is not None:
             status, message, extra = refusal
             await _send_plain(send, status, message, scope, extra)
@@ -88,11 +113,23 @@ class AccessGuard:
 
         await self.app(scope, receive, with_headers)
 
-    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+    async def _host_refusal(
+        self, scope: Scope, headers: dict[str, str]
+    ) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        if self._host_check is None:
+            return None
+        heard: list[str] = []
+
+        async def hear(message: Message) -> None:
+            heard.append(message["type"])
+
+        await self._host_check(scope, _no_body, hear)
+        if heard == [_HOST_TRUSTED]:
+            return None
         host = headers.get("host", "")
-        name = (urlsplit(f"//{host}").hostname or "") if host else ""
-        if self.rules.hosts is not None and name.lower() not in self.rules.hosts:
-            return 400, f"this server does not answer to the host {host[:100]!r}", []
+        return 400, f"this server does not answer to the host {host[:100]!r}", []
+
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
         method = scope["method"]
         cookies = _cookies(headers)
         if self.rules.token is not None:
@@ -119,7 +156,8 @@ class AccessGuard:
         given = query.get("token", [""])[0]
         if scope["method"] == "GET" and given and hmac.compare_digest(given.encode(), token.encode()):
             rest = {key: values for key, values in query.items() if key != "token"}
-            target = quote(scope["path"]) + (f"?{urlencode(rest, doseq=True)}" if rest else "")
+            # One leading slash: "//evil.example/" would send the browser to another host (an open redirect).
+            target = "/" + quote(scope["path"].lstrip("/")) + (f"?{urlencode(rest, doseq=True)}" if rest else "")
             cookie_flags = "Path=/; SameSite=Strict"
             return 303, "signed in", [
                 (b"location", target.encode("ascii")),
@@ -132,6 +170,47 @@ class AccessGuard:
         if cookie and hmac.compare_digest(cookie.encode(), _cookie_value(token).encode()):
             return None
         return 401, "this server needs its access token: open the address serve printed (it ends in ?token=…)", []
+
+
+_HOST_TRUSTED = "research_crawler.host_trusted"
+
+
+async def _host_trusted(scope: Scope, receive: Receive, send: Send) -> None:
+    """What TrustedHostMiddleware calls for a host it accepts: it says so, and nothing else."""
+    await send({"type": _HOST_TRUSTED})
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def _has_body(headers: dict[str, str]) -> bool:
+    return headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+
+
+async def _read_body(receive: Receive, *, limit: int) -> Receive:
+    """Read the request's body as it arrives, counting every byte (never trusting Content-Length); raises
+    `_BodyTooLarge` as soon as it passes `limit`, reading no more. Returns the `receive` that replays it."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # the client went away: the app hears it
+            replay: list[Message] = [message]
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise _BodyTooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            replay = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+            break
+
+    async def replaying() -> Message:
+        return replay.pop(0) if replay else await receive()
+
+    return replaying
 
 
 def _cookie_value(token: str) -> str:

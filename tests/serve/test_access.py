@@ -37,6 +37,21 @@ def test_only_loopback_host_names_are_answered(client: TestClient) -> None:
     assert rebound.status_code == 400 and "attacker.example" in rebound.json()["detail"]
 
 
+@pytest.mark.parametrize(
+    "host", ["evil@127.0.0.1", "evil@127.0.0.1:8765", "127.0.0.1#x", "127.0.0.1#x:8765", "127.0.0.1/x", "127.0.0.1 x",
+             "[::1", "localhost:80:80", ""]
+)
+def test_a_host_header_that_only_ends_in_a_loopback_name_is_refused(client: TestClient, host: str) -> None:
+    response = client.get("/api/runs", headers={"host": host})
+    assert response.status_code == 400, host
+    assert "does not answer to the host" in response.json()["detail"]
+
+
+def test_loopback_names_in_every_spelling_are_answered(client: TestClient) -> None:
+    for host in ("127.0.0.1", "127.0.0.1:8765", "LOCALHOST:8765", "[::1]:8765", "[::1]"):
+        assert client.get("/api/runs", headers={"host": host}).status_code == 200, host
+
+
 def test_a_post_from_another_site_is_refused(client: TestClient) -> None:
     for headers in ({"origin": "http://evil.example"}, {"origin": "null"}, {"sec-fetch-site": "cross-site"}):
         response = client.post("/api/runs", json={"query": "papers"}, headers=headers)
@@ -66,6 +81,20 @@ def test_bodies_of_unknown_or_excessive_length_are_refused(client: TestClient) -
     assert client.post("/api/runs", content=chunks()).status_code == 411  # type: ignore[arg-type]
 
 
+def test_a_body_longer_than_its_content_length_is_counted_as_it_arrives(client: TestClient) -> None:
+    """`Content-Length: 10` in front of a long chunked body: the guard counts what arrives, not what was announced."""
+
+    def long_body() -> object:
+        for _ in range(1000):
+            yield b" " * 1024
+
+    headers = {"content-length": "10", "content-type": "application/json"}
+    response = client.post("/api/runs", content=long_body(), headers=headers)  # type: ignore[arg-type]
+    assert response.status_code == 413 and "larger than 65536 bytes" in response.json()["detail"]
+    small = client.post("/api/runs", content=b'{"query": ""}', headers={"content-type": "application/json"})
+    assert small.status_code == 422, "a body within the limit still reaches the app whole"
+
+
 def test_with_a_token_every_request_needs_it(serve_settings: Settings) -> None:
     serve_settings.serve.token = "s3cret-token"  # type: ignore[assignment]
     with TestClient(create_app(serve_settings, backend="simulated"), base_url=BASE_URL) as client:
@@ -80,6 +109,10 @@ def test_with_a_token_every_request_needs_it(serve_settings: Settings) -> None:
 
         signed_in = client.get("/?token=s3cret-token", follow_redirects=False)
         assert signed_in.status_code == 303 and signed_in.headers["location"] == "/"
+        for path, stays in (("//evil.example/", "/evil.example/"), ("///evil.example", "/evil.example"),
+                            ("/\\evil.example/", "/%5Cevil.example/")):
+            elsewhere = client.get(f"{BASE_URL}{path}?token=s3cret-token", follow_redirects=False)
+            assert elsewhere.status_code == 303 and elsewhere.headers["location"] == stays, path
         assert client.cookies.get(TOKEN_COOKIE) and "s3cret" not in str(client.cookies.get(TOKEN_COOKIE))
         assert client.get("/").status_code == 200, "the cookie opens the pages"
         forged = TestClient(client.app, base_url=BASE_URL, cookies={TOKEN_COOKIE: "s3cret-token"})

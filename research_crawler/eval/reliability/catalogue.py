@@ -35,6 +35,7 @@ GROUPS = (
     "ssrf",
     "secrets",
     "hostile text and files",
+    "resource bounds",
 )
 
 
