@@ -12,7 +12,7 @@ from pathlib import Path
 from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import CollectedItem
 from research_crawler.errors import StateError
-from research_crawler.report.models import Report, ReportItem
+from research_crawler.report.models import COLLECTOR_SOURCE, Report, ReportItem
 
 __all__ = ["FoundItem", "found_items"]
 
@@ -76,5 +76,5 @@ def _as_report_item(item: CollectedItem, rank: int, work: ReportItem | None) -> 
         description=item.description,
         collector_score=item.score,
         date=item.date,
-        metadata_sources={"title": "collector", **({"date": "collector"} if item.date else {})},
+        metadata_sources={"title": COLLECTOR_SOURCE, **({"date": COLLECTOR_SOURCE} if item.date else {})},
     )

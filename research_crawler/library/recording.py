@@ -15,6 +15,7 @@ from research_crawler.library.database import write_transaction
 from research_crawler.library.found_items import FoundItem
 from research_crawler.library.identity import identity_keys, key_rank
 from research_crawler.library.watches import Watch
+from research_crawler.report.identity import IDENTIFIER_KINDS, titles_agree
 from research_crawler.report.models import Report, ReportItem
 
 __all__ = ["RecordedRun", "record_run"]
@@ -131,6 +132,14 @@ def _file_item(connection: sqlite3.Connection, item: ReportItem, kind: str, stam
     owners = dict(
         connection.execute(f"SELECT key, item_id FROM identities WHERE key IN ({placeholders})", keys).fetchall()
     )
+    # A DOI or arXiv identifier names a work only where the titles agree: another paper's page claiming it is not it.
+    disputed = {
+        key
+        for key, owner in owners.items()
+        if key.startswith(IDENTIFIER_KINDS) and not _same_title(connection, owner, item)
+    }
+    keys = [key for key in keys if key not in disputed]
+    owners = {key: owner for key, owner in owners.items() if key not in disputed}
     owner = next((owners[key] for key in keys if key in owners), None)
     created = owner is None
     if owner is None:
@@ -168,6 +177,11 @@ def _file_item(connection: sqlite3.Connection, item: ReportItem, kind: str, stam
         "INSERT OR IGNORE INTO identities (key, item_id) VALUES (?, ?)", [(key, owner) for key in keys]
     )
     return owner, created
+
+
+def _same_title(connection: sqlite3.Connection, item_id: int, item: ReportItem) -> bool:
+    row = connection.execute("SELECT title FROM items WHERE id = ?", (item_id,)).fetchone()
+    return row is not None and titles_agree(str(row[0]), item.title)
 
 
 def _sighting(

@@ -12,7 +12,7 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
-from research_crawler.report.models import ReportItem
+from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.plain_text import plain_text
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
@@ -40,7 +40,7 @@ def collected_report_items(exploration: Exploration) -> list[ReportItem]:
             description=plain_text(item.description) or "",
             collector_score=item.score,
             date=item.date,
-            metadata_sources={"date": "the page where it was found"} if item.date else {},
+            metadata_sources={"date": FOUND_ON_SOURCE} if item.date else {},
         )
         for rank, (item, site_url, path) in enumerate(collected, 1)
     ]

@@ -11,6 +11,9 @@ from research_crawler.context.request import ResearchRequest
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = [
+    "COLLECTOR_SOURCE",
+    "FOUND_ON_SOURCE",
+    "LISTING_SOURCES",
     "AgentStats",
     "FailedPage",
     "PendingPage",
@@ -20,6 +23,13 @@ __all__ = [
     "SiteCoverage",
     "SiteSummary",
 ]
+
+#: `ReportItem.metadata_sources` of a field read from the page where the item was found (a listing), not its own page.
+FOUND_ON_SOURCE = "the page where it was found"
+#: ... of a field as the Collector wrote it down.
+COLLECTOR_SOURCE = "collector"
+#: The sources that are not the item's own page.
+LISTING_SOURCES = frozenset({FOUND_ON_SOURCE, COLLECTOR_SOURCE})
 
 
 class ReportItem(BaseModel):

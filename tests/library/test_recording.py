@@ -170,3 +170,17 @@ def test_an_item_known_by_its_url_is_filed_under_its_doi_once_its_page_gives_one
     assert item.key == "doi:10.5555/gc.7" and item.title == "Graph networks for chemistry"
     assert item.doi == "10.5555/gc.7" and item.authors == ["Ada Lovelace"]
     assert f"url:{A}abs/7" in item.keys and "doi:10.5555/gc.7" in item.keys
+
+
+def test_one_doi_on_the_pages_of_three_papers_files_three_items(tmp_path: Path) -> None:
+    """A DOI names a work only where the titles agree: pages of other papers claiming it are filed apart."""
+    connection = open_library(tmp_path / "library.sqlite3")
+    titles = ("Sulfide glass ceramics for lithium cells", "Coral bleaching forecasts", "Erasure conversion in atoms")
+    fakes = [
+        paper(t, url=f"{A}p/{n}", site=A, doi="10.5555/fake", authors=[f"Author {n}"]) for n, t in enumerate(titles)
+    ]
+    recorded = record_run(connection, report_of("anything", fakes), reported(fakes))
+    assert len(recorded.new) == 3
+    assert sorted(item.title for item in list_items(connection)) == sorted(titles)
+    again = paper("Sulfide Glass-Ceramics for Lithium Cells", url=f"{B}x/1", site=B, doi="10.5555/fake")
+    assert len(record_run(connection, report_of("again", [again]), reported([again])).known) == 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date
 
 from research_crawler.context.request import ResearchRequest
-from research_crawler.report.identity import merge_same_works, work_keys
 from research_crawler.report.models import ReportItem
 from research_crawler.report.selection import select_items
 
@@ -70,22 +69,3 @@ def test_the_works_of_named_authors_come_first() -> None:
         item_kind="paper",
     )
     assert chosen.items[0].url.endswith("/9") and "1 by Ana Lee, shown first" in chosen.compliance
-
-
-def test_one_work_is_one_item_with_all_its_links() -> None:
-    preprint = item(1, None, url="https://arxiv.org/abs/2401.01234v2", authors=["Ana Lee"], title="Deep Graph Kernels")
-    published = item(
-        2,
-        "2024-05-01",
-        url="https://journal.test/article/9",
-        doi="10.1234/dgk",
-        authors=["Lee, Ana"],
-        title="Deep Graph Kernels",
-    )
-    other = item(3, "2023-01-01", doi="10.1234/other")
-    same_doi = item(4, None, url="https://doi.org/10.1234/OTHER")
-    merged = merge_same_works([preprint, published, other, same_doi])
-    assert [m.url for m in merged] == ["https://arxiv.org/abs/2401.01234v2", other.url]
-    assert merged[0].also_at == ["https://journal.test/article/9"] and merged[0].date == "2024-05-01"
-    assert merged[1].also_at == ["https://doi.org/10.1234/OTHER"] and [m.rank for m in merged] == [1, 2]
-    assert "arxiv:2401.01234" in work_keys(preprint)

@@ -36,6 +36,7 @@ GROUPS = (
     "secrets",
     "hostile text and files",
     "resource bounds",
+    "answers that agree with themselves",
 )
 
 

@@ -44,6 +44,7 @@ def _load_cases() -> None:
         hostile_file_cases,
         hostile_text_cases,
         model_cases,
+        one_work_cases,
         resource_cases,
         run_cases,
         security_cases,
