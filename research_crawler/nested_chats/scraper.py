@@ -89,6 +89,8 @@ class ScraperChat:
             if target.url == x.web.site_url and x.web.visited_count == 1:  # nothing else of the site is known
                 failure = f"its start page {target.url} could not be opened: {page.determination.value}"
                 failure += f" ({page.reason})" if page.reason else ""
+            elif page.blocked_by == "challenge":  # asked whether we are a robot: a person would not keep trying
+                failure = f"it answered {target.url} with {page.reason}; the site is left rather than tried again"
             x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)

@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.text.untrusted import UntrustedText
 
-__all__ = ["Determination", "Link", "Page", "RenderKind"]
+__all__ = ["BlockedBy", "Determination", "Link", "Page", "RenderKind"]
 
 RenderKind = Literal["http", "browser", "file", "replay"]
+BlockedBy = Literal["challenge", "soft_404", "login_wall", "paywall", "consent"]
 
 
 class Determination(StrEnum):
@@ -52,6 +53,11 @@ class Page(BaseModel):
     )
     determination: Determination
     reason: UntrustedText = Field(default="", description="A human-readable detail of the determination.")
+    blocked_by: BlockedBy | None = Field(
+        default=None,
+        description="What answered in the page's place when it is `blocked`: a robot check (challenge), a soft 404, a "
+        "sign-in (login_wall), a paywall, or a consent notice that could not be passed (consent).",
+    )
     title: UntrustedText = ""
     markdown: UntrustedText = Field(
         default="", description="The page as Markdown, every link shown as [n] anchor text."

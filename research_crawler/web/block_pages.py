@@ -1,13 +1,16 @@
 """Block pages served with a success status: bot challenges (Cloudflare, Imperva, PerimeterX, DataDome,
-Akamai, CAPTCHA walls) and soft 404s. Their text is not the page that was asked for, so it must never be
-read, scored or cited as if it were (crawl4ai #1757: block pages stored as content).
+Akamai, CAPTCHA walls), login walls, paywalls and soft 404s. Their text is not the page that was asked for, so it
+must never be read, scored or cited as if it were (crawl4ai #1757: block pages stored as content).
 
 Detection is deliberately conservative, because a false "blocked" hides a real page: a signal (a vendor's
 challenge markup or title, or a title/H1 that says the page was not found) counts only on a page with
 little main text. Challenge pages are a few sentences; real articles, listings and search pages — even
 those that load a vendor's bot-detection script, embed a reCAPTCHA in a comment form, or write *about*
 404 errors — are not. The signals are searched in the raw HTML first (cheap); only a page with a signal
-is parsed to count its words.
+is parsed to count its words. A login wall is a sign-in form (a password field) on a page that says it wants a
+sign-in and shows little else; a paywall says it wants a subscription or a purchase and shows little else, and has
+no item tags (an article page that holds its title and abstract in ``citation_*`` tags is readable behind its
+"buy this article" button). A cookie notice is not a block: the fetcher passes it (`interstitials.py`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ MAX_CHALLENGE_WORDS = 300
 MAX_CAPTCHA_WORDS = 120
 #: A page whose title/H1 says "not found" but that has more main text than this is a real page.
 MAX_SOFT_404_WORDS = 150
+#: A sign-in or subscription wall with more main text than this is a page that also offers a sign-in.
+MAX_WALL_WORDS = 150
 
-BlockKind = Literal["challenge", "soft_404"]
+BlockKind = Literal["challenge", "soft_404", "login_wall", "paywall"]
 
 #: Patterns searched in the raw HTML are written in lower case and matched on the lower-cased HTML: a
 #: case-sensitive search of a literal is many times faster than an IGNORECASE one on a megabyte page.
@@ -152,6 +157,17 @@ _ITEM_META = re.compile(r"<meta\b[^>]*\bname\s*=\s*[\"']?(?:citation_title|dc\.t
 _INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "select", "option", "head"})
 _FRAME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 _FRAME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menubar"})
+_PASSWORD_FIELD = re.compile(r"<input\b[^>]*\btype\s*=\s*[\"']?password\b", _FLAGS)
+_SIGN_IN = re.compile(
+    r"\b(?:sign|log)\s*-?\s*in\b|\blogin\b|\bauthenticat|\bmembers? only\b|\bregistered users\b|\byour account\b"
+)
+_PAYWALL = re.compile(
+    r"\bsubscribe (?:to|now to) (?:continue|read|access|view)\b|\bsubscribers? only\b|\bfor subscribers\b"
+    r"|\b(?:purchase|buy|rent) (?:this |the )?(?:article|paper|chapter|access|pdf|issue)\b|\bpaywall\b"
+    r"|\bto (?:continue|keep) reading\b|\byou (?:do not|don't) have access\b|\bget (?:full )?access (?:to|now)\b"
+)
+_PAYWALL_LITERALS = re.compile(r"subscri|purchase|buy |rent |paywall|reading|have access|get access")
+_SCRIPTS = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>", _FLAGS)
 _CONSENT = re.compile(r"(?:^|[\s_-])(?:cookies?|consent|gdpr|onetrust|cookiebot)(?:$|[\s_-])", re.IGNORECASE)
 
 
@@ -168,6 +184,10 @@ class BlockPage:
         """One line for the page's reason (fixed text: nothing of the page's own words is quoted)."""
         if self.kind == "challenge":
             return f"a bot-challenge page ({self.signal}): the site answered with a robot check, not the page"
+        if self.kind == "login_wall":
+            return "a login wall: the site asks to sign in before it shows the page, and the crawler does not sign in"
+        if self.kind == "paywall":
+            return "a paywall: the site asks for a subscription or a purchase before it shows the page"
         return f"a soft 404: the page says it was not found (its {self.signal}) and has almost no content"
 
 
@@ -179,14 +199,18 @@ def detect_block_page(html: str) -> BlockPage | None:
     title_tag = _TITLE.search(lowered)
     title = _heading_text(title_tag.group(1)) if title_tag else ""
     challenge = _challenge_signal(lowered, title)
-    not_found = None if _ITEM_META.search(lowered) else _not_found_signal(lowered, title)
-    if challenge is None and not_found is None:
+    item_page = _ITEM_META.search(lowered) is not None
+    not_found = None if item_page else _not_found_signal(lowered, title)
+    wall = None if item_page or challenge is not None else _wall_signal(lowered, title)
+    if challenge is None and not_found is None and wall is None:
         return None
     words = main_text_words(html)
     if challenge is not None and words <= challenge[1]:
         return BlockPage("challenge", challenge[0], words)
     if not_found is not None and words <= MAX_SOFT_404_WORDS:
         return BlockPage("soft_404", not_found, words)
+    if wall is not None and words <= MAX_WALL_WORDS:
+        return BlockPage(wall, "title or heading", words)
     return None
 
 
@@ -213,6 +237,20 @@ def _challenge_signal(lowered: str, title: str) -> tuple[str, int] | None:
             return marker.label, MAX_CHALLENGE_WORDS
     if _CAPTCHA_WIDGET.found_in(lowered) and _CAPTCHA_WORDS.search(f"{title} {_TAG.sub(' ', lowered)}"):
         return _CAPTCHA_WIDGET.label, MAX_CAPTCHA_WORDS
+    return None
+
+
+def _wall_signal(lowered: str, title: str) -> BlockKind | None:
+    """'login_wall' when the page has a sign-in form and its title or a main heading asks for a sign-in; 'paywall'
+    when its title, a heading or its text asks for a subscription or a purchase; else None."""
+    h1s = zip(range(_MAX_H1S), _H1.finditer(lowered), strict=False)
+    headings = [title, *(_heading_text(found.group(1)) for _, found in h1s)]
+    if _PASSWORD_FIELD.search(lowered) and any(_SIGN_IN.search(heading) for heading in headings if heading):
+        return "login_wall"
+    if any(_PAYWALL.search(heading) for heading in headings if heading):
+        return "paywall"
+    if _PAYWALL_LITERALS.search(lowered) and _PAYWALL.search(_TAG.sub(" ", _SCRIPTS.sub(" ", lowered))):
+        return "paywall"
     return None
 
 

@@ -15,6 +15,11 @@ the `allowed_hosts` given here) names the host — and the connection goes to th
 checked. The browser reaches the web only through the guard's proxy (`guard_proxy.py`). What a render means
 (retries, final-URL checks, determination) is decided in `rendering.py`, behind the `Renderer` seam.
 
+A page that only asks for consent (a cookie notice, "continue to site", a region chooser) is passed the way a
+person passes it (`interstitials.py`): its form submitted or its continue link followed, through the same checks
+and pace, the cookie it sets kept in the site's own jar for the run (`cookie_jars.py`), and the page asked for
+again. A site search by POST (`submit`) goes the same way as a page.
+
 Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose
 `determination` says what happened. That includes a URL that cannot be canonicalised (bad scheme,
 too long, no host): URLs reach the fetcher from pages and agents, so it answers with a page whose
@@ -25,6 +30,7 @@ Only misconfiguration raises: `BrowserError` when a browser page is needed and n
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -33,13 +39,16 @@ from typing import get_args
 import httpx
 
 from research_crawler.config.settings import FetchSettings, PageViewSettings, RenderMode
-from research_crawler.context.urls import canonicalize_url
+from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.errors import BrowserError, InvalidURLError
+from research_crawler.pages.html_forms import FormSubmission, submission_identity
 from research_crawler.pages.page import Determination, Page
 from research_crawler.web.browser_session import BrowserSession
+from research_crawler.web.cookie_jars import SiteCookies
 from research_crawler.web.fetch_progress import FetchProgress
 from research_crawler.web.fetch_reasons import attempts_text, joined, rendered_in_place_of, stopping_took
 from research_crawler.web.http_transport import HttpTransport
+from research_crawler.web.interstitials import pass_interstitial
 from research_crawler.web.page_building import (
     DEFAULT_LINK_TEXT_CHARS,
     failed_page,
@@ -125,6 +134,7 @@ class Fetcher:
             max_path_repetition=settings.max_path_repetition,
         )
         self._cache = PageCache()
+        self._cookies = SiteCookies()
         self._browser: BrowserSession | None = None
         self._browser_lock = asyncio.Lock()
         #: Why no browser could be started for render="auto" (tried once per fetcher, not once per page).
@@ -144,6 +154,7 @@ class Fetcher:
             await self._cache.cancel_pending()
             await self._http.aclose()
         finally:
+            self._cookies.clear()
             browser, self._browser = self._browser, None
             if self._own_revisits and self._revisits is not None:
                 self._revisits.close()
@@ -191,6 +202,33 @@ class Fetcher:
         if cached is not None:
             return cached
         return await self._cache.get_or_fetch(canonical, mode, lambda: self._fetch_new(canonical, mode, site_url))
+
+    async def submit(self, form: FormSubmission, *, site_url: str | None = None) -> Page:
+        """Submit a site's search form (a GET or a POST) and return the results page; never raises for outcomes of
+        the web. The page's URL is `submission_identity(form)`, under which it is cached: submitting the same form
+        again returns it without a request. Always over plain HTTP (a browser cannot be handed a POST to load)."""
+        if form.method == "GET":
+            return await self.fetch(form.url, render="http", site_url=site_url)
+        if self._closed:
+            raise RuntimeError("this Fetcher is closed")
+        identity = submission_identity(form)
+        shown = identity[:300]
+        refusal = self._guard.static_refusal(form.action)
+        if refusal is not None:
+            return failed_page(url=shown, final_url=shown, determination=Determination.REFUSED, reason=refusal)
+        try:
+            canonical = canonicalize_url(identity, max_length=self._settings.max_url_length)
+            action = canonicalize_url(form.action, max_length=self._settings.max_url_length)
+        except InvalidURLError as exc:
+            reason = f"invalid URL: {exc}"
+            return failed_page(url=shown, final_url=shown, determination=Determination.HTTP_ERROR, reason=reason)
+        cached = self._cache.get(canonical)
+        if cached is not None:
+            return cached
+        posted = FormSubmission("POST", action, form.fields)
+        return await self._cache.get_or_fetch(
+            canonical, "http", lambda: self._fetch_new(canonical, "http", site_url, form=posted)
+        )
 
     async def abandon(self, url: str) -> None:
         """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
@@ -243,7 +281,9 @@ class Fetcher:
 
     # -- one page -------------------------------------------------------------------------------
 
-    async def _fetch_new(self, url: str, mode: RenderMode, site_url: str | None) -> Page:
+    async def _fetch_new(
+        self, url: str, mode: RenderMode, site_url: str | None, *, form: FormSubmission | None = None
+    ) -> Page:
         started = time.monotonic()
         progress = FetchProgress(deadline_s=self._settings.page_deadline_s)
         scope: asyncio.Timeout | None = None
@@ -253,7 +293,7 @@ class Fetcher:
                 if mode == "browser":
                     page = await self._fetch_browser(url, site_url, progress)
                 else:
-                    page = await self._fetch_http(url, site_url, progress)
+                    page = await self._fetch_http(url, site_url, progress, form=form)
                     if mode == "auto":
                         page = await self._render_if_needed(page, site_url, progress)
         except TimeoutError:
@@ -270,13 +310,57 @@ class Fetcher:
             )
         return page.model_copy(update={"elapsed_s": time.monotonic() - started})
 
-    async def _fetch_http(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
-        raw = await self._http_get(url, progress, conditional=self._revisits is not None)
+    async def _fetch_http(
+        self, url: str, site_url: str | None, progress: FetchProgress, *, form: FormSubmission | None = None
+    ) -> Page:
+        cookies = self._cookies.jar(url, site_url)
+        conditional = self._revisits is not None and form is None
+        raw = await self._http_get(url, progress, conditional=conditional, cookies=cookies, form=form)
         if raw.status == 304 and self._revisits is not None:
             kept = await self._revisits.unchanged_page(url, raw.final_url, attempts=raw.attempts)
             if kept is not None:  # unchanged since it was kept: nothing downloaded
                 return kept
-            raw = await self._http_get(url, progress, conditional=False)  # the copy went meanwhile: in full
+            raw = await self._http_get(url, progress, conditional=False, cookies=cookies)  # the copy went meanwhile
+        page = await self._http_page(raw, url, site_url, form=form)
+        page = await pass_interstitial(
+            page,
+            url=url,
+            send=lambda way: self._send_form(way, site_url, progress, cookies),
+            again=lambda: self._request_page(url, site_url, progress, cookies, form),
+        )
+        if self._revisits is not None and page.ok and form is None:
+            await asyncio.to_thread(self._revisits.put, page, raw.headers)
+        return page
+
+    async def _send_form(
+        self, way: FormSubmission, site_url: str | None, progress: FetchProgress, cookies: httpx.Cookies
+    ) -> Page:
+        """The request that passes a notice (its form or its continue link), checked like any page request."""
+        target = try_canonicalize_url(way.url, max_length=self._settings.max_url_length)
+        if target is None:
+            reason = "invalid URL: the way through cannot be requested"
+            return failed_page(
+                url=way.url[:300], final_url=way.url[:300], determination=Determination.REFUSED, reason=reason
+            )
+        form = FormSubmission("POST", target, way.fields) if way.method == "POST" else None
+        return await self._request_page(target, site_url, progress, cookies, form)
+
+    async def _request_page(
+        self,
+        url: str,
+        site_url: str | None,
+        progress: FetchProgress,
+        cookies: httpx.Cookies,
+        form: FormSubmission | None,
+    ) -> Page:
+        """`url` requested (the `form` posted to it) with the site's cookies, and its page."""
+        raw = await self._http_get(url, progress, conditional=False, cookies=cookies, form=form)
+        return await self._http_page(raw, url, site_url, form=form)
+
+    async def _http_page(
+        self, raw: RawResponse, url: str, site_url: str | None, *, form: FormSubmission | None = None
+    ) -> Page:
+        """The page for what a request of `url` brought back (a redirect to a page already fetched gives that)."""
         if raw.known_target:
             known = self._cache.get(raw.final_url)
             if known is None:  # pragma: no cover - the cache never forgets a page
@@ -284,7 +368,10 @@ class Fetcher:
             logger.debug("%s redirects to the already fetched %s", url, raw.final_url)
             return known.model_copy(update={"url": url, "attempts": raw.attempts})
         # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
-        page = await asyncio.to_thread(
+        if form is not None and raw.final_url == form.action:
+            # A POST answered in place: its page is the search it made, not the bare action URL.
+            raw = dataclasses.replace(raw, final_url=url)
+        return await asyncio.to_thread(
             page_from_response,
             raw,
             url=url,
@@ -292,18 +379,25 @@ class Fetcher:
             max_links=self._settings.max_links_per_page,
             max_link_text_chars=self._max_link_text_chars,
         )
-        if self._revisits is not None and page.ok:
-            await asyncio.to_thread(self._revisits.put, page, raw.headers)
-        return page
 
-    async def _http_get(self, url: str, progress: FetchProgress, *, conditional: bool) -> RawResponse:
+    async def _http_get(
+        self,
+        url: str,
+        progress: FetchProgress,
+        *,
+        conditional: bool,
+        cookies: httpx.Cookies | None = None,
+        form: FormSubmission | None = None,
+    ) -> RawResponse:
         return await self._http.get(
-            url,
+            form.action if form is not None else url,
             max_bytes=self._settings.max_page_bytes,
             max_redirects=self._settings.max_redirects,
             check_hop=self._check_page_hop,
             progress=progress,
             conditional=self._revisits.conditional_headers if conditional and self._revisits is not None else None,
+            form_body=form.body if form is not None else None,
+            cookies=cookies,
         )
 
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:

@@ -1,11 +1,15 @@
-"""Our HTTP transport: GET over httpx, streamed under a size cap, retried politely, redirects hop by hop.
+"""Our HTTP transport: GET (and a form's POST) over httpx, streamed under a size cap, retried politely, redirects
+hop by hop.
 
 Each redirect hop is canonicalised and checked (robots.txt, allowed hosts, already fetched) *before*
-it is requested, which Crawl4AI's HTTP strategy and httpx's own redirect following cannot do.
+it is requested, which Crawl4AI's HTTP strategy and httpx's own redirect following cannot do. A POST that is
+redirected with 301, 302 or 303 goes on as a GET, as browsers do; 307 and 308 repeat the POST. Cookies travel
+only in the jar the caller gives (the site's, `cookie_jars.py`): the client's own jar keeps nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -19,6 +23,7 @@ from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import InvalidURLError
 from research_crawler.pages.page import Determination
 from research_crawler.web.content_encoding import ACCEPT_ENCODING, BoundedDecoder, ContentDecodingError
+from research_crawler.web.cookie_jars import refusing_jar
 from research_crawler.web.fetch_progress import FetchProgress
 from research_crawler.web.pinned_transport import GuardRefusedError, PinnedTransport
 from research_crawler.web.politeness import HostPoliteness, politeness_key
@@ -32,6 +37,9 @@ __all__ = ["REDIRECT_STATUSES", "ConditionalHeaders", "HttpTransport"]
 logger = logging.getLogger(__name__)
 
 REDIRECT_STATUSES: frozenset[int] = frozenset({301, 302, 303, 307, 308})
+#: Redirects after which a POST goes on as a GET without its body (what browsers do).
+_REDIRECTS_TO_GET = frozenset({301, 302, 303})
+_FORM_TYPE = "application/x-www-form-urlencoded"
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 #: The conditional request headers (If-None-Match, If-Modified-Since) to send for a URL; {} for none.
 ConditionalHeaders = Callable[[str], Awaitable[Mapping[str, str]]]
@@ -91,6 +99,7 @@ class HttpTransport:
                 pool=settings.connect_timeout_s,
             ),
             follow_redirects=False,
+            cookies=refusing_jar(),
             event_hooks={"response": [_set_location_aside]},
             # Proxies and .netrc come from the environment only through settings.py, never behind its back.
             trust_env=False,
@@ -111,16 +120,21 @@ class HttpTransport:
         check_hop: HopCheck | None = None,
         progress: FetchProgress | None = None,
         conditional: ConditionalHeaders | None = None,
+        form_body: bytes | None = None,
+        cookies: httpx.Cookies | None = None,
     ) -> RawResponse:
-        """GET canonical `url`, following up to `max_redirects` redirects; never raises for web outcomes.
+        """GET canonical `url` (POST `form_body` to it when given), following up to `max_redirects` redirects;
+        never raises for web outcomes.
 
         A body longer than `max_bytes` (after decompression) is ``too_large`` unless `allow_truncated`,
         which keeps its first `max_bytes` (robots.txt). `check_hop` vets every URL before its request;
         `conditional` gives each one's conditional headers (a 304 then ends the GET with status 304, no body).
+        `cookies` (the site's jar) are sent with each request and take what each response sets.
         """
         started = time.monotonic()
         progress = progress or FetchProgress()
         current = url
+        body = form_body
         for hop in range(max_redirects + 1):
             if check_hop is not None:
                 stop = await check_hop(current, hop)
@@ -135,9 +149,15 @@ class HttpTransport:
                         elapsed_s=time.monotonic() - started,
                         known_target=stop.determination is None,
                     )
-            extra = dict(await conditional(current)) if conditional is not None else {}
+            extra = dict(await conditional(current)) if conditional is not None and body is None else {}
             exchange, give_up = await self._exchange(
-                current, max_bytes=max_bytes, allow_truncated=allow_truncated, progress=progress, headers=extra
+                current,
+                max_bytes=max_bytes,
+                allow_truncated=allow_truncated,
+                progress=progress,
+                headers=extra,
+                body=body,
+                cookies=cookies,
             )
             location = exchange.headers.get("location")
             if exchange.status in REDIRECT_STATUSES and location:
@@ -161,6 +181,8 @@ class HttpTransport:
                     )
                 logger.debug("redirect %s -> %s (HTTP %s)", current, target, exchange.status)
                 current = target
+                if exchange.status in _REDIRECTS_TO_GET:
+                    body = None
                 continue
             return self._response(
                 url,
@@ -238,7 +260,15 @@ class HttpTransport:
         )
 
     async def _exchange(
-        self, url: str, *, max_bytes: int, allow_truncated: bool, progress: FetchProgress, headers: dict[str, str]
+        self,
+        url: str,
+        *,
+        max_bytes: int,
+        allow_truncated: bool,
+        progress: FetchProgress,
+        headers: dict[str, str],
+        body: bytes | None = None,
+        cookies: httpx.Cookies | None = None,
     ) -> tuple[_Exchange, str]:
         """One URL with retries: the last exchange, and why retrying stopped ('' when it was not needed)."""
         host = politeness_key(url)
@@ -256,6 +286,8 @@ class HttpTransport:
                     allow_truncated=allow_truncated,
                     extra_headers=headers,
                     pacing=SendPacing(self._politeness, host),
+                    body=body,
+                    cookies=cookies,
                 )
             progress.status = exchange.status
             decision = decide_retry(
@@ -280,12 +312,27 @@ class HttpTransport:
         allow_truncated: bool,
         extra_headers: dict[str, str] | None,
         pacing: SendPacing,
+        body: bytes | None = None,
+        cookies: httpx.Cookies | None = None,
     ) -> _Exchange:
         empty = httpx.Headers()
+        request_headers = dict(extra_headers or {})
+        if body is not None:
+            request_headers["Content-Type"] = _FORM_TYPE
+        request = self._client.build_request(
+            "GET" if body is None else "POST",
+            url,
+            headers=request_headers or None,
+            content=body,
+            extensions=pacing.extensions(),
+        )
+        if cookies is not None:
+            cookies.set_cookie_header(request)
         try:
-            async with self._client.stream(
-                "GET", url, headers=extra_headers or None, extensions=pacing.extensions()
-            ) as response:
+            response = await self._client.send(request, stream=True)
+            async with contextlib.aclosing(response):
+                if cookies is not None:
+                    cookies.extract_cookies(response)
                 headers = _restore_location(response.headers)
                 status = response.status_code
                 if not 200 <= status < 300:

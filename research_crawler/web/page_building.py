@@ -14,7 +14,7 @@ from typing import Any
 
 from research_crawler.config.settings import PageViewSettings
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
-from research_crawler.pages.page import Determination, Page, RenderKind
+from research_crawler.pages.page import BlockedBy, Determination, Page, RenderKind
 from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, PageView, build_page_view
 from research_crawler.web.block_pages import detect_block_page
 from research_crawler.web.html_body import decode_html, is_textual, non_html_reason
@@ -38,6 +38,7 @@ def failed_page(
     content_type: str = "",
     attempts: int = 0,
     html: str = "",
+    blocked_by: BlockedBy | None = None,
 ) -> Page:
     """A page without a view: what was asked, where it ended, and why there is nothing to read.
 
@@ -49,6 +50,7 @@ def failed_page(
         status=status,
         determination=determination,
         reason=reason,
+        blocked_by=blocked_by,
         markdown="",
         html=html,
         content_type=content_type,
@@ -207,6 +209,7 @@ def _blocked(
         final_url=final_url,
         determination=Determination.BLOCKED,
         reason=block.reason + served,
+        blocked_by=block.kind,
         status=status,
         render=render,
         content_type=content_type,

@@ -1,8 +1,9 @@
 """The fault web: tiny programmable HTTP servers on loopback that answer with the faults of the reliability
 catalogue (status sequences, Retry-After, stalls, trickles, short bodies, garbage, compression bombs…).
 
-Each path answers with a list of `Reply` objects, one per hit (the last one repeats), or a function of the
-path; every hit, of any method and any path, is recorded with its arrival time, so tests and the
+Each path answers with a list of `Reply` objects, one per hit (the last one repeats), a function of the
+path, or (`handle`) a function of the whole request — its method, headers and body, for sites that set cookies or
+take a form's POST; every hit, of any method and any path, is recorded with its arrival time, so tests and the
 reliability report assert exact counts and gaps from the server side. An "admin" or "canary" server is a
 `FaultServer` with no routes: it only counts who reached it.
 """
@@ -18,8 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["HTML", "FaultServer", "Hit", "Reply", "brotli_bomb", "gzip_bomb", "loopback_alias"]
+__all__ = ["HTML", "FaultServer", "Handler", "Hit", "Reply", "brotli_bomb", "gzip_bomb", "loopback_alias"]
 
 HTML = "text/html; charset=utf-8"
 
@@ -54,9 +56,24 @@ class Hit:
     at: float
     headers: dict[str, str]
     method: str = "GET"
+    body: bytes = b""
+
+    @property
+    def cookies(self) -> dict[str, str]:
+        """The cookies the request carried (name → value)."""
+        pairs = (part.strip().partition("=") for part in self.headers.get("cookie", "").split(";"))
+        return {name: value for name, _, value in pairs if name}
+
+    @property
+    def form(self) -> dict[str, list[str]]:
+        """The urlencoded form the request's body (a POST) or query (a GET) carried."""
+        query = self.body.decode("utf-8", "replace") if self.method == "POST" else urlsplit(self.path).query
+        return parse_qs(query, keep_blank_values=True)
 
 
 Responder = Callable[[str], Reply]
+#: Answers a request from all of it (method, path with its query, headers, body).
+Handler = Callable[[Hit], Reply]
 
 
 class _IPv6Server(ThreadingHTTPServer):
@@ -72,6 +89,7 @@ class FaultServer:
 
     def __init__(self, host: str = "127.0.0.1", *, port: int = 0) -> None:
         self.routes: dict[str, list[Reply] | Responder] = {"/robots.txt": [Reply(404, "no robots here")]}
+        self.handlers: dict[str, Handler] = {}
         self.hits: list[Hit] = []
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}
@@ -88,6 +106,10 @@ class FaultServer:
             self.routes[path] = replies[0]
         else:
             self.routes[path] = [reply for reply in replies if isinstance(reply, Reply)]
+
+    def handle(self, path: str, handler: Handler) -> None:
+        """Answer every request of `path` (whatever its query) with `handler(hit)`."""
+        self.handlers[path] = handler
 
     def page(self, path: str, html: str, *, stall_s: float = 0.0, content_length: int | str | None = "auto") -> None:
         """Serve `html` at `path` with status 200."""
@@ -193,11 +215,13 @@ class FaultServer:
                 self._serve("CONNECT")
 
             def _serve(self, method: str) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(min(length, 1 << 20)) if length > 0 else b""
+                hit = Hit(self.path, time.monotonic(), {k.lower(): v for k, v in self.headers.items()}, method, body)
                 with server._lock:
-                    server.hits.append(
-                        Hit(self.path, time.monotonic(), {k.lower(): v for k, v in self.headers.items()}, method)
-                    )
-                reply = server._next_reply(self.path)
+                    server.hits.append(hit)
+                handler = server.handlers.get(urlsplit(self.path).path)
+                reply = handler(hit) if handler is not None else server._next_reply(self.path)
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self._send(reply, head_only=method == "HEAD")
 

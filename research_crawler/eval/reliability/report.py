@@ -43,6 +43,7 @@ def _load_cases() -> None:
         fetch_cases,
         hostile_file_cases,
         hostile_text_cases,
+        interstitial_cases,
         model_cases,
         one_work_cases,
         resource_cases,

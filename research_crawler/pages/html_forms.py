@@ -1,0 +1,160 @@
+"""HTML forms as a browser submits them: each form's controls (those outside it that name it with ``form=``
+included), the form data set for a chosen submit button, and the request that results (`FormSubmission`).
+
+Shared by the site search (`search_forms.py`) and the consent pages the fetcher passes (`web/interstitials.py`):
+a form is read the way the HTML standard says a browser builds its request, never guessed at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
+
+import lxml.html
+
+__all__ = [
+    "FormSubmission",
+    "controls_by_form",
+    "form_data",
+    "form_method",
+    "form_target",
+    "input_type",
+    "is_disabled",
+    "is_submit",
+    "selected_values",
+    "submission_identity",
+]
+
+FormMethod = Literal["GET", "POST"]
+
+
+@dataclass(frozen=True, slots=True)
+class FormSubmission:
+    """One form submission: the method, the absolute action URL, and the fields in the form's order.
+
+    A GET puts the fields in the action's query (replacing the query it had, as browsers do; with no fields it is
+    the action itself: a link followed); a POST sends them as an ``application/x-www-form-urlencoded`` body.
+    """
+
+    method: FormMethod
+    action: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def url(self) -> str:
+        """The URL requested: for a GET the action with the fields as its query, for a POST the action."""
+        parts = urlsplit(self.action)
+        query = urlencode(self.fields) if self.method == "GET" and self.fields else parts.query
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+
+    @property
+    def body(self) -> bytes:
+        """The urlencoded body of a POST (empty for a GET)."""
+        return urlencode(self.fields).encode("ascii") if self.method == "POST" else b""
+
+
+def controls_by_form(
+    tree: lxml.html.HtmlElement,
+) -> dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]:
+    """Each form's controls in tree order, including those outside it that name it with form=."""
+    owners: dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]] = {}
+    for control in tree.iter("input", "select", "textarea", "button"):
+        owner = None
+        if control.get("form"):
+            named = tree.xpath("//form[@id=$id]", id=control.get("form"))
+            owner = named[0] if named else None
+        else:
+            owner = next(control.iterancestors("form"), None)
+        if owner is not None:
+            owners.setdefault(owner, []).append(control)
+    return owners
+
+
+def form_method(form: lxml.html.HtmlElement, submitter: lxml.html.HtmlElement | None) -> str:
+    """The method a submission by `submitter` uses, lower-cased ('get', 'post' or 'dialog'; anything else is get)."""
+    method = (submitter.get("formmethod") if submitter is not None else None) or form.get("method") or "get"
+    method = method.strip().lower()
+    return method if method in ("post", "dialog") else "get"
+
+
+def form_target(form: lxml.html.HtmlElement, submitter: lxml.html.HtmlElement | None, *, base: str) -> tuple[str, str]:
+    """(the action as written, the absolute action URL) of a submission by `submitter` (no action: `base`)."""
+    raw = ((submitter.get("formaction") if submitter is not None else None) or form.get("action") or "").strip()
+    return raw, urljoin(base, raw) if raw else base
+
+
+def form_data(
+    controls: list[lxml.html.HtmlElement],
+    *,
+    submitter: lxml.html.HtmlElement | None,
+    blank: lxml.html.HtmlElement | None = None,
+) -> list[tuple[str, str | None]]:
+    """The form data set a browser would submit with `submitter`, in tree order; `blank`'s value is None (the
+    field the caller fills in)."""
+    pairs: list[tuple[str, str | None]] = []
+    for control in controls:
+        if is_disabled(control):
+            continue
+        name = control.get("name")
+        kind = input_type(control)
+        if control is blank:
+            pairs.append((name or "", None))
+        elif is_submit(control):
+            if submitter is not None and control is submitter and name:
+                if kind == "image":
+                    pairs += [(f"{name}.x", "0"), (f"{name}.y", "0")]
+                else:
+                    pairs.append((name, control.get("value", "")))
+        elif not name or control.tag == "button" or kind in ("button", "reset", "file"):
+            continue
+        elif control.tag == "select":
+            pairs += [(name, value) for value in selected_values(control)]
+        elif control.tag == "textarea":
+            pairs.append((name, control.text_content()))
+        elif kind in ("checkbox", "radio"):
+            if control.get("checked") is not None:
+                pairs.append((name, control.get("value", "on")))
+        else:
+            pairs.append((name, control.get("value", "")))
+    return pairs
+
+
+def selected_values(select: lxml.html.HtmlElement) -> list[str]:
+    """The values a <select> submits: its selected options (the first option when none is selected)."""
+    options = [o for o in select.iter("option") if o.get("disabled") is None]
+    chosen = [o for o in options if o.get("selected") is not None]
+    if select.get("multiple") is None:
+        chosen = chosen[-1:] or options[:1]  # the last `selected` wins; none selected shows the first
+    return [o.get("value") if o.get("value") is not None else " ".join(o.text_content().split()) for o in chosen]
+
+
+def input_type(control: lxml.html.HtmlElement) -> str:
+    """A control's kind: an <input>'s type (text by default), a <button>'s (submit by default), else its tag."""
+    if control.tag == "button":
+        return (control.get("type") or "submit").strip().lower()
+    if control.tag != "input":
+        return str(control.tag)
+    return (control.get("type") or "text").strip().lower()
+
+
+def is_submit(control: lxml.html.HtmlElement) -> bool:
+    """Whether the control submits its form when pressed."""
+    return control.tag in ("input", "button") and input_type(control) in ("submit", "image")
+
+
+def is_disabled(control: lxml.html.HtmlElement) -> bool:
+    """Whether the control is disabled (by itself or by a disabled fieldset around it)."""
+    return control.get("disabled") is not None or any(
+        a.tag == "fieldset" and a.get("disabled") is not None for a in control.iterancestors()
+    )
+
+
+def submission_identity(submission: FormSubmission) -> str:
+    """The URL that stands for `submission` in the sets of visited pages and the page archive: for a GET the URL it
+    requests; for a POST the action with the fields added to its query (what the same search as a GET would be)."""
+    if submission.method == "GET":
+        return submission.url
+    parts = urlsplit(submission.action)
+    query = "&".join(part for part in (parts.query, urlencode(submission.fields)) if part)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))

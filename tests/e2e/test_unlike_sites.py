@@ -1,0 +1,61 @@
+"""Whole requests, with the simulated model, on small sites built unlike the testbed's — a journal behind a cookie
+notice, one behind a sign-in — as a person would meet them (issue 26)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fault_server import FaultServer
+
+from research_crawler.config.settings import Settings
+from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
+from research_crawler.run.session import ResearchSession
+from research_crawler.run.trace import read_trace
+
+PAPERS = [
+    ("gnn-molecules", "Graph neural networks for molecular property prediction"),
+    ("gnn-traffic", "Spatio-temporal graph neural networks for traffic forecasting"),
+    ("ssm", "State space models for long sequence modelling"),
+]
+
+
+@pytest.fixture
+def server() -> Iterator[FaultServer]:
+    with FaultServer() as running:
+        yield running
+
+
+def settings_for(tmp_path: Path, *servers: FaultServer) -> Settings:
+    settings = Settings(runs_dir=tmp_path / "runs")
+    settings.fetch.allowed_hosts = [s.host_port for s in servers]
+    settings.fetch.per_host_delay_s = 0.0
+    settings.rerank.kind = "bm25"
+    return settings
+
+
+def test_a_journal_behind_a_cookie_notice_is_explored(tmp_path: Path, server: FaultServer) -> None:
+    site = ConsentSite(server, journal_pages("Journal of Learning", PAPERS), style="link")
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    titles = {item.title for item in report.items}
+    assert {title for _, title in PAPERS[:2]} <= titles, titles
+    assert site.passes == 1  # one consent for the whole run
+    (summary,) = report.sites
+    assert summary.name == "Journal of Learning"  # the journal's own title, not the notice's
+    fetches = [e for e in read_trace(Path(report.run_dir or "") / "trace.jsonl") if e["event"] == "fetch"]
+    assert "passed a cookie consent page" in fetches[0]["reason"]
+
+
+def test_a_site_behind_a_sign_in_ends_with_that_reason(tmp_path: Path, server: FaultServer) -> None:
+    ConsentSite(server, journal_pages("Journal of Learning", PAPERS), style="login")
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    assert report.items == []
+    (summary,) = report.sites
+    assert summary.reason == "unreachable"
+    assert "a login wall: the site asks to sign in" in summary.detail
+    assert not server.hits_for("/login")

@@ -1,0 +1,169 @@
+"""Consent interstitials: a page that only asks for consent is passed the way a person passes it (its continue link,
+its form with the least consent, its international site), the cookie kept for that site alone and for the run
+alone; sign-in walls, paywalls and notices that cannot be passed end with their reason said plainly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fault_server import FaultServer
+
+from research_crawler.config.settings import FetchSettings
+from research_crawler.eval.reliability.consent_site import CONSENT_COOKIE, ConsentSite, journal_pages
+from research_crawler.pages.page import Determination
+from research_crawler.web.block_pages import detect_block_page
+from research_crawler.web.fetcher import Fetcher
+from research_crawler.web.html_body import decode_html
+from research_crawler.web.interstitials import find_interstitial
+
+REALWEB = Path(__file__).resolve().parents[3] / "shared" / "realweb" / "pages"
+PAPERS = [("gnn", "Graph neural networks for molecules"), ("ssm", "State space models for long sequences")]
+
+
+def journal(server: FaultServer, style: str) -> ConsentSite:
+    return ConsentSite(server, journal_pages("Example Journal", PAPERS), style=style)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("style", "choice"), [("link", "continue"), ("form", "necessary"), ("region", "intl")])
+async def test_a_notice_is_passed_and_the_page_behind_it_read(
+    fault_server: FaultServer, fast_settings: FetchSettings, style: str, choice: str
+) -> None:
+    site = journal(fault_server, style)
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
+    assert page.ok, page.reason
+    assert page.title == "Example Journal" and "Graph neural networks for molecules" in page.markdown
+    assert page.final_url == fault_server.url("/")
+    assert "passed" in page.reason and "cookie kept for this site" in page.reason
+    assert site.passes == 1 and site.choices == [choice]  # the form's "only necessary", the international site
+
+
+async def test_the_consent_form_is_posted_as_a_browser_would(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    journal(fault_server, "form")
+    async with Fetcher(fast_settings) as fetcher:
+        await fetcher.fetch(fault_server.url("/article/gnn"), site_url=fault_server.url("/"))
+    (post,) = [hit for hit in fault_server.hits_for("/consent")]
+    assert post.method == "POST" and post.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert post.form == {"next": ["/article/gnn"], "choice": ["necessary"]}  # the hidden field and one button
+
+
+async def test_the_cookie_is_kept_for_the_site_for_the_run(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    site = journal(fault_server, "link")
+    home = fault_server.url("/")
+    async with Fetcher(fast_settings) as fetcher:
+        assert (await fetcher.fetch(home, site_url=home)).ok
+        second = await fetcher.fetch(fault_server.url("/article/gnn"), site_url=home)
+    assert second.ok and "passed" not in second.reason  # no notice the second time
+    assert site.passes == 1
+    assert fault_server.hits_for("/article/gnn")[0].cookies == {CONSENT_COOKIE: "continue"}
+    async with Fetcher(fast_settings) as later_run:  # a new run starts with no cookie
+        assert (await later_run.fetch(fault_server.url("/article/ssm"), site_url=home)).ok
+    assert site.passes == 2 and fault_server.hits_for("/article/ssm")[0].cookies == {}
+
+
+async def test_a_cookie_never_goes_to_another_site(
+    fault_server: FaultServer, other_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    journal(fault_server, "link")
+    for path in ("/", "/again"):
+        other_server.page(path, "<html><head><title>Other</title></head><body><p>Another site.</p></body></html>")
+    async with Fetcher(fast_settings) as fetcher:
+        assert (await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))).ok
+        assert (await fetcher.fetch(other_server.url("/"), site_url=other_server.url("/"))).ok
+        # the same host on another port is another site, even when it is explored as part of the first
+        assert (await fetcher.fetch(other_server.url("/again"), site_url=fault_server.url("/"))).ok
+    assert all("cookie" not in hit.headers for hit in other_server.hits)
+
+
+async def test_the_way_through_obeys_robots_txt(fault_server: FaultServer, fast_settings: FetchSettings) -> None:
+    site = journal(fault_server, "link")
+    fault_server.robots("User-agent: *\nDisallow: /consent\n")
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
+    assert page.determination is Determination.BLOCKED
+    assert "cookie consent page whose way through failed" in page.reason and "robots.txt" in page.reason
+    assert site.passes == 0 and not fault_server.hits_for("/consent")
+
+
+@pytest.mark.parametrize(
+    ("style", "reason"),
+    [
+        ("login", "a login wall: the site asks to sign in"),
+        ("paywall", "a paywall: the site asks for a subscription or a purchase"),
+        ("script", "offers no way through without a script"),
+        ("stubborn", "was shown again after the crawler followed its continue link"),
+    ],
+)
+async def test_walls_that_are_not_passed_say_why(
+    fault_server: FaultServer, fast_settings: FetchSettings, style: str, reason: str
+) -> None:
+    journal(fault_server, style)
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
+    assert page.determination is Determination.BLOCKED and reason in page.reason
+    assert not page.markdown and not page.links and not page.html
+    assert not fault_server.hits_for("/login")  # nobody signs in
+
+
+async def test_a_notice_posting_to_another_site_is_not_followed(
+    fault_server: FaultServer, other_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    fault_server.page(
+        "/",
+        "<html><head><title>Cookie consent</title></head><body><h1>Cookie consent</h1><p>We use cookies.</p>"
+        f"<form method='post' action='{other_server.url('/consent')}'><button>Accept</button></form></body></html>",
+    )
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
+    assert page.determination is Determination.BLOCKED and "no way through" in page.reason
+    assert other_server.hit_count == 0
+
+
+async def test_a_page_with_a_cookie_banner_is_read_as_it_is(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    items = "".join(f"<li><a href='/paper/{n}'>Paper number {n} on graph learning</a></li>" for n in range(12))
+    fault_server.page(
+        "/",
+        "<html><head><title>Papers</title></head><body><div id='cookie-banner'><p>We use cookies.</p>"
+        "<form method='post' action='/consent'><button>Accept</button></form></div>"
+        f"<main><h1>Papers</h1><p>The newest papers of the archive, listed by date.</p><ul>{items}</ul></main>"
+        "</body></html>",
+    )
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"))
+    assert page.ok and "passed" not in page.reason and len(page.links) == 12
+    assert not fault_server.hits_for("/consent")
+
+
+def test_no_saved_real_page_is_taken_for_a_notice_or_a_wall() -> None:
+    pages = sorted(REALWEB.glob("*.html"))
+    assert len(pages) >= 50
+    for path in pages:
+        html = decode_html(path.read_bytes(), None)
+        assert find_interstitial(html, url="https://example.org/page") is None, path.name
+        assert detect_block_page(html) is None, path.name
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        # an article about cookie consent is an article
+        "<html><head><title>Cookie consent banners and the GDPR</title>"
+        "<meta name='citation_title' content='Cookie consent banners and the GDPR'></head>"
+        "<body><h1>Cookie consent banners and the GDPR</h1><p>Abstract.</p></body></html>",
+        # a short page with a sign-in form in its header is not a login wall
+        "<html><head><title>Search results</title></head><body><header><form><input name=u>"
+        "<input type=password name=p></form></header><main><h1>Search results</h1>"
+        + "".join(f"<p><a href='/p/{n}'>A result about protein folding number {n}</a></p>" for n in range(15))
+        + "</main></body></html>",
+    ],
+)
+def test_look_alikes_are_ordinary_pages(html: str) -> None:
+    assert find_interstitial(html, url="https://example.org/") is None
+    assert detect_block_page(html) is None
