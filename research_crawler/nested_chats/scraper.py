@@ -78,7 +78,7 @@ class ScraperChat:
         if target is None:
             return "The Scraper had no page to read: the Planner must choose a URL with scrape_url."
         x.start_scrape(target)
-        page = x.fetch_page(target.url, x.site)
+        page = x.fetch_page(target.url, x.site, form=target.form)
         x.graph.add_page(page.final_url, determination=page.determination.value, title=page.title)
         if page.final_url != target.url:
             x.graph.add_page(target.url, determination=page.determination.value, title=page.title)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import lxml.html
 
@@ -52,6 +52,28 @@ class FormSubmission:
     def body(self) -> bytes:
         """The urlencoded body of a POST (empty for a GET)."""
         return urlencode(self.fields).encode("ascii") if self.method == "POST" else b""
+
+    def with_values(self, values: dict[str, str]) -> FormSubmission:
+        """This submission with the fields named in `values` set (each once, where it stood; added at the end when
+        the form did not have it). A GET without fields (a search URL) has its query changed instead."""
+        if self.method == "GET" and not self.fields:
+            parts = urlsplit(self.action)
+            pairs = _set_values(parse_qsl(parts.query, keep_blank_values=True), values)
+            return FormSubmission("GET", urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(pairs), "")))
+        return FormSubmission(self.method, self.action, tuple(_set_values(list(self.fields), values)))
+
+
+def _set_values(pairs: list[tuple[str, str]], values: dict[str, str]) -> list[tuple[str, str]]:
+    kept: list[tuple[str, str]] = []
+    placed: set[str] = set()
+    for name, value in pairs:
+        if name in values:
+            if name not in placed:
+                kept.append((name, values[name]))
+                placed.add(name)
+            continue
+        kept.append((name, value))
+    return kept + [(name, value) for name, value in values.items() if name not in placed]
 
 
 def controls_by_form(

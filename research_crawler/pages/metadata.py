@@ -70,7 +70,6 @@ _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 
 
-
 class ItemMetadata(BaseModel):
     """What a page's own tags say about its item; absent fields are None/[] and missing from `sources`."""
 
@@ -157,20 +156,14 @@ def _from_citation(metas: dict[str, list[str]], base: str) -> dict[str, Any]:
     }
     authors = _clean_all(metas.get("citation_author", []))
     if not authors:  # the older single-tag form, "A; B; C"
-        authors = _clean_all(
-            part for joined in metas.get("citation_authors", []) for part in joined.split(";")
-        )
+        authors = _clean_all(part for joined in metas.get("citation_authors", []) for part in joined.split(";"))
     found["authors"] = authors
     found["date"] = next(
         (normalise_date(v) for tag in _CITATION_DATE_TAGS for v in _clean_all(metas.get(tag, []))), None
     )
     found["doi"] = next((d for v in metas.get("citation_doi", []) if (d := normalise_doi(v))), None)
     found["pdf_url"] = next(
-        (
-            u
-            for v in metas.get("citation_pdf_url", [])
-            if v.strip() and (u := try_canonicalize_url(v.strip(), base))
-        ),
+        (u for v in metas.get("citation_pdf_url", []) if v.strip() and (u := try_canonicalize_url(v.strip(), base))),
         None,
     )
     return found
@@ -190,9 +183,7 @@ def _from_dublin_core(tree: lxml.html.HtmlElement) -> dict[str, Any]:
     return {
         "title": _first_clean(terms.get("title", [])),
         "authors": _clean_all(terms.get("creator", [])) or _clean_all(terms.get("contributor", [])),
-        "date": next(
-            (normalise_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None
-        ),
+        "date": next((normalise_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None),
         "abstract": _first_clean(terms.get("abstract", []) + terms.get("description", []), abstract=True),
         "doi": next((d for v in terms.get("identifier", []) if (d := normalise_doi(v))), None),
     }

@@ -48,9 +48,7 @@ class Page(BaseModel):
 
     url: str = Field(description="The canonical URL that was asked for.")
     final_url: str = Field(description="The canonical URL after redirects.")
-    status: int | None = Field(
-        default=None, description="HTTP status of the last response, None when none came."
-    )
+    status: int | None = Field(default=None, description="HTTP status of the last response, None when none came.")
     determination: Determination
     reason: UntrustedText = Field(default="", description="A human-readable detail of the determination.")
     blocked_by: BlockedBy | None = Field(

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import lxml.html
 from pydantic import BaseModel, Field
+
+from research_crawler.pages.html_forms import FormSubmission
 
 __all__ = ["DateFields", "find_date_fields", "with_dates"]
 
@@ -63,11 +64,10 @@ def find_date_fields(controls: list[lxml.html.HtmlElement]) -> DateFields:
 
 
 def with_dates(
-    url: str, fields: DateFields, *, start: date | None, end: date | None, newest: bool
-) -> tuple[str, list[str]]:
-    """`url` (a search URL built from the form) with its date fields set to `start`/`end` and its sort set to
+    submission: FormSubmission, fields: DateFields, *, start: date | None, end: date | None, newest: bool
+) -> tuple[FormSubmission, list[str]]:
+    """`submission` (a search built from the form) with its date fields set to `start`/`end` and its sort set to
     newest first when asked; and the changes, in words. A single-year field is set only for a one-year range."""
-    params = parse_qsl(urlsplit(url).query, keep_blank_values=True)
     changes: list[str] = []
     values: dict[str, str] = {}
     if fields.year and start is not None and end is not None and start.year == end.year:
@@ -82,11 +82,8 @@ def with_dates(
     for name, value in values.items():
         changes.append(f"{name}={value}")
     if not values:
-        return url, []
-    kept = [(name, value) for name, value in params if name not in values]
-    query = urlencode([*kept, *values.items()])
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, "")), changes
+        return submission, []
+    return submission.with_values(values), changes
 
 
 def _options(select: lxml.html.HtmlElement) -> list[tuple[str, str]]:

@@ -1,7 +1,10 @@
-"""Site search forms: find a page's search forms and OpenSearch descriptions, and build a search URL.
+"""Site search forms: find a page's search forms and OpenSearch descriptions, and build the search request.
 
-Only GET submissions are made (a search is then just a URL to fetch); POST-only and script-driven
-forms are reported as unusable with the reason, never guessed at.
+A form is used the way a person uses it: its search box filled, its other fields as the page sets them, sent
+with its own method — a GET (the search is then a URL) or a POST (`build_search_submission`). A form is unusable
+only when a person could not use it without a script (its action is not a web address, or its script stops its
+submission), and then it is reported with the reason, never guessed at. Fields a person would fill for the
+request — an author, the dates, "newest first" — are found by their names, labels and options.
 """
 
 # Over 400 lines on purpose: GET forms and OpenSearch links are found, scored and ranked against each other in
@@ -22,12 +25,23 @@ from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import canonicalize_url, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
+from research_crawler.pages.html_forms import (
+    FormSubmission,
+    controls_by_form,
+    form_data,
+    form_method,
+    form_target,
+    input_type,
+    is_disabled,
+    is_submit,
+)
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.search_dates import DateFields, find_date_fields
 
 __all__ = [
     "QUERY_PLACEHOLDER",
     "SearchMechanism",
+    "build_search_submission",
     "build_search_url",
     "find_search_mechanism",
     "find_search_mechanisms",
@@ -40,12 +54,22 @@ QUERY_PLACEHOLDER = "{query}"
 OPENSEARCH_TYPE = "application/opensearchdescription+xml"
 
 # The usual names of a search box's field ("q", "query", "searchterm", "keywords", "s", …).
-_QUERY_NAME = re.compile(
-    r"q|qs|query|search(?:_?(?:term|terms|text|query))?|terms?|keywords?|kw|s|k|text|for|find"
-)
+_QUERY_NAME = re.compile(r"q|qs|query|search(?:_?(?:term|terms|text|query))?|terms?|keywords?|kw|s|k|text|for|find")
 _SEARCH_HINT = re.compile(r"search|srch|recherch|cherch|such|busca|find", re.IGNORECASE)
 _NAME_SEPARATORS = re.compile(r"[.$:\[\]]+")
 _NOT_A_QUERY = re.compile(r"mail|user|login|passw|phone|captcha|zip", re.IGNORECASE)
+#: Fields for an author's name ("author", "au", "creator"), never the query.
+_AUTHOR_FIELD = re.compile(r"(?:^|[_.\-\[\s])(?:authors?|au|creators?|byline)(?:$|[_.\-\]\s])", re.IGNORECASE)
+#: Fields of a bibliographic search beside the query (title, abstract, subject…): the form searches papers.
+_BIBLIOGRAPHIC = re.compile(
+    r"(?:^|[_.\-\[\s])(?:title|ti|abstract|ab|subject|journal|keywords?|doi|authors?|au)(?:$|[_.\-\]\s])",
+    re.IGNORECASE,
+)
+#: A field a topic may go into when the form has no general one (titles, abstracts, subjects, all fields).
+_TOPIC_FIELD = re.compile(r"(?:^|[_.\-\[\s])(?:title|ti|abstract|ab|subject|topic|all|any|anywhere)", re.IGNORECASE)
+_NOT_A_TOPIC = re.compile(
+    r"(?:^|[_-])(?:year|date|from|until|volume|vol|issue|pages?|doi|isbn|issn|number)(?:$|[_-])", re.IGNORECASE
+)
 # An OpenSearch link costs one more fetch, so a form with clear search signals (score > 4) goes first.
 _OPENSEARCH_SCORE = 4
 _OPENSEARCH_DEFAULT_COUNT = 20
@@ -55,18 +79,24 @@ _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=
 
 
 class SearchMechanism(BaseModel):
-    """One way to search a site: a GET form or an OpenSearch description, and whether it can be used."""
+    """One way to search a site: a form (GET or POST) or an OpenSearch description, and whether it can be used."""
 
     kind: Literal["form", "opensearch"]
     method: Literal["GET", "POST"] = "GET"
     url_template: str = Field(
-        description=f"Absolute URL with {QUERY_PLACEHOLDER} where the query goes (the bare form action when "
-        "unusable; empty for an OpenSearch description not read yet)."
+        description=f"For a GET, the absolute URL with {QUERY_PLACEHOLDER} where the query goes; for a POST, the "
+        "action the fields are sent to; the bare form action when unusable; empty for an OpenSearch description "
+        "not read yet."
     )
     query_field: str | None = Field(default=None, description="Name of the field that carries the query.")
     hidden_fields: dict[str, str] = Field(
         default_factory=dict, description="Other fields sent with the query: hidden inputs, select defaults."
     )
+    fields: list[tuple[str, str | None]] = Field(
+        default_factory=list,
+        description="A POST form's fields in the form's order, the query field's value None (filled when sent).",
+    )
+    author_field: str | None = Field(default=None, description="A field for an author's name, if the form has one.")
     usable: bool
     note: str = Field(default="", description="Why the mechanism cannot be used, or what remains to do.")
     description_url: str | None = Field(default=None, description="Where the OpenSearch description lives.")
@@ -87,7 +117,8 @@ def find_search_mechanisms(html: str, *, url: str) -> list[SearchMechanism]:
         return []
     base = base_url(tree, url)
     ranked = [*_form_mechanisms(tree, page_url=url, base=base), *_opensearch_links(tree, base=base)]
-    ranked.sort(key=lambda r: (not r.mechanism.usable, -r.score, r.order))
+    # A search that is a URL (GET) goes before one that must be posted: its results can be linked and cached.
+    ranked.sort(key=lambda r: (not r.mechanism.usable, r.mechanism.method == "POST", -r.score, r.order))
     unique: dict[tuple[str, str, str, str | None], SearchMechanism] = {}
     for item in ranked:
         m = item.mechanism
@@ -104,11 +135,13 @@ def find_search_mechanism(html: str, *, url: str) -> SearchMechanism | None:
 def build_search_url(mechanism: SearchMechanism, query: str) -> str:
     """The URL that submits `query` through `mechanism` (the query URL-encoded into its template).
 
-    Raises `ToolInputError` when the mechanism is unusable, its OpenSearch description has not been
-    read yet, or the query is empty.
+    Raises `ToolInputError` when the mechanism is unusable, is a POST (`build_search_submission`), its OpenSearch
+    description has not been read yet, or the query is empty.
     """
     if not mechanism.usable:
         raise ToolInputError(f"This site search cannot be used: {mechanism.note or 'unusable'}.")
+    if mechanism.method == "POST":
+        raise ToolInputError("This search form is sent by POST: it has no search URL (use build_search_submission).")
     if not query or not query.strip():
         raise ToolInputError("The search query is empty: give the words to search for.")
     template = mechanism.url_template
@@ -124,6 +157,19 @@ def build_search_url(mechanism: SearchMechanism, query: str) -> str:
     except InvalidURLError as exc:
         raise ToolInputError(f"The search URL cannot be used ({exc}); try a shorter query.") from exc
     return search_url
+
+
+def build_search_submission(mechanism: SearchMechanism, query: str) -> FormSubmission:
+    """The request that submits `query` through `mechanism`: a GET of its search URL, or a POST of its fields.
+
+    Raises `ToolInputError` as `build_search_url` does (but a POST is built, not refused).
+    """
+    if mechanism.method != "POST" or not mechanism.usable:
+        return FormSubmission("GET", build_search_url(mechanism, query))
+    if not query or not query.strip():
+        raise ToolInputError("The search query is empty: give the words to search for.")
+    fields = tuple((name, query.strip() if value is None else value) for name, value in mechanism.fields)
+    return FormSubmission("POST", mechanism.url_template, fields)
 
 
 def read_opensearch_description(xml: str, *, url: str) -> SearchMechanism | None:
@@ -145,11 +191,7 @@ def read_opensearch_description(xml: str, *, url: str) -> SearchMechanism | None
         kind = (element.get("type") or "").split(";")[0].strip().lower()
         rels = (element.get("rel") or "results").lower().split()
         template = (element.get("template") or "").strip()
-        if (
-            kind in ("text/html", "application/xhtml+xml")
-            and "results" in rels
-            and "{searchTerms" in template
-        ):
+        if kind in ("text/html", "application/xhtml+xml") and "results" in rels and "{searchTerms" in template:
             candidates.append(_opensearch_mechanism(element, template, description_url=url))
     return next((m for m in candidates if m.usable), candidates[0] if candidates else None)
 
@@ -158,56 +200,59 @@ def read_opensearch_description(xml: str, *, url: str) -> SearchMechanism | None
 
 
 def _form_mechanisms(tree: lxml.html.HtmlElement, *, page_url: str, base: str) -> Iterable[_Ranked]:
-    controls = _controls_by_form(tree)
+    controls = controls_by_form(tree)
+    labels = _labels(tree)
     for order, form in enumerate(tree.iter("form")):
-        ranked = _form_mechanism(form, controls.get(form, []), page_url=page_url, base=base, order=order)
+        ranked = _form_mechanism(form, controls.get(form, []), labels, page_url=page_url, base=base, order=order)
         if ranked is not None:
             yield ranked
 
 
-def _controls_by_form(
-    tree: lxml.html.HtmlElement,
-) -> dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]]:
-    """Each form's controls in tree order, including those outside it that name it with form=."""
-    owners: dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]] = {}
-    for control in tree.iter("input", "select", "textarea", "button"):
-        owner = None
-        if control.get("form"):
-            named = tree.xpath("//form[@id=$id]", id=control.get("form"))
-            owner = named[0] if named else None
-        else:
-            owner = next(control.iterancestors("form"), None)
-        if owner is not None:
-            owners.setdefault(owner, []).append(control)
-    return owners
+def _labels(tree: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, str]:
+    """The text of each control's <label> (by for= or around it): what a person reads beside the field."""
+    by_id = {element.get("id"): element for element in tree.iter("input", "select", "textarea") if element.get("id")}
+    labels: dict[lxml.html.HtmlElement, str] = {}
+    for label in tree.iter("label"):
+        text = " ".join(label.text_content().split())[:80]
+        target = by_id.get(label.get("for")) if label.get("for") else None
+        if target is None:
+            target = next(iter(label.iter("input", "select", "textarea")), None)
+        if target is not None and text:
+            labels[target] = text
+    return labels
 
 
 def _form_mechanism(
     form: lxml.html.HtmlElement,
     controls: list[lxml.html.HtmlElement],
+    labels: dict[lxml.html.HtmlElement, str],
     *,
     page_url: str,
     base: str,
     order: int,
 ) -> _Ranked | None:
-    active = [c for c in controls if not _disabled(c)]
-    if any(_input_type(c) == "password" for c in active):
+    active = [c for c in controls if not is_disabled(c)]
+    if any(input_type(c) == "password" for c in active):
         return None  # a login form
     text_fields = [c for c in active if _is_text_field(c)]
     if not text_fields:
         return None
-    query_field = max(text_fields, key=lambda c: (_query_field_score(c), -text_fields.index(c)))
-    submitter = next((c for c in active if _is_submit(c)), None)
-    method = (_attr(submitter, "formmethod") or form.get("method") or "get").strip().lower()
+    authors = [c for c in text_fields if _is_author_field(c, labels)]
+    topical = [c for c in text_fields if c not in authors and not _NOT_A_TOPIC.search(_last_name_part(c))]
+    if not topical:
+        return None  # only an author, a year or a number to type: no place for a topic
+    query_field = max(topical, key=lambda c: (_query_field_score(c, labels), -topical.index(c)))
+    submitter = next((c for c in active if is_submit(c)), None)
+    method = form_method(form, submitter)
     if method == "dialog":
         return None
-    raw_action = (_attr(submitter, "formaction") or form.get("action") or "").strip()
-    action = urljoin(base, raw_action) if raw_action else page_url
+    raw_action, action = form_target(form, submitter, base=base)
+    action = action if raw_action else page_url
 
-    score = _form_score(form, query_field, submitter, active, raw_action, action, page_url)
+    score = _form_score(form, query_field, submitter, active, labels, raw_action, action, page_url)
     if score is None:
         return None
-    pairs = _form_data(active, query_field=query_field, submitter=submitter)
+    pairs = form_data(active, submitter=submitter, blank=query_field)
     hidden: dict[str, str] = {}
     for name, value in pairs:
         if value is not None:
@@ -215,19 +260,20 @@ def _form_mechanism(
     field_name = query_field.get("name", "")
     if urlsplit(action).scheme.lower() not in ("http", "https"):
         note, usable = f"the form's action is not an http(s) URL ({raw_action[:60]!r})", False
-    elif method == "post":
-        note, usable = f"POST-only form (action {_without_fragment(action)})", False
     elif "return false" in " ".join((form.get("onsubmit") or "").lower().split()):
         note, usable = "the form is submitted only by JavaScript (onsubmit returns false)", False
     else:
         note, usable = "", True
-    template = _form_template(action, pairs) if usable else _without_fragment(action)
+    posted = method == "post"
+    template = _form_template(action, pairs) if usable and not posted else _without_fragment(action)
     mechanism = SearchMechanism(
         kind="form",
-        method="POST" if method == "post" else "GET",
+        method="POST" if posted else "GET",
         url_template=template,
         query_field=field_name,
         hidden_fields=hidden,
+        fields=pairs if usable and posted else [],
+        author_field=authors[0].get("name") if authors else None,
         usable=usable,
         note=note,
         dates=find_date_fields(active),
@@ -240,6 +286,7 @@ def _form_score(
     query_field: lxml.html.HtmlElement,
     submitter: lxml.html.HtmlElement | None,
     controls: list[lxml.html.HtmlElement],
+    labels: dict[lxml.html.HtmlElement, str],
     raw_action: str,
     action: str,
     page_url: str,
@@ -253,8 +300,14 @@ def _form_score(
         signals += 2
     if _SEARCH_HINT.search(urlsplit(action).path):
         signals += 2
-    field_score = _query_field_score(query_field)
+    if _SEARCH_HINT.search(_heading_before(form)):
+        signals += 2  # "Advanced search", "Find articles" above it, or its legend
+    field_score = _query_field_score(query_field, labels)
     signals += field_score
+    text_fields = [c for c in controls if _is_text_field(c)]
+    bibliographic = sum(1 for c in text_fields if _BIBLIOGRAPHIC.search(_field_words(c, labels)))
+    if bibliographic >= 2:
+        signals += 2  # title and author boxes: a search of the site's papers
     if submitter is not None and _SEARCH_HINT.search(
         " ".join([submitter.get("value", ""), submitter.get("aria-label", ""), submitter.text_content()])
     ):
@@ -262,9 +315,10 @@ def _form_score(
     if signals == 0:
         return None
     penalty = 0
-    if any(_input_type(c) == "email" or _NOT_A_QUERY.search(c.get("name", "")) for c in controls):
+    if any(input_type(c) == "email" or _NOT_A_QUERY.search(c.get("name", "")) for c in controls):
         penalty += 4  # newsletter sign-ups and contact forms
-    penalty += min(2, sum(1 for c in controls if _is_text_field(c)) - 1)  # advanced or look-up forms
+    if bibliographic < 2:
+        penalty += min(2, len(text_fields) - 1)  # look-up forms (an advanced search of papers is not one)
     if not raw_action:
         penalty += 1  # forms without an action are usually driven by script
     if (query_field.get("value") or "").strip():
@@ -274,67 +328,61 @@ def _form_score(
     return signals - penalty
 
 
-def _query_field_score(field: lxml.html.HtmlElement) -> int:
-    score = 3 if _input_type(field) == "search" else 0
-    # Framework names such as "EntrezSystem2.PEntrez.SearchBar.Term" end in the real field name.
-    name_parts = [part for part in _NAME_SEPARATORS.split(field.get("name", "").lower()) if part]
-    if name_parts and _QUERY_NAME.fullmatch(name_parts[-1]):
+def _query_field_score(field: lxml.html.HtmlElement, labels: dict[lxml.html.HtmlElement, str]) -> int:
+    score = 3 if input_type(field) == "search" else 0
+    if _QUERY_NAME.fullmatch(_last_name_part(field)):
         score += 2
-    hints = " ".join(field.get(a, "") for a in ("name", "placeholder", "aria-label", "title", "id", "class"))
+    hints = _field_words(field, labels)
     if _SEARCH_HINT.search(hints) or "query" in hints.lower():
         score += 1
+    elif _TOPIC_FIELD.search(hints):
+        score += 1  # a title, subject or "all fields" box takes a topic when no general one is there
     return score
 
 
-def _form_data(
-    controls: list[lxml.html.HtmlElement],
-    *,
-    query_field: lxml.html.HtmlElement,
-    submitter: lxml.html.HtmlElement | None,
-) -> list[tuple[str, str | None]]:
-    """The form data set a browser would submit, in tree order; the query field's value is None."""
-    pairs: list[tuple[str, str | None]] = []
-    for control in controls:
-        name = control.get("name")
-        kind = _input_type(control)
-        if control is query_field:
-            pairs.append((name or "", None))
-        elif _is_submit(control):
-            if submitter is not None and control is submitter and name:
-                if kind == "image":
-                    pairs += [(f"{name}.x", "0"), (f"{name}.y", "0")]
-                else:
-                    pairs.append((name, control.get("value", "")))
-        elif not name or control.tag == "button" or kind in ("button", "reset"):
-            continue
-        elif control.tag == "select":
-            pairs += [(name, value) for value in _selected_values(control)]
-        elif control.tag == "textarea":
-            pairs.append((name, control.text_content()))
-        elif kind in ("checkbox", "radio"):
-            if control.get("checked") is not None:
-                pairs.append((name, control.get("value", "on")))
-        else:
-            pairs.append((name, control.get("value", "")))
-    return pairs
+def _last_name_part(field: lxml.html.HtmlElement) -> str:
+    """The field's own name inside a framework's ("EntrezSystem2.PEntrez.SearchBar.Term" → "term")."""
+    parts = [part for part in _NAME_SEPARATORS.split(field.get("name", "").lower()) if part]
+    return parts[-1] if parts else ""
 
 
-def _selected_values(select: lxml.html.HtmlElement) -> list[str]:
-    options = [o for o in select.iter("option") if o.get("disabled") is None]
-    chosen = [o for o in options if o.get("selected") is not None]
-    if select.get("multiple") is None:
-        chosen = chosen[-1:] or options[:1]  # the last `selected` wins; none selected shows the first
-    return [
-        o.get("value") if o.get("value") is not None else " ".join(o.text_content().split()) for o in chosen
-    ]
+def _is_author_field(field: lxml.html.HtmlElement, labels: dict[lxml.html.HtmlElement, str]) -> bool:
+    """A box for an author's name: so named, or labelled with a few words that say so ("Author", "Author name"),
+    not a search box that mentions authors among other things ("Search by title, keyword or author")."""
+    if _AUTHOR_FIELD.search(" ".join(field.get(a, "") for a in ("name", "id"))):
+        return True
+    for text in (labels.get(field, ""), field.get("placeholder", ""), field.get("aria-label", "")):
+        if text and len(text.split()) <= 3 and _AUTHOR_FIELD.search(text) and not _SEARCH_HINT.search(text):
+            return True
+    return False
+
+
+def _field_words(field: lxml.html.HtmlElement, labels: dict[lxml.html.HtmlElement, str]) -> str:
+    """What names a field: its name, id, placeholder, labels and classes."""
+    words = [field.get(a, "") for a in ("name", "placeholder", "aria-label", "title", "id", "class")]
+    return " ".join([*words, labels.get(field, "")])
+
+
+def _heading_before(form: lxml.html.HtmlElement) -> str:
+    """The form's legend, or the heading just before it (what a person reads as the form's title)."""
+    legend = next(form.iter("legend"), None)
+    if legend is not None:
+        return legend.text_content()[:120]
+    sibling = form.getprevious()
+    for _ in range(3):
+        if sibling is None:
+            break
+        if isinstance(sibling.tag, str) and sibling.tag.lower() in ("h1", "h2", "h3", "h4", "label", "p"):
+            return sibling.text_content()[:120]
+        sibling = sibling.getprevious()
+    return ""
 
 
 def _form_template(action: str, pairs: list[tuple[str, str | None]]) -> str:
     parts = urlsplit(action)
     path = parts.path.replace("{", "%7B").replace("}", "%7D")
     query = "&".join(
-        f"{quote_plus(name)}={QUERY_PLACEHOLDER if value is None else quote_plus(value)}"
-        for name, value in pairs
+        f"{quote_plus(name)}={QUERY_PLACEHOLDER if value is None else quote_plus(value)}" for name, value in pairs
     )
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
@@ -344,32 +392,10 @@ def _without_fragment(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, ""))
 
 
-def _input_type(control: lxml.html.HtmlElement) -> str:
-    if control.tag == "button":
-        return (control.get("type") or "submit").strip().lower()
-    if control.tag != "input":
-        return control.tag
-    return (control.get("type") or "text").strip().lower()
-
-
 def _is_text_field(control: lxml.html.HtmlElement) -> bool:
     if control.tag != "input" or not control.get("name"):
         return False
-    return _input_type(control) in ("text", "search") and not _NOT_A_QUERY.search(control.get("name", ""))
-
-
-def _attr(element: lxml.html.HtmlElement | None, name: str) -> str | None:
-    return element.get(name) if element is not None else None
-
-
-def _is_submit(control: lxml.html.HtmlElement) -> bool:
-    return control.tag in ("input", "button") and _input_type(control) in ("submit", "image")
-
-
-def _disabled(control: lxml.html.HtmlElement) -> bool:
-    return control.get("disabled") is not None or any(
-        a.tag == "fieldset" and a.get("disabled") is not None for a in control.iterancestors()
-    )
+    return input_type(control) in ("text", "search") and not _NOT_A_QUERY.search(control.get("name", ""))
 
 
 # ---------------------------------------------------------------------------------------------- OpenSearch
@@ -394,9 +420,7 @@ def _opensearch_links(tree: lxml.html.HtmlElement, *, base: str) -> Iterable[_Ra
         yield _Ranked(mechanism=mechanism, score=_OPENSEARCH_SCORE, order=order)
 
 
-def _opensearch_mechanism(
-    url_element: etree._Element, template: str, *, description_url: str
-) -> SearchMechanism:
+def _opensearch_mechanism(url_element: etree._Element, template: str, *, description_url: str) -> SearchMechanism:
     unfilled: list[str] = []
     index_offset = url_element.get("indexOffset") or "1"
     page_offset = url_element.get("pageOffset") or "1"

@@ -57,9 +57,29 @@ DEFAULT_LINK_TEXT_CHARS: int = PageViewSettings.model_fields["max_link_text_char
 #: Elements whose content is never page text a reader sees.
 _DROPPED_TAGS = frozenset(
     {
-        "script", "style", "noscript", "template", "svg", "iframe", "canvas", "object", "embed", "img",
-        "picture", "video", "audio", "source", "track", "map", "area", "datalist", "link", "meta", "head",
-        "annotation", "annotation-xml",
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "iframe",
+        "canvas",
+        "object",
+        "embed",
+        "img",
+        "picture",
+        "video",
+        "audio",
+        "source",
+        "track",
+        "map",
+        "area",
+        "datalist",
+        "link",
+        "meta",
+        "head",
+        "annotation",
+        "annotation-xml",
     }
 )
 _HIDING_STYLE = re.compile(
@@ -169,9 +189,7 @@ def build_page_view(
         present = {int(number) for number in _LINK_NUMBER.findall(markdown)}
         kept = [link for link in links if link.id in present]
         truncated, links = truncated + len(links) - len(kept), kept
-    return PageView(
-        title=title, markdown=markdown, links=links, base_url=base_url or "", truncated_links=truncated
-    )
+    return PageView(title=title, markdown=markdown, links=links, base_url=base_url or "", truncated_links=truncated)
 
 
 def link_view(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from research_crawler.config.fetch_settings import RenderMode
 from research_crawler.context.search_context import SiteRef
+from research_crawler.pages.html_forms import FormSubmission
 from research_crawler.pages.page import Determination, Page
 from research_crawler.run.trace import Trace
 from research_crawler.web.fetch_ahead import AheadOutcome, FetchAhead
@@ -94,7 +95,7 @@ class PageSource:
         for url, outcome in outcomes:
             self._trace.emit("fetch_ahead", action=outcome, url=url)
 
-    def __call__(self, url: str, site: SiteRef) -> Page:
+    def __call__(self, url: str, site: SiteRef, /, *, form: FormSubmission | None = None) -> Page:
         ahead = self._take_ahead(url, site)  # fetched ahead (and archived by then, or soon): from the web all the same
         source = "archive"
         page = None if ahead else self._archive.get(url)
@@ -110,10 +111,12 @@ class PageSource:
             page = self._recording.get(url) or self._not_recorded(url)
         if page is None:
             source = "web"
-            future = asyncio.run_coroutine_threadsafe(
-                self._fetcher.fetch(url, render=site.render, site_url=site.url), self._loop
+            fetching = (
+                self._fetcher.submit(form, site_url=site.url)
+                if form is not None
+                else self._fetcher.fetch(url, render=site.render, site_url=site.url)
             )
-            page = future.result(timeout=self._wait_s)
+            page = asyncio.run_coroutine_threadsafe(fetching, self._loop).result(timeout=self._wait_s)
         if source != "archive":
             self._archive.put(page)
             self.fetched.append(page)

@@ -21,6 +21,7 @@ from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import StateError
 from research_crawler.llm.usage import ModelCall
+from research_crawler.pages.html_forms import FormSubmission
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.tools.hints import HintState
@@ -30,8 +31,12 @@ __all__ = ["EventSink", "Exploration", "PageFetch", "PageMemory", "ScrapeTarget"
 
 logger = logging.getLogger(__name__)
 
-PageFetch = Callable[[str, SiteRef], Page]
-"""Fetches a URL for a site (blocking; the session bridges to the async fetcher)."""
+
+class PageFetch(Protocol):
+    """Fetches a URL for a site (blocking; the session bridges to the async fetcher); with `form`, submits that
+    search form (a POST) and returns its results page under `url`, the submission's identity."""
+
+    def __call__(self, url: str, site: SiteRef, /, *, form: FormSubmission | None = None) -> Page: ...
 
 
 class EventSink(Protocol):
@@ -61,6 +66,8 @@ class ScrapeTarget:
     url: str
     kind: Literal["page", "search"] = "page"
     search_query: str = ""
+    form: FormSubmission | None = None
+    """The search form to POST (its results page is `url`); None for a page opened by its URL."""
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """The site-search tool: submit the Planner's keywords through the search form or OpenSearch description
 that the Scraper found on the current site; the results page is then read by the Scraper like any page.
 
-The mechanisms are tried best first (`pages/search_forms.py` ranks them): an unusable one (POST-only,
-script-driven) is skipped with its reason, an OpenSearch description is fetched once to learn its URL
-template and, when it cannot be read, the next mechanism is tried. Nothing is guessed.
+The mechanisms are tried best first (`pages/search_forms.py` ranks them): an unusable one (driven by a script)
+is skipped with its reason, an OpenSearch description is fetched once to learn its URL template and, when it
+cannot be read, the next mechanism is tried. A form is sent as its page says, GET or POST (a POST goes through
+the same URL guard, robots.txt and pace as any page); the form's own date, sort and author fields are filled from
+the request. Nothing is guessed.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ from datetime import date
 
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.html_forms import FormSubmission, submission_identity
 from research_crawler.pages.page import Determination
 from research_crawler.pages.search_dates import with_dates
-from research_crawler.pages.search_forms import SearchMechanism, build_search_url, read_opensearch_description
+from research_crawler.pages.search_forms import (
+    SearchMechanism,
+    build_search_submission,
+    read_opensearch_description,
+)
 from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
 
@@ -46,12 +53,12 @@ def search_site(x: Exploration, query: str) -> str:
             continue
         mechanisms[position] = resolved  # the description is read once per site
         try:
-            search_url = build_search_url(resolved, query)
+            submission = build_search_submission(resolved, query)
         except ToolInputError as exc:
             problems.append(str(exc))
             continue
-        search_url, filled = _request_dates(x, search_url, resolved)
-        return _open(x, search_url, query, how=resolved.kind, filled=filled)
+        submission, filled = _request_fields(x, submission, resolved)
+        return _open(x, submission, query, how=resolved.kind, filled=filled)
     reasons = "; ".join(dict.fromkeys(p for p in problems if p))
     text = f"The site's search cannot be used: {reasons}. Nothing was submitted."
     return with_hint(text, hint("search_site", "unusable", state))
@@ -75,25 +82,41 @@ def _resolve(x: Exploration, mechanism: SearchMechanism) -> tuple[SearchMechanis
     return found, ""
 
 
-def _request_dates(x: Exploration, search_url: str, mechanism: SearchMechanism) -> tuple[str, list[str]]:
-    """`search_url` with the request's dates and "newest first" in the form's own fields, when it has them."""
+def _request_fields(
+    x: Exploration, submission: FormSubmission, mechanism: SearchMechanism
+) -> tuple[FormSubmission, list[str]]:
+    """`submission` with the request's dates, "newest first" and author in the form's own fields, when it has them;
+    and what was filled, in words."""
     request = x.search.request
-    if request is None or not mechanism.dates.any:
-        return search_url, []
-    start, end = request.window(today=date.today(), recent_days=x.settings.report.recent_days)
-    return with_dates(search_url, mechanism.dates, start=start, end=end, newest=request.order == "newest")
+    if request is None:
+        return submission, []
+    filled: list[str] = []
+    if mechanism.dates.any:
+        start, end = request.window(today=date.today(), recent_days=x.settings.report.recent_days)
+        newest = request.order == "newest"
+        submission, filled = with_dates(submission, mechanism.dates, start=start, end=end, newest=newest)
+    if mechanism.author_field and request.authors:
+        submission = submission.with_values({mechanism.author_field: request.authors[0]})
+        filled.append(f"{mechanism.author_field}={request.authors[0]}")
+    return submission, filled
 
 
-def _open(x: Exploration, search_url: str, query: str, *, how: str, filled: list[str]) -> str:
-    canonical = try_canonicalize_url(search_url)
+def _open(x: Exploration, submission: FormSubmission, query: str, *, how: str, filled: list[str]) -> str:
+    canonical = try_canonicalize_url(submission_identity(submission))
     if canonical is None or x.web.is_visited(canonical):
-        x.stuck.record_bad_choice(search_url, "this search was already made")
+        x.stuck.record_bad_choice(submission.url, "this search was already made")
         return "Error: this search was already made on this site. Try other keywords or another URL."
     form_page = x.search_form_pages.get(x.site.url)
     if form_page is not None:
         x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
     # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
-    x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical, kind="search", search_query=query)
+    posted = submission if submission.method == "POST" else None
+    x.planner_action = "scrape"
+    x.scrape_target = ScrapeTarget(canonical, kind="search", search_query=query, form=posted)
     through = "its search form" if how == "form" else "its OpenSearch description"
-    dates = f", with the request's dates and order in the form ({', '.join(filled)})" if filled else ""
-    return f"Searching the site for {query.strip()!r} through {through}{dates}: opening {canonical} for the Scraper."
+    sent = " (sent by POST, as the form says)" if posted else ""
+    fields = f", with the request's dates, order or author in the form ({', '.join(filled)})" if filled else ""
+    return (
+        f"Searching the site for {query.strip()!r} through {through}{sent}{fields}: "
+        f"opening {canonical} for the Scraper."
+    )

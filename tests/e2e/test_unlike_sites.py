@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
+from unlike_sites import Paper, post_search_site
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -59,3 +60,27 @@ def test_a_site_behind_a_sign_in_ends_with_that_reason(tmp_path: Path, server: F
     assert summary.reason == "unreachable"
     assert "a login wall: the site asks to sign in" in summary.detail
     assert not server.hits_for("/login")
+
+
+SEARCHABLE = [
+    Paper("alloys", "Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
+    Paper("radar", "Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
+    Paper("gnn-protein", "Graph neural networks for protein structure", "2024-03-05"),
+    Paper("gnn-traffic", "Graph neural networks for traffic forecasting", "2025-01-20"),
+    Paper("gnn-scale", "Message passing graph neural networks at scale", "2023-11-11"),
+]
+
+
+def test_a_journal_searched_only_by_post(tmp_path: Path, server: FaultServer) -> None:
+    post_search_site(server, SEARCHABLE)
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks, newest first", sites=[server.url("/")]
+    )
+    posts = [hit for hit in server.hits_for("/search") if hit.method == "POST"]
+    assert len(posts) == 1 and posts[0].form["terms"] == ["graph neural networks"]
+    assert posts[0].form["order"] == ["newest"]  # the form's own sort field, filled from the request
+    assert not [hit for hit in server.hits_for("/search") if hit.method == "GET"]
+    titles = {item.title for item in report.items}
+    assert {paper.title for paper in SEARCHABLE[2:]} <= titles, titles
+    searches = [e for e in read_trace(Path(report.run_dir or "") / "trace.jsonl") if e["event"] == "scrape"]
+    assert any(e["kind"] == "search" and e["determination"] == "ok" for e in searches)

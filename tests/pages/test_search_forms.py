@@ -10,10 +10,13 @@ import realweb
 
 from research_crawler.config.settings import Settings
 from research_crawler.context.search_context import SearchContext, SiteRef
+from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.html_forms import FormSubmission, submission_identity
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import (
     SearchMechanism,
+    build_search_submission,
     build_search_url,
     find_search_mechanism,
     find_search_mechanisms,
@@ -151,10 +154,16 @@ def test_search_form_of_real_page(name: str) -> None:
     index, field = expected
     form = tree.xpath("//form")[index]
     if (form.get("method") or "get").lower() == "post":
-        assert best.kind == "form" and not best.usable and best.method == "POST"
-        assert best.note.startswith("POST-only form") and best.query_field == field
+        assert best.kind == "form" and best.method == "POST" and best.query_field == field
         with pytest.raises(ToolInputError):
-            build_search_url(best, QUERY)
+            build_search_url(best, QUERY)  # a POST has no search URL
+        if "return false" in " ".join((form.get("onsubmit") or "").lower().split()):
+            assert not best.usable and "JavaScript" in best.note
+            return
+        assert best.usable, best.note
+        search = build_search_submission(best, QUERY)
+        assert search.method == "POST" and (field, QUERY) in search.fields
+        assert [name for name, _ in search.fields] == [name for name, _ in best.fields]
         return
     assert (best.kind, best.method, best.usable, best.query_field) == ("form", "GET", True, field)
     search_url = build_search_url(best, QUERY)
@@ -210,7 +219,7 @@ def test_pubmed_post_form_loses_to_its_opensearch_description() -> None:
     assert opensearch.kind == "opensearch" and opensearch.usable
     assert opensearch.description_url == "http://www.ncbi.nlm.nih.gov/corehtml/query/static/pubmedsearch.xml"
     assert opensearch.url_template == ""
-    assert form.kind == "form" and not form.usable and form.note.startswith("POST-only form")
+    assert form.kind == "form" and form.method == "POST"  # a search that is a URL goes first
 
 
 # ----------------------------------------------------------------------------------------- synthetic forms
@@ -257,7 +266,6 @@ def test_base_href_and_canonical_resolve_the_action() -> None:
 @pytest.mark.parametrize(
     ("form", "note"),
     [
-        ('<form role="search" method="POST" action="/s"><input name="q"></form>', "POST-only form"),
         ('<form role="search" action="javascript:go()"><input name="q"></form>', "not an http(s) URL"),
         (
             '<form role="search" action="/s" onsubmit="doSearch(); return  false;"><input name="q"></form>',
@@ -280,7 +288,62 @@ def test_usable_form_is_preferred_over_a_better_scoring_unusable_one() -> None:
     )
     first, second = find_search_mechanisms(page, url="https://example.org/")
     assert first.usable and first.url_template == "https://example.org/lookup?q={query}"
+    assert second.usable and second.method == "POST"  # usable too, after the search that is a URL
+
+
+def test_a_usable_form_goes_before_a_better_scoring_one_driven_by_script() -> None:
+    page = _doc(
+        '<form role="search" class="search" action="/search" onsubmit="go(); return false">'
+        '<input type="search" name="q"></form>'
+        '<form action="/lookup"><input name="q"></form>'
+    )
+    first, second = find_search_mechanisms(page, url="https://example.org/")
+    assert first.usable and first.url_template == "https://example.org/lookup?q={query}"
     assert not second.usable
+
+
+def test_a_post_search_form_is_used_as_a_person_would() -> None:
+    page = _doc(
+        '<form method="post" action="/papers/search"><input type="hidden" name="csrf" value="t0k">'
+        '<input type="search" name="q" placeholder="Search papers"><button name="go" value="1">Search</button></form>'
+    )
+    (best,) = find_search_mechanisms(page, url="https://example.org/")
+    assert (best.kind, best.method, best.usable, best.url_template) == (
+        "form",
+        "POST",
+        True,
+        "https://example.org/papers/search",
+    )
+    search = build_search_submission(best, " graph networks ")
+    assert search.fields == (("csrf", "t0k"), ("q", "graph networks"), ("go", "1"))
+    assert search.body == b"csrf=t0k&q=graph+networks&go=1"
+
+
+def test_an_advanced_search_with_title_and_author_boxes_is_found() -> None:
+    # no "search" in its names: only its boxes and the heading above it say what it is for
+    page = _doc(
+        "<h2>Find articles</h2><form method='post' action='/articles'>"
+        "<label for='t'>Title</label><input id='t' name='f_title'>"
+        "<label for='a'>Author</label><input id='a' name='f_2'>"
+        "<label for='y'>Year</label><input id='y' name='f_year'>"
+        "<input type='submit' value='Go'></form>"
+    )
+    (best,) = find_search_mechanisms(page, url="https://example.org/")
+    assert best.usable and best.method == "POST"
+    assert best.query_field == "f_title" and best.author_field == "f_2"
+    search = build_search_submission(best, "graph networks")
+    assert ("f_title", "graph networks") in search.fields and ("f_2", "") in search.fields
+
+
+def test_a_box_that_mentions_authors_among_other_things_is_the_search_box() -> None:
+    page = _doc("<form action='/search'><input name='q' placeholder='Search by title, keyword or author'></form>")
+    (best,) = find_search_mechanisms(page, url="https://example.org/")
+    assert best.query_field == "q" and best.author_field is None
+
+
+def test_an_author_only_form_has_no_place_for_a_topic() -> None:
+    page = _doc("<form action='/people/search'><label>Author <input name='author'></label></form>")
+    assert find_search_mechanisms(page, url="https://example.org/") == []
 
 
 def test_password_and_text_only_forms_are_not_search_forms() -> None:
@@ -387,7 +450,7 @@ class FakeWeb:
         self.pages = pages
         self.fetched: list[str] = []
 
-    def __call__(self, url: str, _site: SiteRef) -> Page:
+    def __call__(self, url: str, _site: SiteRef, /, *, form: FormSubmission | None = None) -> Page:
         self.fetched.append(url)
         if url in self.pages:
             return self.pages[url]
@@ -458,13 +521,19 @@ def test_search_site_reads_the_opensearch_description_then_searches() -> None:
 
 
 @needs_realweb
-def test_search_site_never_submits_a_post_only_form() -> None:
+def test_search_site_posts_a_post_form_for_the_scraper() -> None:
     text, url = _page("biorxiv__article__1.html")
     web = FakeWeb({})
     x = _exploring(url, text, web)
     message = PlannerTools(x).search_site(QUERY)
-    assert web.fetched == [] and x.scrape_target is None and x.planner_action == "none"
-    assert "No usable search form" in message
+    assert web.fetched == [] and x.planner_action == "scrape"  # the Scraper sends it
+    target = x.scrape_target
+    assert target is not None and target.kind == "search" and target.form is not None
+    assert target.form.method == "POST" and ("keywords", QUERY) in target.form.fields
+    assert target.url == canonicalize_url(submission_identity(target.form)) and "sent by POST" in message
+    x.start_scrape(target)
+    x.planner_action = "none"
+    assert PlannerTools(x).search_site(QUERY).startswith("Error: this search was already made")
 
 
 @needs_realweb

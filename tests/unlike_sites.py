@@ -1,0 +1,110 @@
+"""Small sites built unlike the testbed's, on a `FaultServer`, for the tests of issue 26: a journal whose only search
+is a POST form, a listing that loads the rest of its items by script ("Load more"), a site with feeds and a sitemap,
+a deep archive (subject → year → month). Each paper has a page of its own; titles are the tests' own."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+
+from fault_server import FaultServer, Hit, Reply
+
+
+@dataclass(frozen=True)
+class Paper:
+    slug: str
+    title: str
+    date: str  # ISO
+    subject: str = "machine learning"
+
+    @property
+    def path(self) -> str:
+        return f"/paper/{self.slug}"
+
+
+def page(title: str, body: str, head: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><title>{html.escape(title)}</title>{head}</head>"
+        f"<body><header><a href='/'>Home</a></header><main>{body}</main></body></html>"
+    )
+
+
+def entry(paper: Paper) -> str:
+    return (
+        f"<li><h3><a href='{paper.path}'>{html.escape(paper.title)}</a></h3>"
+        f"<p>Published {paper.date} in {html.escape(paper.subject)}.</p></li>"
+    )
+
+
+def serve_papers(server: FaultServer, papers: list[Paper]) -> None:
+    """One page per paper, with its title, date and a short abstract (no metadata tags)."""
+    for paper in papers:
+        server.page(
+            paper.path,
+            page(
+                paper.title,
+                f"<h1>{html.escape(paper.title)}</h1><p>Published {paper.date}.</p>"
+                f"<h2>Abstract</h2><p>We study {html.escape(paper.title.lower())} and report results on standard "
+                "benchmarks, with an analysis of where the method helps and where it does not.</p>",
+            ),
+        )
+
+
+def post_search_site(server: FaultServer, papers: list[Paper], *, on_home: int = 2) -> None:
+    """A journal whose home lists its first `on_home` papers and whose only search is a POST form (a GET of the
+    search address answers 405); the search matches every word of the query in titles."""
+    serve_papers(server, papers)
+    form = (
+        "<h2>Search the journal</h2><form method='post' action='/search'>"
+        "<input type='hidden' name='token' value='abc123'>"
+        "<label for='q'>Keywords</label><input id='q' name='terms'>"
+        "<select name='order'><option value='rel'>Best match</option><option value='newest'>Newest first</option>"
+        "</select><button type='submit'>Search</button></form>"
+    )
+    listing = "".join(entry(paper) for paper in papers[:on_home])
+    server.page("/", page("Journal of Unusual Results", f"<h1>Journal of Unusual Results</h1>{form}<ul>{listing}</ul>"))
+
+    def search(hit: Hit) -> Reply:
+        if hit.method != "POST" or hit.form.get("token") != ["abc123"]:
+            return Reply(405, page("Not allowed", "<p>Use the search form.</p>"))
+        words = hit.form.get("terms", [""])[0].lower().split()
+        found = [paper for paper in papers if words and all(word in paper.title.lower() for word in words)]
+        if hit.form.get("order") == ["newest"]:
+            found.sort(key=lambda paper: paper.date, reverse=True)
+        items = "".join(entry(paper) for paper in found) or "<li>No results.</li>"
+        return Reply(200, page("Search results", f"<h1>{len(found)} results</h1><ul>{items}</ul>"))
+
+    server.handle("/search", search)
+
+
+def load_more_site(server: FaultServer, papers: list[Paper], *, first: int = 3, per_click: int = 3) -> None:
+    """A listing that shows its first `first` papers and a "Load more" button whose script fetches the next ones as
+    JSON from /api/papers?offset=N and appends them (what a browser shows after the clicks)."""
+    serve_papers(server, papers)
+    listing = "".join(entry(paper) for paper in papers[:first])
+    script = (
+        f"<script>let offset={first};"
+        "document.getElementById('more').addEventListener('click',async()=>{"
+        "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
+        "for(const p of d.items){const li=document.createElement('li');"
+        "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
+        "document.getElementById('list').appendChild(li);}offset+=d.items.length;"
+        "if(!d.more){document.getElementById('more').remove();}});</script>"
+    )
+    server.page(
+        "/",
+        page(
+            "Preprints",
+            f"<h1>Preprints</h1><ul id='list'>{listing}</ul><button id='more' type='button'>Load more</button>{script}",
+        ),
+    )
+
+    def api(hit: Hit) -> Reply:
+        offset = int((hit.form.get("offset") or ["0"])[0])
+        chunk = papers[offset : offset + per_click]
+        items = [{"title": p.title, "url": p.path, "date": p.date} for p in chunk]
+        body = json.dumps({"items": items, "more": offset + per_click < len(papers)})
+        return Reply(200, body, content_type="application/json")
+
+    server.handle("/api/papers", api)
