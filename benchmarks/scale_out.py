@@ -23,7 +23,8 @@ from pathlib import Path
 from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, machine
 
-from research_crawler.cli.batch import BatchRunner, load_batch
+from research_crawler.cli.batch import BatchRunner
+from research_crawler.cli.batch_file import load_batch
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 
@@ -71,7 +72,7 @@ def main() -> None:
                     scale=scale,  # type: ignore[arg-type]
                 )  # fmt: skip
                 started = time.monotonic()
-                rows = runner.run()
+                tally = runner.run()
                 wall = time.monotonic() - started
                 gaps: dict[str, list[float]] = {"http": [], "browser": []}
                 for site in testbed.site_names():  # between page requests: a browser's own subresources left out
@@ -82,7 +83,7 @@ def main() -> None:
                     {
                         "backend": scale,
                         "workers": workers,
-                        "done": sum(row.status == "done" for row in rows),
+                        "done": tally.statuses["done"],
                         "wall_s": round(wall, 2),
                         "queries_per_min": round(len(entries) / wall * 60, 2),
                         "min_gap_s": round(min(gaps["http"]), 3) if gaps["http"] else None,

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.recorded import restore_settings
 from research_crawler.config.settings import Settings
-from research_crawler.errors import ConfigError, ModelError, StateError
+from research_crawler.context.request import checked_query
+from research_crawler.errors import ModelError, StateError
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.report.models import Report
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -119,9 +120,8 @@ class ResearchCrawler:
         on_event: EventCallback | None = None,
     ) -> Report:
         """Explore the sites for `query` (the Web Selector chooses from the pool when `sites` is empty)."""
-        if not query.strip():
-            raise ConfigError("the query is empty: say what to look for")
-        return await self._guarded(on_event, lambda s: s.arun(query.strip(), sites=list(sites), run_dir=run_dir))
+        query = checked_query(query)
+        return await self._guarded(on_event, lambda s: s.arun(query, sites=list(sites), run_dir=run_dir))
 
     async def aresume(
         self, run_dir: Path, *, on_event: EventCallback | None = None, overrides: Mapping[str, Any] | None = None
@@ -151,11 +151,8 @@ class ResearchCrawler:
     ) -> Report:
         """A follow-up in the same run directory: what was fetched and collected is kept; the given sites (by
         default those of the previous query) are explored for `query`, then everything is ranked again."""
-        if not query.strip():
-            raise ConfigError("the follow-up is empty: say what to change or look for")
-        return await self._guarded(
-            on_event, lambda s: s.afollow_up(Path(run_dir), query.strip(), sites=list(sites))
-        )
+        query = checked_query(query, what="the follow-up", example='"only 2025"', count_alone=True)
+        return await self._guarded(on_event, lambda s: s.afollow_up(Path(run_dir), query, sites=list(sites)))
 
     def events(self, query: str, *, sites: Sequence[str] = (), run_dir: Path | None = None) -> EventStream:
         """Run `query` and iterate over its events as they happen (``async for event in …``); the report is

@@ -1,66 +1,46 @@
-"""Scripted queries from a YAML or JSONL file: one run directory per query, a summary.csv, and resumable —
-a second run skips the queries that have a report and continues the ones that were cut short.
-
-A file entry is a query string or a table: ``{query, sites?, settings?, name?}``, where ``settings`` holds
-overrides by dotted or nested name (``{"explore": {"max_subpages": 3}}``) and ``name`` the run directory's.
+"""Scripted queries from a batch file (`batch_file.py`): one run directory per query, and summary.csv — one row
+per query as it ends, appended, never rewritten whole — and resumable: a second run skips the queries that have a
+report and continues the ones that were cut short. The file is read entry by entry as the queries run, at most
+`concurrency` at once, so a million-line file runs in the memory of a ten-line one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
-import hashlib
-import io
+import functools
 import json
 import logging
-import re
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from types import TracebackType
+from typing import Any, Literal, TextIO
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from research_crawler.api import Backend, ResearchCrawler, require_model_endpoint
+from research_crawler.cli.batch_file import BatchEntry, BatchFile
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
-from research_crawler.config.user_files import load_yaml, read_user_file
-from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.llm.rate_limit import shared_model_limiter
 from research_crawler.report.models import Report
 from research_crawler.scale.connect import connect_ray
 from research_crawler.web.shared_politeness import SharedPoliteness
 
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["SUMMARY_FILE", "BatchEntry", "BatchRow", "BatchRunner", "load_batch"]
+__all__ = ["SUMMARY_FILE", "BatchRow", "BatchRunner", "BatchTally"]
 
 logger = logging.getLogger(__name__)
 
 SUMMARY_FILE = "summary.csv"
 RowStatus = Literal["pending", "running", "done", "resumed", "skipped", "failed"]
 _UNFINISHED_STOPS = {"interrupted"}
-
-
-class BatchEntry(BaseModel):
-    """One query of a batch file."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    query: str = Field(min_length=1)
-    sites: list[str] = Field(default_factory=list)
-    settings: dict[str, Any] = Field(default_factory=dict)
-    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-
-    def run_dir_name(self) -> str:
-        """The entry's run directory: its name, or the query's first words and a digest of the whole entry
-        (so an edited entry gets a fresh directory and reordering the file changes nothing)."""
-        if self.name:
-            return self.name
-        slug = "-".join(re.findall(r"[a-z0-9]+", self.query.lower())[:6])[:48] or "query"
-        digest = hashlib.sha256(self.model_dump_json(exclude={"name"}).encode()).hexdigest()[:8]
-        return f"{slug}-{digest}"
+#: The failures a tally keeps to show (the others are in summary.csv).
+_FAILURES_KEPT = 20
+#: Distinct settings overrides kept built (entries mostly share theirs).
+_SETTINGS_KEPT = 64
 
 
 class BatchRow(BaseModel):
@@ -91,66 +71,68 @@ class BatchRow(BaseModel):
         self.simulated_model = report.simulated_model
 
 
-def load_batch(path: Path) -> list[BatchEntry]:
-    """The entries of a ``.yaml``/``.yml`` or ``.jsonl`` batch file. ConfigError names the bad entry."""
-    text = read_user_file(path, what="the batch file")
-    suffix = path.suffix.lower()
-    if suffix in (".yaml", ".yml"):
-        raw = _yaml_entries(text, path)
-    elif suffix == ".jsonl":
-        raw = _jsonl_entries(text, path)
-    else:
-        raise ConfigError(f"the batch file {path} must be .yaml, .yml or .jsonl")
-    entries = []
-    for where, value in raw:
-        try:
-            entries.append(BatchEntry(query=value) if isinstance(value, str) else BatchEntry.model_validate(value))
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'entry'}: {e['msg']}" for e in exc.errors())
-            raise ConfigError(f"{path}, {where}: {problems}") from exc
-    if not entries:
-        raise ConfigError(f"the batch file {path} holds no queries")
-    seen: dict[str, int] = {}
-    for number, entry in enumerate(entries, 1):
-        name = entry.run_dir_name()
-        if name in seen:
-            raise ConfigError(f"{path}: entry {number} repeats entry {seen[name]} (same run directory {name!r})")
-        seen[name] = number
-    return entries
+@dataclass
+class BatchTally:
+    """What a batch did: the queries in the file, how many ended in each status, the first failures (every row is
+    in summary.csv)."""
+
+    total: int
+    statuses: Counter[str] = field(default_factory=Counter)
+    failures: list[BatchRow] = field(default_factory=list)
+    #: Queries whose run was stopped before its end (Ctrl-C): the next run of the batch resumes them.
+    cut_short: int = 0
+
+    def add(self, row: BatchRow) -> None:
+        self.statuses[row.status] += 1
+        self.cut_short += row.stop_reason in _UNFINISHED_STOPS
+        if row.status == "failed" and len(self.failures) < _FAILURES_KEPT:
+            self.failures.append(row)
+
+    @property
+    def failed(self) -> int:
+        return self.statuses["failed"]
+
+    @property
+    def ended(self) -> int:
+        return sum(self.statuses.values())
+
+    @property
+    def unfinished(self) -> int:
+        """Queries not run, or cut short: what running the batch again continues."""
+        return self.total - self.ended + self.cut_short
 
 
-def _yaml_entries(text: str, path: Path) -> list[tuple[str, Any]]:
-    data = load_yaml(text, path=path, what="the batch file")
-    if isinstance(data, dict) and set(data) == {"queries"}:
-        data = data["queries"]
-    if not isinstance(data, list):
-        raise ConfigError(f"the batch file {path} must be a list of queries (or a table with a 'queries' list)")
-    return [(f"entry {number}", value) for number, value in enumerate(data, 1)]
+class _Summary:
+    """summary.csv, written afresh by each run of the batch: its header, then one row per query as it ends."""
 
+    def __init__(self, path: Path) -> None:
+        self._handle: TextIO = path.open("w", encoding="utf-8", newline="")
+        self._writer = csv.DictWriter(self._handle, fieldnames=list(BatchRow.model_fields))
+        self._writer.writeheader()
+        self._handle.flush()
 
-def _jsonl_entries(text: str, path: Path) -> list[tuple[str, Any]]:
-    entries = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            entries.append((f"line {number}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}, line {number}: not valid JSON ({exc.msg})") from exc
-        except RecursionError:
-            raise ConfigError(f"{path}, line {number}: nested too deeply to be read") from None
-    return entries
+    def append(self, row: BatchRow) -> None:
+        self._writer.writerow({key: "" if value is None else value for key, value in row.model_dump().items()})
+        self._handle.flush()
+
+    def __enter__(self) -> _Summary:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self._handle.close()
 
 
 class BatchRunner:
-    """Runs the entries of a batch under `out_dir`, at most `concurrency` at once; `rows` is the summary.
+    """Runs the entries of a batch under `out_dir`, at most `concurrency` at once.
 
     `on_row(row)` is called whenever a row changes status (from the event loop's thread).
     """
 
     def __init__(
         self,
-        entries: Sequence[BatchEntry],
+        entries: BatchFile | Sequence[BatchEntry],
         *,
         settings: Settings,
         out_dir: Path,
@@ -166,7 +148,7 @@ class BatchRunner:
         `ray_address`, or a local Ray instance), politeness and model limits shared through one actor."""
         if concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
-        self.entries = list(entries)
+        self.entries = entries
         self.out_dir = out_dir
         self.backend: Backend = backend
         self.concurrency = concurrency
@@ -176,44 +158,56 @@ class BatchRunner:
         self.model_limiter = shared_model_limiter(settings)
         self.on_row = on_row
         self.retry_empty = retry_empty
+        self._base_settings = settings
+        self._settings_of = functools.lru_cache(maxsize=_SETTINGS_KEPT)(self._settings_of_overrides)
         # Every entry's settings are checked before the first query runs: a typo in entry 40 fails now.
-        self.settings = [self._entry_settings(settings, number, entry) for number, entry in enumerate(entries, 1)]
-        self.rows = [
-            BatchRow(index=number, query=entry.query, run_dir=str(out_dir / entry.run_dir_name()))
-            for number, entry in enumerate(self.entries, 1)
-        ]
+        for number, entry in enumerate(entries, 1):
+            self._entry_settings(number, entry)
         self._crawlers: set[ResearchCrawler] = set()
         self._stopping = False
         self._ray = connect_ray(settings, address=ray_address) if scale == "ray" else None
         self._ray_refs: set[Any] = set()
 
-    def _entry_settings(self, base: Settings, number: int, entry: BatchEntry) -> Settings:
+    def _entry_settings(self, number: int, entry: BatchEntry) -> Settings:
         try:
-            settings = apply_overrides(base, entry.settings)
-            if self.backend == "openai":
-                require_model_endpoint(settings)
+            return self._settings_of(json.dumps(entry.settings, sort_keys=True))
         except ResearchCrawlerError as exc:
             raise type(exc)(f"batch entry {number}: {exc}") from exc
+
+    def _settings_of_overrides(self, overrides: str) -> Settings:
+        settings = apply_overrides(self._base_settings, json.loads(overrides))
+        if self.backend == "openai":
+            require_model_endpoint(settings)
         return settings
 
-    def run(self) -> list[BatchRow]:
+    def run(self) -> BatchTally:
         """Run the batch (blocking)."""
         return asyncio.run(self.arun())
 
-    async def arun(self) -> list[BatchRow]:
-        """Run every entry that has no finished report yet; write summary.csv after each one."""
+    async def arun(self) -> BatchTally:
+        """Run every entry that has no finished report yet, `concurrency` at a time in the file's order; each ends
+        with its row appended to summary.csv."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        self._write_summary()
-        gate = asyncio.Semaphore(self.concurrency)
+        tally = BatchTally(total=len(self.entries))
+        numbered = enumerate(self.entries, 1)  # one reader of the file for every worker: each takes the next entry
 
-        async def one(position: int) -> None:
-            async with gate:
-                if not self._stopping:
-                    await self._run_entry(position)
+        async def worker(summary: _Summary) -> None:
+            for number, entry in numbered:
+                if self._stopping:
+                    return
+                row = await self._run_entry(number, entry)
+                summary.append(row)
+                tally.add(row)
 
-        await asyncio.gather(*(one(position) for position in range(len(self.entries))))
-        self._write_summary()
-        return self.rows
+        with _Summary(self.out_dir / SUMMARY_FILE) as summary:
+            workers = [asyncio.ensure_future(worker(summary)) for _ in range(self.concurrency)]
+            try:
+                await asyncio.gather(*workers)
+            finally:  # one worker's error (the file changed under it) stops the others before the summary closes
+                for task in workers:
+                    task.cancel()
+                await asyncio.gather(*workers, return_exceptions=True)
+        return tally
 
     def cancel(self) -> None:
         """Start no new query and stop the running ones gracefully (thread-safe)."""
@@ -224,9 +218,9 @@ class BatchRunner:
             for ref in list(self._ray_refs):
                 self._ray.cancel(ref)
 
-    async def _run_entry(self, position: int) -> None:
-        entry, row = self.entries[position], self.rows[position]
-        run_dir = Path(row.run_dir)
+    async def _run_entry(self, number: int, entry: BatchEntry) -> BatchRow:
+        run_dir = self.out_dir / entry.run_dir_name()
+        row = BatchRow(index=number, query=entry.query, run_dir=str(run_dir))
         finished = _finished_report(run_dir)
         if finished is not None and not finished.items and self.retry_empty:
             _set_aside(run_dir)
@@ -235,15 +229,16 @@ class BatchRunner:
             row.status = "skipped"
             row.fill_from(finished)
             self._changed(row)
-            return
+            return row
         resuming = (run_dir / "run.json").exists()
         row.status = "running"
         self._changed(row)
+        settings = self._entry_settings(number, entry)
         if self._ray is not None:
-            await self._run_on_ray(position, resuming=resuming)
-            return
+            await self._run_on_ray(row, entry, settings, resuming=resuming)
+            return row
         crawler = ResearchCrawler(
-            self.settings[position], backend=self.backend, politeness=self.politeness, model_limiter=self.model_limiter
+            settings, backend=self.backend, politeness=self.politeness, model_limiter=self.model_limiter
         )
         self._crawlers.add(crawler)
         try:
@@ -260,14 +255,12 @@ class BatchRunner:
         finally:
             self._crawlers.discard(crawler)
         self._changed(row)
+        return row
 
-    async def _run_on_ray(self, position: int, *, resuming: bool) -> None:
+    async def _run_on_ray(self, row: BatchRow, entry: BatchEntry, settings: Settings, *, resuming: bool) -> None:
         """The entry as a Ray task: the same run as `ask` on a worker; a worker's death is retried by Ray."""
         assert self._ray is not None
-        entry, row = self.entries[position], self.rows[position]
-        ref = self._ray.submit(
-            self.settings[position], self.backend, entry.query, sites=entry.sites, run_dir=Path(row.run_dir)
-        )
+        ref = self._ray.submit(settings, self.backend, entry.query, sites=entry.sites, run_dir=Path(row.run_dir))
         self._ray_refs.add(ref)
         try:
             report = self._ray.report_of(await ref)
@@ -282,18 +275,8 @@ class BatchRunner:
         self._changed(row)
 
     def _changed(self, row: BatchRow) -> None:
-        if row.status != "running":
-            self._write_summary()
         if self.on_row is not None:
             self.on_row(row)
-
-    def _write_summary(self) -> None:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(BatchRow.model_fields))
-        writer.writeheader()
-        for row in self.rows:
-            writer.writerow({key: "" if value is None else value for key, value in row.model_dump().items()})
-        atomic_write_text(self.out_dir / SUMMARY_FILE, buffer.getvalue())
 
 
 def _set_aside(run_dir: Path) -> Path:

@@ -35,6 +35,7 @@ from research_crawler.cli.run_helpers import (
     check_reranker,
     fresh_run_dir,
     progress_view,
+    query_argument,
     run_with_view,
     unreachable_everywhere,
 )
@@ -187,8 +188,7 @@ def watch(
 ) -> None:
     """Run a request and report only what is new since the last watch of it (all of it the first time), then
     record it in the library. Pages seen before are asked for conditionally (fetch.revisit_cache)."""
-    if not query.strip():
-        fail("the query is empty: say what to look for")
+    query = query_argument(query, command="watch")
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     if "fetch.revisit_cache" not in global_options(ctx).assignments:
         flags["fetch.revisit_cache"] = True

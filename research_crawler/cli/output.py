@@ -5,7 +5,10 @@
 from __future__ import annotations
 
 import functools
+import shlex
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn, ParamSpec, TypeVar
 
 import typer
@@ -19,6 +22,15 @@ err_console = Console(stderr=True)
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def this_command(fallback: str) -> str:
+    """The command line this process was started with, as a shell takes it again (``research-crawler batch
+    'q.jsonl' --out runs``); `fallback` when it was not started as research-crawler (a test runner, a notebook)."""
+    program = Path(sys.argv[0]).name if sys.argv else ""
+    if program not in ("research-crawler", "__main__.py"):
+        return fallback
+    return shlex.join(["research-crawler", *sys.argv[1:]])
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

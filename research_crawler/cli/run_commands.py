@@ -5,13 +5,13 @@ batch (the queries of a file), demo (offline, on the testbed) and resume (a run 
 from __future__ import annotations
 
 import asyncio
+import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
 
 from research_crawler.api import ResearchCrawler, require_model_endpoint
 from research_crawler.cli.library_commands import record_in_library
@@ -34,9 +34,16 @@ from research_crawler.cli.options import (
     explicit_overrides,
     load_settings,
 )
-from research_crawler.cli.output import console, err_console, fail, friendly_errors
+from research_crawler.cli.output import console, err_console, friendly_errors, this_command
 from research_crawler.cli.report_view import show_report
-from research_crawler.cli.run_helpers import check_reranker, fresh_run_dir, print_report, progress_view, run_with_view
+from research_crawler.cli.run_helpers import (
+    check_reranker,
+    fresh_run_dir,
+    print_report,
+    progress_view,
+    query_argument,
+    run_with_view,
+)
 
 # --- ask ---------------------------------------------------------------------------------------------------
 
@@ -63,8 +70,7 @@ def ask(
     quiet: QuietOption = False,
 ) -> None:
     """Answer one research request: live progress, then the report (also written to the run directory)."""
-    if not query.strip():
-        fail("the query is empty: say what to look for")
+    query = query_argument(query, command="ask")
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
     crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
@@ -145,7 +151,8 @@ def batch(
     quiet: QuietOption = False,
 ) -> None:
     """Run the queries of a file, one run directory each, with summary.csv; re-running skips finished ones."""
-    from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner, load_batch
+    from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner
+    from research_crawler.cli.batch_file import load_batch
     from research_crawler.cli.foreground_run import stop_on_ctrl_c
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
@@ -177,24 +184,28 @@ def batch(
         ray_address=ray_address,
     )
     with stop_on_ctrl_c(runner.cancel, note=lambda message: err_console.print(message, markup=False)):
-        rows = asyncio.run(runner.arun())
-    table = Table(title=f"{out / SUMMARY_FILE}")
-    for column in ("#", "status", "items", "stop", "query"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        style = "red" if row.status == "failed" else ""
-        table.add_row(
-            str(row.index),
-            f"[{style}]{row.status}[/]" if style else row.status,
-            "" if row.items is None else str(row.items),
-            row.stop_reason,
-            escape(row.query),
+        tally = asyncio.run(runner.arun())
+    counts = ", ".join(f"{number} {status}" for status, number in sorted(tally.statuses.items()))
+    console.print(
+        f"{out / SUMMARY_FILE}: {tally.ended} of {tally.total} queries ended ({counts or 'none'})",
+        highlight=False,
+        markup=False,
+    )
+    for row in tally.failures:
+        err_console.print(f"[red]error:[/] query {row.index}: {escape(row.error)}", highlight=False)
+    if tally.failed > len(tally.failures):
+        more = tally.failed - len(tally.failures)
+        err_console.print(f"… and {more} more failed: see {escape(str(out / SUMMARY_FILE))}", highlight=False)
+    if tally.unfinished:
+        again = this_command(f"research-crawler batch {shlex.quote(str(file))} --out {shlex.quote(str(out))} …")
+        err_console.print(
+            f"Stopped with {tally.unfinished} of {tally.total} queries not run or cut short; continue (finished ones "
+            f"are skipped) with: {escape(again)}",
+            highlight=False,
+            soft_wrap=True,
         )
-    console.print(table)
-    failed = [row for row in rows if row.status == "failed"]
-    if failed:
-        for row in failed:
-            err_console.print(f"[red]error:[/] query {row.index}: {escape(row.error)}", highlight=False)
+        raise typer.Exit(130)
+    if tally.failed:
         raise typer.Exit(1)
 
 

@@ -18,7 +18,18 @@ from research_crawler.cli.live_view import LiveView, choose_view_mode
 from research_crawler.cli.output import console, err_console, fail
 from research_crawler.cli.report_view import show_report
 from research_crawler.config.settings import Settings
+from research_crawler.context.request import checked_query
+from research_crawler.errors import ConfigError
 from research_crawler.report.models import Report
+
+
+def query_argument(query: str, *, command: str) -> str:
+    """The request given to `command` (ask, watch), checked before anything starts: a bad one is one line with
+    the command written as it should be (exit 2)."""
+    try:
+        return checked_query(query, example=f'research-crawler {command} "papers on graph neural networks"')
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def progress_view(*, quiet: bool, settings: Settings, title: str = "research-crawler") -> LiveView:

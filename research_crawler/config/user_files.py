@@ -1,13 +1,15 @@
 """Files a user hands us — settings, batch files, datasets — read as data that may be hostile or simply wrong.
 
-Each is read whole, within a size limit, as UTF-8 (a BOM is allowed); YAML is parsed by a safe loader that refuses
-aliases, so an alias bomb fails before anything is expanded. Every problem is one ConfigError line naming the file
-and, where it helps, the line or byte.
+Each is read whole, within a size limit, as UTF-8 (a BOM is allowed), or line by line (`user_file_lines`, each line
+within a limit, the file as long as it likes); YAML is parsed by a safe loader that refuses aliases, so an alias
+bomb fails before anything is expanded. Every problem is one ConfigError line naming the file and, where it helps,
+the line or byte.
 """
 
 from __future__ import annotations
 
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,25 +17,18 @@ import yaml
 
 from research_crawler.errors import ConfigError
 
-__all__ = ["MAX_USER_FILE_BYTES", "load_yaml", "read_user_file"]
+__all__ = ["MAX_LINE_BYTES", "MAX_USER_FILE_BYTES", "load_yaml", "read_user_file", "user_file_lines"]
 
 #: Far above any real settings, batch or dataset file (the built-in datasets are a few KiB).
 MAX_USER_FILE_BYTES = 8 * 1024 * 1024
+#: Far above any line of a file read line by line (a batch file's query is at most 2 000 characters).
+MAX_LINE_BYTES = 1024 * 1024
 
 
 def read_user_file(path: Path, *, what: str, max_bytes: int = MAX_USER_FILE_BYTES) -> str:
     """The text of `path`, described to the user as `what` ("the batch file"); ConfigError when it is missing, not a
     file (a directory, a device, a socket), larger than `max_bytes`, or not UTF-8."""
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise ConfigError(f"{what} {path} does not exist") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
-    if stat.S_ISDIR(mode):
-        raise ConfigError(f"{what} {path} is a directory, not a file: name the file itself")
-    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe (`<(…)`) is read like a file, within the limit
-        raise ConfigError(f"{what} {path} is not a regular file (a device or a socket): name a file")
+    _file_mode(path, what=what)
     try:
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
@@ -45,10 +40,56 @@ def read_user_file(path: Path, *, what: str, max_bytes: int = MAX_USER_FILE_BYTE
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(
-            f"{what} {path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line}) "
-            f"cannot be decoded; save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8 {path} > {path}.utf8`)"
-        ) from None
+        raise _not_utf8(what, path, data[exc.start], offset=exc.start, line=line) from None
+
+
+def user_file_lines(path: Path, *, what: str, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
+    """The lines of `path` (numbered from 1, without their line ends) as they are read: the file is never in memory
+    whole, however long it is. ConfigError as `read_user_file`'s, and for a line longer than `max_line_bytes`. A pipe
+    is read whole, within `read_user_file`'s limit (it cannot be read twice)."""
+    if not stat.S_ISREG(_file_mode(path, what=what)):
+        yield from enumerate(read_user_file(path, what=what).splitlines(), 1)
+        return
+    offset = 0
+    try:
+        with path.open("rb") as handle:
+            for number in range(1, 2**63):
+                data = handle.readline(max_line_bytes + 1)
+                if not data:
+                    return
+                if len(data) > max_line_bytes and not data.endswith(b"\n"):
+                    longest = f"{max_line_bytes // 1024} KiB"
+                    raise ConfigError(f"{what} {path}, line {number}: longer than {longest}, more than any entry holds")
+                try:
+                    text = data.decode("utf-8-sig" if number == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    raise _not_utf8(what, path, data[exc.start], offset=offset + exc.start, line=number) from None
+                offset += len(data)
+                yield number, text.rstrip("\r\n")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
+
+
+def _file_mode(path: Path, *, what: str) -> int:
+    """The file's mode once it is known to be a file that can be read (a regular file or a pipe)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise ConfigError(f"{what} {path} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"{what} {path} is a directory, not a file: name the file itself")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a pipe (`<(…)`) is read like a file, within the limit
+        raise ConfigError(f"{what} {path} is not a regular file (a device or a socket): name a file")
+    return mode
+
+
+def _not_utf8(what: str, path: Path, byte: int, *, offset: int, line: int) -> ConfigError:
+    return ConfigError(
+        f"{what} {path} is not UTF-8 text: byte 0x{byte:02x} at offset {offset} (line {line}) "
+        f"cannot be decoded; save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8 {path} > {path}.utf8`)"
+    )
 
 
 class _NoAliasLoader(yaml.SafeLoader):

@@ -14,13 +14,17 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from research_crawler.errors import ConfigError
+
 __all__ = [
     "COUNT_PATTERN",
     "FIELDS",
+    "MAX_QUERY_CHARS",
     "NUMBER_WORDS",
     "DateFit",
     "Order",
     "ResearchRequest",
+    "checked_query",
     "date_span",
     "requested_count",
 ]
@@ -30,6 +34,30 @@ DateFit = Literal["inside", "outside", "unknown"]
 #: The fields a request may ask for, in the order a report shows them.
 FIELDS = ("title", "authors", "date", "abstract", "link", "doi", "pdf")
 _ISO = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+#: The longest request taken, wherever it comes from (ask, chat, batch files, the API, the web app).
+MAX_QUERY_CHARS = 2000
+_EXAMPLE_QUERY = '"papers on graph neural networks"'
+
+
+def checked_query(
+    text: str, *, what: str = "the query", example: str = _EXAMPLE_QUERY, count_alone: bool = False
+) -> str:
+    """`text` without surrounding space, when it can be a request: words (at least one letter) and at most
+    `MAX_QUERY_CHARS` characters; with `count_alone` (a follow-up) a number of items alone too ("3"). Otherwise
+    ConfigError, one line saying why and what to write instead, e.g. `example`: "0" asks for nothing, and a
+    document pasted as a query is not a request."""
+    stripped = text.strip()
+    if not stripped:
+        raise ConfigError(f"{what} is empty: say what to look for, e.g. {example}")
+    if len(stripped) > MAX_QUERY_CHARS:
+        raise ConfigError(
+            f"{what} is {len(stripped):,} characters long; a request is at most {MAX_QUERY_CHARS:,}: say what to look "
+            f"for in a sentence or two, e.g. {example}"
+        )
+    said_count = count_alone and stripped.isdecimal() and 0 < int(stripped) <= 200
+    if not said_count and not any(character.isalpha() for character in stripped):
+        raise ConfigError(f"{what} {stripped[:40]!r} has no words: say what to look for, e.g. {example}")
+    return stripped
 
 
 def date_span(value: str | None) -> tuple[date, date] | None:

@@ -106,7 +106,7 @@ def read_request(text: str, *, today: date) -> ResearchRequest:
     rest = " " + text.strip() + " "
     newest = _NEWEST.search(rest)
     order = "newest" if newest else "relevance"
-    count = _number(newest.group(1)) if newest is not None and newest.group(1) else None
+    count = _count_of(newest.group(1)) if newest is not None and newest.group(1) else None
     rest = _NEWEST.sub(" ", rest)
     said_recent = bool(_RECENT.search(rest))
     count = count or _count(rest) or _bare_count(rest)
@@ -187,18 +187,21 @@ def _number(raw: str) -> int:
     return int(raw) if raw.isdigit() else NUMBER_WORDS[raw.lower()]
 
 
+def _count_of(raw: str) -> int | None:
+    """The count `raw` says, when a request can ask for it (1 to 200 items): "0" or "00" asks for none."""
+    value = _number(raw)
+    return value if 0 < value <= 200 else None
+
+
 def _count(text: str) -> int | None:
     match = COUNT_PATTERN.search(text)
-    if match is None:
-        return None
-    value = _number(match.group(1))
-    return value if 0 < value <= 200 else None
+    return _count_of(match.group(1)) if match is not None else None
 
 
 def _bare_count(text: str) -> int | None:
     """A count said alone, as follow-ups do: "ten instead of five", "show 3"."""
     match = _BARE_COUNT.match(text)
-    return _number(match.group(1)) if match else None
+    return _count_of(match.group(1)) if match else None
 
 
 def _kind_word(phrase: str) -> str:

@@ -12,10 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from research_crawler.api import Backend
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
+from research_crawler.context.request import MAX_QUERY_CHARS, checked_query
+from research_crawler.errors import ConfigError
 
 __all__ = ["FollowUpRequest", "RunOptions", "RunRequest", "resolve_run_options"]
 
-MAX_QUERY_CHARS = 2000
 MAX_SITES = 20
 MAX_URL_CHARS = 2000
 
@@ -58,9 +59,10 @@ class RunRequest(RunOptions):
     @field_validator("query")
     @classmethod
     def _query_has_words(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the query is empty: say what to look for")
-        return value.strip()
+        try:
+            return checked_query(value)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("sites")
     @classmethod
@@ -83,9 +85,10 @@ class FollowUpRequest(BaseModel):
     @field_validator("query")
     @classmethod
     def _query_has_words(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the follow-up is empty: say what to change or look for")
-        return value.strip()
+        try:
+            return checked_query(value, what="the follow-up", example='"only 2025"', count_alone=True)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("sites")
     @classmethod

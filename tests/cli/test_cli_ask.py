@@ -138,6 +138,17 @@ def test_bad_arguments_exit_2(home: Path, arguments: list[str]) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("query", ["0", "00", "０"])
+def test_a_query_of_no_words_is_one_line_with_the_command_to_write(home: Path, query: str) -> None:
+    for command in ("ask", "watch"):
+        result = runner.invoke(app, [command, query, "--model", "simulated", "--reranker", "bm25"])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+        assert f"the query {query!r} has no words: say what to look for" in result.stderr
+        assert f'e.g. research-crawler {command} "papers on graph neural networks"' in result.stderr
+    assert not (home / "runs").exists() and not list(home.glob("**/run.json"))
+
+
 def test_unknown_setting_names_the_close_ones(home: Path) -> None:
     result = runner.invoke(app, ["--set", "fetch.per_host_delay=1", "ask", "q", "--model", "simulated"])
     assert "unknown setting 'fetch.per_host_delay'" in result.stderr

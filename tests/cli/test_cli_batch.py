@@ -11,7 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
-from research_crawler.cli.batch import BatchEntry, load_batch
+from research_crawler.cli.batch import BatchRow, BatchRunner
+from research_crawler.cli.batch_file import BatchEntry, load_batch
+from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
@@ -22,8 +25,9 @@ runner = CliRunner()
 
 
 def _summary(out: Path) -> list[dict[str, str]]:
+    """summary.csv's rows in the file's order (they are appended as the queries end)."""
     with (out / "summary.csv").open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
+        return sorted(csv.DictReader(handle), key=lambda row: int(row["index"]))
 
 
 def _write_yaml(path: Path, testbed: Testbed, server: TestbedServer) -> list[str]:
@@ -138,6 +142,10 @@ def test_batch_without_a_model_endpoint_fails_before_running_anything(home: Path
         ("q.txt", "x\n", "must be .yaml, .yml or .jsonl"),
         ("q.yaml", "- {query: x, settings: {explore: {max_subpages: 0}}}\n", "batch entry 1: invalid setting"),
         ("q.yaml", "- {query: x, settings: {fetch.delay: 1}}\n", "batch entry 1: unknown setting 'fetch.delay'"),
+        ("q.jsonl", '{"query": "x"}\n{"query": "' + "graph " * 400 + '"}\n', "line 2: query: Value error, the query"),
+        ("q.jsonl", '{"query": "0"}\n', "line 1: query: Value error, the query '0' has no words"),
+        ("q.yaml", "- '０'\n", "entry 1: query: Value error, the query '０' has no words"),
+        ("q.jsonl", '{"query": "x"}\n' + "#" * (1024 * 1024 + 1) + "\n", "line 2: longer than 1024 KiB"),
     ],
 )
 def test_bad_batch_files_are_clear_errors(home: Path, name: str, text: str, message: str) -> None:
@@ -154,7 +162,7 @@ def test_entries_may_be_plain_strings_and_get_stable_directories(tmp_path: Path)
     first, second = load_batch(path)
     assert first == BatchEntry(query="find papers on CRISPR")
     assert first.run_dir_name() != second.run_dir_name(), "different entries share a run directory"
-    assert load_batch(path)[0].run_dir_name() == first.run_dir_name(), "the directory name must be stable"
+    assert next(iter(load_batch(path))).run_dir_name() == first.run_dir_name(), "the directory name must be stable"
     assert first.run_dir_name().startswith("find-papers-on-crispr-")
     with pytest.raises(ConfigError, match="does not exist"):
         load_batch(tmp_path / "missing.yaml")
@@ -213,3 +221,44 @@ def test_concurrent_queries_keep_one_pace_per_host_and_read_robots_once(
     # two clocks one after the other, which a busy machine can preempt in between.
     assert min(gaps) >= delay - 0.005, sorted(gaps)[:5]
     assert [hit.path for hit in hits].count("/robots.txt") == 1
+
+
+def test_a_query_of_megabytes_is_refused_in_one_line_before_anything_runs(home: Path) -> None:
+    (home / "q.jsonl").write_text(json.dumps({"query": "graph neural networks " * 330_000}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out", "--model", "simulated"])
+    assert result.exit_code == 1 and not (home / "out").exists()
+    message = " ".join(result.stderr.split())
+    assert "q.jsonl, line 1: longer than 1024 KiB, more than any entry holds" in message
+    assert len(result.stderr) < 1000, "the query is not printed back"
+    (home / "q.jsonl").write_text(json.dumps({"query": "graph neural networks " * 100}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out", "--model", "simulated"])
+    assert result.exit_code == 1 and not (home / "out").exists()
+    message = " ".join(result.stderr.split())
+    assert "line 1: query: Value error, the query is 2,199 characters long; a request is at most 2,000" in message
+
+
+def test_the_summary_is_appended_as_queries_end_never_rewritten(
+    home: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    site = testbed_server.base_url("arxiv-like")
+    batch = home / "q.jsonl"
+    queries = [query.text for query in testbed.queries_for("arxiv-like")[:3]]
+    batch.write_text("".join(json.dumps({"query": q, "sites": [site]}) + "\n" for q in queries), encoding="utf-8")
+    summary = home / "out" / "summary.csv"
+    seen: list[tuple[int, int]] = []  # (the summary's inode, its rows) as each query starts
+
+    def on_row(row: BatchRow) -> None:
+        if row.status == "running":
+            seen.append((summary.stat().st_ino, len(summary.read_text(encoding="utf-8").splitlines()) - 1))
+
+    settings = apply_overrides(
+        Settings(), {"fetch.allowed_hosts": testbed_server.allowed_hosts(), "fetch.per_host_delay_s": 0}
+    )
+    settings.rerank.kind = "bm25"
+    tally = BatchRunner(
+        load_batch(batch), settings=settings, out_dir=home / "out", backend="simulated", on_row=on_row
+    ).run()
+    assert tally.statuses == {"done": 3} and tally.unfinished == 0
+    assert [rows for _, rows in seen] == [0, 1, 2], "each row is written when its query ends, and only then"
+    assert {inode for inode, _ in seen} == {summary.stat().st_ino}, "the file was replaced, not appended to"
+    assert [row["index"] for row in _summary(home / "out")] == ["1", "2", "3"]

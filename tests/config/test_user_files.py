@@ -13,7 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_crawler.config.user_files import load_yaml, read_user_file
+from research_crawler.config.user_files import load_yaml, read_user_file, user_file_lines
 from research_crawler.errors import ConfigError
 
 #: Nine nested anchors, 9 copies each: 9**9 (387 million) strings once expanded, from a file under 700 bytes.
@@ -133,3 +133,19 @@ def test_any_bytes_give_text_or_one_config_error_line(data: bytes) -> None:
         pytest.fail(f"untranslated YAML error: {exc}")
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_a_file_read_line_by_line_is_never_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "queries.jsonl"
+    path.write_bytes(b"\xef\xbb\xbffirst\r\nsecond\n" + b"x" * 100 + b"\n" + b"caf\xe9\n")
+    lines = user_file_lines(path, what="the batch file", max_line_bytes=200)
+    assert next(lines) == (1, "first") and next(lines) == (2, "second") and next(lines) == (3, "x" * 100)
+    with pytest.raises(ConfigError, match=r"byte 0xe9 at offset 121 \(line 4\)"):
+        next(lines)
+    path.write_bytes(b"short\n" + b"y" * 201 + b"\n")
+    with pytest.raises(ConfigError, match="line 2: longer than 0 KiB, more than any entry holds"):
+        list(user_file_lines(path, what="the batch file", max_line_bytes=200))
+    path.write_bytes(b"y" * 200 + b"\n")
+    assert list(user_file_lines(path, what="the batch file", max_line_bytes=200)) == [(1, "y" * 200)]
+    with pytest.raises(ConfigError, match="is a directory"):
+        list(user_file_lines(tmp_path, what="the batch file"))

@@ -8,8 +8,9 @@ from datetime import date
 import pytest
 from pydantic import ValidationError
 
-from research_crawler.context.request import ResearchRequest, date_span
+from research_crawler.context.request import MAX_QUERY_CHARS, ResearchRequest, checked_query, date_span
 from research_crawler.context.request_rules import constraint_only, read_follow_up, read_request
+from research_crawler.errors import ConfigError
 
 TODAY = date(2026, 11, 23)
 
@@ -60,6 +61,39 @@ def test_invalid_readings_are_refused_whole() -> None:
         ResearchRequest(text="x", fields=["title", "impact factor"])
     with pytest.raises(ValidationError):
         ResearchRequest(text="x", count=0)
+
+
+@pytest.mark.parametrize("text", ["0", "00", "０", "000 papers on GNNs", "the 0 most recent papers on GNNs", "show 0"])
+def test_the_rules_never_read_a_count_of_none(text: str) -> None:
+    assert read(text).count is None
+    previous = read("papers on graph neural networks")
+    assert read_follow_up(previous, text, today=TODAY)[0].count is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the query is empty"),
+        ("  \t ", "the query is empty"),
+        ("0", "the query '0' has no words"),
+        ("００", "the query '００' has no words"),
+        ("2024 2025 !!", "the query '2024 2025 !!' has no words"),
+        ("x" * (MAX_QUERY_CHARS + 1), "the query is 2,001 characters long; a request is at most 2,000"),
+    ],
+)
+def test_a_query_that_asks_for_nothing_is_one_line_saying_what_to_write(text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as raised:
+        checked_query(text)
+    assert "\n" not in str(raised.value) and 'e.g. "papers on graph neural networks"' in str(raised.value)
+
+
+def test_a_request_in_any_script_or_a_count_alone_in_a_follow_up_is_taken() -> None:
+    assert checked_query("  GNN 2024 ") == "GNN 2024"
+    assert checked_query("グラフニューラルネットワーク") == "グラフニューラルネットワーク"
+    assert checked_query("x" * MAX_QUERY_CHARS) == "x" * MAX_QUERY_CHARS
+    assert checked_query("3", what="the follow-up", count_alone=True) == "3"
+    with pytest.raises(ConfigError, match="the follow-up '0' has no words"):
+        checked_query("0", what="the follow-up", count_alone=True)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from research_crawler.cli.batch import BatchRunner, load_batch
+from research_crawler.cli.batch import BatchRunner
+from research_crawler.cli.batch_file import load_batch
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
@@ -46,7 +47,8 @@ def _batch(tmp_path: Path, testbed: Testbed, server: TestbedServer, site: str, c
 
 def _summary(out: Path) -> list[tuple[str, str, str]]:
     with (out / "summary.csv").open(encoding="utf-8", newline="") as handle:
-        return [(row["query"], row["items"], row["stop_reason"]) for row in csv.DictReader(handle)]
+        rows = sorted(csv.DictReader(handle), key=lambda row: int(row["index"]))  # appended as the queries end
+        return [(row["query"], row["items"], row["stop_reason"]) for row in rows]
 
 
 @pytest.fixture
@@ -65,14 +67,14 @@ def test_a_batch_on_ray_has_the_same_summary_as_local(
     on_ray = BatchRunner(
         entries, settings=settings, out_dir=tmp_path / "ray", backend="simulated", concurrency=2, scale="ray"
     )
-    assert [row.status for row in local.run()] == ["done"] * 3
-    assert [row.status for row in on_ray.run()] == ["done"] * 3
+    assert local.run().statuses == {"done": 3}
+    assert on_ray.run().statuses == {"done": 3}
     assert _summary(tmp_path / "ray") == _summary(tmp_path / "local")
     assert all((tmp_path / "ray" / entry.run_dir_name() / "report.md").exists() for entry in entries)
     # run again: every finished query is skipped, as with local
-    assert [row.status for row in BatchRunner(
+    assert BatchRunner(
         entries, settings=settings, out_dir=tmp_path / "ray", backend="simulated", scale="ray"
-    ).run()] == ["skipped"] * 3  # fmt: skip
+    ).run().statuses == {"skipped": 3}  # fmt: skip
 
 
 @pytest.fixture

@@ -142,10 +142,14 @@ def test_requests_are_validated_before_anything_runs(client: TestClient, serve_s
         {"query": "papers", "reranker": "magic"},
         {"query": "papers", "unknown": 1},
         {"query": "x" * 2001},
+        {"query": "0"},
+        {"query": "０"},
     ]
     for body in bad_bodies:
         response = client.post("/api/runs", json=body)
         assert response.status_code == 422, (body, response.text)
+    said = client.post("/api/runs", json={"query": "00"}).json()["detail"][0]["msg"]
+    assert said.startswith("Value error, the query '00' has no words: say what to look for, e.g. ") and "\n" not in said
     not_json = client.post("/api/runs", content=b"query=papers", headers={"content-type": "text/plain"})
     assert not_json.status_code == 422
     too_big = client.post("/api/runs", content=json.dumps({"query": "p" * 70_000}).encode())
