@@ -13,6 +13,7 @@ the server side and check what the client sent::
 from __future__ import annotations
 
 import json
+import select
 import socket
 import struct
 import threading
@@ -26,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from research_crawler.eval.reliability.strict_chat import refusal, request_problems
+
 __all__ = [
     "MockOpenAIServer",
     "RecordedRequest",
@@ -36,6 +39,7 @@ __all__ = [
     "length",
     "mock_openai_server",
     "rate_limited",
+    "refused",
     "reset",
     "slow",
     "text",
@@ -191,11 +195,37 @@ def invalid_json() -> Scripted:
     return Scripted(raw=b"this is not json", headers={"content-type": "application/json"})
 
 
+def refused(problems: list[tuple[str, str]]) -> Scripted:
+    """How a strict server refuses a malformed request (`strict_chat.refusal`): llama-cpp-python with HTTP 500, the
+    others with HTTP 400."""
+    status, body = refusal(problems)
+    return Scripted(status=status, body=body)
+
+
 class MockOpenAIServer:
     """The server; `enqueue` scripts answers in order. With the queue empty it answers HTTP 500
-    ("no scripted response left"), so a test that sends more requests than it planned fails loudly."""
+    ("no scripted response left"), so a test that sends more requests than it planned fails loudly.
 
-    def __init__(self, *, fallback: Callable[[RecordedRequest], Scripted] | None = None) -> None:
+    It is as strict as the strictest servers (`research_crawler.eval.reliability.strict_chat`): a chat request that
+    llama-cpp-python, Ollama, vLLM or OpenAI would refuse is refused as that server refuses it, before any scripted
+    answer is used, and kept in `refusals`. `strict=False` accepts anything.
+    """
+
+    def __init__(
+        self,
+        *,
+        fallback: Callable[[RecordedRequest], Scripted] | None = None,
+        strict: bool = True,
+        serial: bool = False,
+    ) -> None:
+        self.strict = strict
+        #: Answer one request at a time, as llama.cpp's and Ollama's servers do: the others wait inside the server.
+        self.serial = serial
+        self._serving = threading.Lock()
+        #: Arrival times (monotonic) of the requests whose client closed the connection before the answer was sent.
+        self.disconnects: list[float] = []
+        #: Why each refused request was refused: (server whose rule it broke, what that server says).
+        self.refusals: list[list[tuple[str, str]]] = []
         self.requests: list[RecordedRequest] = []
         #: Answers a request when the queue is empty (a scripted model, e.g. `simulated_endpoint.brain`).
         self.fallback = fallback
@@ -255,6 +285,10 @@ class MockOpenAIServer:
             self.requests.append(request)
             if request.path not in CHAT_PATHS or request.method != "POST":
                 return error(404, f"mock server: no route for {request.method} {request.path}")
+            problems = request_problems(request.body) if self.strict else []
+            if problems:
+                self.refusals.append(problems)
+                return refused(problems)
             if self._queue:
                 answer = self._queue.popleft()
             elif self.fallback is not None:
@@ -294,9 +328,27 @@ class MockOpenAIServer:
                     raw_body=raw_body,
                     at=at,
                 )
+                if server.serial:
+                    with server._serving:
+                        self._reply(recorded)
+                else:
+                    self._reply(recorded)
+
+            def _client_left_within(self, seconds: float) -> bool:
+                """Wait `seconds`, watching the connection: whether the client closed it meanwhile."""
+                deadline = time.monotonic() + seconds
+                while (left := deadline - time.monotonic()) > 0:
+                    readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
+                    if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                        return True
+                return False
+
+            def _reply(self, recorded: RecordedRequest) -> None:
                 answer = server._next(recorded)
-                if answer.delay_s:
-                    time.sleep(answer.delay_s)
+                if answer.delay_s and self._client_left_within(answer.delay_s):
+                    with server._lock:
+                        server.disconnects.append(recorded.at)
+                    return
                 if answer.reset:
                     self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                     self.close_connection = True

@@ -46,7 +46,7 @@ def print_report(report: Report, *, as_json: bool) -> None:
         sys.stdout.write("\n")
     else:
         show_report(console, report)
-    if report.stop_reason == "error":
+    if report.stop_reason == "error":  # the one line on stderr that says why (the progress left it to this one)
         fail(f"the search stopped on an error: {report.stop_detail} (the report holds what was collected)", code=1)
     if (why := unreachable_everywhere(report)) is not None:
         fail(why, code=1)

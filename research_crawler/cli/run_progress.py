@@ -115,7 +115,9 @@ class RunProgress:
         if not summary:
             return None
         again = "" if event.get("new_search", True) else " (chosen again from what was found: no new search)"
-        return f"Read as: {summary}{again}"
+        source = str(event.get("source") or "")
+        by_rules = f" — read by rules: {source[len('rules (') : -1]}" if source.startswith("rules (") else ""
+        return f"Read as: {summary}{again}{by_rules}"
 
     def _on_sites(self, event: dict[str, Any]) -> str:
         self.sites = [str(url) for url in event.get("chosen", [])]
@@ -205,13 +207,17 @@ class RunProgress:
     def _on_limit(self, event: dict[str, Any]) -> str:
         return f"Limit reached: {event.get('detail', '')}"
 
-    def _on_fault(self, event: dict[str, Any]) -> str:
+    def _on_fault(self, event: dict[str, Any]) -> str | None:
         self.faults += 1
+        if event.get("kind") == "model_error":  # it ends the run: the command's closing error line says it, once
+            return None
         return f"  fault: {event.get('kind', '?')} {event.get('error', '')}".rstrip()
 
     def _on_complete(self, event: dict[str, Any]) -> str:
         self.finished = str(event.get("reason", ""))
         detail = str(event.get("detail") or "")
+        if self.finished == "error":  # said once, by the command's closing error line (and in the report)
+            detail = ""
         return f"Search ended: {self.finished.replace('_', ' ')}{f' ({detail})' if detail else ''}; writing the report"
 
 

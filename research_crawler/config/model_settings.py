@@ -64,6 +64,13 @@ class ModelSettings(SettingsSection):
     max_total_retry_s: float = Field(
         default=120.0, ge=0, description="Longest time one model call may spend on retries; longer gives up."
     )
+    max_concurrent_requests: int | None = Field(
+        None,
+        ge=1,
+        description="Requests sent to the endpoint at once, by all agents and sites of the process; the others wait "
+        "their turn before they are sent (the wait does not count against request_timeout_s). None: 1 for a local "
+        "base_url (localhost, a loopback or private address: llama.cpp and Ollama serve one at a time), else no bound.",
+    )
     requests_per_minute: int | None = Field(
         None, ge=1, description="The endpoint's request limit, shared by all agents and sites (None: no limit)."
     )

@@ -19,7 +19,6 @@ __all__ = ["EffectiveSetting", "SettingSource", "effective_settings"]
 
 SettingSource = Literal["flag", "env", "preset", "file", "default"]
 MASK = "********"
-_SECRET_WORDS = ("api_key", "token", "secret", "password")
 
 
 class EffectiveSetting(BaseModel):
@@ -49,8 +48,8 @@ def effective_settings(
     result = []
     for name in setting_names():
         source: SettingSource = next((layer for layer, names in layers if name in names), "default")
-        value, description = _lookup(settings, name)
-        result.append(EffectiveSetting(name=name, value=_shown(name, value), source=source, description=description))
+        value, description, secret = _lookup(settings, name)
+        result.append(EffectiveSetting(name=name, value=_shown(value, secret), source=source, description=description))
     return result
 
 
@@ -58,16 +57,18 @@ def _names_in(data: Mapping[str, Any]) -> set[str]:
     return set(flatten_overrides({key.lower(): value for key, value in data.items()}))
 
 
-def _lookup(settings: Settings, name: str) -> tuple[Any, str]:
+def _lookup(settings: Settings, name: str) -> tuple[Any, str, bool]:
+    """The value of setting `name`, its description, and whether it is a secret (typed `SecretStr`: API keys, the
+    web app's token; not every name with "token" in it — `run.max_tokens` is a limit to read)."""
     section, _, field = name.rpartition(".")
     owner: BaseModel = getattr(settings, section) if section else settings
     info = type(owner).model_fields[field]
-    return getattr(owner, field), info.description or ""
+    return getattr(owner, field), info.description or "", "SecretStr" in str(info.annotation)
 
 
-def _shown(name: str, value: Any) -> Any:
+def _shown(value: Any, secret: bool) -> Any:
     """A JSON-friendly value with secrets masked (set secrets show as ********, unset ones as None)."""
-    if isinstance(value, SecretStr) or any(word in name for word in _SECRET_WORDS):
+    if secret or isinstance(value, SecretStr):
         return None if value is None or value == "" else MASK
     if isinstance(value, str) and "://" in value:  # an endpoint such as https://user:password@host/v1
         return url_without_credentials(value, mask=MASK)

@@ -104,6 +104,9 @@ class CollectedItem(BaseModel):
         pattern=r"^\d{4}(-\d{2}(-\d{2})?)?$",
         description="The date the page showed next to the item (YYYY, YYYY-MM or YYYY-MM-DD), if any.",
     )
+    authors: tuple[CleanText, ...] = Field(
+        default=(), description="The authors the Collector read next to the item, each shown on that page."
+    )
 
     @property
     def rank_key(self) -> tuple[float, int]:
@@ -350,12 +353,13 @@ class WebContext(BaseModel):
         score: float,
         found_on: str,
         date: str | None = None,
+        authors: list[str] | None = None,
     ) -> ItemUpdate:
         """Store an item in CP (and its URL in DP), or improve the one already stored.
 
         An item already stored is updated when the new sighting brings a higher score, a longer
-        description, a title or a date where it had none; its first `found_on` and `seq` are kept. An item
-        is never stored twice. `date` is ISO (YYYY, YYYY-MM or YYYY-MM-DD).
+        description, a title, a date or authors where it had none; its first `found_on` and `seq` are kept. An
+        item is never stored twice. `date` is ISO (YYYY, YYYY-MM or YYYY-MM-DD).
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="item")
@@ -373,6 +377,7 @@ class WebContext(BaseModel):
                 site=self.site_url,
                 seq=self.next_item_seq,
                 date=date,
+                authors=tuple(authors or ()),
             )
             self.next_item_seq += 1
             self.discovered_items.add(canonical)
@@ -386,6 +391,8 @@ class WebContext(BaseModel):
             changes["title"] = clean_title
         if date and (not existing.date or len(date) > len(existing.date)):
             changes["date"] = date
+        if authors and not existing.authors:
+            changes["authors"] = tuple(authors)
         if not changes:
             return ItemUpdate.UNCHANGED
         self.collected[canonical] = existing.model_copy(update=changes)

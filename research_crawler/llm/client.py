@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
+from research_crawler.llm.endpoint_slots import EndpointSlots
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.llm.reply_checks import check_reply, tool_answered
@@ -158,6 +159,8 @@ class BaseModelClient:
         self.on_call: Callable[[ModelCall], None] | None = kwargs.pop("on_call", None)
         #: Most tokens a reply may have (sent as max_tokens unless the agent's config sets its own).
         self.max_output_tokens: int | None = kwargs.pop("max_output_tokens", None)
+        #: The endpoint's queue: requests wait here for a free slot before they are sent (None: no bound).
+        self.slots: EndpointSlots | None = kwargs.pop("slots", None)
         #: Estimates the input tokens a provider's prompt cache would serve when the endpoint does not say
         #: (shared by a run's clients: a cache serves every agent of one model).
         self.prompt_cache: PromptCacheEstimate = kwargs.pop("prompt_cache", None) or PromptCacheEstimate()
@@ -197,6 +200,8 @@ class BaseModelClient:
                 tools=request.tools,
                 messages=original_messages,
                 must_call_tool=self.must_call_tool,
+                output_tokens=reply.output_tokens,
+                max_tokens=_max_tokens(request.options),
             )
             problem = checked.what if checked is not None else None
             call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem)
@@ -331,34 +336,39 @@ class BaseModelClient:
         )
 
     def _complete_with_retries(self, request: ModelRequest) -> tuple[ModelReply, int, float]:
-        """`_complete` with retries on transient failures: (reply, attempts, seconds spent)."""
+        """`_complete` with retries on transient failures: (reply, attempts, seconds spent). The time spent
+        waiting for the endpoint's queue (`slots`) is not counted: neither in the seconds nor in the retry budget."""
         settings = self.settings
         started = self.clock()
+        queued = 0.0
         attempt = 0
         while True:
             attempt += 1
             if self.rate_limiter is not None:
                 self.rate_limiter.acquire(estimate_prompt_tokens(request.messages, request.tools))
             try:
-                return self._complete(request), attempt, self.clock() - started
+                if self.slots is None:
+                    reply = self._complete(request)
+                else:
+                    with self.slots.turn(self.clock) as waited:
+                        queued += waited
+                        reply = self._complete(request)
+                return reply, attempt, self.clock() - started - queued
             except TransientModelError as exc:
-                elapsed = self.clock() - started
+                elapsed = self.clock() - started - queued
                 delay = backoff_s(attempt - 1, base_s=settings.backoff_base_s, max_s=settings.backoff_max_s)
                 if exc.retry_after is not None:
                     delay = max(delay, exc.retry_after)
                 give_up = ""
                 if attempt > settings.max_retries:
-                    give_up = f"after {attempt} attempt(s)"
+                    give_up = f"after {attempt} attempt(s) in {elapsed:.1f} s"
                 elif elapsed + delay > settings.max_total_retry_s:
                     give_up = (
-                        f"after {attempt} attempt(s): waiting {delay:.1f} s more would pass the retry "
-                        f"budget of {settings.max_total_retry_s:.0f} s"
+                        f"after {attempt} attempt(s) in {elapsed:.1f} s: waiting {delay:.1f} s more would pass the "
+                        f"retry budget of {settings.max_total_retry_s:.0f} s"
                     )
-                if give_up:
-                    message = (
-                        f"the model endpoint failed for {self.agent_name} ({request.model}) {give_up} "
-                        f"in {elapsed:.1f} s; last error: {exc}"
-                    )
+                if give_up:  # the endpoint's error says what failed (and names the endpoint once): not said again
+                    message = f"{exc} — {self.agent_name} ({request.model}) gave up {give_up}"
                     self._record_failure(request, attempts=attempt, latency=elapsed, error=message)
                     raise ModelError(message) from exc
                 logger.warning(
@@ -368,7 +378,7 @@ class BaseModelClient:
             except Exception as exc:
                 # ModelError (bad key, refused request) and bugs alike: recorded, then raised unchanged.
                 error = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
-                self._record_failure(request, attempts=attempt, latency=self.clock() - started, error=error)
+                self._record_failure(request, attempts=attempt, latency=self.clock() - started - queued, error=error)
                 raise
 
     def _record_failure(self, request: ModelRequest, *, attempts: int, latency: float, error: str) -> None:
@@ -433,3 +443,9 @@ class BaseModelClient:
                 prompt_tokens_details=PromptTokensDetails(cached_tokens=cached_input_tokens),
             ),
         )
+
+
+def _max_tokens(options: dict[str, Any]) -> int | None:
+    """The output bound a request was sent with (``max_completion_tokens`` or ``max_tokens``), if any."""
+    value = options.get("max_completion_tokens", options.get("max_tokens"))
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import uuid
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -17,6 +18,7 @@ import openai
 
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ModelError
+from research_crawler.llm.chat_messages import portable_messages
 from research_crawler.llm.client import (
     BaseModelClient,
     ModelReply,
@@ -24,6 +26,7 @@ from research_crawler.llm.client import (
     ToolCallSpec,
     TransientModelError,
 )
+from research_crawler.llm.endpoint_slots import endpoint_slots
 from research_crawler.llm.usage import UsageLedger
 from research_crawler.web.retries import parse_retry_after
 
@@ -36,6 +39,22 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _PLACEHOLDER_KEY = "no-key-needed"
 _RETRYABLE_STATUSES = frozenset({408, 409, 429})
 _MAX_DETAIL_CHARS = 300
+#: Statuses that answer a request the server could not take as it was (with 5xx, judged by what the body says).
+_REQUEST_STATUSES = frozenset({400, 413, 422})
+#: What servers say when a request does not fit the model's context (OpenAI, vLLM, llama.cpp, llama-cpp-python).
+_CONTEXT_EXCEEDED = re.compile(
+    r"context_length_exceeded|maximum context length|exceeds? (the )?(available )?context|context window of",
+    re.IGNORECASE,
+)
+#: What servers say of a request they could not read: pydantic's messages (llama-cpp-python, vLLM), Ollama's,
+#: OpenAI's. Said with a 5xx too (llama-cpp-python answers a validation error with HTTP 500).
+_MALFORMED = re.compile(
+    r"validation error|input should be|field required|extra inputs are not permitted|unprocessable"
+    r"|invalid message|invalid tool call|invalid_request_error|is not of type|does not match"
+    r"|must be followed by tool messages|must be a response to a preced",
+    re.IGNORECASE,
+)
+_MALFORMED_TYPES = frozenset({"invalid_request_error", "BadRequestError", "bad_request", "validation_error"})
 
 
 def endpoint_label(base_url: str | None) -> str:
@@ -77,6 +96,8 @@ class OpenAICompatibleClient(BaseModelClient):
             key = _PLACEHOLDER_KEY
         self._secret = key
         self._endpoint = endpoint_label(settings.base_url)
+        if self.slots is None:
+            self.slots = endpoint_slots(settings.base_url, settings.max_concurrent_requests)
         self._openai = openai.OpenAI(
             api_key=key,
             base_url=settings.base_url or DEFAULT_BASE_URL,
@@ -85,7 +106,8 @@ class OpenAICompatibleClient(BaseModelClient):
         )
 
     def _complete(self, request: ModelRequest) -> ModelReply:
-        arguments: dict[str, Any] = {"model": request.model, "messages": request.messages, **request.options}
+        messages = portable_messages(request.messages)
+        arguments: dict[str, Any] = {"model": request.model, "messages": messages, **request.options}
         if request.tools:
             arguments["tools"] = request.tools
         if request.temperature is not None:
@@ -172,6 +194,21 @@ class OpenAICompatibleClient(BaseModelClient):
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             detail = self._detail(exc)
+            judged = status in _REQUEST_STATUSES or status >= 500  # 401, 403, 404 and 429 say something else
+            if judged and _CONTEXT_EXCEEDED.search(detail):
+                return ModelError(
+                    f"the prompt of {request.agent} does not fit the context of model {request.model!r} at {endpoint} "
+                    f"(HTTP {status}: {detail}): give the server a larger context (llama.cpp: --n_ctx) or lower "
+                    "page_view.chunk_tokens"
+                )
+            if judged and _names_malformed_request(exc.body, detail):
+                # a 5xx that names a malformed request (llama-cpp-python answers its validation errors with 500)
+                # would fail the same way every time: one line that says so, not three retries
+                return ModelError(
+                    f"the model endpoint {endpoint} refused the request of {request.agent} to {request.model!r} as "
+                    f"malformed (HTTP {status}: {detail}); not retried: this is a bug in research-crawler, please "
+                    "report this line"
+                )
             if status in _RETRYABLE_STATUSES or status >= 500:
                 return TransientModelError(
                     f"HTTP {status} from the model endpoint {endpoint}: {detail}",
@@ -211,6 +248,12 @@ class OpenAICompatibleClient(BaseModelClient):
     def _scrub(self, text: str) -> str:
         secret = self._secret
         return text.replace(secret, "[redacted]") if secret and secret != _PLACEHOLDER_KEY else text
+
+
+def _names_malformed_request(body: object, detail: str) -> bool:
+    """Whether an error answer says the request itself is malformed (by its type, or by what its message says)."""
+    kind = body.get("type") if isinstance(body, dict) else None
+    return (isinstance(kind, str) and kind in _MALFORMED_TYPES) or bool(_MALFORMED.search(detail))
 
 
 def _count(value: object) -> int | None:

@@ -34,16 +34,22 @@ def check_reply(
     tools: Sequence[dict[str, Any]] | None,
     messages: Sequence[dict[str, Any]],
     must_call_tool: bool = False,
+    output_tokens: int | None = None,
+    max_tokens: int | None = None,
 ) -> ReplyProblem | None:
     """The problem with a reply of `content` and `tool_calls` ((name, raw arguments) pairs), or None.
 
     `tools` are the schemas offered in the request; `must_call_tool` says the agent's task is a tool call
-    (a text answer is accepted once one of its tool calls has been answered in `messages`).
+    (a text answer is accepted once one of its tool calls has been answered in `messages`). A reply is cut off
+    when `finish_reason` says so, or when the endpoint counted `output_tokens` up to the request's `max_tokens`
+    (llama.cpp reports ``finish_reason=tool_calls`` for a tool call cut at the limit).
     """
-    if finish_reason == "length":
+    cut_by_count = output_tokens is not None and max_tokens is not None and output_tokens >= max_tokens
+    if finish_reason == "length" or cut_by_count:
+        why = "finish_reason=length" if finish_reason == "length" else f"{output_tokens} of {max_tokens} tokens"
         return ReplyProblem(
-            "the reply was cut off at the output token limit (finish_reason=length)",
-            "Your previous reply was cut off because it was too long (finish_reason=length). Answer again, "
+            f"the reply was cut off at the output token limit ({why})",
+            f"Your previous reply was cut off because it was too long ({why}). Answer again, "
             "much more briefly; if you call a tool, keep its arguments short and complete JSON.",
         )
     if not tool_calls and not (content or "").strip():

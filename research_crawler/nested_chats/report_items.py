@@ -39,8 +39,9 @@ def collected_report_items(exploration: Exploration) -> list[ReportItem]:
             path=path,
             description=plain_text(item.description) or "",
             collector_score=item.score,
+            authors=[name for name in (plain_text(a) for a in item.authors) if name],
             date=item.date,
-            metadata_sources={"date": FOUND_ON_SOURCE} if item.date else {},
+            metadata_sources={field: FOUND_ON_SOURCE for field in ("authors", "date") if getattr(item, field)},
         )
         for rank, (item, site_url, path) in enumerate(collected, 1)
     ]
@@ -79,15 +80,24 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     if not page.ok:
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
+    title = plain_text(meta.title)  # the publisher's title over the Collector's reading
+    authors = [name for name in (plain_text(a) for a in meta.authors) if name]
+    # a field the page's metadata lacks keeps what the Collector read where it found the item, and says so
+    sources: dict[str, str] = dict(meta.sources)
+    for field in ("authors", "date"):
+        if field not in sources and field in item.metadata_sources:
+            sources[field] = item.metadata_sources[field]
+    if not title:  # the page's tags name no title: the Collector's, which the page where it was found shows
+        sources["title"] = FOUND_ON_SOURCE
     return item.model_copy(
         update={
-            "title": plain_text(meta.title) or item.title,  # the publisher's title over the Collector's reading
-            "authors": [name for name in (plain_text(a) for a in meta.authors) if name],
-            "date": meta.date,
+            "title": title or item.title,
+            "authors": authors or item.authors,
+            "date": meta.date or item.date,
             "abstract": plain_text(meta.abstract),
             "doi": meta.doi,
             "pdf_url": meta.pdf_url,
-            "metadata_sources": dict(meta.sources),
+            "metadata_sources": sources,
         }
     )
 

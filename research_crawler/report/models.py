@@ -24,8 +24,9 @@ __all__ = [
     "SiteSummary",
 ]
 
-#: `ReportItem.metadata_sources` of a field read from the page where the item was found (a listing), not its own page.
-FOUND_ON_SOURCE = "the page where it was found"
+#: `ReportItem.metadata_sources` of a field read from the page where the item was found (a listing), not its own page:
+#: the Collector's model read it there, and the text is on that page (`tools/items.py` keeps nothing else).
+FOUND_ON_SOURCE = "read by the model on the page where it was found (the text is on that page)"
 #: ... of a field as the Collector wrote it down.
 COLLECTOR_SOURCE = "collector"
 #: The sources that are not the item's own page.

@@ -10,6 +10,7 @@ from research_crawler.agents.critique import make_critique
 from research_crawler.agents.presenter import make_presenter
 from research_crawler.agents.roles import Role
 from research_crawler.context.request import requested_count
+from research_crawler.context.search_context import StopReason
 from research_crawler.errors import ModelError
 from research_crawler.nested_chats.presenter import PresenterChat
 from research_crawler.nested_chats.report_items import collected_report_items
@@ -100,4 +101,7 @@ class Presenting:
         x = self.exploration
         requested = requested_items(x)
         self.items = collected_report_items(x)[: requested or x.settings.report.top_k]
-        self.markdown = plain_listing(self.items, why=x.search.completion.detail)
+        completion = x.search.completion
+        # an error is said where the search ends ("Search ended: error (…)"), not again here
+        why = "the search stopped on an error" if completion.reason is StopReason.ERROR else completion.detail
+        self.markdown = plain_listing(self.items, why=why)

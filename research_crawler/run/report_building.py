@@ -3,7 +3,10 @@ outcome, the stop reason, and the model calls, tokens, cost and faults per agent
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from research_crawler.agents.roles import Role
+from research_crawler.context.search_context import SiteRef, StopReason
 from research_crawler.llm.usage import price_for
 from research_crawler.report.models import AgentStats, Report, RunStats, SiteSummary
 from research_crawler.run.coverage import site_coverage
@@ -14,8 +17,17 @@ from research_crawler.tools.exploration import Exploration
 __all__ = ["build_report"]
 
 
-def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, requested: int | None) -> Report:
-    """The run's report (pages fetched, wall time and run directory are filled in by the session)."""
+def build_report(
+    x: Exploration,
+    models: RunModels,
+    presenting: Presenting,
+    *,
+    requested: int | None,
+    sites_asked: Sequence[SiteRef] = (),
+) -> Report:
+    """The run's report (pages fetched, wall time and run directory are filled in by the session). Every site has
+    its end and reason: those the search never finished (`sites_asked`, the user's ``--site``, included) end as the
+    search did."""
     totals = models.ledger.totals()
     list_costs: dict[str, float] = {}
     for call in models.ledger.calls():
@@ -55,6 +67,7 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
             )
         )
     completion = x.search.completion
+    sites += _unfinished_sites(x, sites_asked, done={site.url for site in sites})
     guard = presenting.guard
     request = x.search.request
     summary = x.request_summary()
@@ -87,3 +100,36 @@ def build_report(x: Exploration, models: RunModels, presenting: Presenting, *, r
             faults=faults,
         ),
     )
+
+
+def _unfinished_sites(x: Exploration, asked: Sequence[SiteRef], *, done: set[str]) -> list[SiteSummary]:
+    """The sites an ended search left unfinished (under way, pending, or named and never chosen), each ended as the
+    search was: a site left by an error says so, never nothing."""
+    completion = x.search.completion
+    if not completion.done or completion.reason is None:
+        return []
+    reason = completion.reason
+    if reason is StopReason.ERROR:
+        detail = "not finished: the search stopped on an error"
+    elif reason is StopReason.ALL_SITES_DONE:
+        return []
+    else:
+        detail = f"not finished: the search ended ({reason.value.replace('_', ' ')}) first"
+    summaries = []
+    for site in [*x.known_sites(), *asked]:
+        if site.url in done:
+            continue
+        done.add(site.url)
+        web = x.web_contexts.get(site.url)
+        summaries.append(
+            SiteSummary(
+                name=web.name if web is not None and web.name else site.name,
+                url=site.url,
+                reason=str(reason),
+                detail=detail,
+                pages_visited=web.visited_count if web else 0,
+                items_collected=web.item_count if web else 0,
+            )
+        )
+    return summaries
+

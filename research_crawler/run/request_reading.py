@@ -10,6 +10,7 @@ from research_crawler.agents.ag2 import run_nested_chat, trace_messages
 from research_crawler.agents.request_reader import make_request_reader
 from research_crawler.agents.roles import Role
 from research_crawler.config.site_pool import SitePool
+from research_crawler.context.reading_check import reading_doubts
 from research_crawler.context.request import ResearchRequest
 from research_crawler.context.request_rules import read_follow_up, read_request
 from research_crawler.run.message_trace import MessageTracer
@@ -41,14 +42,16 @@ def read_the_request(
                 "Record the request as the follow-up changes it, and whether it needs a new search."
             )
         run_nested_chat(executor, reader, task, max_turns=x.settings.run.nested_max_turns)
-        if tools.recorded is not None:
+        doubts = _doubts(tools.recorded, text=text, previous=previous, today=today)
+        if tools.recorded is not None and not doubts:
             if previous is not None and tools.recorded.text == text:
                 follow_up = text.split("follow-up:", 1)[-1].strip()
                 x.search.request = tools.recorded.model_copy(update={"text": f"{previous.text} — {follow_up}"})
             x.trace.emit("request", source="model", summary=x.request_summary(), new_search=tools.new_search)
             return tools.new_search or previous is None
-        logger.warning("the Web Selector gave no valid reading of the request; reading it with rules")
-        source = "rules (the model gave no valid reading)"
+        why = f"the model's reading was not kept: {'; '.join(doubts)}" if doubts else "the model gave no valid reading"
+        logger.warning("%s; reading the request with rules", why)
+        source = f"rules ({why})"
     else:
         source = "rules"
     if previous is None:
@@ -75,3 +78,17 @@ def sites_named_in_request(x: Exploration, pool: SitePool) -> SitePool:
             x.search.add_site(site.to_site_ref(), priority=-1.0)
         x.save()
     return named
+
+
+def _doubts(
+    recorded: ResearchRequest | None, *, text: str, previous: ResearchRequest | None, today: date
+) -> list[str]:
+    """Why the model's reading cannot be believed (`context/reading_check.py`), against the request as written (a
+    follow-up with the request it follows)."""
+    if recorded is None:
+        return []
+    if previous is None:
+        return reading_doubts(recorded, text=text, rules=read_request(text, today=today))
+    said = f"{previous.text} {text}"
+    rules, _ = read_follow_up(previous, text, today=today)
+    return reading_doubts(recorded, text=said, rules=rules)

@@ -291,10 +291,10 @@ class ResearchSession:
             stop = StopReason.INTERRUPTED if isinstance(exc, RunInterrupted) else StopReason.LIMIT_REACHED
             x.complete(stop, str(exc))
             presenting.present()
-        except ModelError as exc:
-            logger.warning("the model failed: %s", exc)
+        except ModelError as exc:  # its message says what failed; the trace's fault and the report say it to the user
+            logger.info("the model failed: %s", exc)
             trace.emit("fault", kind="model_error", error=str(exc))
-            x.complete(StopReason.ERROR, f"the model endpoint failed: {exc}")
+            x.complete(StopReason.ERROR, str(exc))
             presenting.present_without_chat()
         except ResearchCrawlerError:
             raise  # misconfiguration says so itself, in one line
@@ -304,7 +304,8 @@ class ResearchSession:
             else:  # a failure mid-run (a bug, a full disk)
                 _failed(x, exc, trace)
             presenting.present_without_chat()  # a report from what was collected
-        return build_report(x, models, presenting, requested=requested_items(x))
+        asked = [site.to_site_ref() for site in pool.named]
+        return build_report(x, models, presenting, requested=requested_items(x), sites_asked=asked)
 
 
 def _interrupted(x: Exploration, exc: Exception, trace: Trace) -> None:

@@ -1,7 +1,10 @@
 """The item tools: the Item Collector stores items it found on a page; the Supervisor and Presenter read them.
 
-An item can only be a URL the page really links to (named by its link number or by that URL) or the
-page itself (an abstract page is its own item): a URL an LLM made up cannot enter the collected items.
+An item can only be a URL the page really links to (named by its link number, by that URL, or by its title when the
+title is a link's text on the page) or the page itself (an abstract page is its own item): a URL an LLM made up
+cannot enter the collected items. What the model says it read is checked against the page (`page_evidence.py`): a
+title the page does not show is replaced by the page's (the link's text, or the page's title); a date or an author
+the page does not show is dropped. No field is ever made up.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import math
 import re
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebContext
@@ -18,6 +21,7 @@ from research_crawler.errors import ToolInputError
 from research_crawler.pages.metadata import normalise_date
 from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
+from research_crawler.tools.page_evidence import PageEvidence
 
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -39,16 +43,13 @@ class ItemCandidate(BaseModel):
     url: Annotated[str | None, Field(description="Instead of id: the item's URL as shown, or this page's own URL.")] = (
         None
     )
-    title: Annotated[str, Field(description="The title exactly as shown.")]
+    title: Annotated[str, Field(description="The title exactly as shown (with no id or url: its link's text).")]
     score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
     description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
     date: Annotated[str | None, Field(description="Its date as the page shows it, if it shows one.")] = None
-
-    @model_validator(mode="after")
-    def _one_reference(self) -> ItemCandidate:
-        if self.id is None and not self.url:
-            raise ValueError("give the item's link number (id) or its url")
-        return self
+    authors: Annotated[
+        list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")
+    ] = None
 
 
 class CollectItemsResult(BaseModel):
@@ -58,6 +59,9 @@ class CollectItemsResult(BaseModel):
     updated: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
+    retitled: list[str] = Field(
+        default_factory=list, description="Titles not on the page, replaced by the page's own."
+    )
     message: str = ""
 
 
@@ -72,11 +76,11 @@ def collect_items(
     """Store the relevant items found on this page, each with a relevance score and a short description.
 
     Store only items that match the query. Name each item by the number of its link on this page
-    (id), or by its URL when the item is this page itself.
+    (id), or by its URL when the item is this page itself, or by its title alone when it is a link's text.
 
     Args:
         items: a list of {"id": link number, "title": ..., "score": 0-10, "description": ...};
-            use "url" instead of "id" for this page itself.
+            use "url" instead of "id" for this page itself; "date" and "authors" as the page shows them.
 
     Returns:
         Which items were added, updated or rejected and why.
@@ -84,8 +88,9 @@ def collect_items(
     if not isinstance(items, list):
         raise ToolInputError('items must be a list of {"id": n, "title": ..., "score": s, "description": ...}')
     result = CollectItemsResult()
+    evidence = PageEvidence(page)
     for raw in items:
-        candidate, url = _resolve(raw, page, result)
+        candidate, url = _resolve(raw, page, evidence, result)
         if candidate is None or url is None:
             continue
         link = page.link_for_url(url)
@@ -98,7 +103,8 @@ def collect_items(
             description=candidate.description.strip(),
             score=candidate.score,
             found_on=page.final_url,
-            date=_iso_date(candidate.date),
+            date=_iso_date(candidate.date) if candidate.date and evidence.shows(candidate.date) else None,
+            authors=[name for name in _names(candidate.authors) if evidence.shows(name)],
         )
         {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(outcome, result.unchanged).append(url)
     state = state.model_copy(update={"items_collected": web_context.item_count})
@@ -106,7 +112,9 @@ def collect_items(
     return result
 
 
-def _resolve(raw: object, page: Page, result: CollectItemsResult) -> tuple[ItemCandidate | None, str | None]:
+def _resolve(
+    raw: object, page: Page, evidence: PageEvidence, result: CollectItemsResult
+) -> tuple[ItemCandidate | None, str | None]:
     try:
         candidate = raw if isinstance(raw, ItemCandidate) else ItemCandidate.model_validate(raw)
     except Exception as exc:
@@ -119,18 +127,46 @@ def _resolve(raw: object, page: Page, result: CollectItemsResult) -> tuple[ItemC
     if math.isnan(candidate.score) or not 0 <= candidate.score <= 10:
         result.rejected.append(f"{_name(candidate)}: score must be between 0 and 10, got {candidate.score}")
         return None, None
+    titled = evidence.link_titled(candidate.title)
+    if candidate.id is None and not candidate.url:  # named by its title alone: the link that shows it
+        if titled is None:
+            result.rejected.append(
+                f"{candidate.title!r}: no link on this page shows this title: name items by their link number (id)"
+            )
+            return None, None
+        return candidate.model_copy(update={"title": titled.text}), titled.url
     if candidate.id is not None:
         link = page.link(candidate.id)
         if link is None:
             valid = f"1–{len(page.links)}" if page.links else "none: this page has no links"
             result.rejected.append(f"link {candidate.id} is not on this page (valid numbers: {valid})")
             return None, None
-        return candidate, link.url
+        if titled is not None and titled.url != link.url:  # the title is another link's text: that link is meant
+            link = titled
+        return _checked_title(candidate, link.text, evidence, result), link.url
     url = try_canonicalize_url(candidate.url or "", page.final_url)
-    if url is not None and (url in (page.url, page.final_url) or page.link_for_url(url) is not None):
-        return candidate, url
+    if url is not None and url in (page.url, page.final_url):
+        return _checked_title(candidate, page.title, evidence, result), url
+    link = page.link_for_url(url) if url is not None else None
+    if link is not None:
+        return _checked_title(candidate, link.text, evidence, result), link.url
     result.rejected.append(f"{candidate.url!r} does not appear on this page: name items by their link number")
     return None, None
+
+
+def _checked_title(
+    candidate: ItemCandidate, shown: str, evidence: PageEvidence, result: CollectItemsResult
+) -> ItemCandidate:
+    """`candidate` with a title the page shows: its own when the page shows it, else `shown` (the text of its link,
+    or the page's title), said in the result."""
+    if evidence.shows(candidate.title) or not " ".join(shown.split()):
+        return candidate
+    result.retitled.append(f"{candidate.title!r} is not on this page: stored as {shown!r}, as the page shows it")
+    return candidate.model_copy(update={"title": shown})
+
+
+def _names(authors: list[str] | None) -> list[str]:
+    return [" ".join(name.split()) for name in authors or [] if isinstance(name, str) and name.strip()]
 
 
 def _iso_date(shown: str | None) -> str | None:
@@ -145,13 +181,17 @@ def _iso_date(shown: str | None) -> str | None:
 
 
 def _name(candidate: ItemCandidate) -> str:
-    return f"link {candidate.id}" if candidate.id is not None else repr(candidate.url)
+    if candidate.id is not None:
+        return f"link {candidate.id}"
+    return repr(candidate.url) if candidate.url else repr(candidate.title)
 
 
 def _describe(result: CollectItemsResult) -> str:
     text = f"Added {len(result.added)} item(s), updated {len(result.updated)}, unchanged {len(result.unchanged)}."
     if result.rejected:
         text += "\nRejected:\n" + "\n".join(f"- {reason}" for reason in result.rejected)
+    if result.retitled:
+        text += "\nTitles corrected:\n" + "\n".join(f"- {note}" for note in result.retitled)
     return text
 
 

@@ -46,6 +46,15 @@ def test_each_setting_shows_where_it_came_from(home: Path, monkeypatch: pytest.M
     assert "research-crawler.toml" in table.stdout
 
 
+def test_config_show_masks_secrets_only_not_every_name_with_token_in_it(home: Path) -> None:
+    rows = _show("--set", f"serve.token={SECRET}", "--set", "run.max_tokens=200000")
+    assert rows["serve.token"]["value"] == "********"
+    assert rows["run.max_tokens"]["value"] == 200000
+    assert rows["page_view.chunk_tokens"]["value"] == Settings().page_view.chunk_tokens
+    assert rows["models.max_output_tokens"]["value"] == Settings().models.max_output_tokens
+    assert rows["models.tokens_per_minute"]["value"] is None
+
+
 def test_the_environment_beats_the_file_and_openai_variables_count_as_environment(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,6 +1,8 @@
 """Catalogue cases of model misbehaviour: whole testbed queries with the unruly simulated model (parallel calls,
-unknown tools, malformed or invalid arguments, text instead of calls, padded reports) and with a model that
-only answers empty: each case holds when every run reports, loses no page and stays within its bounds."""
+unknown tools, malformed or invalid arguments, text instead of calls, padded reports), with a model that
+only answers empty, and with a 270M-like model behind a strict endpoint (every forced call filled with "x" and dates
+with a time; calls cut at max_tokens): each case holds when every run reports, loses no page and stays within its
+bounds."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from typing import Any
 
 from research_crawler.context.store import RunStore
 from research_crawler.eval.reliability.catalogue import Outcome, case
+from research_crawler.eval.reliability.chat_endpoint import StrictChatEndpoint
 from research_crawler.eval.reliability.run_cases import testbed_settings, testbed_web
+from research_crawler.eval.reliability.tiny_model import MODEL, tiny_completion
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
@@ -96,3 +100,50 @@ def _empty_replies() -> Outcome:
     reasons = [summary.reason for summary in report.sites]
     held = reasons == ["no_usable_reply"] and bool(report.markdown) and report.stats.model_calls <= 20
     return Outcome(held, f"sites ended: {reasons}; {report.stats.model_calls} model calls")
+
+
+def _tiny_model_run(*, cut_at_limit: bool) -> tuple[Report, list[dict[str, Any]], StrictChatEndpoint, list[str]]:
+    """A query on one testbed site through a strict endpoint answering as a 270M model does: the report, its trace,
+    the endpoint, and the titles of the items stored."""
+    site = "arxiv-like"
+    with (
+        testbed_web() as server,
+        tempfile.TemporaryDirectory(prefix="tiny-") as scratch,
+        StrictChatEndpoint(lambda body: tiny_completion(body, cut_at_limit=cut_at_limit)) as endpoint,
+    ):
+        settings = testbed_settings(server, Path(scratch) / "runs")
+        settings.models.base_url, settings.models.api_key = endpoint.base_url, None
+        settings.models.strong_model = settings.models.cheap_model = MODEL
+        settings.explore.max_subpages = 2
+        report = ResearchSession(settings, backend="openai").run(
+            "Find papers on graph neural networks", sites=[server.base_url(site)]
+        )
+        trace = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+        titles = [item.title for web in RunStore(Path(report.run_dir or "")).load().web_contexts.values()
+                  for item in web.items()]
+    return report, trace, endpoint, titles
+
+
+@case("model misbehaviour", "a 270M-like model behind a strict endpoint: no request refused, every site given a reason")
+def _tiny_model() -> Outcome:
+    report, trace, endpoint, titles = _tiny_model_run(cut_at_limit=False)
+    readings = [str(e.get("source")) for e in trace if e["event"] == "request" and "summary" in e]
+    by_rules = bool(readings) and readings[0].startswith("rules (")
+    made_up = [title for title in titles if title == "x"]
+    ended = [site.reason for site in report.sites]
+    held = not endpoint.refusals and bool(ended) and all(ended) and by_rules and not made_up
+    detail = (
+        f"{endpoint.answered} requests answered, {len(endpoint.refusals)} refused; reading: {readings[:1]}; "
+        f"sites ended: {ended}; stop {report.stop_reason}; titles not on their page stored: {len(made_up)}"
+    )
+    return Outcome(held, detail)
+
+
+@case("model misbehaviour", "a tool call cut at max_tokens but marked tool_calls: asked again as cut off")
+def _cut_tool_calls() -> Outcome:
+    report, trace, endpoint, _ = _tiny_model_run(cut_at_limit=True)
+    cut = [e for e in trace if e["event"] == "model_call" and "cut off" in str(e.get("error"))]
+    dispatched = [e for e in trace if e["event"] == "tool_call"]
+    ended = [site.reason for site in report.sites]
+    held = bool(cut) and not dispatched and not endpoint.refusals and bool(ended) and all(ended)
+    return Outcome(held, f"{len(cut)} replies seen as cut off, {len(dispatched)} dispatched; sites ended: {ended}")

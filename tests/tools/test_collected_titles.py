@@ -1,0 +1,152 @@
+"""What the Collector's model says it read is checked against the page: an item named by its title alone is the link
+that shows that title; a title the page does not show is replaced by the page's; a date or author the page does not
+show is dropped; and where the item's own page has no such field, the report keeps the checked reading and says the
+model read it. Nothing is ever made up."""
+
+from __future__ import annotations
+
+from research_crawler.config.settings import Settings
+from research_crawler.context.search_context import SearchContext, SiteRef
+from research_crawler.context.web_context import WebContext
+from research_crawler.nested_chats.report_items import collected_report_items, with_metadata
+from research_crawler.pages.page import Determination, Link, Page
+from research_crawler.report.models import FOUND_ON_SOURCE
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.hints import HintState
+from research_crawler.tools.items import collect_items
+
+SITE = "http://papers.test/"
+STATE = HintState(subpages_left=4, items_collected=0)
+LISTING = """# Graph learning, new submissions
+
+[A Benchmark of Graph Transformers for Link Prediction][1]
+Ada Lovelace, Alan Turing · 5 Oct 2025
+
+[Message Passing Without Messages][2]
+Grace Hopper · February 2024
+[PDF][3] · next
+"""
+
+
+def listing() -> Page:
+    links = [
+        ("http://papers.test/abs/1", "A Benchmark of Graph Transformers for Link Prediction"),
+        ("http://papers.test/abs/2", "Message Passing Without Messages"),
+        ("http://papers.test/pdf/2", "PDF"),
+    ]
+    return Page(
+        url="http://papers.test/list",
+        final_url="http://papers.test/list",
+        status=200,
+        determination=Determination.OK,
+        title="Graph learning | papers.test",
+        markdown=LISTING,
+        links=[Link(id=n, url=url, text=text, same_site=True) for n, (url, text) in enumerate(links, 1)],
+    )
+
+
+def stored(*entries: dict[str, object]) -> tuple[WebContext, list[str]]:
+    web = WebContext.for_site(SITE)
+    result = collect_items(web, listing(), list(entries), state=STATE)
+    return web, [*result.rejected, *result.retitled]
+
+
+def test_an_item_named_by_its_title_alone_is_the_link_showing_that_title() -> None:
+    web, notes = stored({"title": "a benchmark of graph transformers for link prediction.", "score": 8})
+    (item,) = web.items()
+    assert item.url == "http://papers.test/abs/1" and notes == []
+    assert item.title == "A Benchmark of Graph Transformers for Link Prediction"  # as the page shows it
+
+
+def test_a_title_no_link_shows_names_nothing() -> None:
+    web, notes = stored({"title": "Deep Graph Transformers for Link Prediction", "score": 8})
+    assert web.items() == [] and "no link on this page shows this title" in notes[0]
+
+
+def test_a_title_the_page_does_not_show_is_replaced_by_the_links_text() -> None:
+    web, notes = stored({"id": 1, "title": "Deep Graph Transformers for Link Prediction", "score": 8})
+    (item,) = web.items()
+    assert item.title == "A Benchmark of Graph Transformers for Link Prediction"
+    assert "is not on this page" in notes[0]
+
+
+def test_a_title_that_is_another_links_text_takes_that_link() -> None:
+    web, _ = stored({"id": 3, "title": "Message Passing Without Messages", "score": 7})  # [3] is its PDF link
+    (item,) = web.items()
+    assert item.url == "http://papers.test/abs/2" and item.title == "Message Passing Without Messages"
+
+
+def test_the_page_itself_with_a_title_it_does_not_show_gets_the_pages_title() -> None:
+    web, notes = stored({"url": "http://papers.test/list", "title": "x", "score": 3})  # an x in "next", not a word
+    (item,) = web.items()
+    assert item.title == "Graph learning | papers.test" and notes
+
+
+def test_dates_and_authors_are_kept_only_where_the_page_shows_them() -> None:
+    web, _ = stored(
+        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8, "date": "5 Oct 2025",
+         "authors": ["Ada Lovelace", "alan turing", "Charles Babbage"]},
+        {"id": 2, "title": "Message Passing Without Messages", "score": 7, "date": "2026-11-26T10:00:00",
+         "authors": ["x"]},
+    )
+    first, second = web.items()
+    assert (first.date, first.authors) == ("2025-10-05", ("Ada Lovelace", "alan turing"))
+    assert (second.date, second.authors) == (None, ())  # a date and an author no page shows: never stored
+
+
+def _exploration(web: WebContext, item_page: Page) -> Exploration:
+    search = SearchContext(query="graph transformers")
+    search.add_site(SiteRef(name="papers", url=SITE))
+    return Exploration(
+        settings=Settings(),
+        search=search,
+        fetch_page=lambda url, site: item_page,
+        trace=Trace(None),
+        web_contexts={SITE: web},
+    )
+
+
+def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_field() -> None:
+    web, _ = stored(
+        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
+         "date": "5 Oct 2025", "authors": ["Ada Lovelace"]}
+    )
+    bare = Page(
+        url="http://papers.test/abs/1",
+        final_url="http://papers.test/abs/1",
+        status=200,
+        determination=Determination.OK,
+        html="<html><head></head><body><p>No tags at all.</p></body></html>",
+    )
+    x = _exploration(web, bare)
+    (item,) = collected_report_items(x)
+    assert item.metadata_sources == {"authors": FOUND_ON_SOURCE, "date": FOUND_ON_SOURCE}
+    read = with_metadata(x, item)
+    assert read is not None
+    assert (read.title, read.authors, read.date) == (
+        "A Benchmark of Graph Transformers for Link Prediction",
+        ["Ada Lovelace"],
+        "2025-10-05",
+    )
+    assert read.metadata_sources == {"title": FOUND_ON_SOURCE, "authors": FOUND_ON_SOURCE, "date": FOUND_ON_SOURCE}
+
+
+def test_the_items_own_tags_win_over_the_models_reading() -> None:
+    web, _ = stored({"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
+                     "date": "5 Oct 2025", "authors": ["Ada Lovelace"]})
+    tagged = Page(
+        url="http://papers.test/abs/1",
+        final_url="http://papers.test/abs/1",
+        status=200,
+        determination=Determination.OK,
+        html=(
+            '<html><head><meta name="citation_title" content="A Benchmark of Graph Transformers">'
+            '<meta name="citation_author" content="Lovelace, Ada"><meta name="citation_author" content="Turing, Alan">'
+            '<meta name="citation_date" content="2025/10/04"></head><body></body></html>'
+        ),
+    )
+    x = _exploration(web, tagged)
+    read = with_metadata(x, collected_report_items(x)[0])
+    assert read is not None and read.authors == ["Lovelace, Ada", "Turing, Alan"] and read.date == "2025-10-04"
+    assert FOUND_ON_SOURCE not in read.metadata_sources.values()
