@@ -41,12 +41,12 @@ from research_crawler.cli.run_helpers import (
 )
 from research_crawler.config.settings import Settings
 from research_crawler.errors import LibraryError
-from research_crawler.library.atom_feed import write_feed
+from research_crawler.library.atom_feed import check_feed, write_feed
 from research_crawler.library.database import library_path, open_library
 from research_crawler.library.export import export_items
 from research_crawler.library.found_items import found_items
 from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
-from research_crawler.library.recording import record_run
+from research_crawler.library.recording import RecordedRun, record_run
 from research_crawler.library.records import LibraryItem
 from research_crawler.library.watches import Watch
 from research_crawler.report.models import Report
@@ -195,6 +195,9 @@ def watch(
     settings = load_settings(ctx, flags, preset=preset)
     path = library_path(settings, library)
     open_library(path).close()  # a library that cannot be used fails before the run, not after it
+    this_watch = Watch.of(query, list(site or []))
+    if feed is not None:
+        check_feed(feed, this_watch)  # and so does a feed that cannot be written (another watch's)
     crawler = ResearchCrawler(settings, backend=backend)
     if backend == "openai":
         require_model_endpoint(settings)
@@ -208,13 +211,19 @@ def watch(
         run_dir,
     )
     connection = open_library(path)
-    this_watch = Watch.of(query, sites)
-    recorded = record_run(connection, report, found_items(report), watch=this_watch)
     floor = settings.report.relevance_floor
-    new = items_by_id(connection, recorded.listed(recorded.new, floor=floor))
-    known = items_by_id(connection, recorded.listed(recorded.known, floor=floor))
-    if feed is not None:
-        write_feed(feed, this_watch, new, max_entries=settings.library.feed_entries)
+    new: list[LibraryItem] = []
+    known: list[LibraryItem] = []
+
+    def deliver(recorded: RecordedRun) -> None:
+        """The new and known items, and the feed written, before the recording commits: a feed that cannot be
+        written records nothing, and its items stay new for the next watch."""
+        new.extend(items_by_id(connection, recorded.listed(recorded.new, floor=floor)))
+        known.extend(items_by_id(connection, recorded.listed(recorded.known, floor=floor)))
+        if feed is not None:
+            write_feed(feed, this_watch, new, max_entries=settings.library.feed_entries)
+
+    recorded = record_run(connection, report, found_items(report), watch=this_watch, deliver=deliver)
     if as_json:
         _print_json(
             {

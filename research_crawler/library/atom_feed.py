@@ -8,6 +8,7 @@ the file is replaced atomically, so a reader never sees half of it.
 from __future__ import annotations
 
 import hashlib
+import os
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from research_crawler.library.records import LibraryItem
 from research_crawler.library.watches import Watch
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["ATOM_NS", "write_feed"]
+__all__ = ["ATOM_NS", "check_feed", "write_feed"]
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 _A = f"{{{ATOM_NS}}}"
@@ -68,6 +69,17 @@ def write_feed(
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, '<?xml version="1.0" encoding="utf-8"?>\n' + text + "\n")
     return len(entries)
+
+
+def check_feed(path: Path, watch: Watch) -> None:
+    """Raise ConfigError, before any work, when `write_feed` could not write `watch`'s feed at `path`: a file that is
+    another watch's feed or no feed, a directory, or a place that cannot be written."""
+    if path.is_dir():
+        raise ConfigError(f"--feed {path} is a directory: give a file, e.g. --feed {path / 'watch.xml'}")
+    _existing_entries(path, watch)
+    folder = next((parent for parent in [path.parent, *path.parent.parents] if parent.exists()), None)
+    if folder is None or not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(f"--feed {path}: {folder or path.parent} cannot be written to; give a file elsewhere")
 
 
 def _existing_entries(path: Path, watch: Watch) -> list[ET.Element]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -51,11 +51,14 @@ def record_run(
     *,
     watch: Watch | None = None,
     now: datetime | None = None,
+    deliver: Callable[[RecordedRun], None] | None = None,
 ) -> RecordedRun:
     """Record `report`'s run and the items it `found` (one transaction: all of it or, on any error, nothing).
 
     Concurrent writers queue on the write lock; what is new is decided inside the transaction, so two watches
-    of one request at once never both call the same item new.
+    of one request at once never both call the same item new. `deliver(recorded)` runs inside the transaction,
+    before it commits (a watch writes its feed there): if it raises, nothing is recorded, so what it did not deliver
+    stays new for the next watch.
     """
     stamp = (now or datetime.now(UTC)).isoformat(timespec="seconds")
     request = report.query
@@ -100,6 +103,8 @@ def record_run(
                 "ON CONFLICT(key) DO UPDATE SET last_watched = excluded.last_watched, runs = runs + 1",
                 (watch.key, watch.request, json.dumps(watch.sites), stamp, stamp),
             )
+        if deliver is not None:
+            deliver(recorded)
     return recorded
 
 

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import feedparser
+import pytest
 from small_site import Paper, SmallSite
 from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
+from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
@@ -212,3 +214,32 @@ def test_ask_records_what_it_found_unless_told_not_to(home: Path, gnn_site: Smal
     warned = runner.invoke(app, [*allowed, "--set", f"library.path={broken}", *ask])
     assert warned.exit_code == 0, warned.output  # the report stands
     assert "not recorded in the library" in warned.stderr and "library.record_runs=false" in warned.stderr
+
+
+def test_a_feed_of_another_watch_fails_before_the_crawl_and_loses_nothing(
+    home: Path, gnn_site: SmallSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    allowed = gnn_site.host_port
+    others = tmp_path / "others.xml"
+    _watch("papers on protein design", "--site", gnn_site.url("/"), "--feed", str(others), allowed=allowed)
+    gnn_site.requests.clear()
+    arguments = ["--set", f"fetch.allowed_hosts={allowed}", "watch", GNN_REQUEST, "--site", gnn_site.url("/"),
+                 "--model", "simulated", "--out", str(tmp_path / "run")]  # fmt: skip
+    refused = runner.invoke(app, [*arguments, "--feed", str(others)])
+    assert refused.exit_code == 1 and refused.stderr.count("\n") == 1, refused.output
+    assert "a feed of something else (not this watch); give a new file" in refused.stderr
+    assert gnn_site.requests == [] and not (tmp_path / "run").exists(), "the crawl ran before the feed was checked"
+
+    # a feed that fails only once the run is done (replaced meanwhile): nothing is recorded, all of it stays new
+    def replaced_meanwhile(*args: object, **kwargs: object) -> int:
+        raise ConfigError(f"--feed {others}: a feed of something else (not this watch); give a new file")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("research_crawler.cli.library_commands.write_feed", replaced_meanwhile)
+        failed = runner.invoke(app, [*arguments, "--feed", str(tmp_path / "mine.xml")])
+    assert failed.exit_code == 1 and "give a new file" in failed.stderr
+    assert gnn_site.requests, "this time the crawl ran"
+    fresh = _watch(GNN_REQUEST, "--site", gnn_site.url("/"), "--feed", str(tmp_path / "fresh.xml"), allowed=allowed)
+    assert _titles(fresh["new"]) == sorted(paper.title for paper in gnn_site.papers) and fresh["known"] == []
+    entries = feedparser.parse((tmp_path / "fresh.xml").read_bytes()).entries
+    assert sorted(entry.title for entry in entries) == _titles(fresh["new"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -28,8 +30,10 @@ _ATTACK_BYTES = 500 * _MIB
 _SERVE_GROWTH_LIMIT_MB = 40.0
 #: The batch file of the issue: a million short queries.
 _BATCH_LINES = 1_000_000
-#: What checking that file may add to the process (it used to hold every entry and its settings: 4.2 GB).
-_CHECK_GROWTH_LIMIT_MB = 30.0
+#: The command's memory while it checks that file (it used to hold every entry and its settings: 4.2 GB).
+_CHECK_PEAK_LIMIT_MB = 400.0
+#: How long the case waits for the file's check and three queries.
+_BATCH_DEADLINE_S = 600.0
 _SERVE = """
 import socket, sys
 import uvicorn
@@ -108,11 +112,21 @@ def _chunked_body_under_a_small_length() -> Outcome:
     return Outcome(held, detail)
 
 
+def _command(*arguments: str) -> list[str]:
+    return [sys.executable, "-m", "research_crawler", *arguments]
+
+
+def _tree_rss_mb(process: psutil.Process) -> float:
+    total = 0
+    for member in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error):
+            total += member.memory_info().rss
+    return total / _MIB
+
+
 @case(_GROUP, "a batch file of a million lines is streamed: checked and run in flat memory, its summary appended")
 def _million_line_batch() -> Outcome:
-    from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner
-    from research_crawler.cli.batch_file import load_batch
-    from research_crawler.eval.reliability.run_cases import testbed_settings, testbed_web
+    from research_crawler.eval.reliability.run_cases import testbed_web
 
     with testbed_web() as server, tempfile.TemporaryDirectory(prefix="batch-") as scratch:
         path = Path(scratch) / "queries.jsonl"
@@ -120,73 +134,112 @@ def _million_line_batch() -> Outcome:
         with path.open("w", encoding="utf-8") as handle:
             for number in range(_BATCH_LINES):
                 handle.write(f'{{"query": "papers on graph neural networks {number}", "sites": {site}}}\n')
-        process = psutil.Process()
-        before = process.memory_info().rss / _MIB
-        started = time.monotonic()
-        batch = load_batch(path)
         out = Path(scratch) / "out"
-        summary = out / SUMMARY_FILE
-        seen: list[tuple[int, int]] = []
-
-        def on_row(row: BatchRow) -> None:  # as each query starts: the summary's inode and rows
-            if row.status == "running":
-                seen.append((summary.stat().st_ino, len(summary.read_text(encoding="utf-8").splitlines()) - 1))
-                if row.index == 3:
-                    runner.cancel()
-
-        runner = BatchRunner(batch, settings=testbed_settings(server, Path(scratch) / "runs"), out_dir=out,
-                             backend="simulated", on_row=on_row)  # fmt: skip
-        checked_s = time.monotonic() - started
-        after_check = process.memory_info().rss / _MIB
-        tally = runner.run()
-        rows = len(summary.read_text(encoding="utf-8").splitlines()) - 1
-        appended = [count for _, count in seen] == [0, 1, 2] and len({inode for inode, _ in seen}) == 1
-        appended = appended and summary.stat().st_ino == seen[0][0]
-    grown = after_check - before
-    held = len(batch) == _BATCH_LINES and grown < _CHECK_GROWTH_LIMIT_MB and appended and rows == 3
-    held = held and tally.unfinished == _BATCH_LINES - 3 + tally.cut_short
+        summary = out / "summary.csv"
+        env = {
+            **os.environ,
+            "RESEARCH_CRAWLER_FETCH__ALLOWED_HOSTS": json.dumps(server.allowed_hosts()),
+            "RESEARCH_CRAWLER_FETCH__PER_HOST_DELAY_S": "0",
+            "RESEARCH_CRAWLER_LIBRARY__RECORD_RUNS": "false",
+            "RESEARCH_CRAWLER_RUNS_DIR": str(Path(scratch) / "runs"),
+        }
+        command = _command(
+            "batch", str(path), "--out", str(out), "--model", "simulated", "--reranker", "bm25", "--quiet"
+        )
+        started = time.monotonic()
+        child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        process = psutil.Process(child.pid)
+        checking_peak, checked_s = 0.0, None
+        seen: list[tuple[int, int]] = []  # (inode, rows) of summary.csv as it changes
+        while child.poll() is None and time.monotonic() - started < _BATCH_DEADLINE_S:
+            rss = _tree_rss_mb(process)
+            if checked_s is None:
+                if any(out.glob("*/run.json")):
+                    checked_s = time.monotonic() - started
+                else:
+                    checking_peak = max(checking_peak, rss)
+            with contextlib.suppress(OSError):
+                state = (summary.stat().st_ino, len(summary.read_text(encoding="utf-8").splitlines()) - 1)
+                if not seen or seen[-1] != state:
+                    seen.append(state)
+            if seen and seen[-1][1] >= 3:
+                break
+            time.sleep(0.2)
+        child.send_signal(signal.SIGINT)  # Ctrl-C: the running query stops, no new one starts
+        try:
+            _, errors = child.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            _, errors = child.communicate()
+        last = errors.strip().splitlines()[-1] if errors.strip() else ""
+    rows = [count for _, count in seen]
+    appended = len({inode for inode, _ in seen}) == 1 and rows == sorted(rows) and rows[-1:] >= [3]
+    continued = child.returncode == 130 and f"research-crawler batch {path} --out {out}" in last
+    held = checking_peak < _CHECK_PEAK_LIMIT_MB and appended and continued
     detail = (
-        f"{len(batch):,} lines checked (file and settings) in {checked_s:.0f} s, "
-        f"RSS {before:.0f} -> {after_check:.0f} MB; 3 queries run then stopped: summary.csv "
-        f"{'appended row by row, one file' if appended else f'not appended: {seen}'}, {rows} rows, "
-        f"{tally.unfinished:,} left for the next run"
+        f"{_BATCH_LINES:,} lines checked in {checked_s or 0:.0f} s, RSS at most {checking_peak:.0f} MB meanwhile; "
+        f"summary.csv {'appended, one file' if appended else f'not appended: {seen}'} (rows {rows}); "
+        f"Ctrl-C: exit {child.returncode}, {last[:160]!r}"
     )
     return Outcome(held, detail)
 
 
-@case(_GROUP, "a query of megabytes is refused in one line by ask's API, a batch file and the web app")
-def _query_of_megabytes() -> Outcome:
-    from fastapi.testclient import TestClient
+def _post_json(port: int, body: bytes) -> str:
+    """POST `body` to the web app's /api/runs; its status line."""
+    head = (
+        f"POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        with contextlib.suppress(OSError):  # refused early, the rest of the body finds the door shut
+            connection.sendall(head + body)
+        return connection.recv(4096).split(b"\r\n", 1)[0].decode("latin-1")
 
+
+@case(_GROUP, "a query of megabytes is refused in one line by the API, `ask`, a batch file and the web app")
+def _query_of_megabytes() -> Outcome:
     from research_crawler.api import ResearchCrawler
-    from research_crawler.cli.batch_file import load_batch
     from research_crawler.config.settings import Settings
     from research_crawler.errors import ConfigError
-    from research_crawler.serve.app import create_app
 
     query = "graph neural networks " * 330_000  # 7 MB
     answers: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="query-") as scratch:
-        settings = Settings(runs_dir=Path(scratch) / "runs")
+        runs = Path(scratch) / "runs"
         try:
-            ResearchCrawler(settings, backend="simulated").run(query)
+            ResearchCrawler(Settings(runs_dir=runs), backend="simulated").run(query)
         except ConfigError as exc:
             answers["API"] = str(exc)
-        for name, line in (("batch line", json.dumps({"query": query})), ("batch entry", json.dumps(query[:5000]))):
-            path = Path(scratch) / "q.jsonl"
-            path.write_text(line + "\n", encoding="utf-8")
-            try:
-                load_batch(path)
-            except ConfigError as exc:
-                answers[name] = str(exc)
-        with TestClient(create_app(settings, backend="simulated"), base_url="http://127.0.0.1:8765") as client:
-            body = json.dumps({"query": query}).encode()
-            response = client.post("/api/runs", content=body, headers={"content-type": "application/json"})
-            answers["web app"] = f"{response.status_code} {response.json()['detail']}"
-        started = (Path(scratch) / "runs").exists()
-    one_line = {name: answer for name, answer in answers.items() if "\n" not in answer and len(answer) < 600}
-    held = len(one_line) == 4 and not started and answers["web app"].startswith("413")
-    detail = "; ".join(f"{name}: {answer[:110]}" for name, answer in answers.items()) + (
+        env = {**os.environ, "RESEARCH_CRAWLER_RUNS_DIR": str(runs)}
+        path = Path(scratch) / "q.jsonl"
+        path.write_text(json.dumps({"query": query[:5000]}) + "\n", encoding="utf-8")
+        for name, arguments in (
+            ("ask", ["ask", query[:100_000], "--model", "simulated"]),
+            ("batch", ["batch", str(path), "--out", str(Path(scratch) / "out"), "--model", "simulated", "--reranker",
+                       "bm25"]),
+        ):
+            done = subprocess.run(_command(*arguments), env=env, capture_output=True, text=True, timeout=300)
+            answers[name] = f"exit {done.returncode}: {done.stderr.strip()}"
+        server = subprocess.Popen([sys.executable, "-c", _SERVE, str(runs)], stdout=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout is not None
+            port = int(server.stdout.readline())
+            answers["web app"] = _post_json(port, json.dumps({"query": query}).encode())
+            answers["web app, 3 000 characters"] = _post_json(port, json.dumps({"query": query[:3000]}).encode())
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        started = runs.exists() and any(runs.iterdir())
+    one_line = [answer for answer in answers.values() if "\n" not in answer and len(answer) < 600]
+    held = (
+        len(one_line) == len(answers) == 5
+        and not started
+        and answers["web app"].endswith("413 Request Entity Too Large")
+        and answers["web app, 3 000 characters"].endswith("422 Unprocessable Entity")
+        and all(answers[name].startswith(("exit 1", "exit 2")) for name in ("ask", "batch"))
+        and all("a request is at most 2,000" in answers[name] for name in ("API", "ask", "batch"))
+    )
+    detail = "; ".join(f"{name}: {answer[:120]}" for name, answer in answers.items()) + (
         "; a run was started" if started else ""
     )
     return Outcome(held, detail)
