@@ -108,3 +108,26 @@ def load_more_site(server: FaultServer, papers: list[Paper], *, first: int = 3, 
         return Reply(200, body, content_type="application/json")
 
     server.handle("/api/papers", api)
+
+
+def endless_list_site(server: FaultServer, papers: list[Paper], *, first: int = 3, per_scroll: int = 3) -> None:
+    """A listing that loads its next papers (JSON from /api/papers) when its sentinel scrolls into view."""
+    load_more_site(server, papers, first=first, per_click=per_scroll)  # the papers and the JSON endpoint
+    listing = "".join(entry(paper) for paper in papers[:first])
+    script = (
+        f"<script>let offset={first};let busy=false;const s=document.getElementById('sentinel');"
+        "new IntersectionObserver(async(seen)=>{if(!seen[0].isIntersecting||busy)return;busy=true;"
+        "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
+        "for(const p of d.items){const li=document.createElement('li');"
+        "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
+        "document.getElementById('list').appendChild(li);}offset+=d.items.length;busy=false;"
+        "if(!d.more){s.remove();}}).observe(s);</script>"
+    )
+    server.page(
+        "/",
+        page(
+            "Preprints",
+            f"<h1>Preprints</h1><ul id='list'>{listing}</ul>"
+            f"<div id='sentinel' class='infinite-scroll-sentinel' style='height:40px'></div>{script}",
+        ),
+    )

@@ -74,6 +74,18 @@ class FetchSettings(SettingsSection):
         "load",
         description="Page event the browser waits for before the extra wait (Playwright's wait_until).",
     )
+    load_more_presses: int = Field(
+        5,
+        ge=0,
+        le=50,
+        description="Presses of a page's 'Load more' / 'Show more' control (or scrolls of an endless list) in the "
+        "browser, each on the host's turn, so the items its script adds are read with the page; render 'auto' reads "
+        "such a page in the browser. Stops earlier when the list stops growing or the page reaches half of "
+        "max_page_bytes or max_links_per_page links. 0: never pressed.",
+    )
+    load_more_s: float = Field(
+        15.0, gt=0, description="Longest time spent pressing one page's 'Load more' control (within its deadline)."
+    )
     browser_start_timeout_s: float = Field(
         20.0, gt=0, description="How long a launched Chromium may take to open its DevTools endpoint."
     )

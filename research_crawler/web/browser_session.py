@@ -7,7 +7,10 @@ closed after use, every request of a tab (redirect hops included) goes through t
 proxy of its own (so its own browser context): the render's page request leaves on its host's schedule, its
 tunnels end with it, and concurrent renders never mix their requests (`render_pacing.py`). What a
 render means (retries, final-URL checks, determination) is decided in `rendering.py`; `BrowserSession`
-is the `Renderer` behind that seam. Crawl4AI's own log calls go to our logger (`_Crawl4aiLogs`).
+is the `Renderer` behind that seam. A render starts with its site's cookies and hands back what the page set
+(`cookie_jars.py`); when asked, it presses the page's "load more" control before the HTML is taken
+(`page_expansion.py`), each press on the host's turn, and the data requests that starts must pass robots.txt and
+the guard. Crawl4AI's own log calls go to our logger (`_Crawl4aiLogs`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from research_crawler.errors import BrowserError
 from research_crawler.pages.page import Determination
 from research_crawler.web.browser import ChromiumProcess, launch_chromium
 from research_crawler.web.guard_proxy import GuardProxy
-from research_crawler.web.politeness import HostPoliteness
+from research_crawler.web.page_expansion import Expansion, ExpansionBounds, expand
+from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.render_pacing import RenderPacing
 from research_crawler.web.rendering import Rendered
 from research_crawler.web.request_gate import RequestGate
@@ -40,6 +44,8 @@ logger = logging.getLogger(__name__)
 _TAB_CLOSE_TIMEOUT_S = 5.0
 _BROWSER_CLOSE_TIMEOUT_S = 15.0
 _NET_ERROR = re.compile(r"net::ERR_[A-Z_]+")
+_DATA_REQUESTS = frozenset({"xhr", "fetch"})
+_CRAWL4AI_MARKER_COOKIE = "cookiesEnabled"
 _BROWSER_TIMEOUT = re.compile(r"Timeout \d+ms exceeded|TimeoutError", re.IGNORECASE)
 
 
@@ -66,6 +72,11 @@ class BrowserSession:
         self._closed_proxy = closed_proxy
         self._tabs: dict[int, Any] = {}
         self._pacings: dict[int, RenderPacing] = {}
+        #: Per render (by its config's id): the cookies it starts with, its expansion's bounds and what it did.
+        self._cookies_in: dict[int, list[dict[str, Any]]] = {}
+        self._bounds: dict[int, tuple[str, ExpansionBounds]] = {}
+        self._expanded: dict[int, Expansion] = {}
+        self._cookies_out: dict[int, list[dict[str, Any]]] = {}
 
     @classmethod
     async def open(
@@ -113,6 +124,8 @@ class BrowserSession:
                 closed_proxy=closed_proxy,
             )
             crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
+            crawler.crawler_strategy.set_hook("before_retrieve_html", session._before_html)
+            crawler.crawler_strategy.set_hook("before_return_html", session._after_html)
             await crawler.start()
         except BaseException as exc:
             await closed_proxy.aclose()
@@ -131,6 +144,41 @@ class BrowserSession:
                 page.on("response", lambda response: _note_document(page, pacing, response))
         if self._gate.has_allowlist:
             await page.route("**/*", self._guard_request)
+        cookies = self._cookies_in.get(id(config)) if config is not None else None
+        if cookies and context is not None:
+            with contextlib.suppress(Exception):  # a cookie the browser refuses is not worth the page
+                await context.add_cookies(cookies)
+        return page
+
+    async def _after_html(self, page: Any = None, context: Any = None, config: Any = None, **_: Any) -> Any:
+        """Keep the cookies the tab holds once its HTML is taken (for the site's jar), but Crawl4AI's own marker,
+        which it adds to every context and the site never set."""
+        if config is not None and context is not None:
+            with contextlib.suppress(Exception):
+                held = await context.cookies()
+                self._cookies_out[id(config)] = [c for c in held if c.get("name") != _CRAWL4AI_MARKER_COOKIE]
+        return page
+
+    async def _before_html(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
+        """Press the page's "load more" control, when this render asked for it, before its HTML is taken."""
+        asked = self._bounds.get(id(config)) if config is not None else None
+        if asked is None:
+            return page
+        url, bounds = asked
+
+        async def data_request(route: Any) -> None:
+            request = route.request
+            if request.resource_type in _DATA_REQUESTS and await self._gate.refusal(request.url) is not None:
+                await route.abort("blockedbyclient")  # what the page's script asks for obeys robots.txt too
+            else:
+                await route.fallback()
+
+        try:
+            await page.route("**/*", data_request)
+            host = politeness_key(url)
+            self._expanded[id(config)] = await expand(page, bounds=bounds, pace=lambda: self._politeness.begin(host))
+        except Exception as exc:  # the page as it is, unexpanded, is still worth reading
+            logger.debug("loading more of %s failed: %s", url, exc)
         return page
 
     async def _guard_request(self, route: Any) -> None:
@@ -141,10 +189,18 @@ class BrowserSession:
         else:
             await route.continue_()
 
-    async def render(self, url: str, *, timeout_s: float) -> Rendered:
+    async def render(
+        self,
+        url: str,
+        *,
+        timeout_s: float,
+        cookies: list[dict[str, Any]] | None = None,
+        expand: ExpansionBounds | None = None,
+    ) -> Rendered:
         """Load `url` in a fresh tab of a context of its own, through a proxy of its own that lets its page request
         leave on its host's schedule; the tab and the proxy (every connection of the render) are closed whatever
-        happens."""
+        happens. The tab starts with `cookies`; with `expand`, its "load more" control is pressed within those
+        bounds before its HTML is taken."""
         pacing = RenderPacing(self._politeness.begin_send, self._politeness.sent)
         proxy = await GuardProxy(
             self._guard,
@@ -164,14 +220,23 @@ class BrowserSession:
             proxy_config=ProxyConfig(server=proxy.url),
             verbose=False,
         )
-        self._pacings[id(config)] = pacing
+        key = id(config)
+        self._pacings[key] = pacing
+        if cookies:
+            self._cookies_in[key] = cookies
+        if expand is not None:
+            self._bounds[key] = (url, expand)
         try:
             result = await self._crawler.arun(url, config=config)
         finally:
             try:
                 await self._close_tab(config)
             finally:
-                self._pacings.pop(id(config), None)
+                self._pacings.pop(key, None)
+                self._cookies_in.pop(key, None)
+                self._bounds.pop(key, None)
+                expansion = self._expanded.pop(key, None)
+                cookies_out = self._cookies_out.pop(key, [])
                 await proxy.aclose()
         headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
         html = result.html or ""
@@ -180,7 +245,8 @@ class BrowserSession:
             message = result.error_message or "the browser returned no page"
             kind = Determination.TIMEOUT if _BROWSER_TIMEOUT.search(message) else Determination.NETWORK_ERROR
             return Rendered(url, None, headers, failure=_browser_failure(message), failure_kind=kind)
-        return Rendered(result.redirected_url or url, status, headers, html=html)
+        note = expansion.note if expansion is not None else ""
+        return Rendered(result.redirected_url or url, status, headers, html=html, cookies=cookies_out, expanded=note)
 
     async def _close_tab(self, config: Any) -> None:
         page = self._tabs.pop(id(config), None)

@@ -56,6 +56,7 @@ from research_crawler.web.page_building import (
     page_from_response,
 )
 from research_crawler.web.page_cache import PageCache
+from research_crawler.web.page_expansion import ExpansionBounds, expansion_signal
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
 from research_crawler.web.rendering import fetch_rendered
@@ -182,20 +183,10 @@ class Fetcher:
         A cached page is returned without a request; concurrent calls for one URL share one fetch.
         `site_url` is the site being explored: links are judged same-site against it.
         """
-        if self._closed:
-            raise RuntimeError("this Fetcher is closed")
-        shown = str(url)[:300]
-        refusal = self._guard.static_refusal(url)
-        if refusal is not None:
-            return failed_page(url=shown, final_url=shown, determination=Determination.REFUSED, reason=refusal)
-        try:
-            canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
-        except InvalidURLError as exc:
+        canonical = self._canonical(url)
+        if isinstance(canonical, tuple):
             return failed_page(
-                url=shown,
-                final_url=shown,
-                determination=Determination.HTTP_ERROR,
-                reason=f"invalid URL: {exc}",
+                url=str(url)[:300], final_url=str(url)[:300], determination=canonical[0], reason=canonical[1]
             )
         mode = self._render_mode(canonical, render=render, site_url=site_url)
         cached = self._cache.get(canonical, render=None if render == "auto" else render)
@@ -209,25 +200,18 @@ class Fetcher:
         again returns it without a request. Always over plain HTTP (a browser cannot be handed a POST to load)."""
         if form.method == "GET":
             return await self.fetch(form.url, render="http", site_url=site_url)
-        if self._closed:
-            raise RuntimeError("this Fetcher is closed")
-        identity = submission_identity(form)
-        shown = identity[:300]
-        refusal = self._guard.static_refusal(form.action)
-        if refusal is not None:
-            return failed_page(url=shown, final_url=shown, determination=Determination.REFUSED, reason=refusal)
-        try:
-            canonical = canonicalize_url(identity, max_length=self._settings.max_url_length)
-            action = canonicalize_url(form.action, max_length=self._settings.max_url_length)
-        except InvalidURLError as exc:
-            reason = f"invalid URL: {exc}"
-            return failed_page(url=shown, final_url=shown, determination=Determination.HTTP_ERROR, reason=reason)
-        cached = self._cache.get(canonical)
-        if cached is not None:
+        action, identity = self._canonical(form.action), self._canonical(submission_identity(form))
+        for why in (action, identity):
+            if isinstance(why, tuple):
+                return failed_page(
+                    url=form.action[:300], final_url=form.action[:300], determination=why[0], reason=why[1]
+                )
+        assert isinstance(action, str) and isinstance(identity, str)
+        if (cached := self._cache.get(identity)) is not None:
             return cached
         posted = FormSubmission("POST", action, form.fields)
         return await self._cache.get_or_fetch(
-            canonical, "http", lambda: self._fetch_new(canonical, "http", site_url, form=posted)
+            identity, "http", lambda: self._fetch_new(identity, "http", site_url, form=posted)
         )
 
     async def abandon(self, url: str) -> None:
@@ -244,24 +228,10 @@ class Fetcher:
         Same politeness, robots.txt, redirect, retry and deadline rules as pages; not cached. The body is
         capped at `max_bytes` (default: the page cap); a longer one is ``too_large``.
         """
-        if self._closed:
-            raise RuntimeError("this Fetcher is closed")
-        shown = str(url)[:300]
-        refusal = self._guard.static_refusal(url)
-        if refusal is not None:
-            return RawResponse(
-                url=shown, final_url=shown, status=None, determination=Determination.REFUSED, reason=refusal
-            )
-        try:
-            canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
-        except InvalidURLError as exc:
-            return RawResponse(
-                url=shown,
-                final_url=shown,
-                status=None,
-                determination=Determination.HTTP_ERROR,
-                reason=f"invalid URL: {exc}",
-            )
+        canonical = self._canonical(url)
+        if isinstance(canonical, tuple):
+            shown = str(url)[:300]
+            return RawResponse(url=shown, final_url=shown, status=None, determination=canonical[0], reason=canonical[1])
         return await self._raw(
             canonical,
             max_bytes=max_bytes or self._settings.max_page_bytes,
@@ -269,6 +239,18 @@ class Fetcher:
             max_redirects=self._settings.max_redirects,
             obey_robots=True,
         )
+
+    def _canonical(self, url: str) -> str | tuple[Determination, str]:
+        """`url` canonicalised, or why it cannot be requested at all (the guard's fixed rules, an invalid URL)."""
+        if self._closed:
+            raise RuntimeError("this Fetcher is closed")
+        refusal = self._guard.static_refusal(url)
+        if refusal is not None:
+            return Determination.REFUSED, refusal
+        try:
+            return canonicalize_url(url, max_length=self._settings.max_url_length)
+        except InvalidURLError as exc:
+            return Determination.HTTP_ERROR, f"invalid URL: {exc}"
 
     def _render_mode(self, url: str, *, render: RenderMode | None, site_url: str | None) -> RenderMode:
         mode = render
@@ -402,12 +384,17 @@ class Fetcher:
 
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:
         """`page` (fetched over HTTP), or the same URL through the browser when `page` is a script-rendered
-        shell. Without a usable browser, or when the browser cannot read it, `page` is kept and its reason
-        says what was missed."""
+        shell or holds a list its script loads more of ("load more"). Without a usable browser, or when the browser
+        cannot read it, `page` is kept and its reason says what was missed."""
         if not page.ok or page.render != "http":
             return page
         why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
-        if why is None:
+        more = (
+            None
+            if why or not self._settings.load_more_presses
+            else await asyncio.to_thread(expansion_signal, page.html)
+        )
+        if why is None and more is None:
             return page
         if self._no_browser is None:
             try:
@@ -416,24 +403,32 @@ class Fetcher:
                 self._no_browser = str(exc)
                 logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
             else:
-                return rendered_in_place_of(page, rendered, why)
-        note = f"needs JavaScript, no browser: {self._no_browser}"
+                return rendered_in_place_of(page, rendered, why or f"it has {more}")
+        note = f"needs JavaScript, no browser: {self._no_browser}" if why else f"{more} not pressed: no browser"
         return page.model_copy(update={"reason": joined(page.reason, note)})
 
     async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
         refusal = await self._gate.refusal(url)
         if refusal is not None:  # refused before any browser is started
             return failed_page(url=url, final_url=url, determination=refusal[0], reason=refusal[1], render="browser")
-        return await fetch_rendered(
-            url,
-            renderer=await self._browser_session(),
-            politeness=self._politeness,
-            settings=self._settings,
-            progress=progress,
-            refuse=self._gate.refusal,
-            site_url=site_url,
-            max_link_text_chars=self._max_link_text_chars,
-        )
+        jar = self._cookies.jar(url, site_url)
+
+        async def render() -> Page:
+            return await fetch_rendered(
+                url,
+                renderer=await self._browser_session(),
+                politeness=self._politeness,
+                settings=self._settings,
+                progress=progress,
+                refuse=self._gate.refusal,
+                site_url=site_url,
+                max_link_text_chars=self._max_link_text_chars,
+                jar=jar,
+                expand=ExpansionBounds.of(self._settings),
+            )
+
+        send = lambda way: self._send_form(way, site_url, progress, jar)  # noqa: E731 - a notice's way: over HTTP
+        return await pass_interstitial(await render(), url=url, send=send, again=render, answer_is_page=False)
 
     # -- checks before each request -------------------------------------------------------------
 

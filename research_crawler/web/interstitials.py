@@ -313,10 +313,13 @@ async def pass_interstitial(
     url: str,
     send: Callable[[FormSubmission], Awaitable[Page]],
     again: Callable[[], Awaitable[Page]],
+    answer_is_page: bool = True,
 ) -> Page:
     """`page` (asked for as `url`), or — when it is a consent or region notice — the page behind it: the notice's
-    way through sent (`send`), then the page asked for again (`again`) with the cookie that set. A notice that cannot
-    be passed gives a ``blocked`` page that says why, unless it is a script shell the browser may still read."""
+    way through sent (`send`), then the page asked for again (`again`) with the cookie that set; when the way through
+    led back to `url` itself that answer is the page (unless not `answer_is_page`: a page read in the browser is
+    rendered again). A notice that cannot be passed gives a ``blocked`` page that says why, unless it is a script
+    shell the browser may still read."""
     wall = await _interstitial_of(page)
     if wall is None:
         return page
@@ -333,8 +336,8 @@ async def pass_interstitial(
             return _blocked(page, f"{wall.described} whose way through failed ({wall.how}: {detail})")
         passed.append(wall.how)
         if await _interstitial_of(answer) is None:
-            if answer.final_url == url:
-                return _passed(answer, wall, passed)
+            if answer.final_url == url and answer_is_page:
+                return _passed(answer.model_copy(update={"url": url}), wall, passed)
             landed = answer
         page = await again()
         if not page.ok:

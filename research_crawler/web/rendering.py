@@ -10,12 +10,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import httpx
+
 from research_crawler.config.settings import FetchSettings
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.pages.page import Determination, Page
+from research_crawler.web.cookie_jars import browser_cookies, keep_browser_cookies
 from research_crawler.web.fetch_progress import FetchProgress
 from research_crawler.web.html_body import HTML_MEDIA_TYPES, media_type
 from research_crawler.web.page_building import failed_page, html_page
+from research_crawler.web.page_expansion import ExpansionBounds
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.retries import decide_retry
 
@@ -37,6 +41,10 @@ class Rendered:
     html: str = ""
     failure: str = ""
     failure_kind: Determination | None = None
+    cookies: list[dict[str, Any]] = field(default_factory=list)
+    """The cookies the tab held when it closed (Playwright's form), for the site's jar."""
+    expanded: str = ""
+    """What pressing the page's "load more" control did, in one line ('' when nothing was pressed)."""
 
     @property
     def summary(self) -> str:
@@ -45,9 +53,17 @@ class Rendered:
 
 class Renderer(Protocol):
     """Loads a URL in a browser tab, runs its JavaScript, and closes the tab, within `timeout_s`. Its page request
-    (and redirect hops) must begin on the host's politeness schedule (`HostPoliteness.begin`) as it leaves."""
+    (and redirect hops) must begin on the host's politeness schedule (`HostPoliteness.begin`) as it leaves. The tab
+    starts with `cookies`; with `expand`, its "load more" control is pressed within those bounds."""
 
-    async def render(self, url: str, *, timeout_s: float) -> Rendered: ...
+    async def render(
+        self,
+        url: str,
+        *,
+        timeout_s: float,
+        cookies: list[dict[str, Any]] | None = None,
+        expand: ExpansionBounds | None = None,
+    ) -> Rendered: ...
 
 
 async def fetch_rendered(
@@ -60,11 +76,14 @@ async def fetch_rendered(
     refuse: Refusal,
     site_url: str | None,
     max_link_text_chars: int,
+    jar: httpx.Cookies | None = None,
+    expand: ExpansionBounds | None = None,
 ) -> Page:
     """Render canonical `url` politely, retried like HTTP, and classify the result.
 
     The browser follows redirects by itself, so only the final URL can be re-checked (robots.txt,
-    allowed hosts); the first URL is checked by the caller before the browser is even started.
+    allowed hosts); the first URL is checked by the caller before the browser is even started. The tab starts with
+    the cookies of `jar` (the site's), which takes back what the page set.
     """
     host = politeness_key(url)
     retries = 0
@@ -76,7 +95,14 @@ async def fetch_rendered(
             progress.attempts += 1
             progress.url = url
             left = progress.time_left()
-            rendered = await renderer.render(url, timeout_s=settings.page_deadline_s if left is None else left)
+            rendered = await renderer.render(
+                url,
+                timeout_s=settings.page_deadline_s if left is None else left,
+                cookies=browser_cookies(jar) if jar is not None else None,
+                expand=expand,
+            )
+        if jar is not None and rendered.cookies:
+            keep_browser_cookies(jar, rendered.cookies)
         progress.status = rendered.status
         decision = decide_retry(
             status=rendered.status,
@@ -127,7 +153,7 @@ async def fetch_rendered(
             reason=f"the rendered page is larger than {settings.max_page_bytes} bytes",
         )
     # Parsing and Markdown conversion are CPU work: a worker thread, so the event loop keeps serving fetches.
-    return await asyncio.to_thread(
+    page = await asyncio.to_thread(
         html_page,
         rendered.html,
         site_url=site_url,
@@ -135,3 +161,7 @@ async def fetch_rendered(
         max_link_text_chars=max_link_text_chars,
         **common,
     )
+    if rendered.expanded and page.ok:
+        reason = f"{page.reason}; {rendered.expanded}" if page.reason else rendered.expanded
+        page = page.model_copy(update={"reason": reason})
+    return page

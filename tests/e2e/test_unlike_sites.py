@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, post_search_site
+from unlike_sites import Paper, load_more_site, post_search_site
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -84,3 +84,27 @@ def test_a_journal_searched_only_by_post(tmp_path: Path, server: FaultServer) ->
     assert {paper.title for paper in SEARCHABLE[2:]} <= titles, titles
     searches = [e for e in read_trace(Path(report.run_dir or "") / "trace.jsonl") if e["event"] == "scrape"]
     assert any(e["kind"] == "search" and e["determination"] == "ok" for e in searches)
+
+
+LISTED = [
+    Paper("alloys", "Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
+    Paper("radar", "Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
+    Paper("soil", "Soil carbon mapping from satellite imagery", "2021-04-01", "geoscience"),
+    Paper("gnn-protein", "Graph neural networks for protein structure", "2024-03-05"),
+    Paper("gnn-traffic", "Graph neural networks for traffic forecasting", "2025-01-20"),
+    Paper("gnn-scale", "Message passing graph neural networks at scale", "2023-11-11"),
+]
+
+
+@pytest.mark.browser
+def test_items_behind_a_load_more_button_are_read_from_the_listing(tmp_path: Path, server: FaultServer) -> None:
+    load_more_site(server, LISTED, first=3, per_click=2)
+    settings = settings_for(tmp_path, server)
+    settings.explore.max_subpages = 1  # only the listing: what is found is read from it
+    report = ResearchSession(settings, backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    titles = {item.title for item in report.items}
+    assert {paper.title for paper in LISTED[3:]} <= titles, titles
+    assert all(item.found_on == server.url("/") for item in report.items)  # counted as read from that page
+    assert len([hit for hit in server.hits if hit.path.startswith("/api/papers")]) == 2

@@ -167,3 +167,38 @@ def test_no_saved_real_page_is_taken_for_a_notice_or_a_wall() -> None:
 def test_look_alikes_are_ordinary_pages(html: str) -> None:
     assert find_interstitial(html, url="https://example.org/") is None
     assert detect_block_page(html) is None
+
+
+@pytest.mark.browser
+async def test_a_notice_met_in_the_browser_is_passed_and_the_page_rendered_with_the_cookie(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    site = journal(fault_server, "form")
+    settings = fast_settings.model_copy(update={"render": "browser", "page_deadline_s": 30.0, "browser_wait_s": 0.2})
+    async with Fetcher(settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
+    assert page.ok and page.render == "browser", page.reason
+    assert "Graph neural networks for molecules" in page.markdown and "passed a cookie consent page" in page.reason
+    assert site.passes == 1 and site.choices == ["necessary"]
+    rendered_again = [hit for hit in fault_server.hits_for("/") if CONSENT_COOKIE in hit.cookies]
+    assert rendered_again and rendered_again[-1].cookies[CONSENT_COOKIE] == "necessary"
+
+
+@pytest.mark.browser
+async def test_a_cookie_a_page_sets_in_the_browser_stays_with_its_site(
+    fault_server: FaultServer, other_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    fault_server.page(
+        "/",
+        "<html><head><title>Home</title></head><body><p>Welcome to the archive of papers.</p>"
+        "<script>document.cookie = 'seen=yes; path=/';</script></body></html>",
+    )
+    fault_server.page("/next", "<html><head><title>Next</title></head><body><p>More papers.</p></body></html>")
+    other_server.page("/", "<html><head><title>Other</title></head><body><p>Another site.</p></body></html>")
+    home = fault_server.url("/")
+    async with Fetcher(fast_settings.model_copy(update={"page_deadline_s": 30.0})) as fetcher:
+        assert (await fetcher.fetch(home, render="browser", site_url=home)).ok
+        assert (await fetcher.fetch(fault_server.url("/next"), render="http", site_url=home)).ok
+        assert (await fetcher.fetch(other_server.url("/"), render="http", site_url=other_server.url("/"))).ok
+    assert fault_server.hits_for("/next")[0].cookies == {"seen": "yes"}
+    assert "cookie" not in other_server.hits_for("/")[0].headers

@@ -1,0 +1,285 @@
+"""Lists that a page loads by script: its "Load more" / "Show more" button pressed, or its endless list scrolled, in the
+browser, as a person would — bounded in presses, links, size and time — so that the items it adds are read as part
+of that page.
+
+`expansion_signal` tells from a page's HTML (fetched over plain HTTP) that it has such a list, so ``render = "auto"``
+reads it in the browser. `expand` does the pressing in a rendered tab (Playwright): each press waits for the host's
+turn (`pace`: the per-host delay holds between presses as between pages), the data requests it starts must be
+allowed (`allowed`: robots.txt and the URL guard, as for any fetch), and it stops when the list stops growing, the
+control is gone, or a bound is reached. A link with an address of its own ("Next page") is not pressed: it is a page,
+which the Crawler may follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from research_crawler.config.fetch_settings import FetchSettings
+from research_crawler.pages.html_tree import parse_html
+
+__all__ = ["Expansion", "ExpansionBounds", "expand", "expansion_signal"]
+
+logger = logging.getLogger(__name__)
+
+#: What a control that loads more of a list says: "Load more", "Load 20 more", "Show more results", "More articles".
+LOAD_MORE = re.compile(
+    r"^\W*(?:load\s+(?:\d+\s+)?more\b|(?:show|view|see|get|display)\s+(?:\d+\s+)?more\s+(?:results|items|articles"
+    r"|papers|entries|posts|records|publications|stories|preprints)\b|more\s+(?:results|articles|papers|entries|posts"
+    r"|records|publications|stories|preprints)\s*$|mehr\s+laden|charger\s+plus|cargar\s+m[áa]s)",
+    re.IGNORECASE,
+)
+#: A bare "Show more": a list loader only right after a list of entries (it also unfolds abstracts and author lists).
+SHOW_MORE = re.compile(r"^\W*(?:show|view|see)\s+more\W*$", re.IGNORECASE)
+_FRAMES = frozenset({"nav", "header", "footer", "aside"})
+_FRAME_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary"})
+#: A list of entries: this many links with a title-like text (4 words or more) in one element before the control.
+_MIN_ENTRIES = 3
+_ENTRY_WORDS = 4
+_JS_AFTER_A_LIST = """(control) => {
+  let node = control;
+  for (let level = 0; level < 3 && node; level++, node = node.parentElement) {
+    let sibling = node.previousElementSibling;
+    for (let step = 0; step < 2 && sibling; step++, sibling = sibling.previousElementSibling) {
+      const entries = Array.from(sibling.querySelectorAll('a[href]'))
+        .filter(a => (a.innerText || '').trim().split(/\\s+/).length >= %d);
+      if (entries.length >= %d) return true;
+    }
+  }
+  return false;
+}""".replace("%d", str(_ENTRY_WORDS), 1).replace("%d", str(_MIN_ENTRIES), 1)
+_JS_IN_A_FRAME = """(control) => control.closest(
+  'nav, header, footer, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary]') !== null"""
+#: Markup of an endless list: a sentinel the page watches, or a container that says it loads as it scrolls.
+_SCROLL_MARK = re.compile(r"(?:^|[\s_-])(?:infinite|endless|sentinel|scroll-?trigger|auto-?load)(?:$|[\s_-])", re.I)
+_SCROLL_ATTRIBUTES = ("data-infinite-scroll", "data-infinite", "data-next-page", "data-autoload")
+_LITERALS = ("more", "infinite", "endless", "sentinel", "scroll", "mehr", "plus", "más", "mas")
+#: How long one press or scroll may take to add to the list before the list is taken as complete.
+_GROWTH_WAIT_S = 3.0
+_POLL_S = 0.1
+
+#: The page's size, its links, its text and whether an endless-list mark is in its DOM, in one evaluation.
+_MEASURE = """() => ({
+  html: document.documentElement.outerHTML.length,
+  links: document.querySelectorAll('a[href]').length,
+  text: (document.body ? document.body.innerText.length : 0),
+  height: (document.body ? document.body.scrollHeight : 0),
+})"""
+_HAS_SCROLL_MARK = """([pattern, attrs]) => {
+  const mark = new RegExp(pattern, 'i');
+  return Array.from(document.querySelectorAll('[id],[class]')).some(
+      el => mark.test(el.id || '') || mark.test(typeof el.className === 'string' ? el.className : ''))
+    || attrs.some(a => document.querySelector('[' + a + ']') !== null);
+}"""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpansionBounds:
+    """How far a list is loaded: presses (or scrolls), links on the page, the page's HTML size, seconds."""
+
+    max_presses: int
+    max_links: int
+    max_html_chars: int
+    max_s: float
+
+    @classmethod
+    def of(cls, settings: FetchSettings) -> ExpansionBounds | None:
+        """The bounds the settings give (None: lists are never loaded further): the presses and seconds of
+        fetch.load_more_*, the page's link cap, half its byte cap (the HTML must stay under it)."""
+        if not settings.load_more_presses:
+            return None
+        return cls(
+            settings.load_more_presses, settings.max_links_per_page, settings.max_page_bytes // 2, settings.load_more_s
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """What pressing and scrolling did to one page."""
+
+    presses: int = 0
+    scrolls: int = 0
+    links_before: int = 0
+    links_after: int = 0
+    stopped: str = ""
+
+    @property
+    def note(self) -> str:
+        """One line for the page's reason ('' when nothing was done)."""
+        if not self.presses and not self.scrolls:
+            return ""
+        done = (
+            f"pressed its 'load more' control {self.presses} time(s)"
+            if self.presses
+            else f"scrolled its endless list {self.scrolls} time(s)"
+        )
+        return f"{done} in the browser: {self.links_before} → {self.links_after} links ({self.stopped})"
+
+
+def expansion_signal(html: str) -> str | None:
+    """Why the page in `html` holds a list its script loads more of (in a few fixed words), or None."""
+    if not isinstance(html, str) or not html:
+        return None
+    lowered = html.lower()
+    if not any(literal in lowered for literal in _LITERALS):
+        return None
+    tree = parse_html(html)
+    if tree is None:
+        return None
+    for element in tree.iter("button", "a", "input", "div", "span", "li"):
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag == "a" and _is_real_link(element.get("href")):
+            continue  # "Next page" with an address: a page of its own, for the Crawler
+        if element.tag in ("div", "span", "li") and element.get("role") != "button" and element.get("onclick") is None:
+            continue
+        label = element.get("value", "") if element.tag == "input" else element.text_content()
+        label = " ".join(f"{label} {element.get('aria-label', '')}".split())
+        if not label or len(label) >= 60 or _in_a_frame(element):
+            continue
+        if LOAD_MORE.search(label) or (SHOW_MORE.search(label) and _after_a_list(element)):
+            return "a 'load more' control"
+    for element in tree.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if _SCROLL_MARK.search(f"{element.get('id') or ''} {element.get('class') or ''}") or any(
+            element.get(a) is not None for a in _SCROLL_ATTRIBUTES
+        ):
+            return "an endless list (it loads more as it is scrolled)"
+    return None
+
+
+async def expand(
+    page: Any,
+    *,
+    bounds: ExpansionBounds,
+    pace: Callable[[], Awaitable[object]],
+) -> Expansion:
+    """Press the tab's "load more" control until the list is whole or a bound is reached; without one, scroll an
+    endless list the same way. `page` is a Playwright page; `pace` waits for the host's turn before each press."""
+    started = time.monotonic()
+    first = await page.evaluate(_MEASURE)
+    measure = first
+    presses = scrolls = 0
+    stopped = "nothing to load"
+    for _ in range(bounds.max_presses):
+        if (limit := _over(measure, bounds, started)) is not None:
+            stopped = limit
+            break
+        control = await _control(page)
+        if control is None and (presses or not await _has_scroll_mark(page)):
+            stopped = "the list is whole" if presses else stopped
+            break
+        await pace()
+        try:
+            if control is not None:
+                await control.click(timeout=_GROWTH_WAIT_S * 1000)
+                presses += 1
+            else:
+                await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+                scrolls += 1
+        except Exception as exc:  # the control went away or cannot be pressed: what loaded stays
+            logger.debug("pressing 'load more' failed: %s", exc)
+            stopped = "its control could not be pressed"
+            break
+        grown = await _grown(page, measure, deadline=started + bounds.max_s)
+        if grown is None:
+            stopped = "the list stopped growing"
+            break
+        measure = grown
+    else:
+        stopped = f"the bound of {bounds.max_presses} presses"
+    return Expansion(presses, scrolls, first["links"], measure["links"], stopped)
+
+
+async def _has_scroll_mark(page: Any) -> bool:
+    return bool(await page.evaluate(_HAS_SCROLL_MARK, [_SCROLL_MARK.pattern, list(_SCROLL_ATTRIBUTES)]))
+
+
+def _over(measure: dict[str, int], bounds: ExpansionBounds, started: float) -> str | None:
+    if measure["links"] >= bounds.max_links:
+        return f"the bound of {bounds.max_links} links"
+    if measure["html"] >= bounds.max_html_chars:
+        return "the bound on the page's size"
+    if time.monotonic() - started >= bounds.max_s:
+        return f"the bound of {bounds.max_s:g} s"
+    return None
+
+
+async def _control(page: Any) -> Any | None:
+    """The first visible, enabled control of the tab that loads more of its list (not a link to another page; a bare
+    "Show more" only right after a list of entries), or None."""
+    for role in ("button", "link"):
+        for pattern, needs_list in ((LOAD_MORE, False), (SHOW_MORE, True)):
+            candidates = page.get_by_role(role, name=pattern)
+            for index in range(min(await candidates.count(), 5)):
+                candidate = candidates.nth(index)
+                try:
+                    if not await candidate.is_visible() or not await candidate.is_enabled():
+                        continue
+                    if role == "link" and _is_real_link(await candidate.get_attribute("href")):
+                        continue
+                    if await candidate.evaluate(_JS_IN_A_FRAME):
+                        continue
+                    if needs_list and not await candidate.evaluate(_JS_AFTER_A_LIST):
+                        continue
+                except Exception:  # detached meanwhile
+                    continue
+                return candidate
+    return None
+
+
+async def _grown(page: Any, before: dict[str, int], *, deadline: float) -> dict[str, int] | None:
+    """The tab's measure once its list grew (more links, text or height), or None when it did not in time."""
+    end = min(deadline, time.monotonic() + _GROWTH_WAIT_S)
+    while time.monotonic() < end:
+        await asyncio.sleep(_POLL_S)
+        try:
+            now = await page.evaluate(_MEASURE)
+        except Exception:  # a navigation meanwhile: stop where it is
+            return None
+        if now["links"] > before["links"] or now["text"] > before["text"] or now["height"] > before["height"]:
+            await asyncio.sleep(_POLL_S)  # let the rest of the batch land
+            settled: dict[str, int] = await page.evaluate(_MEASURE)
+            return settled
+    return None
+
+
+def _in_a_frame(element: Any) -> bool:
+    """Whether `element` sits in the page's frame (navigation, header, footer, sidebar): not its main list."""
+    return any(
+        isinstance(a.tag, str) and (a.tag in _FRAMES or (a.get("role") or "") in _FRAME_ROLES)
+        for a in element.iterancestors()
+    )
+
+
+def _after_a_list(control: Any) -> bool:
+    """Whether a list of entries (links with title-like texts) comes just before `control` (or its parents)."""
+    node = control
+    for _ in range(3):
+        if node is None:
+            return False
+        sibling = node.getprevious()
+        for _ in range(2):
+            if sibling is None:
+                break
+            if isinstance(sibling.tag, str):
+                entries = [
+                    a for a in sibling.iter("a") if a.get("href") and len(a.text_content().split()) >= _ENTRY_WORDS
+                ]
+                if len(entries) >= _MIN_ENTRIES:
+                    return True
+            sibling = sibling.getprevious()
+        node = node.getparent()
+    return False
+
+
+def _is_real_link(href: str | None) -> bool:
+    """Whether an anchor's href leads to another address (not '#', 'javascript:' or nothing)."""
+    value = (href or "").strip().lower()
+    return bool(value) and not value.startswith(("#", "javascript:"))
