@@ -131,3 +131,56 @@ def endless_list_site(server: FaultServer, papers: list[Paper], *, first: int = 
             f"<div id='sentinel' class='infinite-scroll-sentinel' style='height:40px'></div>{script}",
         ),
     )
+
+
+def atom_feed(title: str, papers: list[Paper], *, base: str = "") -> str:
+    """An Atom document of `papers` (in the order given), each with its link, date, author and summary."""
+    entries = "".join(
+        f"<entry><title>{html.escape(p.title)}</title><link href='{base}{p.path}'/><id>tag:test,{p.slug}</id>"
+        f"<published>{p.date}T09:00:00Z</published><updated>{p.date}T09:00:00Z</updated>"
+        f"<author><name>Author of {html.escape(p.slug)}</name></author>"
+        f"<summary>We study {html.escape(p.title.lower())}.</summary></entry>"
+        for p in papers
+    )
+    return (
+        "<?xml version='1.0' encoding='utf-8'?><feed xmlns='http://www.w3.org/2005/Atom'>"
+        f"<title>{html.escape(title)}</title><id>tag:test,feed</id><updated>2025-01-01T00:00:00Z</updated>"
+        f"{entries}</feed>"
+    )
+
+
+def sitemap(urls: list[tuple[str, str]]) -> str:
+    """A sitemap of (address, last change) pairs."""
+    items = "".join(f"<url><loc>{html.escape(loc)}</loc><lastmod>{when}</lastmod></url>" for loc, when in urls)
+    return f"<?xml version='1.0'?><urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>{items}</urlset>"
+
+
+def feed_site(server: FaultServer, papers: list[Paper]) -> None:
+    """A journal whose home lists no paper (an "about" page with links to its policies), whose Atom feed holds its
+    papers (oldest first, as some feeds are), and whose robots.txt names a sitemap of its paper pages."""
+    serve_papers(server, papers)
+    head = "<link rel='alternate' type='application/atom+xml' title='Latest papers' href='/feed.atom'>"
+    server.page(
+        "/",
+        page(
+            "Journal of Quiet Results",
+            "<h1>Journal of Quiet Results</h1><p>A journal of careful work, published as it is accepted.</p>"
+            "<p><a href='/about/editors'>Editorial board</a> · <a href='/about/policies'>Editorial policies</a></p>",
+            head,
+        ),
+    )
+    for path in ("/about/editors", "/about/policies"):
+        server.page(path, page("About", "<h1>About the journal</h1><p>Editors and their policies.</p>"))
+    server.route(
+        "/feed.atom",
+        Reply(
+            200,
+            atom_feed("Latest papers", sorted(papers, key=lambda p: p.date)),
+            content_type="application/atom+xml; charset=utf-8",
+        ),
+    )
+    server.route(
+        "/sitemap.xml",
+        Reply(200, sitemap([(server.url(p.path), p.date) for p in papers]), content_type="application/xml"),
+    )
+    server.robots(f"User-agent: *\nAllow: /\nSitemap: {server.url('/sitemap.xml')}\n")

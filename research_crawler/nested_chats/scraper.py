@@ -36,6 +36,7 @@ from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_offers import offer_feeds, offer_sitemaps
 from research_crawler.tools.site_search import usable_mechanisms
 
 __all__ = ["ScraperChat"]
@@ -94,6 +95,7 @@ class ScraperChat:
             x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         search_form_found = self._note_search_form(page)
+        offered = offer_feeds(x, page) + (offer_sitemaps(x, page) if x.web.visited_count == 1 else 0)
         if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
             with x.lock:  # a site named by its URL takes its start page's title
                 x.web.name = " ".join(page.title.split())[:80]
@@ -116,6 +118,8 @@ class ScraperChat:
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
         if search_form_found:  # said once per site: the Planner keeps every page report
             facts.append("this site has a search form (search_site can use it)")
+        if offered:
+            facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         heading = "Search results" if target.kind == "search" else "Page"
         return self._finish(
             f"{heading} {page.final_url} — {page.title or 'untitled'}\n{report or '(no report)'}\n({'; '.join(facts)}.)"

@@ -75,6 +75,12 @@ class PageSource:
         )
         future.add_done_callback(lambda done: self._note_start(url, done))
 
+    def sitemaps(self, url: str) -> list[str]:
+        """The sitemaps the robots.txt of `url`'s site names (blocking; robots.txt is fetched once per site)."""
+        if self._recording is not None:
+            return []  # a replay asks nobody
+        return asyncio.run_coroutine_threadsafe(self._fetcher.sitemaps(url), self._loop).result(timeout=self._wait_s)
+
     def _note_start(self, url: str, done: object) -> None:
         if isinstance(done, Future) and not done.cancelled() and done.exception() is None and done.result():
             self._trace.emit("fetch_ahead", action="start", url=url)

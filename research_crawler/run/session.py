@@ -228,6 +228,7 @@ class ResearchSession:
                     subpage_offsets=dict(subpage_offsets or {}),
                     fetched_urls=source.fetched_urls,
                     fetch_ahead=source.fetch_ahead,
+                    robots_sitemaps=source.sitemaps,
                     page_memory=fetcher.revisits if recording is None else None,
                     sites_selected=action != "start"
                     and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),

@@ -94,6 +94,8 @@ class Exploration:
     fetched_urls: set[str] = field(default_factory=set)
     fetch_ahead: Callable[[str, SiteRef], None] | None = None
     """Starts fetching a page the agents will likely read next, in the background (None: nothing is fetched ahead)."""
+    robots_sitemaps: Callable[[str], list[str]] | None = None
+    """The sitemaps the robots.txt of a URL's site names (None: none are looked for)."""
     saver: Callable[[], None] | None = None
     page_memory: PageMemory | None = None
     """What the agents made of pages in earlier runs: a page unchanged since (304) is not read by a model again."""

@@ -51,6 +51,7 @@ from research_crawler.web.http_transport import HttpTransport
 from research_crawler.web.interstitials import pass_interstitial
 from research_crawler.web.page_building import (
     DEFAULT_LINK_TEXT_CHARS,
+    LISTING_TYPES,
     failed_page,
     page_from_file,
     page_from_response,
@@ -213,6 +214,12 @@ class Fetcher:
         return await self._cache.get_or_fetch(
             identity, "http", lambda: self._fetch_new(identity, "http", site_url, form=posted)
         )
+
+    async def sitemaps(self, url: str) -> list[str]:
+        """The sitemaps the robots.txt of `url`'s site names (fetched once, like every robots.txt); [] without."""
+        if not self._settings.obey_robots or isinstance(canonical := self._canonical(url), tuple):
+            return []
+        return await self._robots.sitemaps(canonical)
 
     async def abandon(self, url: str) -> None:
         """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
@@ -380,6 +387,7 @@ class Fetcher:
             conditional=self._revisits.conditional_headers if conditional and self._revisits is not None else None,
             form_body=form.body if form is not None else None,
             cookies=cookies,
+            cut_types=LISTING_TYPES,
         )
 
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:

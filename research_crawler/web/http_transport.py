@@ -25,6 +25,7 @@ from research_crawler.pages.page import Determination
 from research_crawler.web.content_encoding import ACCEPT_ENCODING, BoundedDecoder, ContentDecodingError
 from research_crawler.web.cookie_jars import refusing_jar
 from research_crawler.web.fetch_progress import FetchProgress
+from research_crawler.web.html_body import media_type
 from research_crawler.web.pinned_transport import GuardRefusedError, PinnedTransport
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.raw_response import HopCheck, RawResponse
@@ -122,13 +123,15 @@ class HttpTransport:
         conditional: ConditionalHeaders | None = None,
         form_body: bytes | None = None,
         cookies: httpx.Cookies | None = None,
+        cut_types: frozenset[str] = frozenset(),
     ) -> RawResponse:
         """GET canonical `url` (POST `form_body` to it when given), following up to `max_redirects` redirects;
         never raises for web outcomes.
 
-        A body longer than `max_bytes` (after decompression) is ``too_large`` unless `allow_truncated`,
-        which keeps its first `max_bytes` (robots.txt). `check_hop` vets every URL before its request;
-        `conditional` gives each one's conditional headers (a 304 then ends the GET with status 304, no body).
+        A body longer than `max_bytes` (after decompression) is ``too_large`` unless `allow_truncated`, or its media
+        type is one of `cut_types`, which keeps its first `max_bytes` (robots.txt; sitemaps and feeds). `check_hop`
+        vets every URL before its request; `conditional` gives each one's conditional headers (a 304 then ends the
+        GET with status 304, no body).
         `cookies` (the site's jar) are sent with each request and take what each response sets.
         """
         started = time.monotonic()
@@ -154,6 +157,7 @@ class HttpTransport:
                 current,
                 max_bytes=max_bytes,
                 allow_truncated=allow_truncated,
+                cut_types=cut_types,
                 progress=progress,
                 headers=extra,
                 body=body,
@@ -192,7 +196,7 @@ class HttpTransport:
                 progress,
                 started,
                 max_bytes=max_bytes,
-                allow_truncated=allow_truncated,
+                allow_truncated=allow_truncated or media_type(exchange.headers.get("content-type")) in cut_types,
             )
         raise AssertionError("unreachable: the redirect loop always returns")
 
@@ -269,6 +273,7 @@ class HttpTransport:
         headers: dict[str, str],
         body: bytes | None = None,
         cookies: httpx.Cookies | None = None,
+        cut_types: frozenset[str] = frozenset(),
     ) -> tuple[_Exchange, str]:
         """One URL with retries: the last exchange, and why retrying stopped ('' when it was not needed)."""
         host = politeness_key(url)
@@ -288,6 +293,7 @@ class HttpTransport:
                     pacing=SendPacing(self._politeness, host),
                     body=body,
                     cookies=cookies,
+                    cut_types=cut_types,
                 )
             progress.status = exchange.status
             decision = decide_retry(
@@ -314,6 +320,7 @@ class HttpTransport:
         pacing: SendPacing,
         body: bytes | None = None,
         cookies: httpx.Cookies | None = None,
+        cut_types: frozenset[str] = frozenset(),
     ) -> _Exchange:
         empty = httpx.Headers()
         request_headers = dict(extra_headers or {})
@@ -338,7 +345,8 @@ class HttpTransport:
                 if not 200 <= status < 300:
                     return _Exchange(status, headers)
                 declared = _content_length(headers)
-                if declared is not None and declared > max_bytes and not allow_truncated:
+                cut = allow_truncated or media_type(headers.get("content-type")) in cut_types
+                if declared is not None and declared > max_bytes and not cut:
                     return _Exchange(
                         status,
                         headers,

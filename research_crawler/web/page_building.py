@@ -1,6 +1,9 @@
 """Turning what a fetch brought back into a `Page`: the view of an HTML page, or why there is none.
 
-A ``non_html`` page never has Markdown (no LLM reads a PDF as text); a textual document (XML such as an
+An Atom or RSS feed and an XML sitemap are pages too: each is shown as the listing it is (`pages/feeds.py`,
+`pages/sitemaps.py`), its entries linked, so the agents read it like any listing; a long one is read from its first
+part (`LISTING_TYPES`: the fetcher cuts such a body at its byte cap rather than refusing it). A ``non_html`` page
+never has Markdown (no LLM reads a PDF as text); a textual document (XML such as an
 OpenSearch description, JSON, plain text) keeps its decoded text in `Page.html` for the tools that
 parse it. An HTML page that is a bot challenge or a soft 404 (`block_pages.py`) is ``blocked`` whatever its
 status: it keeps neither Markdown, links nor HTML, so no agent reads it and no tool takes metadata from it.
@@ -14,13 +17,18 @@ from typing import Any
 
 from research_crawler.config.settings import PageViewSettings
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
+from research_crawler.pages.feeds import FEED_TYPES, feed_html, looks_like_feed
 from research_crawler.pages.page import BlockedBy, Determination, Page, RenderKind
+from research_crawler.pages.sitemaps import looks_like_sitemap, sitemap_html
 from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, PageView, build_page_view
 from research_crawler.web.block_pages import detect_block_page
 from research_crawler.web.html_body import decode_html, is_textual, non_html_reason
 from research_crawler.web.raw_response import RawResponse
 
-__all__ = ["failed_page", "html_page", "page_from_file", "page_from_response"]
+__all__ = ["LISTING_TYPES", "failed_page", "html_page", "page_from_file", "page_from_response"]
+
+#: Media types of documents that list pages (feeds, sitemaps): a body longer than the byte cap is read from its start.
+LISTING_TYPES = frozenset({"application/xml", "text/xml", *FEED_TYPES})
 
 _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -122,6 +130,11 @@ def page_from_response(
     }
     if not raw.ok:
         return failed_page(**common, determination=raw.determination, reason=raw.reason)
+    listing = _listing_html(raw)
+    if listing is not None:
+        return html_page(
+            listing, site_url=site_url, max_links=max_links, max_link_text_chars=max_link_text_chars, **common
+        )
     content_type = raw.content_type or None
     why_not = non_html_reason(raw.body, content_type)
     if why_not is not None:
@@ -186,6 +199,16 @@ def page_from_file(
         content_type=declared or "",
         render="file",
     )
+
+
+def _listing_html(raw: RawResponse) -> str | None:
+    """The feed or sitemap `raw` holds, as an HTML listing; None for any other document."""
+    kind = raw.media_type
+    if looks_like_feed(raw.body, kind):
+        return feed_html(raw.body, url=raw.final_url)
+    if looks_like_sitemap(raw.body, kind):
+        return sitemap_html(raw.body, url=raw.final_url, truncated=raw.truncated)
+    return None
 
 
 def _blocked(

@@ -100,6 +100,11 @@ class RobotsCache:
         path = parts.path + (f"?{parts.query}" if parts.query else "")
         return RobotsVerdict(False, f"robots.txt of {parts.netloc} disallows {path} for {self._token}")
 
+    async def sitemaps(self, url: str) -> list[str]:
+        """The sitemaps the robots.txt of `url`'s origin names (its ``Sitemap:`` lines), in its order."""
+        rules = await self._rules_for(robots_url(url))
+        return list(rules.parser.sitemaps) if rules.parser is not None else []
+
     async def _rules_for(self, robots: str) -> _Rules:
         cached = self._rules.get(robots)
         if cached is not None and cached.expires > self._clock():

@@ -148,9 +148,7 @@ class RobotsStore:
         a new one when there is none, or when the finished one is no longer `fresh` or failed."""
         with self._lock:
             future = self._entries.get(key)
-            if future is not None and (
-                not future.done() or (future.exception() is None and fresh(future.result()))
-            ):
+            if future is not None and (not future.done() or (future.exception() is None and fresh(future.result()))):
                 return future, False
             future = Future()
             self._entries[key] = future

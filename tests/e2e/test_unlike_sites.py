@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, load_more_site, post_search_site
+from unlike_sites import Paper, feed_site, load_more_site, post_search_site
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -108,3 +108,29 @@ def test_items_behind_a_load_more_button_are_read_from_the_listing(tmp_path: Pat
     assert {paper.title for paper in LISTED[3:]} <= titles, titles
     assert all(item.found_on == server.url("/") for item in report.items)  # counted as read from that page
     assert len([hit for hit in server.hits if hit.path.startswith("/api/papers")]) == 2
+
+
+FED = [
+    Paper("gnn-2022", "Graph neural networks for chemistry, a survey", "2022-03-01"),
+    Paper("gnn-2023", "Equivariant graph neural networks for molecules", "2023-06-01"),
+    Paper("radar", "Weather radar nowcasting with optical flow", "2024-01-10", "geoscience"),
+    Paper("gnn-2024", "Graph neural networks for power grids", "2024-09-01"),
+    Paper("gnn-2025", "Graph neural networks for traffic forecasting", "2025-02-01"),
+    Paper("gnn-2025b", "Scalable message passing graph neural networks", "2025-04-01"),
+]
+
+
+def test_the_most_recent_come_from_the_feed_a_page_names(tmp_path: Path, server: FaultServer) -> None:
+    feed_site(server, FED)
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find the 3 most recent papers on graph neural networks", sites=[server.url("/")]
+    )
+    # the three newest relevant papers (their order rests on the dates read, which is the Collector's and the
+    # metadata reader's business, not the feed's)
+    assert {item.title for item in report.items} == {FED[5].title, FED[4].title, FED[3].title}
+    assert all(item.found_on == server.url("/feed.atom") for item in report.items)
+    assert server.hits_for("/feed.atom") and not server.hits_for("/about/policies")
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    offered = {e["kind"]: e["url"] for e in events if e["event"] == "offered"}
+    assert offered == {"feed": server.url("/feed.atom"), "sitemap": server.url("/sitemap.xml")}
+    assert not server.hits_for("/sitemap.xml")  # offered, not needed: never fetched

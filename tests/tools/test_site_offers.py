@@ -1,0 +1,74 @@
+"""The feeds a page names and the sitemaps robots.txt names are queued as pages for the Planner, on the site only,
+once each, a feed near the top when the request asks for the newest."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research_crawler.config.settings import Settings
+from research_crawler.context.request_rules import read_request
+from research_crawler.context.search_context import SearchContext, SiteRef
+from research_crawler.pages.page import Determination, Page
+from research_crawler.run.trace import Trace
+from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_offers import FEED_SCORE, FEED_SCORE_NEWEST, SITEMAP_SCORE, offer_feeds, offer_sitemaps
+
+SITE = "https://journal.example/"
+HOME = (
+    "<html><head><title>Journal</title>"
+    "<link rel='alternate' type='application/atom+xml' title='Latest articles' href='/feed.atom'>"
+    "<link rel='alternate' type='application/rss+xml' href='https://elsewhere.example/rss'></head><body></body></html>"
+)
+
+
+def exploring(request: str, sitemaps: list[str] | None = None) -> Exploration:
+    search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
+    search.add_site(SiteRef(name="journal", url=SITE))
+
+    def fetch(url: str, _site: SiteRef, /, **_: object) -> Page:
+        raise AssertionError("offering pages fetches nothing")
+
+    x = Exploration(
+        settings=Settings(),
+        search=search,
+        fetch_page=fetch,
+        trace=Trace(None),
+        robots_sitemaps=(lambda _url: list(sitemaps)) if sitemaps is not None else None,
+    )
+    x.start_next_site(None)
+    return x
+
+
+def offered(x: Exploration) -> list:  # type: ignore[type-arg]
+    return [entry for entry in x.web.top_urls(10) if entry.url != SITE]  # the start page is pending too
+
+
+def home() -> Page:
+    return Page(url=SITE, final_url=SITE, determination=Determination.OK, html=HOME)
+
+
+def test_a_feed_is_queued_for_the_planner_with_what_it_is() -> None:
+    x = exploring("Find papers on graph neural networks")
+    assert offer_feeds(x, home()) == 1 and offer_feeds(x, home()) == 0  # once; the off-site feed never
+    (pending,) = offered(x)
+    assert pending.url == "https://journal.example/feed.atom" and pending.score == FEED_SCORE
+    assert pending.anchor_text == "Atom feed 'Latest articles': the site's newest entries, newest first"
+    assert pending.found_on == SITE
+
+
+def test_a_feed_goes_near_the_top_for_the_newest() -> None:
+    x = exploring("Find the 3 most recent papers on graph neural networks")
+    offer_feeds(x, home())
+    assert offered(x)[0].score == FEED_SCORE_NEWEST
+
+
+def test_sitemaps_of_robots_txt_are_queued_on_the_site_only() -> None:
+    x = exploring(
+        "Find papers on graph neural networks",
+        sitemaps=["https://journal.example/sitemap.xml", "https://cdn.other.example/sitemap.xml"],
+    )
+    assert offer_sitemaps(x, home()) == 1
+    (pending,) = offered(x)
+    assert pending.url == "https://journal.example/sitemap.xml" and pending.score == SITEMAP_SCORE
+    assert pending.anchor_text.startswith("sitemap named by robots.txt")
+    assert offer_sitemaps(exploring("Find papers", sitemaps=None), home()) == 0
