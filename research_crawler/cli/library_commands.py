@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,7 +44,13 @@ from research_crawler.cli.run_helpers import (
 from research_crawler.config.settings import Settings
 from research_crawler.errors import LibraryError
 from research_crawler.library.atom_feed import check_feed, write_feed
-from research_crawler.library.database import library_path, open_library
+from research_crawler.library.database import (
+    check_library,
+    library_error,
+    library_errors,
+    library_path,
+    open_library,
+)
 from research_crawler.library.export import export_items
 from research_crawler.library.found_items import found_items
 from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
@@ -79,10 +87,16 @@ class ExportFormat(StrEnum):
     bibtex = "bibtex"
 
 
-def _connection(ctx: typer.Context, library: Path | None, *, create: bool = False) -> tuple[sqlite3.Connection, Path]:
-    settings = load_settings(ctx)
-    path = library_path(settings, library)
-    return open_library(path, create=create), path
+@contextmanager
+def _library(ctx: typer.Context, library: Path | None) -> Iterator[tuple[sqlite3.Connection, Path]]:
+    """The library a command reads, open; whatever SQLite says of it on the way is one line naming the fix."""
+    path = library_path(load_settings(ctx), library)
+    connection = open_library(path, create=False)
+    try:
+        with library_errors(path):
+            yield connection, path
+    finally:
+        connection.close()
 
 
 def _print_json(value: Any) -> None:
@@ -98,8 +112,8 @@ def list_command(
     ctx: typer.Context, library: LibraryOption = None, limit: LimitOption = 50, as_json: ListJsonOption = False
 ) -> None:
     """The items most recently seen, newest first."""
-    connection, path = _connection(ctx, library)
-    items = list_items(connection, limit=limit)
+    with _library(ctx, library) as (connection, path):
+        items = list_items(connection, limit=limit)
     if as_json:
         _print_json([item.model_dump(mode="json") for item in items])
     else:
@@ -116,8 +130,8 @@ def search_command(
     as_json: ListJsonOption = False,
 ) -> None:
     """Items whose title, authors, abstract, DOI or identity hold every word."""
-    connection, _ = _connection(ctx, library)
-    items = search_items(connection, text, limit=limit)
+    with _library(ctx, library) as (connection, _):
+        items = search_items(connection, text, limit=limit)
     if as_json:
         _print_json([item.model_dump(mode="json") for item in items])
     else:
@@ -133,8 +147,8 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """One item in full: its identities, every sighting, and the source of each metadata value."""
-    connection, _ = _connection(ctx, library)
-    item = find_item(connection, reference)
+    with _library(ctx, library) as (connection, _):
+        item = find_item(connection, reference)
     if item is None:
         fail(f"no item {reference!r} in the library: find its id with `research-crawler library search WORDS`", code=1)
     if as_json:
@@ -156,8 +170,8 @@ def export_command(
     ] = None,
 ) -> None:
     """Every item of the library as JSON (with sightings and sources), CSV or BibTeX."""
-    connection, _ = _connection(ctx, library)
-    text = export_items(list_items(connection), export_format.value)
+    with _library(ctx, library) as (connection, _):
+        text = export_items(list_items(connection), export_format.value)
     if out is None:
         sys.stdout.write(text)
     else:
@@ -194,7 +208,7 @@ def watch(
         flags["fetch.revisit_cache"] = True
     settings = load_settings(ctx, flags, preset=preset)
     path = library_path(settings, library)
-    open_library(path).close()  # a library that cannot be used fails before the run, not after it
+    check_library(path)  # a library that cannot be used (damaged, another program's) fails before the run
     this_watch = Watch.of(query, list(site or []))
     if feed is not None:
         check_feed(feed, this_watch)  # and so does a feed that cannot be written (another watch's)
@@ -223,7 +237,8 @@ def watch(
         if feed is not None:
             write_feed(feed, this_watch, new, max_entries=settings.library.feed_entries)
 
-    recorded = record_run(connection, report, found_items(report), watch=this_watch, deliver=deliver)
+    with library_errors(path):
+        recorded = record_run(connection, report, found_items(report), watch=this_watch, deliver=deliver)
     if as_json:
         _print_json(
             {
@@ -273,6 +288,8 @@ def record_in_library(settings: Settings, report: Report) -> None:
         finally:
             connection.close()
     except (LibraryError, sqlite3.Error, OSError) as exc:
+        if isinstance(exc, sqlite3.DatabaseError):
+            exc = library_error(path, exc)
         err_console.print(
             f"[yellow]warning:[/] the run is not recorded in the library {escape(str(path))}: {escape(str(exc))} "
             "(choose another with --set library.path=FILE, or stop recording with --set library.record_runs=false)",

@@ -4,6 +4,7 @@ a generous busy timeout so concurrent writers queue instead of failing, and the 
 
 from __future__ import annotations
 
+import shlex
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -16,7 +17,16 @@ from research_crawler.config.settings import Settings
 from research_crawler.errors import LibraryError
 from research_crawler.library.schema import migrate
 
-__all__ = ["LIBRARY_FILE_NAME", "default_library_path", "library_path", "open_library", "write_transaction"]
+__all__ = [
+    "LIBRARY_FILE_NAME",
+    "check_library",
+    "default_library_path",
+    "library_error",
+    "library_errors",
+    "library_path",
+    "open_library",
+    "write_transaction",
+]
 
 LIBRARY_FILE_NAME = "library.sqlite3"
 #: How long a writer waits for another one (a run's commit takes milliseconds; a crowded cron minute, seconds).
@@ -59,24 +69,55 @@ def open_library(path: Path, *, create: bool = True) -> sqlite3.Connection:
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute("PRAGMA synchronous = NORMAL")
         migrate(connection, where=str(path))
-    except sqlite3.OperationalError as exc:
-        connection.close()
-        if "locked" not in str(exc) and "busy" not in str(exc):
-            raise LibraryError(
-                f"the library {path} cannot be used ({exc}): choose another with --library PATH"
-            ) from None
-        raise LibraryError(
-            f"the library {path} stayed locked by another process for {BUSY_TIMEOUT_S:g} s: try again when it is done"
-        ) from None
     except sqlite3.DatabaseError as exc:
         connection.close()
-        raise LibraryError(
-            f"the library {path} cannot be used ({exc}): move it aside, or choose another with --library PATH"
-        ) from None
+        raise library_error(path, exc) from None
     except BaseException:
         connection.close()
         raise
     return connection
+
+
+def library_error(path: Path, exc: sqlite3.DatabaseError) -> LibraryError:
+    """What SQLite's `exc` on the library at `path` means for the user, in one line with the command that fixes it."""
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, sqlite3.OperationalError):
+        if "locked" in reason or "busy" in reason:
+            return LibraryError(
+                f"the library {path} stayed locked by another process for {BUSY_TIMEOUT_S:g} s: try again when it "
+                "is done"
+            )
+        return LibraryError(f"the library {path} cannot be used ({reason}): choose another with --library PATH")
+    if "not a database" in reason:
+        return LibraryError(f"the library {path} cannot be used ({reason}): choose another with --library PATH")
+    # A damaged database (a page overwritten, a file cut short): what it held cannot be trusted, the file is kept.
+    return LibraryError(
+        f"the library {path} is damaged ({reason}): move it aside with `mv {shlex.quote(str(path))} "
+        f"{shlex.quote(f'{path}.damaged')}` (the next watch "
+        "starts a new one), or choose another with --library PATH"
+    )
+
+
+@contextmanager
+def library_errors(path: Path) -> Iterator[None]:
+    """SQLite errors raised inside, while the library at `path` is read or written, as one `library_error` line."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise library_error(path, exc) from None
+
+
+def check_library(path: Path) -> None:
+    """Raise LibraryError before any work when the library at `path` cannot be used: not a library, a newer
+    schema, or damaged anywhere (SQLite's quick check reads every page once)."""
+    connection = open_library(path)
+    try:
+        with library_errors(path):
+            problems = [row[0] for row in connection.execute("PRAGMA quick_check(3)")]
+        if problems != ["ok"]:
+            raise library_error(path, sqlite3.DatabaseError("; ".join(problems)))
+    finally:
+        connection.close()
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:

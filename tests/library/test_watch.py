@@ -13,6 +13,7 @@ from typing import Any
 
 import feedparser
 import pytest
+from library_helpers import paper, report_of, reported
 from small_site import Paper, SmallSite
 from typer.testing import CliRunner
 
@@ -20,6 +21,8 @@ from research_crawler.cli.app import app
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
+from research_crawler.library.database import open_library
+from research_crawler.library.recording import record_run
 from research_crawler.report.models import Report
 from research_crawler.run.trace import read_trace
 
@@ -243,3 +246,45 @@ def test_a_feed_of_another_watch_fails_before_the_crawl_and_loses_nothing(
     assert _titles(fresh["new"]) == sorted(paper.title for paper in gnn_site.papers) and fresh["known"] == []
     entries = feedparser.parse((tmp_path / "fresh.xml").read_bytes()).entries
     assert sorted(entry.title for entry in entries) == _titles(fresh["new"])
+
+
+def damage_one_page(library: Path) -> None:
+    """Overwrite one page of the library file (the first of its items table), as a bad sector or a stray write would."""
+    connection = sqlite3.connect(library)
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (page,) = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = 'items'").fetchone()
+    (size,) = connection.execute("PRAGMA page_size").fetchone()
+    connection.close()
+    data = bytearray(library.read_bytes())
+    data[(page - 1) * size : page * size] = b"\xde\xad" * (size // 2)
+    library.write_bytes(bytes(data))
+
+
+def test_a_library_with_one_damaged_page_is_one_line_for_every_command(
+    home: Path, gnn_site: SmallSite, tmp_path: Path
+) -> None:
+    library = tmp_path / "library.sqlite3"
+    connection = open_library(library)
+    items = [
+        paper(f"Paper {n} on graph neural networks " + "words " * 80, url=f"https://a.example/{n}", doi=f"10.1/{n}")
+        for n in range(300)
+    ]
+    record_run(connection, report_of("papers on graph neural networks", items), reported(items))
+    connection.close()
+    damage_one_page(library)
+    allowed = ["--set", f"fetch.allowed_hosts={gnn_site.host_port}"]
+    commands = [
+        ["library", "list"], ["library", "search", "graph"], ["library", "show", "1"], ["library", "export"],
+        [*allowed, "watch", GNN_REQUEST, "--site", gnn_site.url("/"), "--model", "simulated"],
+    ]  # fmt: skip
+    for command in commands:
+        result = runner.invoke(app, [*command, "--library", str(library)])
+        assert result.exit_code == 1, (command, result.output)
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output, result.output
+        assert f"the library {library} is damaged (" in result.stderr
+        assert f"move it aside with `mv {library} {library}.damaged`" in result.stderr
+    assert gnn_site.requests == [], "watch crawled before finding its library damaged"
+    ask = [*allowed, "--set", f"library.path={library}", "ask", GNN_REQUEST, "--site", gnn_site.url("/")]
+    asked = runner.invoke(app, [*ask, "--model", "simulated"])
+    assert asked.exit_code == 0, asked.output  # the report stands; the library is one warning line
+    assert "not recorded in the library" in asked.stderr and "is damaged (" in asked.stderr
