@@ -7,7 +7,6 @@ the same testbed (byte-identical pages and answers) and another seed a different
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from datetime import date, timedelta
 from typing import TypeVar
@@ -16,9 +15,11 @@ from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed.models import Aspect, Item, Query, SiteSpec, Testbed, Topic
 from research_crawler.eval.testbed.site_specs import SITE_SPECS
 from research_crawler.eval.testbed.vocabulary import (
+    DOI_PREFIX,
     AspectVocabulary,
     TopicVocabulary,
     author_names,
+    sentence_case,
     topic_vocabularies,
 )
 
@@ -29,7 +30,6 @@ FIRST_DATE = date(2021, 1, 1)
 LAST_DATE = date(2026, 10, 31)
 ITEMS_PER_TOPIC = (6, 9)
 SPECIFIC_QUERIES_PER_SITE = 6
-DOI_PREFIX = "10.5555"  # the DOI prefix reserved for examples: no real paper is ever named
 
 _TITLE_TEMPLATES = (
     "{method}: {technique} for {task}",
@@ -66,7 +66,6 @@ _GENERAL_QUERY_TEMPLATES = (
     "Collect research articles on {name}",
     "I am looking for papers about {name}",
 )
-_ACRONYM_LIKE = re.compile(r".[A-Z0-9]")
 _T = TypeVar("_T")
 
 
@@ -96,15 +95,6 @@ def generate_testbed(seed: int = DEFAULT_SEED) -> Testbed:
     for spec in SITE_SPECS:
         queries.extend(_queries_for_site(rng, spec, vocabularies, items))
     return Testbed(seed=seed, topics=topics, sites=SITE_SPECS, items=tuple(items), queries=tuple(queries))
-
-
-def sentence_case(phrase: str) -> str:
-    """Lower-case the words of a title-case phrase, keeping acronyms and names such as 'RNA' or 'Cas12a'."""
-    return " ".join("-".join(_lower_unless_acronym(part) for part in word.split("-")) for word in phrase.split(" "))
-
-
-def _lower_unless_acronym(word: str) -> str:
-    return word if _ACRONYM_LIKE.search(word) or word[:1].isdigit() else word.lower()
 
 
 def _plan_aspects(rng: random.Random, vocabulary: TopicVocabulary) -> list[AspectVocabulary | None]:

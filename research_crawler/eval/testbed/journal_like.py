@@ -5,7 +5,6 @@ papers found mainly through the GET search form and a short "latest" list, and a
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import ClassVar
 from urllib.parse import urlencode
 
@@ -13,11 +12,13 @@ from research_crawler.eval.testbed.corpus import DOI_PREFIX
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
 from research_crawler.eval.testbed.markup import (
+    MONTHS,
     attr,
     cookie_banner,
     document,
     esc,
     json_script,
+    long_date,
     meta_property,
     template,
     tracker,
@@ -32,29 +33,10 @@ _LATEST = 10
 _MAX_YEAR = 99_999
 _PREFIX = re.escape(DOI_PREFIX)
 _KEY = r"(?P<key>s\d{5}-\d{3}-\d{5}-\d)"
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def _slug(journal: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", journal.lower()).strip("-")
-
-
-def _long_date(day: str) -> str:
-    parsed = date.fromisoformat(day)
-    return f"{parsed.day} {_MONTHS[parsed.month - 1]} {parsed.year}"
 
 
 class JournalLikeSite(SiteApp):
@@ -140,7 +122,7 @@ class JournalLikeSite(SiteApp):
             f'<li class="app-card-open"><h3 class="app-card-open__heading"><a href="{attr(item.path)}" '
             f'data-track="click">{esc(item.title)}</a></h3>\n<div class="app-card-open__authors">'
             f'{esc(", ".join(item.authors))}</div>\n<div class="app-card-open__meta"><span>Article</span> '
-            f'<span class="c-meta__item">Published: {_long_date(item.date)}</span> '
+            f'<span class="c-meta__item">Published: {long_date(item.date)}</span> '
             f"<span>{esc(item.category)}</span></div></li>"
         )
 
@@ -245,7 +227,7 @@ class JournalLikeSite(SiteApp):
             journal=esc(item.category),
             title=esc(item.title),
             date=item.date,
-            long_date=_long_date(item.date),
+            long_date=long_date(item.date),
             volume=volume,
             article_number=item.key[-7:-2],
             authors="".join(f"<li>{esc(n)}</li>" for n in item.authors),
@@ -314,18 +296,18 @@ class JournalLikeSite(SiteApp):
         prev_y, prev_m = (y, m - 1) if m > 1 else (y - 1, 12)
         next_y, next_m = (y, m + 1) if m < 12 else (y + 1, 1)
         prev_link = (
-            f'<a href="/archive/{prev_y:04d}/{prev_m:02d}" rel="prev">‹ {_MONTHS[prev_m - 1]} {prev_y}</a>'
+            f'<a href="/archive/{prev_y:04d}/{prev_m:02d}" rel="prev">‹ {MONTHS[prev_m - 1]} {prev_y}</a>'
             if prev_y >= 1
             else ""
         )
         next_link = (
-            f'<a href="/archive/{next_y:04d}/{next_m:02d}" rel="next">{_MONTHS[next_m - 1]} {next_y} ›</a>'
+            f'<a href="/archive/{next_y:04d}/{next_m:02d}" rel="next">{MONTHS[next_m - 1]} {next_y} ›</a>'
             if next_y <= _MAX_YEAR
             else ""
         )
         cards = "\n".join(self._card(i) for i in items)
         content = (
-            f"<h1>Articles published in {_MONTHS[m - 1]} {y}</h1>\n"
+            f"<h1>Articles published in {MONTHS[m - 1]} {y}</h1>\n"
             f'<nav class="c-calendar-nav">{prev_link} | {next_link}</nav>\n'
             + (
                 f'<ol class="app-article-list">{cards}</ol>'
@@ -333,4 +315,4 @@ class JournalLikeSite(SiteApp):
                 else "<p>No articles were published this month.</p>"
             )
         )
-        return self.page(title=f"{_MONTHS[m - 1]} {y}", content=content, kind="archive-month")
+        return self.page(title=f"{MONTHS[m - 1]} {y}", content=content, kind="archive-month")

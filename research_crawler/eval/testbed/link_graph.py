@@ -72,7 +72,9 @@ def build_link_graph(
         url = queue.popleft()
         parts = urlsplit(url)
         path = unquote(parts.path) or "/"
-        response = app.handle(Request("GET", path, parse_qs(parts.query, keep_blank_values=True)))
+        response = app.handle(
+            Request("GET", path, parse_qs(parts.query, keep_blank_values=True), cookies=app.visitor_cookies())
+        )
         graph.add_node(
             url,
             status=response.status,

@@ -8,22 +8,47 @@ from __future__ import annotations
 import html
 import json
 import string
+from datetime import date
 from functools import cache
 from importlib import resources
 from typing import Any
 
 __all__ = [
+    "MONTHS",
     "asset",
     "attr",
     "cookie_banner",
     "document",
     "esc",
     "json_script",
+    "long_date",
     "meta_name",
     "meta_property",
     "template",
     "tracker",
 ]
+
+
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def long_date(day: str) -> str:
+    """An ISO date as people write it: '2025-03-12' → '12 March 2025'."""
+    parsed = date.fromisoformat(day)
+    return f"{parsed.day} {MONTHS[parsed.month - 1]} {parsed.year}"
 
 
 @cache

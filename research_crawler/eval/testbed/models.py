@@ -12,9 +12,25 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.errors import ConfigError
 
-__all__ = ["Aspect", "Item", "Query", "QueryKind", "SiteSpec", "Testbed", "Topic"]
+__all__ = ["Aspect", "Item", "Layout", "Query", "QueryKind", "SiteSpec", "Testbed", "Topic"]
 
-QueryKind = Literal["general", "specific"]
+QueryKind = Literal["general", "specific", "unfamiliar"]
+#: How each site draws its pages (`layouts.SITE_CLASSES`): the first five are the original testbed's; the others are
+#: the unfamiliar web's (`unfamiliar_corpus`), sites built as real publishers, repositories and archives are.
+Layout = Literal[
+    "arxiv",
+    "biorxiv",
+    "journal",
+    "js",
+    "repo",
+    "consent-journal",
+    "loadmore-portal",
+    "feed-preprints",
+    "deep-archive",
+    "paywall-press",
+    "heldout-society",
+    "heldout-preprints",
+]
 
 
 class _Frozen(BaseModel):
@@ -42,7 +58,7 @@ class SiteSpec(_Frozen):
 
     name: str = Field(description="Stable identifier, e.g. 'arxiv-like'.")
     title: str = Field(description="Display name shown in the site's pages.")
-    layout: Literal["arxiv", "biorxiv", "journal", "js", "repo"]
+    layout: Layout
     tagline: str
     categories: dict[str, str] = Field(description="Topic slug → the site's subject category for it.")
 
@@ -68,6 +84,17 @@ class Item(_Frozen):
     category: str
     aspect: str | None = Field(default=None, description="Aspect slug, when the item carries one.")
     keywords: tuple[str, ...] = ()
+    work: str | None = Field(
+        default=None,
+        description="The work this item is one copy of, when another site holds another (a preprint "
+        "and its journal version share it); None for an item that is its own work.",
+    )
+    arxiv_id: str | None = Field(default=None, description="The preprint identifier a page shows ('2403.01234').")
+
+    @property
+    def work_id(self) -> str:
+        """The work this item is a copy of: its `work`, else itself."""
+        return self.work or self.id
 
     @property
     def year(self) -> int:
@@ -86,6 +113,10 @@ class Query(_Frozen):
     year: int | None = None
     aspect: str | None = None
     relevant_item_ids: tuple[str, ...]
+    count: int | None = Field(default=None, description='At most this many items ("the 3 most recent").')
+    most_recent: bool = Field(default=False, description="The newest first, exactly the `count` newest relevant.")
+    author: str | None = Field(default=None, description='The surname the request names ("by Okafor").')
+    also_sites: tuple[str, ...] = Field(default=(), description="Sites the request also runs on, besides `site`.")
 
 
 class Testbed(_Frozen):
@@ -98,6 +129,25 @@ class Testbed(_Frozen):
     sites: tuple[SiteSpec, ...]
     items: tuple[Item, ...]
     queries: tuple[Query, ...]
+
+    def joined(self, other: Testbed) -> Testbed:
+        """This testbed and `other` as one web (`other`'s sites after this one's): names and ids must not clash."""
+        clash = sorted(set(self.site_names()) & set(other.site_names())) or sorted(
+            {t.slug for t in self.topics} & {t.slug for t in other.topics}
+        )
+        if clash:
+            raise ConfigError(f"the testbeds to join share {clash}")
+        return Testbed(
+            seed=self.seed,
+            topics=self.topics + other.topics,
+            sites=self.sites + other.sites,
+            items=self.items + other.items,
+            queries=self.queries + other.queries,
+        )
+
+    def copies_of(self, item: Item) -> list[Item]:
+        """Every item that is a copy of `item`'s work (itself included), in the testbed's order."""
+        return [i for i in self.items if i.work_id == item.work_id]
 
     def site(self, name: str) -> SiteSpec:
         for spec in self.sites:

@@ -18,6 +18,7 @@ import socket
 import struct
 import threading
 import time
+from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import NamedTuple
@@ -42,11 +43,12 @@ _SO_TIMESTAMPNS = 35
 
 
 class Hit(NamedTuple):
-    """One request a site received: its raw target (path and query) and `time.monotonic()` at arrival (when the
-    kernel received its first bytes, where the kernel says; else when the request was read)."""
+    """One request a site received: its raw target (path and query), `time.monotonic()` at arrival (when the
+    kernel received its first bytes, where the kernel says; else when the request was read), and its method."""
 
     path: str
     time: float
+    method: str = "GET"
 
 
 class _HitLog:
@@ -56,9 +58,10 @@ class _HitLog:
         self._lock = threading.Lock()
         self._hits: dict[str, list[Hit]] = {}
 
-    def record(self, site: str, target: str, *, arrived_at: float | None = None) -> None:
+    def record(self, site: str, target: str, *, arrived_at: float | None = None, method: str = "GET") -> None:
         with self._lock:
-            self._hits.setdefault(site, []).append(Hit(target, time.monotonic() if arrived_at is None else arrived_at))
+            arrival = time.monotonic() if arrived_at is None else arrived_at
+            self._hits.setdefault(site, []).append(Hit(target, arrival, method))
 
     def of(self, site: str) -> list[Hit]:
         with self._lock:
@@ -136,7 +139,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self, method: str) -> None:
         site = self.server
-        site.log.record(site.site, self.path, arrived_at=self.arrived_at)
+        site.log.record(site.site, self.path, arrived_at=self.arrived_at, method=method)
         parts = urlsplit(self.path)
         form: dict[str, list[str]] = {}
         if method == "POST":
@@ -146,7 +149,16 @@ class _Handler(BaseHTTPRequestHandler):
                 length = 0
             raw = self.rfile.read(min(length, _MAX_FORM_BYTES))
             form = parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
-        request = Request(method, unquote(parts.path) or "/", parse_qs(parts.query, keep_blank_values=True), form)
+        cookies = SimpleCookie()
+        with contextlib.suppress(CookieError):
+            cookies.load(self.headers.get("Cookie") or "")
+        request = Request(
+            method,
+            unquote(parts.path) or "/",
+            parse_qs(parts.query, keep_blank_values=True),
+            form,
+            {name: morsel.value for name, morsel in cookies.items()},
+        )
         try:
             if site.app is None:
                 raise StateError("testbed site has no application attached")

@@ -6,6 +6,7 @@ in-process (`link_graph.py`). A slow page is only *marked* slow here; the server
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from abc import ABC, abstractmethod
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from research_crawler.eval.testbed.decoys import DecoyKind, decoy_content
-from research_crawler.eval.testbed.markup import esc
+from research_crawler.eval.testbed.markup import attr, esc
 from research_crawler.eval.testbed.models import Item, SiteSpec, Testbed
 from research_crawler.eval.testbed.pdf import tiny_pdf
 
@@ -25,12 +26,13 @@ HTML_TYPE = "text/html; charset=utf-8"
 
 @dataclass(frozen=True)
 class Request:
-    """One request as a site sees it: the decoded path, the query and (for POST) the form fields."""
+    """One request as a site sees it: the decoded path, the query, (for POST) the form fields, and its cookies."""
 
     method: str
     path: str
     query: Mapping[str, list[str]] = field(default_factory=dict)
     form: Mapping[str, list[str]] = field(default_factory=dict)
+    cookies: Mapping[str, str] = field(default_factory=dict)
 
     def param(self, name: str, default: str = "") -> str:
         values = self.query.get(name) or self.form.get(name)
@@ -70,13 +72,19 @@ class Response:
         return cls(status, text.encode("utf-8"), HTML_TYPE, kind, slow=slow, script_links=script_links)
 
     @classmethod
-    def text(cls, text: str, *, kind: str, content_type: str = "text/plain; charset=utf-8") -> Response:
-        return cls(200, text.encode("utf-8"), content_type, kind)
+    def text(
+        cls, text: str, *, kind: str, content_type: str = "text/plain; charset=utf-8", status: int = 200
+    ) -> Response:
+        return cls(status, text.encode("utf-8"), content_type, kind)
 
     @classmethod
-    def redirect(cls, location: str, *, status: int = 303) -> Response:
-        body = f'<!DOCTYPE html><html><body><a href="{location}">Moved</a></body></html>'.encode()
-        return cls(status, body, HTML_TYPE, "redirect", headers=(("Location", location),))
+    def json(cls, data: object, *, kind: str) -> Response:
+        return cls(200, json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json", kind)
+
+    @classmethod
+    def redirect(cls, location: str, *, status: int = 303, headers: tuple[tuple[str, str], ...] = ()) -> Response:
+        body = f'<!DOCTYPE html><html><body><a href="{attr(location)}">Moved</a></body></html>'.encode()
+        return cls(status, body, HTML_TYPE, "redirect", headers=(("Location", location), *headers))
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,11 @@ class SiteApp(ABC):
     @abstractmethod
     def sample_paths(self) -> dict[str, str]:
         """One path per page kind the site serves with 200 (for tests and exploration)."""
+
+    def visitor_cookies(self) -> dict[str, str]:
+        """The cookies a visitor holds once past the site's interstitials (a consent wall): the link graph walks the
+        site as such a visitor. None by default."""
+        return {}
 
     # ------------------------------------------------------------------ shared behaviour
 

@@ -7,6 +7,7 @@ The file is checked when read, so a broken edit fails loudly instead of producin
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -15,9 +16,11 @@ from typing import Any
 
 from research_crawler.errors import ConfigError
 
-__all__ = ["AspectVocabulary", "TopicVocabulary", "author_names", "topic_vocabularies"]
+__all__ = ["DOI_PREFIX", "AspectVocabulary", "TopicVocabulary", "author_names", "sentence_case", "topic_vocabularies"]
 
+DOI_PREFIX = "10.5555"  # the DOI prefix reserved for examples: no real paper is ever named
 _DATA_FILE = "topics.toml"
+_ACRONYM_LIKE = re.compile(r".[A-Z0-9]")
 _TEXT_FIELDS = (
     "subjects",
     "tasks",
@@ -98,3 +101,12 @@ def _topic(entry: dict[str, Any]) -> TopicVocabulary:
     if any(name.lower() not in context.lower() for context in fields["contexts"]):
         raise ConfigError(f"{_DATA_FILE}: every context sentence of {entry['slug']!r} must contain {name!r}")
     return TopicVocabulary(slug=entry["slug"], name=name, aspects=aspects, **fields)
+
+
+def sentence_case(phrase: str) -> str:
+    """Lower-case the words of a title-case phrase, keeping acronyms and names such as 'RNA' or 'Cas12a'."""
+    return " ".join("-".join(_lower_unless_acronym(part) for part in word.split("-")) for word in phrase.split(" "))
+
+
+def _lower_unless_acronym(word: str) -> str:
+    return word if _ACRONYM_LIKE.search(word) or word[:1].isdigit() else word.lower()
