@@ -1,5 +1,6 @@
 """Request compliance: does the report do what the request asked — its years, its count, newest first, exactly
-the N most recent, a site named in its text — measured deterministically against the dataset's `QueryContract`.
+the N most recent, a site named in its text, an author — measured deterministically against the dataset's
+`QueryContract`.
 
 Each constraint the request carries is one check (1 met, 0 not); the query's score is the share met. A year
 constraint is met only when every reported item has a date inside it (an undated item cannot be shown to comply);
@@ -16,12 +17,13 @@ from pydantic import BaseModel, Field
 from research_crawler.context.urls import is_same_site, try_canonicalize_url
 from research_crawler.eval.dataset import QueryContract
 from research_crawler.eval.metrics import GroundTruth
+from research_crawler.report.identity import surname
 from research_crawler.report.models import Report
 
 __all__ = ["COMPLIANCE_CHECKS", "Compliance", "contract_compliance"]
 
 #: The checks, by the name each has in results (``compliance_<name>``), in the order they are shown.
-COMPLIANCE_CHECKS = ("dates", "count", "order", "most_recent", "named_site")
+COMPLIANCE_CHECKS = ("dates", "count", "order", "most_recent", "named_site", "author")
 
 
 class Compliance(BaseModel):
@@ -67,6 +69,11 @@ def contract_compliance(
         result.checks["most_recent"] = 1.0 if reported == expected else 0.0
         if reported != expected:
             result.violations.append(f"reported {reported}, the {contract.most_recent} most recent are {expected}")
+    if contract.author is not None:
+        wanted = surname(contract.author)
+        others = [item for item in items if not any(surname(name) == wanted for name in item.authors)]
+        result.checks["author"] = 0.0 if others else 1.0
+        result.violations += [f"{item.title!r} is not by {contract.author}" for item in others]
     if contract.named_site is not None:
         explored = named_site_url is not None and any(
             is_same_site(site.url, named_site_url) and site.pages_visited > 0 for site in report.sites

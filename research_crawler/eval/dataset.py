@@ -30,7 +30,7 @@ __all__ = [
     "resolve_dataset",
 ]
 
-QueryKind = Literal["general", "specific", "constrained"]
+QueryKind = Literal["general", "specific", "constrained", "unfamiliar"]
 
 #: In a query's text, the start URL of the query's own site (resolved when the evaluation runs): a request that
 #: names its site only in the text, while the run is given another site (``start_sites``).
@@ -59,7 +59,7 @@ class DatasetSite(_Strict):
 class QueryContract(_Strict):
     """What the request asks of the report, as ground truth for the deterministic compliance metric
     (`eval/compliance.py`): the years its items must fall in, how many at most, newest first, exactly the N most
-    recent relevant items, and a site named only in the request's text that must be explored."""
+    recent relevant items, a site named only in the request's text that must be explored, and an author."""
 
     year_from: int | None = Field(None, ge=1900, le=2200)
     year_to: int | None = Field(None, ge=1900, le=2200)
@@ -69,6 +69,7 @@ class QueryContract(_Strict):
         None, ge=1, description="The report must be exactly the N newest relevant items (the query's `relevant`)."
     )
     named_site: str | None = Field(None, description="A dataset site named only in the text: it must be explored.")
+    author: str | None = Field(None, min_length=1, description="Every item must have an author of this surname.")
 
     @model_validator(mode="after")
     def _years_in_order(self) -> QueryContract:
@@ -90,6 +91,9 @@ class DatasetQuery(_Strict):
     start_sites: tuple[str, ...] = Field(
         (), description="Dataset sites the run is given instead of `site` (which the text then names)."
     )
+    also_sites: tuple[str, ...] = Field(
+        (), description="Dataset sites the run is given besides `site` (a request across sites that share works)."
+    )
 
     @model_validator(mode="after")
     def _site_named_in_text(self) -> DatasetQuery:
@@ -99,7 +103,14 @@ class DatasetQuery(_Strict):
             )
         if self.site in self.start_sites:
             raise ValueError(f"query {self.id}: start_sites must not include the query's own site {self.site}")
+        if self.also_sites and (self.start_sites or self.site in self.also_sites):
+            raise ValueError(f"query {self.id}: also_sites go with the query's own site, not with start_sites")
         return self
+
+    @property
+    def run_sites(self) -> tuple[str, ...]:
+        """The dataset sites the run is given: `start_sites`, else its own site and `also_sites`."""
+        return self.start_sites or (self.site, *self.also_sites)
 
     def text(self, site_url: str) -> str:
         """The request as the user types it, with its own site's start URL in place of the placeholder."""
@@ -125,7 +136,7 @@ class EvalDataset(_Strict):
         repeated = sorted(qid for qid, count in Counter(q.id for q in self.queries).items() if count > 1)
         if repeated:
             raise ValueError(f"query id(s) used twice: {repeated}")
-        unknown = sorted({q.site for q in self.queries}.union(*(q.start_sites for q in self.queries)) - set(site_names))
+        unknown = sorted({q.site for q in self.queries}.union(*(q.run_sites for q in self.queries)) - set(site_names))
         if unknown:
             raise ValueError(f"queries name site(s) not listed under sites: {unknown}")
         if self.source == "testbed":
@@ -188,7 +199,7 @@ class EvalDataset(_Strict):
         for name in sites:
             self.site(name)
         queries = tuple(q for q in self.queries if q.site in sites)
-        needed = set(sites).union(*(q.start_sites for q in queries))  # where requests naming a site start
+        needed = set(sites).union(*(q.run_sites for q in queries))  # where requests naming a site start
         chosen = [site for site in self.sites if site.name in needed]
         return self.model_copy(update={"sites": tuple(chosen), "queries": queries})
 

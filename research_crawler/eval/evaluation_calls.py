@@ -90,7 +90,10 @@ class EvaluationCalls:
         run_dir = self.out / RUNS_DIR / run_dir_name(query_id)
         try:
             site_url = self._site_url(str(inputs["site"]))
-            start_urls = [self._site_url(str(name)) for name in inputs.get("start_sites", [])] or [site_url]
+            start_urls = [self._site_url(str(name)) for name in inputs.get("start_sites", [])] or [
+                site_url,
+                *(self._site_url(str(name)) for name in inputs.get("also_sites", [])),
+            ]
             replay_from = self.replay / RUNS_DIR / run_dir_name(query_id) if self.replay is not None else None
             if replay_from is not None and not replay_from.is_dir():
                 raise ConfigError(f"the recording {self.replay} holds no run of query {query_id}")

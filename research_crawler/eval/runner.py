@@ -30,7 +30,7 @@ from research_crawler.eval.judges import Judge
 from research_crawler.eval.langsmith_client import langsmith_client, local_examples, sync_dataset, uploads_enabled
 from research_crawler.eval.results import EvaluationResult, write_results
 from research_crawler.eval.table import TABLE_FILE, tables_markdown
-from research_crawler.eval.testbed import TestbedServer, generate_testbed
+from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME
 from research_crawler.report.models import AgentStats
@@ -182,9 +182,8 @@ def _testbed_sites(
         sites = TestbedSites.read(replay)
     else:
         if server is None:
-            assert data.seed is not None  # checked by the dataset's validation
             server = stack.enter_context(
-                TestbedServer(generate_testbed(data.seed), slow_seconds=settings.eval.testbed_slow_seconds)
+                TestbedServer(TestbedSites.testbed_for(data), slow_seconds=settings.eval.testbed_slow_seconds)
             )
         sites = TestbedSites.from_server(server)
     sites.check(data)
@@ -196,6 +195,8 @@ def _example_row(data: EvalDataset, query: DatasetQuery) -> dict[str, Any]:
     inputs: dict[str, Any] = {"query_id": query.id, "query": query.query, "site": query.site}
     if query.start_sites:
         inputs["start_sites"] = list(query.start_sites)
+    if query.also_sites:
+        inputs["also_sites"] = list(query.also_sites)
     outputs: dict[str, Any] = {"relevant_item_ids": list(query.relevant)} if data.has_ground_truth else {}
     if query.contract is not None:
         outputs["contract"] = query.contract.model_dump(exclude_defaults=True)

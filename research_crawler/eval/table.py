@@ -63,6 +63,7 @@ COMPLIANCE_COLUMNS = (
     Column("compliance_order", "Newest first"),
     Column("compliance_most_recent", "Exactly the N most recent"),
     Column("compliance_named_site", "Named site explored"),
+    Column("compliance_author", "Author kept"),
 )
 COST_COLUMNS = (
     Column("items_collected", "Items collected", 1),

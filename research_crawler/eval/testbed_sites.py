@@ -18,7 +18,7 @@ from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import EvalDataset
 from research_crawler.eval.metrics import GroundTruth, shortest_paths_from_root
-from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed, link_graph
+from research_crawler.eval.testbed import Item, Testbed, TestbedServer, generate_testbed, link_graph
 
 __all__ = ["TESTBED_FILE", "TestbedSites"]
 
@@ -53,7 +53,16 @@ class TestbedSites:
             seed, base_urls = int(data["seed"]), dict(data["base_urls"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigError(f"{directory} holds no readable testbed recording ({path}: {exc})") from exc
-        return cls(generate_testbed(seed), base_urls)
+        return cls(generate_testbed(seed, unfamiliar=True), base_urls)
+
+    @staticmethod
+    def testbed_for(dataset: EvalDataset) -> Testbed:
+        """The testbed web `dataset`'s sites are on: the five sites, or with the unfamiliar web when it needs it."""
+        assert dataset.seed is not None  # a testbed dataset's validation requires it
+        five = generate_testbed(dataset.seed)
+        if set(dataset.site_names()) <= set(five.site_names()):
+            return five
+        return generate_testbed(dataset.seed, unfamiliar=True)
 
     def write(self, directory: Path) -> None:
         document = {"seed": self.testbed.seed, "base_urls": self.base_urls}
@@ -66,7 +75,7 @@ class TestbedSites:
                 f"dataset {dataset.name} was generated from testbed seed {dataset.seed}, "
                 f"but the testbed in use has seed {self.testbed.seed}"
             )
-        used = {q.site for q in dataset.queries}.union(*(q.start_sites for q in dataset.queries))
+        used = {q.site for q in dataset.queries}.union(*(q.run_sites for q in dataset.queries))
         missing_sites = sorted(used - set(self.base_urls))
         if missing_sites:
             raise ConfigError(f"the testbed in use does not serve {missing_sites}")
@@ -86,13 +95,20 @@ class TestbedSites:
         return sorted({urlsplit(url).netloc for url in self.base_urls.values()})
 
     def ground_truth(self, site: str, item_ids: list[str]) -> GroundTruth:
-        """The relevant items with the URLs they may be reported under (their page, then their PDF)."""
-        base = self.base_url(site).rstrip("/")
+        """The relevant works with the URLs they may be reported under: each copy's page, then its PDF, on the
+        copy's own site (a work on two sites — a preprint and its journal version — is one entry, in the order
+        of its first copy in `item_ids`)."""
         relevant: dict[str, list[str]] = {}
         for item_id in item_ids:
             item = self.testbed.item(item_id)
-            relevant[item_id] = [canonicalize_url(base + item.path), canonicalize_url(base + item.pdf_path)]
+            urls = relevant.setdefault(item.work_id, [])
+            urls += [url for url in self.urls_of(item) if url not in urls]
         return GroundTruth(relevant=relevant, site=site)
+
+    def urls_of(self, item: Item) -> list[str]:
+        """The canonical URLs `item` may be reported under: its page, then its PDF."""
+        base = self.base_url(item.site).rstrip("/")
+        return [canonicalize_url(base + item.path), canonicalize_url(base + item.pdf_path)]
 
     def paths_from_root(self, site: str) -> dict[str, list[str]]:
         """Shortest link paths from the site's root to each of its pages (computed once per site)."""

@@ -28,7 +28,16 @@ from urllib.parse import unquote
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.report.models import LISTING_SOURCES, ReportItem
 
-__all__ = ["IDENTIFIER_KINDS", "merge_same_works", "same_work", "titles_agree", "version_of_record", "work_keys"]
+__all__ = [
+    "IDENTIFIER_KINDS",
+    "merge_same_works",
+    "normal_title",
+    "same_work",
+    "surname",
+    "titles_agree",
+    "version_of_record",
+    "work_keys",
+]
 
 _ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*)(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})", re.I)
 _DOI_IN_URL = re.compile(r"(?:doi\.org/|/doi/(?:abs/|full/|pdf/)?)(10\.\d{4,9}/[^\s?#]+)", re.I)
@@ -42,15 +51,17 @@ IDENTIFIER_KINDS = ("doi:", "arxiv:")
 _FILLED = ("authors", "date", "abstract", "doi", "pdf_url")
 
 
-def _normal_title(title: str) -> str:
+def normal_title(title: str) -> str:
+    """`title` folded for comparison: ASCII, lower case, words of letters and digits separated by one space."""
     text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
     return " ".join(re.findall(r"[a-z0-9]+", text))
 
 
-def _surname(author: str) -> str:
+def surname(author: str) -> str:
+    """An author's surname, folded as `normal_title` folds: from "Surname, Given" or "Given Surname"."""
     name = author.strip()  # "Surname, Given" or "Given Surname"
-    surname = name.split(",", 1)[0] if "," in name else (name.split() or [""])[-1]
-    return _normal_title(surname)
+    last = name.split(",", 1)[0] if "," in name else (name.split() or [""])[-1]
+    return normal_title(last)
 
 
 def _identifiers(item: ReportItem, *, own_address_only: bool = False) -> set[str]:
@@ -71,9 +82,9 @@ def work_keys(item: ReportItem) -> set[str]:
     """The identities `item` claims: its DOI, its arXiv identifier (without version), its normalised title with its
     first author's surname. A key names a work only with its title (`same_work` decides)."""
     keys = _identifiers(item)
-    title = _normal_title(item.title)
+    title = normal_title(item.title)
     if item.authors and len(title.split()) >= 3:
-        keys.add(f"title:{title}|{_surname(item.authors[0])}")
+        keys.add(f"title:{title}|{surname(item.authors[0])}")
     return keys
 
 
@@ -91,7 +102,7 @@ def _titles_agree(first: str, second: str) -> bool:
 def titles_agree(first: str, second: str) -> bool:
     """Whether two titles name one work: the same after normalisation, or nearly (a word or two in ten changed,
     never a number)."""
-    return _titles_agree(_normal_title(first), _normal_title(second))
+    return _titles_agree(normal_title(first), normal_title(second))
 
 
 @dataclass(frozen=True)
@@ -111,8 +122,8 @@ class _Copy:
     def of(cls, item: ReportItem) -> _Copy:
         return cls(
             item=item,
-            title=_normal_title(item.title),
-            surname=_surname(item.authors[0]) if item.authors else "",
+            title=normal_title(item.title),
+            surname=surname(item.authors[0]) if item.authors else "",
             identifiers=frozenset(_identifiers(item)),
             own_identifiers=frozenset(_identifiers(item, own_address_only=True)),
             url=_canonical(item.url) or item.url,

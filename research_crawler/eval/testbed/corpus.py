@@ -14,6 +14,7 @@ from typing import TypeVar
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed.models import Aspect, Item, Query, SiteSpec, Testbed, Topic
 from research_crawler.eval.testbed.site_specs import SITE_SPECS
+from research_crawler.eval.testbed.unfamiliar_corpus import generate_unfamiliar_web
 from research_crawler.eval.testbed.vocabulary import (
     DOI_PREFIX,
     AspectVocabulary,
@@ -69,10 +70,13 @@ _GENERAL_QUERY_TEMPLATES = (
 _T = TypeVar("_T")
 
 
-def generate_testbed(seed: int = DEFAULT_SEED) -> Testbed:
-    """The testbed for `seed`: topics, five sites with their items, and queries with their ground truth."""
+def generate_testbed(seed: int = DEFAULT_SEED, *, unfamiliar: bool = False) -> Testbed:
+    """The testbed for `seed`: topics, five sites with their items, and queries with their ground truth; with
+    `unfamiliar`, followed by the unfamiliar web's sites (`unfamiliar_corpus`), the five unchanged."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the testbed seed must be an integer, not {seed!r}")
+    if unfamiliar:
+        return generate_testbed(seed).joined(generate_unfamiliar_web(seed))
     rng = random.Random(seed)
     vocabularies = {v.slug: v for v in topic_vocabularies()}
     topics = tuple(

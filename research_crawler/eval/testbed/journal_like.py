@@ -22,6 +22,7 @@ from research_crawler.eval.testbed.markup import (
     meta_property,
     template,
     tracker,
+    url_slug,
 )
 from research_crawler.eval.testbed.models import Item, SiteSpec, Testbed
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp, SiteLinks
@@ -33,10 +34,6 @@ _LATEST = 10
 _MAX_YEAR = 99_999
 _PREFIX = re.escape(DOI_PREFIX)
 _KEY = r"(?P<key>s\d{5}-\d{3}-\d{5}-\d)"
-
-
-def _slug(journal: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", journal.lower()).strip("-")
 
 
 class JournalLikeSite(SiteApp):
@@ -53,7 +50,7 @@ class JournalLikeSite(SiteApp):
     }
 
     def __init__(self, *, testbed: Testbed, spec: SiteSpec, links: SiteLinks) -> None:
-        self.journals = {_slug(j): j for j in sorted(set(spec.categories.values()))}
+        self.journals = {url_slug(j): j for j in sorted(set(spec.categories.values()))}
         super().__init__(testbed=testbed, spec=spec, links=links)
 
     def routes(self) -> list[Route]:
@@ -74,7 +71,7 @@ class JournalLikeSite(SiteApp):
             "home": "/",
             "latest": "/latest",
             "journals": "/journals",
-            "journal": f"/journal/{_slug(first.category)}",
+            "journal": f"/journal/{url_slug(first.category)}",
             "article": first.path,
             "pdf": first.pdf_path,
             "search": "/search?q=quantum",
@@ -223,7 +220,7 @@ class JournalLikeSite(SiteApp):
         picks = (similar[offset:] + similar[:offset])[:2]
         recommendations = "".join(self._card(i) for i in picks)
         content = template("journal_article.html").substitute(
-            journal_slug=attr(_slug(item.category)),
+            journal_slug=attr(url_slug(item.category)),
             journal=esc(item.category),
             title=esc(item.title),
             date=item.date,

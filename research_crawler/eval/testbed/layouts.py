@@ -4,20 +4,34 @@ from __future__ import annotations
 
 from research_crawler.eval.testbed.arxiv_like import ArxivLikeSite
 from research_crawler.eval.testbed.biorxiv_like import BiorxivLikeSite
+from research_crawler.eval.testbed.consent_journal import ConsentJournalSite
+from research_crawler.eval.testbed.deep_archive import DeepArchiveSite
+from research_crawler.eval.testbed.feed_preprints import FeedPreprintsSite
+from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
+from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
 from research_crawler.eval.testbed.js_site import JsSite
-from research_crawler.eval.testbed.models import Testbed
+from research_crawler.eval.testbed.loadmore_portal import LoadMorePortalSite
+from research_crawler.eval.testbed.models import Layout, Testbed
+from research_crawler.eval.testbed.paywall_press import PaywallPressSite
 from research_crawler.eval.testbed.repo_like import RepoLikeSite
 from research_crawler.eval.testbed.site_app import SiteApp, SiteLinks
 
 __all__ = ["SITE_CLASSES", "make_site_app", "offline_links"]
 
-SITE_CLASSES: dict[str, type[SiteApp]] = {
+SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "arxiv": ArxivLikeSite,
     "biorxiv": BiorxivLikeSite,
     "journal": JournalLikeSite,
     "js": JsSite,
     "repo": RepoLikeSite,
+    "consent-journal": ConsentJournalSite,
+    "loadmore-portal": LoadMorePortalSite,
+    "feed-preprints": FeedPreprintsSite,
+    "deep-archive": DeepArchiveSite,
+    "paywall-press": PaywallPressSite,
+    "heldout-society": HeldoutSocietySite,
+    "heldout-preprints": HeldoutPreprintsSite,
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import string
 from datetime import date
 from functools import cache
@@ -26,6 +27,7 @@ __all__ = [
     "meta_property",
     "template",
     "tracker",
+    "url_slug",
 ]
 
 
@@ -123,3 +125,8 @@ def tracker(site_id: str) -> str:
         f"  gtag('config', '{attr(site_id)}', {{'anonymize_ip': true}});\n"
         "</script>"
     )
+
+
+def url_slug(text: str, *, limit: int = 60) -> str:
+    """`text` as a URL path segment: 'Tuning Garnets for Speed' → 'tuning-garnets-for-speed'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:limit].rstrip("-")

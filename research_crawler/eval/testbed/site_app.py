@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from lxml import etree
+
 from research_crawler.eval.testbed.decoys import DecoyKind, decoy_content
 from research_crawler.eval.testbed.markup import attr, esc
 from research_crawler.eval.testbed.models import Item, SiteSpec, Testbed
@@ -80,6 +82,11 @@ class Response:
     @classmethod
     def json(cls, data: object, *, kind: str) -> Response:
         return cls(200, json.dumps(data, ensure_ascii=False).encode("utf-8"), "application/json", kind)
+
+    @classmethod
+    def xml(cls, root: etree._Element, *, kind: str, content_type: str = "application/xml; charset=utf-8") -> Response:
+        """An XML document (a feed, a sitemap) serialised by lxml."""
+        return cls(200, etree.tostring(root, xml_declaration=True, encoding="utf-8"), content_type, kind)
 
     @classmethod
     def redirect(cls, location: str, *, status: int = 303, headers: tuple[tuple[str, str], ...] = ()) -> Response:
