@@ -21,6 +21,7 @@ from research_crawler.eval.judges import JUDGE_METRICS, Judge, JudgeMetric, Judg
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures, ground_truth_metrics, run_figures
 from research_crawler.eval.results import QueryCompliance, QueryResult
 from research_crawler.eval.testbed_sites import TestbedSites
+from research_crawler.eval.work_figures import WorkFigures, work_figures
 from research_crawler.llm.rate_limit import shared_model_limiter
 from research_crawler.report.models import Report
 from research_crawler.run.run_dir import ModelBackend
@@ -142,7 +143,7 @@ class EvaluationCalls:
         judges = [self._judge_evaluator(metric) for metric in JUDGE_METRICS]
         deterministic = [self.figures_evaluator]
         if self.data.has_ground_truth:
-            deterministic.append(self.ground_truth_evaluator)
+            deterministic += [self.ground_truth_evaluator, self.works_evaluator]
         if any(query.contract is not None for query in self.data.queries):
             deterministic.append(self.compliance_evaluator)
         return [*judges, *deterministic]
@@ -198,6 +199,15 @@ class EvaluationCalls:
             paths=self.testbed.paths_from_root(site),
         )
         return {"results": [{"key": name, "score": value} for name, value in metrics.model_dump().items()]}
+
+    def works_evaluator(self, run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
+        """The run's works against the ground truth (`eval/work_figures.py`), each count as `works_<name>`."""
+        evidence, _ = self._evidence_of(run)
+        if evidence is None or self.testbed is None:
+            return {"results": []}
+        relevant = list((example.outputs or {}).get("relevant_item_ids", []))
+        figures = work_figures(evidence.report, self.testbed, relevant)
+        return {"results": [{"key": f"works_{name}", "score": value} for name, value in figures.model_dump().items()]}
 
     def compliance_evaluator(self, run: schemas.Run, example: schemas.Example) -> dict[str, Any]:
         """Request compliance (`eval/compliance.py`) of a query whose dataset entry carries a contract."""
@@ -269,6 +279,10 @@ class EvaluationCalls:
             )
             if self.data.has_ground_truth and feedback.keys() >= _TRUTH_FIELDS:
                 truth = GroundTruthMetrics(**{name: feedback[name].score for name in _TRUTH_FIELDS})
+        works = None
+        if report is not None and all(f"works_{name}" in feedback for name in WorkFigures.model_fields):
+            counts = {name: int(feedback[f"works_{name}"].score or 0) for name in WorkFigures.model_fields}
+            works = WorkFigures(**counts)
         compliance = None
         if query.contract is not None and "compliance" in feedback:
             compliance = QueryCompliance(
@@ -289,4 +303,5 @@ class EvaluationCalls:
             figures=figures,
             ground_truth=truth,
             compliance=compliance,
+            works=works,
         )

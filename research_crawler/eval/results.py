@@ -16,6 +16,7 @@ from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.judges import JUDGE_METRICS, JudgeVerdict
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures
+from research_crawler.eval.work_figures import WorkFigures
 from research_crawler.report.models import AgentStats
 
 __all__ = [
@@ -56,6 +57,7 @@ class QueryResult(BaseModel):
     figures: RunFigures | None = None
     ground_truth: GroundTruthMetrics | None = None
     compliance: QueryCompliance | None = Field(None, description="For a request with constraints (a contract).")
+    works: WorkFigures | None = Field(None, description="Works against the ground truth (testbed datasets).")
 
     def value(self, metric: str) -> float | None:
         """A metric by name: a judge's score (1, 0, None for an error), a figure, a ground-truth metric, or request
@@ -69,7 +71,7 @@ class QueryResult(BaseModel):
             if metric == "compliance":
                 return self.compliance.score
             return self.compliance.checks.get(metric.removeprefix("compliance_"))
-        for source in (self.figures, self.ground_truth):
+        for source in (self.figures, self.ground_truth, self.works):
             if source is not None and metric in type(source).model_fields:
                 value = getattr(source, metric)
                 return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
@@ -101,6 +103,11 @@ class EvaluationResult(BaseModel):
     started_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     wall_time_s: float = 0.0
     out_dir: str = ""
+    robots_violations: dict[str, list[str]] | None = Field(
+        None,
+        description="Per testbed site, the requests the evaluation sent that its robots.txt forbids (None: not "
+        "counted, as in a replay).",
+    )
     queries: list[QueryResult] = Field(default_factory=list)
 
     def for_site(self, site: str) -> list[QueryResult]:
@@ -169,6 +176,8 @@ def _row(query: QueryResult, agents: list[str]) -> dict[str, Any]:
     row.update({key: "" if value is None else value for key, value in figures.items()})
     truth = query.ground_truth.model_dump() if query.ground_truth else {}
     row.update({key: "" if value is None else value for key, value in truth.items()})
+    works = query.works.model_dump() if query.works else {}
+    row.update({f"works_{key}": value for key, value in works.items()})
     if query.compliance is not None:
         row["compliance"] = "" if query.compliance.score is None else query.compliance.score
         row.update({f"compliance_{name}": value for name, value in query.compliance.checks.items()})

@@ -84,9 +84,10 @@ def run_evaluation(
     _prepare_out(out)
     client = langsmith_client(settings.eval, upload=upload)
     with ExitStack() as stack:
-        testbed = _testbed_sites(data, settings=settings, replay=replay, server=testbed_server, stack=stack)
+        testbed, server = _testbed_sites(data, settings=settings, replay=replay, server=testbed_server, stack=stack)
         if testbed is not None:
             testbed.write(out)
+        hits_before = server.hit_counts() if server is not None else None
         rows = [_example_row(data, query) for query in data.queries]
         langsmith_dataset = f"{settings.eval.dataset_prefix}-{data.name}"
         examples = (
@@ -127,6 +128,13 @@ def run_evaluation(
         # Uploaded, the experiment's name is the project's; local, LangSmith names it twice (the start line and
         # then a random one): the start line's name is the one kept.
         experiment_name = results.experiment_name if upload else start_line.name or results.experiment_name
+        robots = None
+        if server is not None:
+            robots = {
+                site: paths
+                for site, paths in server.robots_violations(since=hits_before).items()
+                if site in data.site_names()
+            }
     by_query = {str((row["example"].metadata or {}).get("query_id")): row for row in rows_out}
     queries = [evaluation.query_result(query, by_query.get(query.id)) for query in data.queries]
     judge_usage = judge_.client.ledger.totals()
@@ -156,6 +164,7 @@ def run_evaluation(
         replay_of=str(replay) if replay is not None else None,
         wall_time_s=round(time.monotonic() - started, 3),
         out_dir=str(out),
+        robots_violations=robots,
         queries=queries,
     )
     write_results(result, out)
@@ -174,12 +183,14 @@ def _prepare_out(out: Path) -> None:
 
 def _testbed_sites(
     data: EvalDataset, *, settings: Settings, replay: Path | None, server: TestbedServer | None, stack: ExitStack
-) -> TestbedSites | None:
-    """The testbed addresses: recorded (replay), the given server, or a testbed started for this evaluation."""
+) -> tuple[TestbedSites | None, TestbedServer | None]:
+    """The testbed addresses — recorded (replay), the given server, or a testbed started for this evaluation — and
+    the server that answers (None for a replay)."""
     if data.source != "testbed":
-        return None
+        return None, None
     if replay is not None:
         sites = TestbedSites.read(replay)
+        server = None
     else:
         if server is None:
             server = stack.enter_context(
@@ -187,7 +198,7 @@ def _testbed_sites(
             )
         sites = TestbedSites.from_server(server)
     sites.check(data)
-    return sites
+    return sites, server
 
 
 def _example_row(data: EvalDataset, query: DatasetQuery) -> dict[str, Any]:

@@ -8,12 +8,17 @@ every site weighs the same. Undefined values and judge errors are left out of th
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from research_crawler.eval.results import EvaluationResult
+from research_crawler.eval.results import EvaluationResult, QueryResult
+from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
+
+#: The kind of the unfamiliar web's requests, and its held-out sites.
+UNFAMILIAR = "unfamiliar"
+HELDOUT_SITES = frozenset(spec.name for spec in HELDOUT_SITE_SPECS)
 
 __all__ = [
     "COMPLIANCE_COLUMNS",
@@ -28,6 +33,7 @@ __all__ = [
     "render_markdown",
     "site_table",
     "tables_markdown",
+    "works_table",
 ]
 
 TABLE_FILE = "table.md"
@@ -158,8 +164,77 @@ def render_markdown(table: SiteTable) -> str:
     return "\n".join(lines)
 
 
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.2f} ({part}/{whole})" if whole else "– (0/0)"
+
+
+def works_table(result: EvaluationResult) -> str:
+    """Issue 26's figures over the requests of kind ``unfamiliar``, pooled (counts summed over requests): the
+    visible sites, the held-out ones, and all, beside the goals."""
+    groups = {
+        "visible sites": [q for q in result.queries if q.kind == UNFAMILIAR and q.site not in HELDOUT_SITES],
+        "held-out sites": [q for q in result.queries if q.kind == UNFAMILIAR and q.site in HELDOUT_SITES],
+    }
+    groups["all"] = groups["visible sites"] + groups["held-out sites"]
+
+    def total(queries: list[QueryResult], name: str) -> int:
+        return sum(getattr(q.works, name) for q in queries if q.works is not None)
+
+    def robots(queries: list[QueryResult]) -> str:
+        if result.robots_violations is None:
+            return "not counted"
+        return str(sum(len(result.robots_violations.get(site, [])) for site in {q.site for q in queries}))
+
+    def compliant(queries: list[QueryResult]) -> str:
+        asked = [q for q in queries if q.compliance is not None and q.compliance.checks]
+        kept = sum(1 for q in asked if q.compliance is not None and all(v == 1.0 for v in q.compliance.checks.values()))
+        return _share(kept, len(asked))
+
+    def ratio(part: str, whole: str) -> Callable[[list[QueryResult]], str]:
+        return lambda queries: _share(total(queries, part), total(queries, whole))
+
+    rows: list[tuple[str, Callable[[list[QueryResult]], str], str]] = [
+        ("relevant works reported", ratio("relevant_works_reported", "relevant_works"), "≥ 0.9"),
+        ("reported items that are relevant", ratio("relevant_entries", "entries"), "≥ 0.9"),
+        ("requests whose report honours count / year / newest first / author", compliant, "≥ 0.9"),
+        ("relevant item pages fetched and read", ratio("relevant_works_read", "relevant_works"), "≥ 0.95"),
+        ("items with a wrong title, year or first author", ratio("wrong_entries", "entries"), "0"),
+        ("one work reported twice", lambda queries: str(total(queries, "works_twice")), "0"),
+        ("robots.txt violations", robots, "0"),
+        ("failed runs", lambda queries: str(sum(1 for q in queries if q.works is None)), "0"),
+    ]
+    header = ["figure", *(f"{name} ({len(queries)} requests)" for name, queries in groups.items()), "goal"]
+    lines = [
+        "### Sites built unlike ours (requests of kind unfamiliar)",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
+    lines += [
+        f"| {label} | " + " | ".join(figure(qs) for qs in groups.values()) + f" | {goal} |"
+        for label, figure, goal in rows
+    ]
+    note = (
+        "Counts are summed over the requests. A work on two sites (a preprint and its journal version) is one work. "
+        "An entry that is no item (a listing, a citation string) counts as wrong. A page counts as read when it is "
+        "the item's own page (not a consent notice or a sign-in form answering in its place) or its PDF."
+    )
+    return "\n".join([*lines, "", f"_{note}_", ""])
+
+
 def tables_markdown(result: EvaluationResult) -> str:
-    """The Markdown of ``table.md``: the RAG triad, then (testbed) ground truth, then cost and effort."""
+    """The Markdown of ``table.md``: the RAG triad, then (testbed) ground truth, then cost and effort — for the
+    requests of the first kinds; then the unfamiliar web's requests, in their own tables."""
+    unfamiliar = [q for q in result.queries if q.kind == UNFAMILIAR]
+    first = result.model_copy(update={"queries": [q for q in result.queries if q.kind != UNFAMILIAR]})
+    parts = _tables(first, heading=f"# Evaluation of {result.dataset}") if first.queries else []
+    if unfamiliar:
+        web = result.model_copy(update={"queries": unfamiliar})
+        parts += _tables(web, heading="## The unfamiliar web (kind unfamiliar)", works=True)
+    return "\n".join(parts)
+
+
+def _tables(result: EvaluationResult, *, heading: str, works: bool = False) -> list[str]:
     judge = f"simulated judge ({result.judge_model})" if result.judge == "simulated" else f"judge {result.judge_model}"
     model = (
         "the simulated model (a test double)"
@@ -167,13 +242,14 @@ def tables_markdown(result: EvaluationResult) -> str:
         else ", ".join(sorted(set(result.models.values())))
     )
     parts = [
-        f"# Evaluation of {result.dataset}",
+        heading,
         "",
         f"{len(result.queries)} queries on {len(result.sites)} site(s); agents: {model}; {judge}; "
         f"experiment {result.experiment_name or '(none)'}"
         + (" (uploaded to LangSmith)" if result.uploaded else " (local, not uploaded)")
         + ".",
         "",
+        *([works_table(result)] if works else []),
         render_markdown(site_table(result, TRIAD_COLUMNS, title="RAG triad (success rate per site)")),
     ]
     if result.source == "testbed":
@@ -187,4 +263,4 @@ def tables_markdown(result: EvaluationResult) -> str:
         note = "Only requests with constraints count; a check a request does not call for is left out (n/a)."
         parts.append(render_markdown(table.model_copy(update={"note": f"{table.note} {note}"})))
     parts.append(render_markdown(site_table(result, COST_COLUMNS, title="Effort and cost per query")))
-    return "\n".join(parts)
+    return parts

@@ -23,10 +23,15 @@ def main(argv: list[str] | None = None) -> None:
         help="serve the sites on consecutive ports from this one (default: free ports, new at each start)",
     )
     parser.add_argument("--slow-seconds", type=float, default=3.0, help="delay of the slow page")
+    parser.add_argument(
+        "--unfamiliar",
+        action="store_true",
+        help="also serve the unfamiliar web (sites built as real publishers are: consent wall, POST search, feeds…)",
+    )
     parser.add_argument("--verbose", "-v", action="store_true", help="log every request")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(message)s")
-    testbed = generate_testbed(args.seed)
+    testbed = generate_testbed(args.seed, unfamiliar=args.unfamiliar)
     try:
         server = TestbedServer(testbed, host=args.host, slow_seconds=args.slow_seconds, port=args.port).start()
     except ConfigError as exc:
@@ -37,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
             spec = testbed.site(name)
             count = len(testbed.items_on(name))
             topics = len(spec.topics)
-            print(f"  {name:<13} {server.base_url(name)}  {spec.title} ({count} items, {topics} topics)")
+            print(f"  {name:<17} {server.base_url(name)}  {spec.title} ({count} items, {topics} topics)")
         hosts = ",".join(server.allowed_hosts())
         first = server.base_url(server.site_names()[0])
         print("\nThe crawler refuses loopback addresses unless allowed; to try it on these sites:")

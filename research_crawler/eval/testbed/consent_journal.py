@@ -20,7 +20,7 @@ __all__ = ["ConsentJournalSite", "byline"]
 
 _COOKIE = "meridian_consent"
 _SEARCH_PAGE = 10
-_SECTION_LATEST = 6
+_SECTION_PAGE = 20
 _OPEN_PATHS = ("/robots.txt", "/consent/accept", "/consent/reject", "/consent/preferences")
 
 
@@ -164,10 +164,18 @@ class ConsentJournalSite(SiteApp):
         name = next((n for n in self._sections() if url_slug(n) == slug), None)
         if name is None:
             return self.not_found()
-        latest = [i for i in self.items if i.category == name][:_SECTION_LATEST]
+        letters = [i for i in self.items if i.category == name]
+        pages = max(1, -(-len(letters) // _SECTION_PAGE))
+        page = request.int_param("page", 1, minimum=1, maximum=pages)
+        shown = letters[(page - 1) * _SECTION_PAGE : page * _SECTION_PAGE]
+        pager = " ".join(
+            f"<span>{n}</span>" if n == page else f'<a href="/section/{slug}?page={n}">{n}</a>'
+            for n in range(1, pages + 1)
+        )
         content = (
-            f"<h1>{esc(name)}</h1><p>The latest letters in {esc(name)}. Earlier letters are in the "
-            f'<a href="/issues">issues</a>.</p><ol class="toc">{"".join(self._entry(i) for i in latest)}</ol>'
+            f"<h1>{esc(name)}</h1><p>Letters in {esc(name)}, newest first. They are also in the "
+            f'<a href="/issues">issues</a>.</p><ol class="toc">{"".join(self._entry(i) for i in shown)}</ol>'
+            f'<nav class="pager">{pager}</nav>'
         )
         return self.page(title=name, content=content, kind="section")
 

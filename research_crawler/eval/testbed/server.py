@@ -18,6 +18,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Mapping
 from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -25,6 +26,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import networkx as nx
+from protego import Protego
 
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.errors import ConfigError, StateError
@@ -347,6 +349,23 @@ class TestbedServer:
 
     def reset_hits(self) -> None:
         self._log.clear()
+
+    def hit_counts(self) -> dict[str, int]:
+        """How many requests each site has received so far (a mark for `robots_violations`)."""
+        return {site: len(self._log.of(site)) for site in self.site_names()}
+
+    def robots_violations(self, *, since: Mapping[str, int] | None = None) -> dict[str, list[str]]:
+        """Per site, the requests it received (after the first `since[site]`) that its robots.txt forbids to any
+        crawler: what a polite crawler never sends."""
+        found: dict[str, list[str]] = {}
+        for site, server in self._servers.items():
+            if server.app is None:
+                continue
+            rules = Protego.parse(server.app.robots_txt())
+            base = self._bases[site].rstrip("/")
+            hits = self._log.of(site)[(since or {}).get(site, 0) :]
+            found[site] = [hit.path for hit in hits if not rules.can_fetch(base + hit.path, "*")]
+        return found
 
     def link_graph(self, site: str, *, max_trap_pages: int = DEFAULT_MAX_TRAP_PAGES) -> nx.DiGraph:
         """The site's link graph with nodes as the running server's canonical URLs (see `link_graph`)."""

@@ -43,6 +43,18 @@ _DATA_FILE = "unfamiliar_topics.toml"
 _FIRST, _LAST = date(2022, 1, 1), date(2026, 10, 31)
 _YEAR_ASKED = 2024
 _ITEMS_PER_TOPIC = (6, 9)
+#: Papers per topic where the default does not fit: a report lists 10 items unless asked for more, so a topic of
+#: two sites that share works holds at most 10 works; the portal's subjects run past the 10 its listings show.
+_PER_TOPIC = {
+    "consent-journal": (4, 5),
+    "feed-preprints": (4, 5),
+    "heldout-society": (4, 5),
+    "heldout-preprints": (4, 5),
+    "loadmore-portal": (9, 10),
+}
+#: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
+#: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
+_BATCHED = ("deep-archive",)
 _SHARED_PER_TOPIC = 3
 #: Sites whose house style writes titles in sentence case (their copy of a preprint's title differs in case only).
 _SENTENCE_CASE = ("consent-journal",)
@@ -75,6 +87,7 @@ UNFAMILIAR_SITE_SPECS: tuple[SiteSpec, ...] = (
             "tobacco": "Environment and Health",
             "antibiotic-stewardship": "Infectious Disease",
             "handwriting": "Language Technology",
+            "textile-bleaching": "Oceans",
         },
     ),
     SiteSpec(
@@ -118,7 +131,7 @@ UNFAMILIAR_PLANS: dict[str, tuple[str, ...]] = {
     "consent-journal": ("topic", "topic", "year", "author", "cross:feed-preprints", "cross:feed-preprints"),
     "loadmore-portal": ("topic", "topic", "recent", "year"),
     "feed-preprints": ("topic", "recent", "recent", "author"),
-    "deep-archive": ("topic", "recent", "year"),
+    "deep-archive": ("recent", "year", "recent"),
     "paywall-press": ("topic",),
 }
 
@@ -251,17 +264,27 @@ class _Writer:
             ]
         topic = self._topics[slug]
         lead = self._name()
-        count = self._rng.randint(*_ITEMS_PER_TOPIC)
+        count = self._rng.randint(*_PER_TOPIC.get(spec.name, _ITEMS_PER_TOPIC))
+        days = self._batch_days(spec.name, count) if spec.name in _BATCHED else [None] * count
         years = [_YEAR_ASKED, _YEAR_ASKED] + [None] * (count - 2)  # every site holds two papers of 2024 per topic
         self._rng.shuffle(years)
         made = []
-        for n, year in enumerate(years):
+        for n, (year, day) in enumerate(zip(years, days, strict=True)):
             title, abstract, keywords = self._paper(topic)
             authors = self._authors(lead if n % 3 != 2 else None)
             made.append(
-                self._item(spec, slug, category, title, abstract, authors=authors, year=year, keywords=keywords)
+                self._item(
+                    spec, slug, category, title, abstract, authors=authors, year=year, day=day, keywords=keywords
+                )
             )
         return made
+
+    def _batch_days(self, site: str, count: int) -> list[date | None]:
+        """Days in three months: two in a month of 2024, three in a month of the last year, the rest between."""
+        rng = self._rng
+        months = [(_YEAR_ASKED, rng.randint(1, 12)), (2025, rng.randint(1, 12)), (_LAST.year, rng.randint(1, 10))]
+        plan = [months[0]] * 2 + [months[2]] * 3 + [months[1]] * (count - 5)
+        return [self._free_day(site, date(year, month, rng.randint(1, 26))) for year, month in plan]
 
     def publish(
         self, items: list[Item], *, specs: tuple[SiteSpec, ...], preprints: str, journal: str, topics: tuple[str, ...]
