@@ -1,7 +1,7 @@
 """An institutional archive browsed through a deep hierarchy (Cascadia Research Archive): subject → year → month →
 records, with breadcrumbs on every page and counts at each level; no search box and no list of recent records, so
-every record is four links from the home page. Records carry Highwire tags with authors as "Surname, Given" and
-dates as 2024/03/12, and show the date as "March 12, 2024".
+every record is four links from the home page (its subjects are listed there). Records carry Highwire tags with
+authors as "Surname, Given" and dates as 2024/03/12, and show the date as "March 12, 2024".
 """
 
 from __future__ import annotations
@@ -83,20 +83,27 @@ class DeepArchiveSite(SiteApp):
 
     # ------------------------------------------------------------------ pages
 
+    def _subject_list(self) -> str:
+        return (
+            "<ul>"
+            + "".join(
+                f'<li><a href="/browse/{url_slug(c)}">{esc(c)}</a> ({sum(i.category == c for i in self.items)})</li>'
+                for c in sorted(set(self.spec.categories.values()))
+            )
+            + "</ul>"
+        )
+
     def _home(self, request: Request) -> Response:
         content = (
             f"<h1>{esc(self.spec.title)}</h1><p>{esc(self.spec.tagline)}: theses, articles and reports by our "
-            'researchers. <a href="/browse">Browse the archive by subject</a>.</p>'
+            f"researchers.</p><h2>Browse by subject</h2>{self._subject_list()}"
         )
         return self.page(title="Home", content=content, kind="home")
 
     def _subjects(self, request: Request) -> Response:
-        rows = "".join(
-            f'<li><a href="/browse/{url_slug(c)}">{esc(c)}</a> ({sum(i.category == c for i in self.items)})</li>'
-            for c in sorted(set(self.spec.categories.values()))
-        )
         crumbs = self._crumbs(("Home", "/"), ("Browse", None))
-        return self.page(title="Browse", content=f"{crumbs}<h1>Browse by subject</h1><ul>{rows}</ul>", kind="subjects")
+        content = f"{crumbs}<h1>Browse by subject</h1>{self._subject_list()}"
+        return self.page(title="Browse", content=content, kind="subjects")
 
     def _years(self, request: Request, subject: str) -> Response:
         name = self._subject(subject)

@@ -56,6 +56,8 @@ _PER_TOPIC = {
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
 _BATCHED = ("deep-archive",)
 _SHARED_PER_TOPIC = 3
+#: The share of titles that use the request's words (the others name a material, a language, a method).
+_PLAIN_TITLES = 0.2
 #: Sites whose house style writes titles in sentence case (their copy of a preprint's title differs in case only).
 _SENTENCE_CASE = ("consent-journal",)
 
@@ -322,7 +324,7 @@ class _Writer:
                 "effect": rng.choice(topic.effects),
                 "method": rng.choice(topic.methods),
             }
-            template = rng.choice(topic.plain_titles if rng.random() < 0.25 else topic.templates)
+            template = rng.choice(topic.plain_titles if rng.random() < _PLAIN_TITLES else topic.templates)
             title = template.format(**words)
             if title not in self._titles:
                 break
