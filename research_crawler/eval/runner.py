@@ -133,7 +133,7 @@ def run_evaluation(
             robots = {
                 site: paths
                 for site, paths in server.robots_violations(since=hits_before).items()
-                if site in data.site_names()
+                if any(site in query.run_sites for query in data.queries)
             }
     by_query = {str((row["example"].metadata or {}).get("query_id")): row for row in rows_out}
     queries = [evaluation.query_result(query, by_query.get(query.id)) for query in data.queries]

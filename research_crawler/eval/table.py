@@ -30,6 +30,7 @@ __all__ = [
     "Column",
     "SiteRow",
     "SiteTable",
+    "honoured",
     "render_markdown",
     "site_table",
     "tables_markdown",
@@ -168,6 +169,12 @@ def _share(part: int, whole: int) -> str:
     return f"{part / whole:.2f} ({part}/{whole})" if whole else "– (0/0)"
 
 
+def honoured(query: QueryResult) -> bool:
+    """Whether `query`'s report lists at least one item and meets every constraint of its request."""
+    checks = query.compliance.checks if query.compliance is not None else {}
+    return bool(query.works and query.works.entries) and all(value == 1.0 for value in checks.values())
+
+
 def works_table(result: EvaluationResult) -> str:
     """Issue 26's figures over the requests of kind ``unfamiliar``, pooled (counts summed over requests): the
     visible sites, the held-out ones, and all, beside the goals."""
@@ -187,8 +194,7 @@ def works_table(result: EvaluationResult) -> str:
 
     def compliant(queries: list[QueryResult]) -> str:
         asked = [q for q in queries if q.compliance is not None and q.compliance.checks]
-        kept = sum(1 for q in asked if q.compliance is not None and all(v == 1.0 for v in q.compliance.checks.values()))
-        return _share(kept, len(asked))
+        return _share(sum(1 for q in asked if honoured(q)), len(asked))
 
     def ratio(part: str, whole: str) -> Callable[[list[QueryResult]], str]:
         return lambda queries: _share(total(queries, part), total(queries, whole))
@@ -216,8 +222,10 @@ def works_table(result: EvaluationResult) -> str:
     ]
     note = (
         "Counts are summed over the requests. A work on two sites (a preprint and its journal version) is one work. "
-        "An entry that is no item (a listing, a citation string) counts as wrong. A page counts as read when it is "
-        "the item's own page (not a consent notice or a sign-in form answering in its place) or its PDF."
+        "An entry that is no item (a listing, a citation string) counts as wrong. A request is honoured when its "
+        "report lists something and keeps every constraint (an empty report would keep them all by saying "
+        "nothing). A page counts as read when it is the item's own page (not a consent notice or a sign-in form "
+        "answering in its place) or its PDF."
     )
     return "\n".join([*lines, "", f"_{note}_", ""])
 

@@ -12,7 +12,7 @@ from urllib.parse import quote, urlencode
 
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
-from research_crawler.eval.testbed.markup import attr, document, esc, long_date, tracker, url_slug
+from research_crawler.eval.testbed.markup import attr, document, esc, first_sentence, long_date, tracker, url_slug
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
@@ -144,7 +144,8 @@ class ConsentJournalSite(SiteApp):
         return (
             f'<li class="toc-entry"><h3><a href="{attr(item.path)}">{esc(item.title)}</a></h3>'
             f'<p class="authors">{esc(byline(item.authors))}</p>'
-            f'<p class="meta">Published {esc(long_date(item.date))} · {esc(item.category)}</p></li>'
+            f'<p class="meta">Published {esc(long_date(item.date))} · {esc(item.category)}</p>'
+            f'<p class="teaser">{esc(first_sentence(item.abstract))}</p></li>'
         )
 
     # ------------------------------------------------------------------ pages

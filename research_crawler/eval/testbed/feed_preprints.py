@@ -14,7 +14,7 @@ from lxml import etree
 
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
-from research_crawler.eval.testbed.markup import attr, document, esc, json_script, long_date, tracker
+from research_crawler.eval.testbed.markup import attr, document, esc, first_sentence, json_script, long_date, tracker
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
@@ -104,7 +104,8 @@ class FeedPreprintsSite(SiteApp):
         return (
             f'<dt><a href="{attr(item.path)}">{esc(item.key)}</a> [<a href="{attr(item.pdf_path)}">pdf</a>]</dt>'
             f'<dd><div class="title">{esc(item.title)}</div><div class="authors">{esc(", ".join(item.authors))}'
-            f'</div><div class="submitted">Submitted {esc(long_date(item.date))}</div></dd>'
+            f'</div><div class="submitted">Submitted {esc(long_date(item.date))}</div>'
+            f'<p class="snippet">{esc(first_sentence(item.abstract))}</p></dd>'
         )
 
     # ------------------------------------------------------------------ pages

@@ -12,7 +12,17 @@ from urllib.parse import urlencode
 
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
-from research_crawler.eval.testbed.markup import MONTHS, asset, attr, document, esc, meta_name, tracker, url_slug
+from research_crawler.eval.testbed.markup import (
+    MONTHS,
+    asset,
+    attr,
+    document,
+    esc,
+    first_sentence,
+    meta_name,
+    tracker,
+    url_slug,
+)
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
@@ -83,7 +93,7 @@ class LoadMorePortalSite(SiteApp):
         return sorted(set(self.spec.categories.values()))
 
     def _entry(self, item: Item) -> str:
-        summary = item.abstract.split(". ")[0].rstrip(".") + "."
+        summary = first_sentence(item.abstract)
         return (
             f'<li class="card"><a class="card-title" href="{attr(item.path)}">{esc(item.title)}</a>'
             f'<div class="card-meta">{esc(", ".join(item.authors))} · {esc(_short_date(item.date))} · '
@@ -98,7 +108,7 @@ class LoadMorePortalSite(SiteApp):
             "authors": list(item.authors),
             "published": item.date,
             "subject": item.category,
-            "summary": item.abstract.split(". ")[0].rstrip(".") + ".",
+            "summary": first_sentence(item.abstract),
         }
 
     def _listing(self, *, title: str, intro: str, items: list[Item], api: dict[str, str], kind: str) -> Response:

@@ -21,6 +21,7 @@ __all__ = [
     "cookie_banner",
     "document",
     "esc",
+    "first_sentence",
     "json_script",
     "long_date",
     "meta_name",
@@ -130,3 +131,8 @@ def tracker(site_id: str) -> str:
 def url_slug(text: str, *, limit: int = 60) -> str:
     """`text` as a URL path segment: 'Tuning Garnets for Speed' → 'tuning-garnets-for-speed'."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:limit].rstrip("-")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of `text` (a listing's teaser of an abstract)."""
+    return text.split(". ")[0].rstrip(".") + "."

@@ -10,7 +10,7 @@ from typing import ClassVar
 from urllib.parse import quote
 
 from research_crawler.eval.testbed.decoys import DecoyKind
-from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc, tracker
+from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc, first_sentence, tracker
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
@@ -58,7 +58,7 @@ class PaywallPressSite(SiteApp):
         )
 
     def _entry(self, item: Item) -> str:
-        teaser = item.abstract.split(". ")[0].rstrip(".") + "."
+        teaser = first_sentence(item.abstract)
         return (
             f'<li><a href="{attr(item.path)}">{esc(item.title)}</a> <span class="lock">Subscribers only</span>'
             f'<div class="by">by {esc(", ".join(item.authors))} · {esc(_day_month(item.date))} · '
