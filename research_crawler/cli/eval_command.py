@@ -51,7 +51,9 @@ def evaluate(
     kinds: Annotated[
         list[str] | None,
         typer.Option(
-            "--kind", help="Only queries of this kind: general, specific or constrained (repeatable).", metavar="KIND"
+            "--kind",
+            help="Only queries of this kind: general, specific, constrained or unfamiliar (repeatable).",
+            metavar="KIND",
         ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="A new directory for the results.", file_okay=False)] = None,

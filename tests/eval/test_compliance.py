@@ -70,3 +70,20 @@ def test_a_site_named_in_the_text_must_have_been_explored() -> None:
 
 def test_a_request_without_constraints_has_no_score() -> None:
     assert contract_compliance(_report(("a", None)), QueryContract(), None).score is None
+
+
+def test_an_author_is_kept_only_when_every_item_has_one_of_that_surname() -> None:
+    by = QueryContract(author="Okafor")
+    report = _report(("a", "2025-01-01"), ("b", "2025-02-01"))
+    signed = report.model_copy(
+        update={
+            "items": [
+                report.items[0].model_copy(update={"authors": ["Amara Okafor", "Lukas Weber"]}),
+                report.items[1].model_copy(update={"authors": ["Weber, Lukas", "Okafor, A."]}),
+            ]
+        }
+    )
+    assert contract_compliance(signed, by, None).checks == {"author": 1.0}
+    unsigned = report.model_copy(update={"items": [signed.items[0], report.items[1]]})
+    result = contract_compliance(unsigned, by, None)
+    assert result.checks == {"author": 0.0} and "'Paper b' is not by Okafor" in result.violations

@@ -27,12 +27,13 @@ def test_testbed_yaml_is_what_the_generator_makes(tmp_path: Path) -> None:
 
 def test_testbed_dataset_has_the_papers_shape_and_the_testbeds_answers(testbed: Testbed) -> None:
     dataset = load_dataset(builtin_dataset_path("testbed"))
-    assert dataset.source == "testbed" and dataset.seed == testbed.seed and len(dataset.queries) == 85
-    assert Counter((q.site, q.kind) for q in dataset.queries) == {
+    first = [q for q in dataset.queries if q.kind != "unfamiliar"]
+    assert dataset.source == "testbed" and dataset.seed == testbed.seed and len(first) == 85
+    assert Counter((q.site, q.kind) for q in first) == {
         **{(site, kind): 6 for site in testbed.site_names() for kind in ("general", "specific")},
         **{(site, "constrained"): 5 for site in testbed.site_names()},
     }
-    for query in dataset.queries:
+    for query in first:
         if query.kind == "constrained":
             continue
         truth = testbed.query(query.id)
@@ -156,3 +157,25 @@ def test_unknown_datasets_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not a built-in dataset"):
         resolve_dataset(tmp_path / "missing.yaml")
     assert resolve_dataset("testbed") == builtin_dataset_path("testbed")
+
+
+def test_the_unfamiliar_webs_requests_are_its_generators_with_their_contracts() -> None:
+    web = generate_testbed(unfamiliar=True)
+    dataset = load_dataset(builtin_dataset_path("testbed"))
+    unfamiliar = [q for q in dataset.queries if q.kind == "unfamiliar"]
+    assert [q.id for q in unfamiliar] == [q.id for q in web.queries if q.kind == "unfamiliar"] and len(unfamiliar) == 26
+    for query in unfamiliar:
+        truth = web.query(query.id)
+        assert (query.site, query.query, query.relevant, query.also_sites) == (
+            truth.site, truth.text, truth.relevant_item_ids, truth.also_sites,
+        )  # fmt: skip
+        contract = query.contract
+        if truth.most_recent:
+            assert contract is not None and contract.most_recent == contract.count == 3 and contract.newest_first
+        if truth.year is not None:
+            assert contract is not None and contract.year_from == contract.year_to == truth.year
+        if truth.author is not None:
+            assert contract is not None and contract.author == truth.author
+        if not (truth.most_recent or truth.year or truth.author):
+            assert contract is None
+    assert sum(1 for q in unfamiliar if q.also_sites) == 3

@@ -200,3 +200,23 @@ def test_the_llm_judge_without_an_endpoint_fails_at_once(
             resolve_dataset("testbed"), settings=settings, backend="simulated", judge="llm", out=tmp_path / "o"
         )
     assert not (tmp_path / "o").exists()
+
+
+def test_the_unfamiliar_webs_requests_are_measured_apart_with_their_works(tmp_path: Path) -> None:
+    out = tmp_path / "eval"
+    result = run_evaluation(
+        resolve_dataset("testbed"),
+        settings=fast_settings(tmp_path),
+        backend="simulated",
+        judge="simulated",
+        kinds=["unfamiliar"],
+        sites=["paywall-press"],
+        out=out,
+    )
+    (query,) = result.queries
+    assert query.kind == "unfamiliar" and query.works is not None and query.works.relevant_works == 8
+    assert query.works.entries == len(_report(query.run_dir).items)
+    assert result.robots_violations == {"paywall-press": []}
+    table = (out / "table.md").read_text(encoding="utf-8")
+    assert table.startswith("## The unfamiliar web") and "| relevant works reported |" in table
+    assert "works_relevant_works_reported" in (out / "results.csv").read_text(encoding="utf-8")
