@@ -14,7 +14,7 @@ from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
 from research_crawler.eval.testbed.markup import attr, document, esc, first_sentence, long_date, tracker, url_slug
 from research_crawler.eval.testbed.models import Item
-from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
+from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp, paged
 
 __all__ = ["ConsentJournalSite", "byline"]
 
@@ -166,17 +166,10 @@ class ConsentJournalSite(SiteApp):
         if name is None:
             return self.not_found()
         letters = [i for i in self.items if i.category == name]
-        pages = max(1, -(-len(letters) // _SECTION_PAGE))
-        page = request.int_param("page", 1, minimum=1, maximum=pages)
-        shown = letters[(page - 1) * _SECTION_PAGE : page * _SECTION_PAGE]
-        pager = " ".join(
-            f"<span>{n}</span>" if n == page else f'<a href="/section/{slug}?page={n}">{n}</a>'
-            for n in range(1, pages + 1)
-        )
+        shown, pager = paged(request, letters, _SECTION_PAGE, lambda n: f"/section/{slug}?page={n}")
         content = (
             f"<h1>{esc(name)}</h1><p>Letters in {esc(name)}, newest first. They are also in the "
-            f'<a href="/issues">issues</a>.</p><ol class="toc">{"".join(self._entry(i) for i in shown)}</ol>'
-            f'<nav class="pager">{pager}</nav>'
+            f'<a href="/issues">issues</a>.</p><ol class="toc">{"".join(self._entry(i) for i in shown)}</ol>{pager}'
         )
         return self.page(title=name, content=content, kind="section")
 
@@ -226,17 +219,9 @@ class ConsentJournalSite(SiteApp):
     def _search(self, request: Request) -> Response:
         terms = request.param("q").strip()
         results = search_items(self.items, terms) if terms else []
-        pages = max(1, -(-len(results) // _SEARCH_PAGE))
-        page = request.int_param("page", 1, minimum=1, maximum=pages)
-        shown = results[(page - 1) * _SEARCH_PAGE : page * _SEARCH_PAGE]
-        pager = " ".join(
-            f"<span>{n}</span>"
-            if n == page
-            else f'<a href="/search?{attr(urlencode({"q": terms, "page": n}))}">{n}</a>'
-            for n in range(1, pages + 1)
-        )
+        shown, pager = paged(request, results, _SEARCH_PAGE, lambda n: f"/search?{urlencode({'q': terms, 'page': n})}")
         content = (
             f"<h1>Search results for “{esc(terms)}”</h1><p>{len(results)} letters</p>"
-            f'<ol class="toc">{"".join(self._entry(i) for i in shown)}</ol><nav class="pager">{pager}</nav>'
+            f'<ol class="toc">{"".join(self._entry(i) for i in shown)}</ol>{pager}'
         )
         return self.page(title="Search", content=content, kind="search")

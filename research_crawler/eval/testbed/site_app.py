@@ -10,9 +10,9 @@ import json
 import re
 import textwrap
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from lxml import etree
 
@@ -21,7 +21,7 @@ from research_crawler.eval.testbed.markup import attr, esc
 from research_crawler.eval.testbed.models import Item, SiteSpec, Testbed
 from research_crawler.eval.testbed.pdf import tiny_pdf
 
-__all__ = ["HTML_TYPE", "Request", "Response", "Route", "SiteApp", "SiteLinks"]
+__all__ = ["HTML_TYPE", "Request", "Response", "Route", "SiteApp", "SiteLinks", "paged"]
 
 HTML_TYPE = "text/html; charset=utf-8"
 
@@ -109,6 +109,18 @@ class SiteLinks:
 
 
 Route = tuple[re.Pattern[str], Callable[..., Response]]
+_T = TypeVar("_T")
+
+
+def paged(request: Request, entries: Sequence[_T], size: int, link: Callable[[int], str]) -> tuple[Sequence[_T], str]:
+    """The page of `entries` that `request` asks for (``?page=N``, the first when absent or unusable) and a pager
+    naming every page, the others linked to ``link(n)`` (escaped here)."""
+    pages = max(1, -(-len(entries) // size))
+    page = request.int_param("page", 1, minimum=1, maximum=pages)
+    pager = " ".join(
+        f"<span>{n}</span>" if n == page else f'<a href="{attr(link(n))}">{n}</a>' for n in range(1, pages + 1)
+    )
+    return entries[(page - 1) * size : page * size], f'<nav class="pager">{pager}</nav>'
 
 
 class SiteApp(ABC):
