@@ -10,7 +10,6 @@ is a request as `ask` takes it: words, at most 2 000 characters.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sqlite3
 import tempfile
@@ -21,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from research_crawler.config.user_files import load_yaml, read_user_file, user_file_lines
+from research_crawler.config.user_files import load_json, load_yaml, read_user_file, user_file_lines
 from research_crawler.context.request import checked_query
 from research_crawler.errors import ConfigError
 
@@ -135,10 +134,4 @@ def _jsonl_entries(path: Path) -> Iterator[tuple[str, Any]]:
     for number, line in user_file_lines(path, what=_WHAT):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise ConfigError(f"{path}, line {number}: nested too deeply to be read") from None
-        yield f"line {number}", value
+        yield f"line {number}", load_json(line, where=f"{path}, line {number}")

@@ -86,7 +86,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
         raise ConfigError(f"expected NAME=VALUE (e.g. fetch.per_host_delay_s=2), got {text!r}")
     try:
         value: Any = tomllib.loads(f"value = {raw.strip()}")["value"]
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # not a TOML value (TOMLDecodeError), or a number of thousands of digits: the text itself
         value = raw.strip()
     return name, value
 

@@ -34,7 +34,7 @@ from research_crawler.config.settings_sources import (
 )
 from research_crawler.config.simulated_settings import FaultKind as FaultKind
 from research_crawler.config.simulated_settings import SimulatedModelSettings
-from research_crawler.config.user_files import read_user_file
+from research_crawler.config.user_files import load_toml, read_user_file
 from research_crawler.errors import ConfigError
 
 #: A settings file is a few KiB; anything near this is not one.
@@ -129,7 +129,8 @@ class Settings(BaseSettings):
         """
         chosen = config_file or find_config_file()
         if chosen is not None:  # a file, UTF-8, within the size limit; one line naming it otherwise
-            read_user_file(chosen, what="the settings file", max_bytes=MAX_SETTINGS_FILE_BYTES)
+            text = read_user_file(chosen, what="the settings file", max_bytes=MAX_SETTINGS_FILE_BYTES)
+            load_toml(text, path=chosen, what="the settings file")  # not TOML, or a number no setting takes
         preset_path = preset_file(preset) if preset is not None else None
         try:
             with reading_config_file(chosen), reading_preset(preset_path):

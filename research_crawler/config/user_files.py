@@ -8,7 +8,9 @@ the line or byte.
 
 from __future__ import annotations
 
+import json
 import stat
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,15 @@ import yaml
 
 from research_crawler.errors import ConfigError
 
-__all__ = ["MAX_LINE_BYTES", "MAX_USER_FILE_BYTES", "load_yaml", "read_user_file", "user_file_lines"]
+__all__ = [
+    "MAX_LINE_BYTES",
+    "MAX_USER_FILE_BYTES",
+    "load_json",
+    "load_toml",
+    "load_yaml",
+    "read_user_file",
+    "user_file_lines",
+]
 
 #: Far above any real settings, batch or dataset file (the built-in datasets are a few KiB).
 MAX_USER_FILE_BYTES = 8 * 1024 * 1024
@@ -117,8 +127,40 @@ def load_yaml(text: str, *, path: Path, what: str) -> Any:
         raise ConfigError(f"{what} {path} is not valid YAML{where}: {problem}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{what} {path} is not valid YAML: {' '.join(str(exc).split())}") from None
+    except ValueError:
+        raise ConfigError(f"{what} {path} holds {_HUGE_NUMBER}") from None
     except RecursionError:
         raise ConfigError(f"{what} {path} is nested too deeply to be read") from None
+
+
+def load_toml(text: str, *, path: Path, what: str) -> dict[str, Any]:
+    """The TOML document `text` (read from `path`, shown as `what`); ConfigError in one line when it is not valid
+    TOML or holds a number Python will not read (over 4 300 digits: no setting takes one)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None
+    except ValueError:
+        raise ConfigError(f"{what} {path} holds {_HUGE_NUMBER}") from None
+    except RecursionError:
+        raise ConfigError(f"{what} {path} is nested too deeply to be read") from None
+
+
+def load_json(text: str, *, where: str) -> Any:
+    """The JSON value `text` (`where` names it: "q.jsonl, line 3"); ConfigError in one line when it is not JSON,
+    nested too deeply, or holds a number Python will not read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: not valid JSON ({exc.msg})") from None
+    except ValueError:
+        raise ConfigError(f"{where}: {_HUGE_NUMBER}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be read") from None
+
+
+#: What a number of thousands of digits is (CPython refuses to read more than 4 300 digits, and says so at length).
+_HUGE_NUMBER = "a number of more than 4 300 digits: no setting takes one; write the value you mean"
 
 
 def _reason(exc: OSError) -> str:

@@ -92,6 +92,42 @@ def test_a_number_no_setting_can_mean_is_refused_before_the_run(home: Path, valu
     assert not (home / "out").exists(), "nothing was started"
 
 
+HUGE = "9" * 5000  # past CPython's 4 300 digits for reading an integer
+
+
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ("--set", "explore.max_subpages: Unable to parse input string as an integer, exceeded maximum size"),
+        ("file", "research-crawler.toml holds a number of more than 4 300 digits: no setting takes one"),
+        ("environment", "explore.max_subpages: Unable to parse input string as an integer"),
+        ("batch.yaml", "the batch file q.yaml holds a number of more than 4 300 digits"),
+        ("batch.jsonl", "q.jsonl, line 1: a number of more than 4 300 digits"),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_one_line(
+    home: Path, monkeypatch: pytest.MonkeyPatch, where: str, expected: str
+) -> None:
+    arguments = ["ask", "graph neural networks", "--model", "simulated", "--out", "out"]
+    if where == "--set":
+        arguments = ["--set", f"explore.max_subpages={HUGE}", *arguments]
+    elif where == "file":
+        (home / "research-crawler.toml").write_text(f"[explore]\nmax_subpages = {HUGE}\n", encoding="utf-8")
+    elif where == "environment":
+        monkeypatch.setenv("RESEARCH_CRAWLER_EXPLORE__MAX_SUBPAGES", HUGE)
+    elif where == "batch.yaml":
+        (home / "q.yaml").write_text(f"- {{query: x, settings: {{explore: {{max_subpages: {HUGE}}}}}}}\n")
+        arguments = ["batch", "q.yaml", "--out", "out", "--model", "simulated"]
+    else:
+        (home / "q.jsonl").write_text(f'{{"query": "x", "settings": {{"explore.max_subpages": {HUGE}}}}}\n')
+        arguments = ["batch", "q.jsonl", "--out", "out", "--model", "simulated"]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code in (1, 2)
+    assert expected in _one_line_error(result.output)
+    assert HUGE not in result.output, "the number is not printed back"
+    assert not (home / "out").exists(), "nothing was started"
+
+
 def test_page_on_a_directory_or_a_missing_file_is_one_line(home: Path) -> None:
     (home / "saved").mkdir()
     result = runner.invoke(app, ["page", "saved"])
