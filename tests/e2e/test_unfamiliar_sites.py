@@ -23,8 +23,8 @@ from research_crawler.run.session import ResearchSession
 #: What is not built yet, by capability (issue 26): the tests that need it are expected to fail until it is.
 CONSENT = "the consent wall is passed, but not every work of the journal behind it is reported yet (issue 26)"
 VISIBLE_METADATA = "titles, bylines and written dates are not read from pages without metadata tags yet (issue 22)"
-LOAD_MORE = "lists loaded by a 'Load more' script and POST-only search forms are not read yet (issue 26)"
-FEEDS = "feeds and sitemaps are not offered to the Planner yet (issue 26)"
+LOAD_MORE = "the work behind 'Load more' is reached, but not every relevant work of the subject is reported yet"
+FEEDS = "feeds are offered, but 'the 3 most recent' are not yet the newest three, newest first (issue 26)"
 DEEP = "deep browse hierarchies are not reached within the per-site budget yet (issue 26)"
 LOGIN_REASON = "a site that needs a login does not end with that reason yet (issue 26)"
 
