@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from research_crawler.config.overrides import apply_overrides
-from research_crawler.config.recorded import restore_settings
+from research_crawler.config.recorded import ResumeSettings, restore_settings
 from research_crawler.config.settings import Settings
 from research_crawler.context.request import checked_query
 from research_crawler.errors import ModelError, StateError
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.report.models import Report
+from research_crawler.run.run_dir import RunMeta
 from research_crawler.web.shared_politeness import SharedPoliteness
 
 if TYPE_CHECKING:
@@ -128,18 +129,26 @@ class ResearchCrawler:
     ) -> Report:
         """Continue the run saved in `run_dir`: collected items are kept and no visited page is fetched again.
 
-        It runs with the settings the run recorded (this crawler's secrets filled in), then `overrides`
-        (dotted names, e.g. ``{"explore.max_subpages": 10}``); a run directory too old to have recorded its
-        settings runs with this crawler's settings."""
-        from research_crawler.run.run_dir import RunMeta
+        It runs with this crawler's settings plus what the run directory may restore (`settings_to_resume`), then
+        `overrides` (dotted names, e.g. ``{"explore.max_subpages": 10}``)."""
+        resumed = self.settings_to_resume(run_dir, overrides=overrides)
+        if (note := resumed.note()) is not None:
+            logger.info("%s: %s", run_dir, note)  # traced too; the CLI and the web app show it once
+        return await self._guarded(
+            on_event,
+            lambda s: s.aresume(Path(run_dir), not_restored=resumed.not_restored),
+            settings=resumed.settings,
+        )
 
+    def settings_to_resume(self, run_dir: Path, *, overrides: Mapping[str, Any] | None = None) -> ResumeSettings:
+        """The settings a resume of `run_dir` runs with: this crawler's, with what the run recorded of its scope,
+        views, flow, report and models by name, and its limits where they were tighter — never a program, an
+        endpoint, the URL guard or politeness from the run directory (config/recorded.py) — then `overrides`.
+        StateError when `run_dir` holds no run; ConfigError when what it may restore does not load."""
         meta = RunMeta.read(Path(run_dir))
-        settings = self.settings
-        if meta.settings is not None:
-            settings = restore_settings(meta.settings, current=self.settings, overrides=overrides or {})
-        elif overrides:
-            settings = apply_overrides(self.settings, overrides)
-        return await self._guarded(on_event, lambda s: s.aresume(Path(run_dir)), settings=settings)
+        if meta.settings is None:  # written before runs recorded their settings
+            return ResumeSettings(apply_overrides(self.settings, overrides or {}))
+        return restore_settings(meta.settings, current=self.settings, overrides=overrides or {})
 
     async def afollow_up(
         self,

@@ -280,9 +280,9 @@ def resume(
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Continue a run that was killed or stopped, with the settings it recorded (options and --set given here
-    override them): collected items are kept, no page is fetched twice."""
-    from research_crawler.config.recorded import restore_settings
+    """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice. It runs with
+    your settings plus what the run directory recorded of its scope, views, flow and models by name (never a
+    program, an endpoint, the URL guard or a looser limit from it); options and --set given here win."""
     from research_crawler.run.run_dir import RunMeta
 
     meta = RunMeta.read(run_dir)
@@ -290,13 +290,11 @@ def resume(
     if model is None:
         backend = meta.backend
     overrides = explicit_overrides(ctx, flags, preset=preset)
-    current = load_settings(ctx)
-    settings = (
-        restore_settings(meta.settings, current=current, overrides=overrides)
-        if meta.settings is not None
-        else load_settings(ctx, flags, preset=preset)
-    )
-    crawler = ResearchCrawler(current, backend=backend)
+    crawler = ResearchCrawler(load_settings(ctx), backend=backend)
+    resumed = crawler.settings_to_resume(run_dir, overrides=overrides)
+    if (note := resumed.note()) is not None:
+        console.print(f"[yellow]Note:[/] {escape(note)}", highlight=False)
+    settings = resumed.settings
     if backend == "openai":
         require_model_endpoint(settings)
     check_reranker(settings)

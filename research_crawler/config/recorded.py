@@ -1,21 +1,35 @@
 """The settings a run was made with, as its run directory records them (secrets left out), and the settings a
-`resume` continues it with: the recorded ones, with today's secrets and the overrides given explicitly.
+`resume` continues it with: yours, plus only what the run directory may restore (`RESTORED_FROM_RUN`).
+
+A run directory is data from wherever it was copied: like a downloaded file, it may restore what the run was asked
+and how far it got — its scope, views, flow, report and models by name — never which program runs, which endpoint
+gets the key, what the URL guard allows, how politely sites are fetched or how much may be spent (those limits it
+may only tighten). Everything else comes from the user's own settings, environment and flags.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import SecretStr, ValidationError
-
-from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.overrides import apply_overrides, flatten_overrides, setting_names
 from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
 
-__all__ = ["MASK", "record_settings", "restore_settings", "url_without_credentials"]
+__all__ = [
+    "MASK",
+    "RESTORED_FROM_RUN",
+    "TIGHTENED_BY_RUN",
+    "ResumeSettings",
+    "record_settings",
+    "restorable",
+    "restore_settings",
+    "url_without_credentials",
+]
 
 MASK = "***"
 
@@ -69,23 +83,112 @@ def record_settings(settings: Settings) -> dict[str, Any]:
     return data
 
 
-def restore_settings(recorded: Mapping[str, Any], *, current: Settings, overrides: Mapping[str, Any]) -> Settings:
-    """The recorded settings with `current`'s secrets (and its endpoint when the recorded one was masked), then
-    `overrides` (dotted names: ``--set`` and the command's flags). ConfigError when the record does not load."""
-    data = {section: dict(values) if isinstance(values, Mapping) else values for section, values in recorded.items()}
-    for section, name in _secret_fields(current):
-        if isinstance(data.get(section), dict) and data[section].get(name) == MASK:
-            value = getattr(getattr(current, section), name)
-            data[section][name] = value.get_secret_value() if isinstance(value, SecretStr) else value
-    for section, values in data.items():  # a URL recorded with its credentials masked: today's one
-        if isinstance(values, dict):
-            for name, value in values.items():
-                if isinstance(value, str) and "://" in value and MASK in value:
-                    values[name] = getattr(getattr(current, section, None), name, None)
+#: What a run directory may restore: what the run was asked and how it explores (dotted names; ``section.*`` for a
+#: whole section). Anything not named here comes from the user's settings, whatever run.json says.
+RESTORED_FROM_RUN: tuple[str, ...] = (
+    "explore.max_subpages",
+    "explore.max_sites",
+    "explore.top_k_urls",
+    "explore.item_kind",
+    "explore.parallel_sites",
+    "page_view.*",
+    "report.*",
+    "simulated.*",
+    "rerank.kind",
+    "fetch.render",
+    "fetch.fetch_ahead",
+    "models.strong_model",
+    "models.cheap_model",
+    "models.judge_model",
+    "models.agent_models",
+    "models.temperature",
+    "models.max_output_tokens",
+    "models.max_reasks",
+    "models.force_tool_call",
+    "models.parallel_tool_calls",
+    "run.report_lists_top_urls",
+    "run.items_in_task",
+    "run.open_start_page",
+    "run.stop_after_tool",
+    "run.scrape_concurrently",
+    "run.links_on_last_page",
+    "run.nested_max_turns",
+    "run.read_request",
+    "run.max_chunks_per_page",
+    "run.planner_history",
+    "run.planner_recent_tool_calls",
+    "run.planner_recent_reports",
+)
+
+#: Limits a run directory may only tighten: the run keeps its own value when it is stricter than yours (a smaller
+#: budget, a longer delay between requests to a host). None means "no limit".
+TIGHTENED_BY_RUN: dict[str, Literal["lower", "higher"]] = {
+    "run.max_rounds": "lower",
+    "run.max_model_calls": "lower",
+    "run.max_tokens": "lower",
+    "run.max_cost_usd": "lower",
+    "run.max_model_calls_per_site": "lower",
+    "fetch.per_host_delay_s": "higher",
+}
+
+
+@dataclass(frozen=True)
+class ResumeSettings:
+    """The settings a resume runs with, and the recorded values it did not take."""
+
+    settings: Settings
+    #: Dotted names whose value in run.json differs from yours and was not taken (yours is used).
+    not_restored: tuple[str, ...] = ()
+
+    def note(self) -> str | None:
+        """One line for the user about what the run directory asked for and did not get; None when nothing."""
+        if not self.not_restored:
+            return None
+        return (
+            f"settings in the run directory not taken (a run directory may restore what the run asked, never a "
+            f"program, an endpoint, the URL guard, politeness or a looser limit); yours are used: "
+            f"{', '.join(self.not_restored)}"
+        )
+
+
+def restorable(name: str) -> bool:
+    """Whether a run directory may restore the setting `name` (dotted) as it recorded it."""
+    return any(fnmatchcase(name, pattern) for pattern in RESTORED_FROM_RUN)
+
+
+def restore_settings(
+    recorded: Mapping[str, Any], *, current: Settings, overrides: Mapping[str, Any]
+) -> ResumeSettings:
+    """`current` (the user's settings) with what the run recorded of `RESTORED_FROM_RUN`, the limits of
+    `TIGHTENED_BY_RUN` that the run held tighter, then `overrides` (dotted names: ``--set`` and the command's flags,
+    which always win). ConfigError when a value the run may restore does not load."""
+    explicit = set(flatten_overrides(overrides))
+    yours = current.model_dump(mode="json")
+    taken: dict[str, Any] = {}
+    not_taken: list[str] = []
+    for name in setting_names():
+        section, _, field = name.rpartition(".")
+        values = recorded.get(section) if section else recorded
+        if not isinstance(values, Mapping) or field not in values or name in explicit:
+            continue
+        value, own = values[field], (yours[section][field] if section else yours[field])
+        if value in (own, MASK) or (isinstance(value, str) and MASK in value):
+            continue
+        if restorable(name) or (name in TIGHTENED_BY_RUN and _tighter(value, own, TIGHTENED_BY_RUN[name])):
+            taken[name] = value
+        else:
+            not_taken.append(name)
     try:
-        restored = Settings.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"the run's recorded settings do not load ({where}: {first['msg']})") from exc
-    return apply_overrides(restored, overrides)
+        settings = apply_overrides(current, taken)
+    except ConfigError as exc:
+        raise ConfigError(f"the run's recorded settings do not load ({exc})") from None
+    return ResumeSettings(apply_overrides(settings, overrides), tuple(not_taken))
+
+
+def _tighter(recorded: Any, own: Any, direction: Literal["lower", "higher"]) -> bool:
+    """Whether the recorded limit is stricter than the user's (None: no limit)."""
+    if not isinstance(recorded, int | float) or isinstance(recorded, bool):
+        return False
+    if own is None:
+        return direction == "lower"
+    return recorded < own if direction == "lower" else recorded > own

@@ -115,9 +115,10 @@ class ResearchSession:
             ).write(run_dir)
             return await self._execute(run_dir, RunStore(run_dir), search, sites=list(sites), action="start")
 
-    async def aresume(self, run_dir: Path) -> Report:
+    async def aresume(self, run_dir: Path, *, not_restored: Sequence[str] = ()) -> Report:
         """Continue the run saved in `run_dir`: every collected item is kept and no visited page is scraped
-        again. A run that already finished gets its report rebuilt from the saved state."""
+        again. A run that already finished gets its report rebuilt from the saved state. `not_restored` names the
+        settings the run directory recorded but was not allowed to restore (traced with the run's start)."""
         meta = RunMeta.read(run_dir)
         with holding_run_dir(run_dir):
             store = RunStore(run_dir)
@@ -133,6 +134,7 @@ class ResearchSession:
                 web_contexts=state.web_contexts if state is not None else None,
                 graph=state.graph if state is not None else None,
                 subpage_offsets=meta.subpage_offsets,
+                not_restored=not_restored,
             )
 
     async def afollow_up(self, run_dir: Path, query: str, *, sites: Sequence[str] = ()) -> Report:
@@ -191,6 +193,7 @@ class ResearchSession:
         graph: NavigationGraph | None = None,
         subpage_offsets: dict[str, int] | None = None,
         previous_search: SearchContext | None = None,
+        not_restored: Sequence[str] = (),
     ) -> Report:
         started = time.monotonic()
         reranker = await asyncio.to_thread(load_reranker, self.settings.rerank)
@@ -234,6 +237,8 @@ class ResearchSession:
                     and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
+                if not_restored:
+                    trace.emit("settings_not_restored", names=list(not_restored))
                 try:
                     report = await asyncio.to_thread(
                         self._explore_and_report, exploration, pool, trace, reranker, previous_search

@@ -89,6 +89,10 @@ class WebProgress:
         model = "the simulated model (a test double, not an LLM)" if self.backend == "simulated" else "the model"
         return f'{verb}: "{self.query}" with {model}'
 
+    def _on_settings_not_restored(self, event: dict[str, Any]) -> str:
+        names = ", ".join(_text(name, 80) for name in event.get("names", []))
+        return f"Settings in the run directory not taken (yours are used): {names}"
+
     def _on_request(self, event: dict[str, Any]) -> str | None:
         summary = _text(event.get("summary"))
         return f"Read as: {summary}" if summary else None

@@ -1,5 +1,6 @@
-"""A run directory records the settings in force (secrets masked) and `resume` continues with them; settings
-given explicitly to `resume` override them."""
+"""A run directory records the settings in force (secrets masked) and `resume` continues with what it may restore
+(tests/security/test_run_directories.py: never a program, an endpoint or the URL guard); settings given explicitly to
+`resume` override them."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_resume_continues_with_the_recorded_settings(
     recorded = json.loads((run_dir / "run.json").read_text())["settings"]
     assert recorded["rerank"]["kind"] == "bm25" and recorded["explore"]["max_subpages"] == 3
     fresh = Settings(runs_dir=tmp_path / "runs")  # bge (whose weights are not on this machine) and 5 subpages
+    fresh.fetch.allowed_hosts = testbed_server.allowed_hosts()  # the user's own guard, never the run's
+    fresh.fetch.per_host_delay_s = 0.0
     with pytest.raises(ConfigError, match="bge"):  # had resume used these settings, it would stop here
         ResearchCrawler(fresh, backend="simulated").resume(run_dir, overrides={"rerank.kind": "bge"})
     report = ResearchCrawler(fresh, backend="simulated").resume(run_dir)
@@ -58,9 +61,9 @@ def test_settings_given_to_resume_override_the_recorded_ones(
     tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
 ) -> None:
     run_dir, _ = stopped_run(tmp_path, testbed, testbed_server)
-    report = ResearchCrawler(Settings(runs_dir=tmp_path / "runs"), backend="simulated").resume(
-        run_dir, overrides={"explore.max_subpages": 1}
-    )
+    mine = Settings(runs_dir=tmp_path / "runs")
+    mine.fetch.allowed_hosts = testbed_server.allowed_hosts()
+    report = ResearchCrawler(mine, backend="simulated").resume(run_dir, overrides={"explore.max_subpages": 1})
     assert report.sites[0].pages_visited == 1
 
 
@@ -74,6 +77,6 @@ def test_secrets_are_never_recorded_and_come_back_from_the_present() -> None:
     now = Settings()
     now.models.api_key = SecretStr("sk-today-654321")
     now.models.base_url = "https://user:pass2@llm.example.org/v1"
-    restored = restore_settings(recorded, current=now, overrides={"explore.max_subpages": 9})
+    restored = restore_settings(recorded, current=now, overrides={"explore.max_subpages": 9}).settings
     assert restored.models.api_key is not None and restored.models.api_key.get_secret_value() == "sk-today-654321"
     assert restored.models.base_url == now.models.base_url and restored.explore.max_subpages == 9

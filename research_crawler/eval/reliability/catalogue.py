@@ -37,6 +37,7 @@ GROUPS = (
     "hostile text and files",
     "resource bounds",
     "answers that agree with themselves",
+    "run directories from elsewhere",
 )
 
 
