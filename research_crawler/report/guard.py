@@ -26,6 +26,7 @@ from research_crawler.report.markdown_links import (
     LinkToken,
     find_links,
     reference_definitions,
+    remove_raw_html,
     rewrite_links,
 )
 from research_crawler.report.models import ReportItem
@@ -103,9 +104,8 @@ class _LinkChecker:
         self.has_own_link = has_own_link
 
     def __call__(self, token: LinkToken, source: str) -> Decision:
-        if token.kind is LinkKind.HTML_ACTIVE:
-            self.ledger.removed_links.append(f"<{token.label}>")
-            self.ledger.note(f"Removed an embedded <{token.label}> element.")
+        if token.kind is LinkKind.HTML:  # escaped before the guard reads the draft: never here, never kept
+            self.ledger.note("Removed raw HTML.")
             self.ledger.field(supported=False)
             return Decision(Action.DROP)
         url = token.url
@@ -157,10 +157,10 @@ class _LinkChecker:
         if token.kind in (LinkKind.IMAGE, LinkKind.REF_IMAGE):
             self.ledger.note(f"Removed an image from {url}, {reason}.")
             return Decision(Action.DROP)
-        if token.kind in (LinkKind.LINK, LinkKind.REF_LINK, LinkKind.HTML_A):
+        if token.kind in (LinkKind.LINK, LinkKind.REF_LINK):
             self.ledger.note(f"Removed a link to {url}, {reason} (its text is kept).")
             return Decision(Action.UNWRAP)
-        self.ledger.note(f"Removed {'the tag' if token.kind is LinkKind.HTML_TAG else 'the URL'} {url}, {reason}.")
+        self.ledger.note(f"Removed the URL {url}, {reason}.")
         return Decision(Action.DROP)
 
 
@@ -189,17 +189,12 @@ def _field_note(claim: Claim, item: ReportItem) -> str:
 
 
 class _Guard:
-    def __init__(self, draft: str, items: Sequence[ReportItem], allowed_urls: Collection[str], item_kind: str):
+    def __init__(self, draft: str, items: Sequence[ReportItem], ledger: _Ledger, allowed_urls: Collection[str]):
         self.blocks = split_blocks(draft)
         self.index = ItemIndex(items, allowed_urls)
-        self.ledger = _Ledger(item_kind)
-        definitions: dict[str, str] = {}
-        for block in self.blocks:
-            if block.kind is not BlockKind.CODE:
-                for definition in reference_definitions(block.text):
-                    definitions.setdefault(definition.label, definition.url)
-        self.definitions = definitions
-        self.refused = {label for label, url in definitions.items() if not self.index.is_allowed(url)}
+        self.ledger = ledger
+        self.definitions = {definition.label: definition.url for definition in reference_definitions(draft)}
+        self.refused = {label for label, url in self.definitions.items() if not self.index.is_allowed(url)}
 
     def run(self) -> list[str]:
         units = plan_units(self.blocks, self.index)
@@ -232,18 +227,16 @@ class _Guard:
             )
 
     def _definitions_checked(self, lines: list[str]) -> list[str]:
-        kept = []
-        for line in lines:
-            found = reference_definitions(line)
-            if found and found[0].label in self.refused:
-                self.ledger.field(supported=False)
-                self.ledger.removed_links.append(found[0].url)
-                self.ledger.note(f"Removed a link to {found[0].url}, which was never fetched (its text is kept).")
-                continue
-            if found:
+        dropped: set[int] = set()
+        for definition in reference_definitions("\n".join(lines)):
+            if definition.label not in self.refused:
                 self.ledger.field(supported=True)
-            kept.append(line)
-        return kept
+                continue
+            self.ledger.field(supported=False)
+            self.ledger.removed_links.append(definition.url)
+            self.ledger.note(f"Removed a link to {definition.url}, which was never fetched (its text is kept).")
+            dropped.update(range(definition.first_line, definition.end_line))
+        return [line for number, line in enumerate(lines) if number not in dropped]
 
     def _check_links(self, lines: list[str], entry: int | None) -> list[str]:
         text = "\n".join(lines)
@@ -340,16 +333,18 @@ def guard_report(
     if not isinstance(draft, str):
         raise TypeError(f"draft must be a str, not {type(draft).__name__}")
     crlf = "\r\n" in draft
-    text = draft.replace("\r\n", "\n")
-    guard = _Guard(text, items, allowed_urls, item_kind)
+    # line endings and NUL as CommonMark reads them, so that what is checked is what a viewer renders
+    text = draft.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
+    ledger = _Ledger(item_kind)
+    text = _without_raw_html(text, ledger)
+    guard = _Guard(text, items, ledger, allowed_urls)
     lines = guard.run()
     trailing = len(text) - len(text.rstrip("\n"))
-    markdown = "\n".join(lines).rstrip("\n")
-    markdown = _with_shortfall(markdown, guard.ledger, found=len(items), requested=requested_count)
+    markdown = _only_allowed_links("\n".join(lines).rstrip("\n"), guard.index, ledger)
+    markdown = _with_shortfall(markdown, ledger, found=len(items), requested=requested_count)
     markdown += "\n" * trailing
     if crlf:
         markdown = markdown.replace("\n", "\r\n")
-    ledger = guard.ledger
     if ledger.notes:
         logger.info("citation guard changed the report: %s", "; ".join(ledger.notes))
     return GuardResult(
@@ -362,6 +357,41 @@ def guard_report(
         entries_checked=ledger.entries,
         fields_checked=ledger.fields,
     )
+
+
+def _without_raw_html(text: str, ledger: _Ledger) -> str:
+    """`text` without raw HTML: a report never carries markup that runs (event handlers, scripts, embeds)."""
+    text, removed = remove_raw_html(text)
+    for fragment in removed:
+        ledger.field(supported=False)
+        ledger.removed_links.append(_tag_name(fragment))
+        ledger.note(f"Removed raw HTML {_quote(fragment, 60)}.")
+    return text
+
+
+def _tag_name(fragment: str) -> str:
+    match = re.match(r"\s*<\s*/?\s*([A-Za-z][\w:-]*)", fragment)
+    return f"<{match.group(1).lower()}>" if match else "<html>"
+
+
+def _only_allowed_links(markdown: str, index: ItemIndex, ledger: _Ledger) -> str:
+    """The guarded report read once more as a whole, as a viewer reads it: anything that still points outside the
+    fetched set (a construct the entry-by-entry reading saw differently) is removed, raw HTML escaped."""
+
+    def decide(token: LinkToken, source: str) -> Decision:
+        if token.kind is LinkKind.HTML or (token.url is not None and not index.is_allowed(token.url)):
+            what = "raw HTML" if token.url is None else token.url
+            ledger.removed_links.append(what)
+            ledger.note(f"Removed {what}, which was never fetched.")
+            return Decision(Action.UNWRAP if token.kind in (LinkKind.LINK, LinkKind.REF_LINK) else Action.DROP)
+        return _KEEP
+
+    for _ in range(4):
+        checked = rewrite_links(_without_raw_html(markdown, ledger), decide)
+        if checked == markdown:
+            break
+        markdown = checked
+    return markdown
 
 
 def _with_shortfall(markdown: str, ledger: _Ledger, *, found: int, requested: int | None) -> str:

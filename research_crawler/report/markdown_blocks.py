@@ -1,25 +1,32 @@
-"""A Markdown draft cut into line blocks — headings, list items, table rows, paragraphs, code — so the
-citation guard can judge one report entry at a time and give back every untouched line byte for byte.
+"""A report draft cut into the blocks CommonMark reads in it — headings, list items, table rows, paragraphs, code — so
+the citation guard can judge one report entry at a time and give back every untouched line byte for byte.
 
-This is not a full CommonMark parser: it reads the shapes an LLM writes a report in (numbered and bulleted
-lists with indented sub-lines, pipe tables, heading sections, paragraphs) and is lenient where models are
-(a sub-bullet indented by two spaces under ``1.`` belongs to that entry).
+It reads the blocks with the same parser as the links (`markdown_links.parse`) and is lenient only where models are
+and the reader too: a sub-list indented by two spaces under ``1.`` belongs to that entry.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+from markdown_it.token import Token
+
+from research_crawler.report.markdown_links import parse
 
 __all__ = ["Block", "BlockKind", "split_blocks"]
+
+# --- blocks ------------------------------------------------------------------------------------------------------
 
 
 class BlockKind(StrEnum):
     BLANK = "blank"
     CODE = "code"
     HEADING = "heading"
-    PARAGRAPH = "paragraph"
+    PARAGRAPH = "paragraph"  # also a block quote, a reference definition, and raw HTML (escaped before the guard)
     LIST_ITEM = "list_item"
     TABLE_HEADER = "table_header"
     TABLE_ROW = "table_row"
@@ -30,8 +37,8 @@ class BlockKind(StrEnum):
 class Block:
     """Consecutive lines of one kind; blocks partition the draft's lines in order.
 
-    `group` is shared by siblings: the items of one list, the rows of one table, a run of paragraphs
-    between two other blocks. `numbered` marks ordered list items and headings that start with a number.
+    `group` is shared by siblings: the items of one list, the rows of one table, a run of paragraphs between two
+    other blocks. `numbered` marks ordered list items and headings that start with a number.
     """
 
     kind: BlockKind
@@ -45,163 +52,96 @@ class Block:
         return "\n".join(self.lines)
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]|$)")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
-_LIST_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
-_TABLE_DELIMITER = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_NUMBERED_HEADING = re.compile(r"^(?:[^\W\d_]{1,12}[ \t]+)?(?:#\d{1,3}\b|\d{1,3}[ \t]*[.):\-–—])")
-#: Sub-lines indented at least this far stay with the list item above them (models indent by 2, 3 or 4).
+#: Sub-lines indented at least this far after a list item stay with it (models indent by 2, 3 or 4; CommonMark
+#: makes a sub-list indented less than the item's content a list of its own, but the writer meant the entry's).
 _CONTINUATION_INDENT = 2
 
 
-def _is_blank(line: str) -> bool:
-    return not line.strip()
+_NUMBERED_HEADING = re.compile(r"^(?:[^\W\d_]{1,12}[ \t]+)?(?:#\d{1,3}\b|\d{1,3}[ \t]*[.):\-–—])")
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def _top_list_item(line: str) -> re.Match[str] | None:
-    match = _LIST_ITEM.match(line)
-    if match is None or len(match.group(1)) >= _CONTINUATION_INDENT or _RULE.match(line):
-        return None
-    return match
-
-
-def _is_table_start(lines: list[str], index: int) -> bool:
-    return (
-        index + 1 < len(lines)
-        and "|" in lines[index]
-        and bool(_TABLE_DELIMITER.match(lines[index + 1]))
-        and ("|" in lines[index + 1] or lines[index].strip().startswith("|"))
-    )
-
-
-def _starts_block(lines: list[str], index: int) -> bool:
-    """True when line `index` cannot continue a paragraph or a lazy list-item line."""
-    line = lines[index]
-    return bool(
-        _is_blank(line)
-        or _FENCE.match(line)
-        or _HEADING.match(line)
-        or _RULE.match(line)
-        or _top_list_item(line)
-        or _is_table_start(lines, index)
-    )
+def _top_level(tokens: list[Token]) -> Iterator[tuple[BlockKind, int, int, dict[str, Any]]]:
+    """(kind, first line, end line, details) of each top-level block, list items and table rows one by one."""
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        close = index
+        if token.nesting == 1:  # find the matching close at this level
+            depth = 0
+            for close in range(index, len(tokens)):
+                depth += tokens[close].nesting
+                if depth == 0:
+                    break
+        if token.map is not None:
+            start, end = token.map
+            if token.type in ("bullet_list_open", "ordered_list_open"):
+                ordered = {"ordered": token.type == "ordered_list_open"}
+                for item in tokens[index + 1 : close]:
+                    if item.type == "list_item_open" and item.level == token.level + 1 and item.map:
+                        yield BlockKind.LIST_ITEM, item.map[0], item.map[1], ordered
+            elif token.type == "table_open":
+                rows = [t for t in tokens[index + 1 : close] if t.type == "tr_open" and t.map]
+                yield BlockKind.TABLE_HEADER, start, start + 2, {}
+                for row in rows[1:]:
+                    assert row.map is not None
+                    yield BlockKind.TABLE_ROW, row.map[0], row.map[1], {}
+            elif token.type == "heading_open":
+                inline = tokens[index + 1]
+                yield BlockKind.HEADING, start, end, {"level": int(token.tag[1:]), "text": inline.content}
+            elif token.type in ("fence", "code_block"):
+                yield BlockKind.CODE, start, end, {}
+            elif token.type == "hr":
+                yield BlockKind.RULE, start, end, {}
+            else:  # paragraph, block quote, raw HTML
+                yield BlockKind.PARAGRAPH, start, end, {}
+        index = close + 1
 
 
 def split_blocks(markdown: str) -> list[Block]:
     """The blocks of `markdown` (split on ``\\n``); ``"\\n".join`` of all their lines gives it back."""
     lines = markdown.split("\n")
+    tokens, env = parse(markdown)
+    placed = [(BlockKind.PARAGRAPH, *d["map"], {}) for d in env.get("references", {}).values()]  # definitions
+    placed += list(_top_level(tokens))
     blocks: list[Block] = []
-    group = 0
-    run_kind: str | None = None  # what the current sibling run is: "bullet", "ordered", "table", "paragraph"
+    group, run_kind, covered = 0, "", 0
 
-    def new_group(kind: str) -> int:
-        nonlocal group, run_kind
-        if run_kind != kind:
-            group += 1
-            run_kind = kind
-        return group
+    def loose_lines(until: int) -> None:
+        """Lines between blocks: blank ones, or text a block's map left out (read as a paragraph of its own)."""
+        nonlocal run_kind
+        for number in range(covered, until):
+            blank = not lines[number].strip()
+            blocks.append(Block(BlockKind.BLANK if blank else BlockKind.PARAGRAPH, [lines[number]]))
+            run_kind = run_kind if blank else ""
 
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if _is_blank(line):
-            blocks.append(Block(BlockKind.BLANK, [line]))
-            index += 1
+    for kind, start, end, details in sorted(placed, key=lambda place: place[1]):
+        start = max(start, covered)
+        loose_lines(start)
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1  # trailing blank lines belong to no block
+        if end <= start:
             continue
-        if fence := _FENCE.match(line):
-            end = _fence_end(lines, index, fence.group(1))
-            blocks.append(Block(BlockKind.CODE, lines[index:end]))
-            run_kind = None
-            index = end
-            continue
-        if heading := _HEADING.match(line):
-            text = line[heading.end() :].strip()
-            blocks.append(
-                Block(
-                    BlockKind.HEADING,
-                    [line],
-                    level=len(heading.group(1)),
-                    numbered=bool(_NUMBERED_HEADING.match(text)),
-                )
-            )
-            run_kind = None
-            index += 1
-            continue
-        if _RULE.match(line):
-            blocks.append(Block(BlockKind.RULE, [line]))
-            run_kind = None
-            index += 1
-            continue
-        if item := _top_list_item(line):
-            ordered = item.group(2)[0].isdigit()
-            end = _list_item_end(lines, index)
-            blocks.append(
-                Block(
-                    BlockKind.LIST_ITEM,
-                    lines[index:end],
-                    group=new_group("ordered" if ordered else "bullet"),
-                    numbered=ordered,
-                )
-            )
-            index = end
-            continue
-        if _is_table_start(lines, index):
-            table = new_group("table")
-            blocks.append(Block(BlockKind.TABLE_HEADER, lines[index : index + 2], group=table))
-            index += 2
-            while index < len(lines) and not _is_blank(lines[index]) and "|" in lines[index]:
-                blocks.append(Block(BlockKind.TABLE_ROW, [lines[index]], group=table))
-                index += 1
-            run_kind = None
-            continue
-        end = index + 1
-        while end < len(lines) and not _starts_block(lines, end):
-            if _SETEXT.match(lines[end]):
-                break
-            end += 1
-        if end < len(lines) and _SETEXT.match(lines[end]) and not _is_blank(lines[end]):
-            underline = lines[end].strip()[0]
-            blocks.append(Block(BlockKind.HEADING, lines[index : end + 1], level=1 if underline == "=" else 2))
-            run_kind = None
-            index = end + 1
-            continue
-        blocks.append(Block(BlockKind.PARAGRAPH, lines[index:end], group=new_group("paragraph")))
-        index = end
+        body = lines[start:end]
+        last = next((n for n in range(len(blocks) - 1, -1, -1) if blocks[n].kind is not BlockKind.BLANK), None)
+        indent = len(body[0]) - len(body[0].lstrip(" \t"))
+        if last is not None and blocks[last].kind is BlockKind.LIST_ITEM and indent >= _CONTINUATION_INDENT:
+            blocks[last].lines += [line for block in blocks[last + 1 :] for line in block.lines] + body
+            del blocks[last + 1 :]
+        else:
+            sibling = {
+                BlockKind.LIST_ITEM: "ordered" if details.get("ordered") else "bullet",
+                BlockKind.TABLE_HEADER: "table",
+                BlockKind.TABLE_ROW: "table",
+                BlockKind.PARAGRAPH: "paragraph",
+            }.get(kind, "")
+            if sibling != run_kind or kind is BlockKind.TABLE_HEADER:
+                group += 1
+            run_kind = sibling
+            numbered = bool(details.get("ordered")) or bool(_NUMBERED_HEADING.match(details.get("text", "")))
+            blocks.append(Block(kind, body, group=group if sibling else -1, numbered=numbered,
+                                level=int(details.get("level", 0))))  # fmt: skip
+        covered = end
+    loose_lines(len(lines))
     return blocks
 
 
-def _fence_end(lines: list[str], start: int, fence: str) -> int:
-    closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-    for index in range(start + 1, len(lines)):
-        if closing.match(lines[index]):
-            return index + 1
-    return len(lines)
-
-
-def _list_item_end(lines: list[str], start: int) -> int:
-    """The line after the last line of the list item at `start`: its indented sub-lines, lazy
-    continuation lines, and blank lines that are followed by more indented sub-lines."""
-    end = start + 1
-    while end < len(lines):
-        line = lines[end]
-        if _is_blank(line):
-            following = end
-            while following < len(lines) and _is_blank(lines[following]):
-                following += 1
-            if following < len(lines) and _indent(lines[following]) >= _CONTINUATION_INDENT:
-                end = following
-                continue
-            return end
-        if _indent(line) >= _CONTINUATION_INDENT:
-            end += 1
-            continue
-        if _starts_block(lines, end):
-            return end
-        end += 1  # a lazy continuation line
-    return end

@@ -444,20 +444,20 @@ More on the [search page](https://papers.test/list?q=protein&utm_source=x), \
 More on the [search page](https://papers.test/list?q=protein&utm_source=x), and.
 """
     )
-    assert result.removed_links == [
+    assert result.removed_links == [  # raw HTML goes first, before the guard reads the draft
+        "<img>",
+        "<script>",
         "http://127.0.0.3/?q=protein+design",
         "https://github.com/x/y",
-        "http://127.0.0.3/p.png",
         "https://evil.example/",
-        "<script>",
         "http://127.0.0.3/logo.png",
     ]
     assert result.notes == [
+        'Removed raw HTML "<img src="http://127.0.0.3/p.png">".',
+        'Removed raw HTML "<script>fetch("http://127.0.0.3/")</script>".',
         "Removed an image from http://127.0.0.3/?q=protein+design, which was never fetched.",
         "Removed a link to https://github.com/x/y, which was never fetched (its text is kept).",
-        "Removed the tag http://127.0.0.3/p.png, which was never fetched.",
         "Removed the URL https://evil.example/, which was never fetched.",
-        "Removed an embedded <script> element.",
         "Removed a link to http://127.0.0.3/logo.png, which was never fetched (its text is kept).",
     ]
     assert "127.0.0.3" not in result.markdown

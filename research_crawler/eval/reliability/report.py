@@ -47,7 +47,9 @@ def _load_cases() -> None:
         model_cases,
         one_work_cases,
         resource_cases,
+        report_markup_cases,
         run_cases,
+        run_directory_cases,
         security_cases,
     )
 
