@@ -21,6 +21,7 @@ from research_crawler.cli.foreground_run import run_in_foreground
 from research_crawler.cli.live_view import LiveView, ViewMode
 from research_crawler.cli.report_view import show_item_sources, show_items, show_report
 from research_crawler.config.site_pool import SitePool, load_site_pool
+from research_crawler.context.request_rules import FOLLOW_UP
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError, InvalidURLError, ResearchCrawlerError
 from research_crawler.report.models import Report, ReportItem
@@ -252,7 +253,7 @@ class ChatRepl:
         extra_sites: list[str] = []
         if (match := _ALSO_SITE.match(text)) is not None:
             extra_sites = self._resolve_sites(match.group(1))
-        query = f"{self.request} — follow-up: {self._with_item_titles(text)}"
+        query = f"{self.request}{FOLLOW_UP}{self._with_item_titles(text)}"
         run_dir = self.run_dir
         report = self._run(
             lambda on_event: self.crawler.afollow_up(run_dir, query, sites=extra_sites, on_event=on_event)

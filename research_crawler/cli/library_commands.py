@@ -9,7 +9,9 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -225,15 +227,21 @@ def watch(
         run_dir,
     )
     connection = open_library(path)
-    floor = settings.report.relevance_floor
+    listed = partial(
+        RecordedRun.listed,
+        floor=settings.report.relevance_floor,
+        request=report.request,
+        today=date.today(),
+        recent_days=settings.report.recent_days,
+    )
     new: list[LibraryItem] = []
     known: list[LibraryItem] = []
 
     def deliver(recorded: RecordedRun) -> None:
         """The new and known items, and the feed written, before the recording commits: a feed that cannot be
         written records nothing, and its items stay new for the next watch."""
-        new.extend(items_by_id(connection, recorded.listed(recorded.new, floor=floor)))
-        known.extend(items_by_id(connection, recorded.listed(recorded.known, floor=floor)))
+        new.extend(items_by_id(connection, listed(recorded, recorded.new)))
+        known.extend(items_by_id(connection, listed(recorded, recorded.known)))
         if feed is not None:
             write_feed(feed, this_watch, new, max_entries=settings.library.feed_entries)
 

@@ -163,7 +163,7 @@ class ResearchRequest(BaseModel):
     def summary(self, *, today: date, recent_days: int, item_kind: str = "paper") -> str:
         """The contract in one line: '5 papers · 2025 only · newest first · titles and dates'."""
         kind = self.item_kind or item_kind
-        parts = [f"{self.count} {kind}s" if self.count else f"{kind}s"]
+        parts = [f"1 {kind}" if self.count == 1 else f"{self.count} {kind}s" if self.count else f"{kind}s"]
         if self.topic:
             parts[0] += f" on {self.topic}"
         if dates := self.describe_dates(today=today, recent_days=recent_days):

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 from research_crawler.context.request import COUNT_PATTERN, NUMBER_WORDS, ResearchRequest
 
-__all__ = ["KNOWN_SITE_NAMES", "constraint_only", "read_follow_up", "read_request"]
+__all__ = ["FOLLOW_UP", "KNOWN_SITE_NAMES", "constraint_only", "read_follow_up", "read_query", "read_request"]
 
 _YEAR = r"((?:19|20)\d{2})"
 _NUM = r"(\d{1,3}|" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")"
@@ -42,6 +42,12 @@ _RECENT = re.compile(r"\b(?:recent(?:ly)?|latest|newest|new|up[- ]to[- ]date|cur
 _NEWEST = re.compile(
     rf"\b(?:newest|latest|most recent)\s+first\b|\bsort(?:ed)?\s+by\s+date\b|\bby\s+date\b"
     rf"|\bthe\s+(?:{_NUM}\s+)?(?:most\s+recent|newest|latest)\b",
+    re.I,
+)
+#: A kind named in the singular right after "the most recent" / "the latest": one item is asked for.
+_ONE_OF_A_KIND = re.compile(
+    r"\s+(?:\w+\s+)?(?:paper|preprint|article|publication|study|manuscript|dataset|data\s*set|review|survey|"
+    r"job\s+post|position|product)\b(?!s)",
     re.I,
 )
 _KINDS = {
@@ -107,6 +113,8 @@ def read_request(text: str, *, today: date) -> ResearchRequest:
     newest = _NEWEST.search(rest)
     order = "newest" if newest else "relevance"
     count = _count_of(newest.group(1)) if newest is not None and newest.group(1) else None
+    if newest is not None and count is None and _ONE_OF_A_KIND.match(rest, newest.end()):
+        count = 1  # "the most recent paper on X" asks for one
     rest = _NEWEST.sub(" ", rest)
     said_recent = bool(_RECENT.search(rest))
     count = count or _count(rest) or _bare_count(rest)
@@ -136,6 +144,19 @@ def read_request(text: str, *, today: date) -> ResearchRequest:
         sites=list(dict.fromkeys(sites)),
         authors=authors,
     )
+
+
+#: How a follow-up is written after the request it changes ("<request> — follow-up: only 2025"), as the chat does.
+FOLLOW_UP = " — follow-up: "
+
+
+def read_query(text: str, *, today: date) -> ResearchRequest:
+    """A query as rules read it: a request, or a request followed by follow-ups that change it in turn."""
+    first, *changes = text.split(FOLLOW_UP)
+    request = read_request(first, today=today)
+    for change in changes:
+        request, _ = read_follow_up(request, change, today=today)
+    return request
 
 
 def constraint_only(follow_up: str, *, today: date) -> bool:

@@ -9,8 +9,9 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
+from research_crawler.context.request import ResearchRequest
 from research_crawler.library.database import write_transaction
 from research_crawler.library.found_items import FoundItem
 from research_crawler.library.identity import identity_keys, key_rank
@@ -38,10 +39,21 @@ class RecordedRun:
     """The items the run's report lists."""
     scores: dict[int, float] = field(default_factory=dict)
     """Each item's best Collector score in this run."""
+    dates: dict[int, str | None] = field(default_factory=dict)
+    """Each item's date as this run read it."""
 
-    def listed(self, ids: list[int], *, floor: float) -> list[int]:
-        """Of `ids`, those worth listing: reported, or collected with a score of at least `floor`."""
-        return [i for i in ids if i in self.reported or self.scores.get(i, 0.0) >= floor]
+    def listed(
+        self, ids: list[int], *, floor: float, request: ResearchRequest | None, today: date, recent_days: int
+    ) -> list[int]:
+        """Of `ids`, those worth listing as the report would: reported, or collected with a score of at least
+        `floor` and dated inside the request's dates (an item the report left out for its date is not new)."""
+
+        def fits(item_id: int) -> bool:
+            if request is None:
+                return True
+            return request.date_fit(self.dates.get(item_id), today=today, recent_days=recent_days) == "inside"
+
+        return [i for i in ids if i in self.reported or (self.scores.get(i, 0.0) >= floor and fits(i))]
 
 
 def record_run(
@@ -78,6 +90,7 @@ def record_run(
         for entry in found:
             item_id, created = _file_item(connection, entry.item, report.item_kind, stamp)
             recorded.scores[item_id] = max(recorded.scores.get(item_id, 0.0), entry.item.collector_score)
+            recorded.dates[item_id] = recorded.dates.get(item_id) or entry.item.date
             if entry.reported:
                 recorded.reported.add(item_id)
             already = connection.execute(

@@ -271,6 +271,8 @@ def plan_units(blocks: Sequence[Block], index: ItemIndex) -> list[Unit]:
                 weak, strong, _ = unit.signals
                 if (block.level in item_levels and (weak or strong)) or (weak and strong):
                     unit.role = Role.INVENTED
+                    if _names_other_items(blocks[position + 1 : unit.blocks[-1] + 1], index, None):
+                        unit.blocks = [position]  # an invented heading goes alone, never the real entries under it
                 else:
                     unit.blocks = [position]
             units.append(unit)
@@ -328,7 +330,8 @@ def _plan_section(blocks: Sequence[Block], heading: int, end: int, index: ItemIn
     return unit
 
 
-def _names_other_items(body: Sequence[Block], index: ItemIndex, item: int) -> bool:
+def _names_other_items(body: Sequence[Block], index: ItemIndex, item: int | None) -> bool:
+    """Whether a block of `body` is the entry of a collected item other than `item`."""
     for block in body:
         if block.kind in (BlockKind.LIST_ITEM, BlockKind.TABLE_ROW, BlockKind.PARAGRAPH):
             paragraph = block.kind is BlockKind.PARAGRAPH

@@ -4,8 +4,11 @@ Web Contexts and the navigation graph at the end of a run (a follow-up on the si
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import WebContext
-from research_crawler.report.models import FailedPage, PendingPage, SiteCoverage
+from research_crawler.report.models import FailedPage, PendingPage, ReportItem, SiteCoverage
 from research_crawler.tools.exploration import Exploration
 
 __all__ = ["PROMISING_SCORE", "site_coverage"]
@@ -17,17 +20,20 @@ BEST_PENDING = 5
 _SEARCH_ANCHOR = "site search:"
 
 
-def site_coverage(x: Exploration) -> list[SiteCoverage]:
-    """The coverage of every site the run explored, in the order they were finished (then the one under way)."""
+def site_coverage(x: Exploration, items: Sequence[ReportItem] = ()) -> list[SiteCoverage]:
+    """The coverage of every site the run explored, in the order they were finished (then the one under way).
+    A pending page that is a collected item's own page or PDF (`items` as the report read them) is not left-out
+    work: opening it finds no new item."""
     urls = [record.site.url for record in x.search.finished_sites]
     if x.search.current_site is not None and x.search.current_site.url not in urls:
         urls.append(x.search.current_site.url)
-    return [_one(x, x.web_contexts[url]) for url in dict.fromkeys(urls) if url in x.web_contexts]
+    of_items = {c for item in items for url in (item.url, item.pdf_url) if url and (c := try_canonicalize_url(url))}
+    return [_one(x, x.web_contexts[url], of_items) for url in dict.fromkeys(urls) if url in x.web_contexts]
 
 
-def _one(x: Exploration, web: WebContext) -> SiteCoverage:
+def _one(x: Exploration, web: WebContext, of_items: set[str]) -> SiteCoverage:
     graph = x.graph.graph
-    pending = web.top_urls(len(web.pending))
+    pending = [p for p in web.top_urls(len(web.pending)) if p.url not in web.collected and p.url not in of_items]
     promising_pending = [entry for entry in pending if entry.score >= PROMISING_SCORE]
     visited = web.visited_urls
     failed = []
@@ -40,9 +46,10 @@ def _one(x: Exploration, web: WebContext) -> SiteCoverage:
         if determination not in (None, "ok"):
             failed.append(FailedPage(url=url, determination=str(determination)))
         incoming = [attrs for _, _, attrs in graph.in_edges(url, data=True)]
-        if any(str(attrs.get("anchor_text") or "").startswith(_SEARCH_ANCHOR) for attrs in incoming):
-            searched = True
-        if url != web.site_url and max((a["score"] or 0.0 for a in incoming), default=0.0) >= PROMISING_SCORE:
+        search_results = any(str(attrs.get("anchor_text") or "").startswith(_SEARCH_ANCHOR) for attrs in incoming)
+        searched = searched or search_results
+        chosen = max((a["score"] or 0.0 for a in incoming), default=0.0) >= PROMISING_SCORE or search_results
+        if url != web.site_url and chosen:
             promising_visited += 1
     known = promising_visited + len(promising_pending)
     return SiteCoverage(

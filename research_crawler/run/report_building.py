@@ -81,7 +81,7 @@ def build_report(
         simulated_model=models.simulated,
         models={role.value: models.model_name(role) for role in Role},
         sites=sites,
-        coverage=site_coverage(x),
+        coverage=site_coverage(x, presenting.items),
         items=presenting.items,
         markdown=presenting.markdown,
         stop_reason=str(completion.reason or ""),

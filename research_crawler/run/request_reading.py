@@ -12,7 +12,7 @@ from research_crawler.agents.roles import Role
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.reading_check import reading_doubts
 from research_crawler.context.request import ResearchRequest
-from research_crawler.context.request_rules import read_follow_up, read_request
+from research_crawler.context.request_rules import FOLLOW_UP, read_follow_up, read_query, read_request
 from research_crawler.run.message_trace import MessageTracer
 from research_crawler.run.models import RunModels
 from research_crawler.tools.exploration import Exploration
@@ -23,12 +23,23 @@ logger = logging.getLogger(__name__)
 
 
 def read_the_request(
-    x: Exploration, models: RunModels, tracer: MessageTracer, *, previous: ResearchRequest | None = None
+    x: Exploration,
+    models: RunModels,
+    tracer: MessageTracer,
+    *,
+    previous: ResearchRequest | None = None,
+    earlier_query: str | None = None,
 ) -> bool:
     """Set `x.search.request` from `x.search.query` (a follow-up of `previous` when given); whether a new
-    search is needed (always for a first request; for a follow-up, only for another topic or other sites)."""
+    search is needed (always for a first request; for a follow-up, only for another topic or other sites).
+    A follow-up of a request that was never read (the run was stopped first) changes `earlier_query`, or the
+    request its text is written after, as rules read it — never the follow-up's words taken for a topic."""
     text = x.search.query
     today = date.today()
+    if previous is None and earlier_query:
+        previous = read_query(earlier_query, today=today)
+    elif previous is None and FOLLOW_UP in text:
+        previous = read_query(text.rpartition(FOLLOW_UP)[0], today=today)
     if x.settings.run.read_request == "model":
         reader, executor, tools = make_request_reader(x, models.spec(Role.WEB_SELECTOR), text=text)
         for agent in (reader, executor):

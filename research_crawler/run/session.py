@@ -281,7 +281,13 @@ class ResearchSession:
         presenting = Presenting(x, models, reranker, tracer)
         try:
             if not x.search.gamma and x.search.request is None:
-                new_search = read_the_request(x, models, tracer, previous=previous.request if previous else None)
+                new_search = read_the_request(
+                    x,
+                    models,
+                    tracer,
+                    previous=previous.request if previous else None,
+                    earlier_query=previous.query if previous else None,
+                )
                 pool = sites_named_in_request(x, pool)
                 if previous is not None and not new_search:
                     _reselect_only(x, previous)

@@ -106,6 +106,11 @@ def test_a_request_in_any_script_or_a_count_alone_in_a_follow_up_is_taken() -> N
         ("Find papers on graph neural networks published in 2022", "papers on graph neural networks · 2022 only"),
         ("Find 25 papers on graph neural networks", "25 papers on graph neural networks"),
         ("the 2 most recent preprints on CRISPR base editing", "2 papers on CRISPR base editing · newest first"),
+        # "the most recent paper" asks for one; "the latest papers" for no number
+        ("the most recent paper on CRISPR base editing", "1 paper on CRISPR base editing · newest first"),
+        ("Find the latest preprint about RNA velocity", "1 paper on RNA velocity · newest first"),
+        ("the newest dataset on protein folding", "1 dataset on protein folding · newest first"),
+        ("the latest papers on RNA velocity", "papers on RNA velocity · newest first"),
         (
             "datasets about protein folding from the last six months",
             "datasets on protein folding · 2026-05-27 to 2026-11-23",

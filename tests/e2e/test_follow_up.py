@@ -115,3 +115,45 @@ def test_a_run_left_with_a_second_ctrl_c_is_interrupted_and_resumes(
     resumed = asyncio.run(session.aresume(Path(stopped.run_dir or "")))
     assert resumed.stop_reason == "all_sites_done"
     assert {site.url for site in resumed.sites} == set(sites) and resumed.items
+
+
+def test_a_follow_up_of_a_run_stopped_before_its_request_was_read_keeps_the_topic(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    query = testbed.queries_for("arxiv-like")[0]
+    session = ResearchSession(settings, backend="simulated")
+
+    def stop_at_once(event: dict[str, Any]) -> None:
+        if event["event"] == "run":
+            session.cancel()
+
+    session.on_event = stop_at_once
+    first = session.run(query.text, sites=[testbed_server.base_url("arxiv-like")])
+    assert first.stop_reason == "interrupted" and first.request is None
+    session.on_event = None
+    other = testbed_server.base_url("journal-like")
+    second = asyncio.run(
+        session.afollow_up(Path(first.run_dir or ""), f"{query.text} — follow-up: also search {other}", sites=[other])
+    )
+    assert second.request is not None and "follow" not in second.request.topic
+    assert first_words(second.request.topic) <= first_words(query.text)
+    assert second.items, "the site search used the follow-up's words and found nothing"
+
+
+def test_continue_on_a_site_keeps_the_reports_entries(
+    settings: Settings, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    query = testbed.queries_for("arxiv-like")[0]
+    site = testbed_server.base_url("arxiv-like")
+    session = ResearchSession(settings, backend="simulated")
+    first = session.run(query.text, sites=[site])
+    second = asyncio.run(
+        session.afollow_up(Path(first.run_dir or ""), f"{query.text} — follow-up: continue on {site}", sites=[site])
+    )
+    assert second.items and len(second.items) >= len(first.items)
+    assert all(f"]({item.url})" in second.markdown for item in second.items), second.guard_notes
+    assert not [note for note in second.guard_notes if "not among the collected" in note]
+
+
+def first_words(text: str) -> set[str]:
+    return {word.lower().strip("?.,") for word in text.split() if len(word) > 3}

@@ -288,3 +288,26 @@ def test_a_library_with_one_damaged_page_is_one_line_for_every_command(
     asked = runner.invoke(app, [*ask, "--model", "simulated"])
     assert asked.exit_code == 0, asked.output  # the report stands; the library is one warning line
     assert "not recorded in the library" in asked.stderr and "is damaged (" in asked.stderr
+
+
+def test_a_watch_for_new_papers_lists_only_what_its_report_would_keep(home: Path, tmp_path: Path) -> None:
+    from datetime import date, timedelta
+
+    recent = (date.today() - timedelta(days=40)).isoformat()
+    papers = [
+        Paper(1, "Graph neural networks for molecule property prediction", ("Ada Lovelace",), "2019-03-01", "10.5/1"),
+        Paper(2, "Scalable graph neural networks on large citation graphs", ("Bo Chen",), recent, "10.5/2"),
+        Paper(3, "Message passing graph neural networks for traffic", ("Cy Diaz",), "2018-05-01", "10.5/3"),
+    ]
+    site = SmallSite("Graph Learning Preprints", papers).start()
+    try:
+        feed = tmp_path / "feed.xml"
+        outcome = _watch("new papers on graph neural networks", "--site", site.url("/"), "--feed", str(feed),
+                         allowed=site.host_port)  # fmt: skip
+    finally:
+        site.stop()
+    report = _report(outcome)
+    assert [item.title for item in report.items] == [papers[1].title]
+    assert _titles(outcome["new"]) == [papers[1].title], "an item the report left out for its date is not new"
+    [entry] = feedparser.parse(feed.read_bytes()).entries
+    assert entry.title == papers[1].title and entry.author == "Bo Chen" and recent in entry.summary

@@ -677,3 +677,14 @@ def test_link_to_another_items_pdf_is_pointed_at_this_items_pdf() -> None:
     assert result.notes == [
         'Corrected the link of "A Survey of Folding" from https://papers.test/pdf/1.pdf to https://papers.test/pdf/4.pdf.'
     ]
+
+
+def test_an_invented_looking_heading_never_takes_the_real_entries_under_it() -> None:
+    # the Presenter echoed a chat follow-up that names a page never fetched in its heading
+    draft = """# Results for: protein design — follow-up: continue on https://elsewhere.test/list
+
+1. [Diffusion Models for Protein Design](https://papers.test/abs/1) — Alice Smith (2024-05-01).
+"""
+    result = guard(draft)
+    assert "[Diffusion Models for Protein Design](https://papers.test/abs/1)" in result.markdown
+    assert result.removed_items == ["Results for: protein design — follow-up: continue on https://elsewhere.test/list"]

@@ -51,6 +51,9 @@ def test_the_report_says_what_the_budget_left_out_and_a_follow_up_starts_there(
     scores = [page.score for page in coverage.best_pending]
     assert scores == sorted(scores, reverse=True)
     assert not {page.url for page in coverage.best_pending} & set(_visited(run_dir))
+    items = {url for item in report.items for url in (item.url, item.pdf_url) if url}
+    assert not {page.url for page in coverage.best_pending} & items, "an item's own page is no left-out work"
+    assert coverage.promising_explored_share is None or coverage.promising_explored_share > 0
     assert coverage.search_form and coverage.search_tried  # the simulated Planner searches a site that can be
     assert coverage.failed_pages == []
     saved = Report.model_validate_json((run_dir / "report.json").read_text(encoding="utf-8"))

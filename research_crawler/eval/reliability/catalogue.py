@@ -38,6 +38,7 @@ GROUPS = (
     "resource bounds",
     "answers that agree with themselves",
     "run directories from elsewhere",
+    "answers that agree with themselves",
 )
 
 

@@ -38,6 +38,7 @@ DEFAULT_OUT = Path("benchmarks") / "out" / "reliability.json"
 def _load_cases() -> None:
     """Import the modules whose cases register themselves."""
     from research_crawler.eval.reliability import (  # noqa: F401
+        agreement_cases,
         block_cases,
         crawl_cases,
         fetch_cases,
@@ -46,8 +47,8 @@ def _load_cases() -> None:
         interstitial_cases,
         model_cases,
         one_work_cases,
-        resource_cases,
         report_markup_cases,
+        resource_cases,
         run_cases,
         run_directory_cases,
         security_cases,
