@@ -99,12 +99,12 @@ def test_a_run_left_with_a_second_ctrl_c_is_interrupted_and_resumes(
     read = PageSource.__call__
     fetches: list[str] = []
 
-    def closing(self: PageSource, url: str, site: Any) -> Any:
+    def closing(self: PageSource, url: str, site: Any, **options: Any) -> Any:
         fetches.append(url)
         if len(fetches) == 2:
             session.cancel()
             raise RuntimeError("this Fetcher is closed")
-        return read(self, url, site)
+        return read(self, url, site, **options)
 
     monkeypatch.setattr(PageSource, "__call__", closing)
     sites = [testbed_server.base_url("journal-like"), testbed_server.base_url("arxiv-like")]

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from research_crawler.api import ResearchCrawler
 from research_crawler.cli.app import app as cli_app
-from research_crawler.cli.batch import BatchRunner, load_batch
+from research_crawler.cli.batch import BatchRunner
+from research_crawler.cli.batch_file import load_batch
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.recorded import RESTORED_FROM_RUN, TIGHTENED_BY_RUN, restorable
 from research_crawler.config.settings import Settings
@@ -199,8 +200,8 @@ def test_batch_resuming_a_copied_run_directory_uses_the_users_endpoint(
         mine.enqueue(*[Scripted(responder=brain()) for _ in range(200)])
         settings = _user_settings(tmp_path, testbed_server, **{"models.base_url": mine.base_url,
                                                                "models.api_key": CANARY_KEY})
-        rows = BatchRunner(load_batch(batch_file), settings=settings, out_dir=out, backend="openai").run()
-        assert rows[0].status == "resumed", rows[0]
+        tally = BatchRunner(load_batch(batch_file), settings=settings, out_dir=out, backend="openai").run()
+        assert tally.statuses == {"resumed": 1}, tally
         assert theirs.requests == [] and mine.requests
     assert (run_dir / "report.json").is_file()
 
