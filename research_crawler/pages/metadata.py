@@ -1,90 +1,75 @@
-"""Item metadata from the standard tags publishers put in pages, so report fields are read, not generated.
+"""An item's title, authors and date read from its page, so that report fields are read, not generated.
 
-Sources, highest priority first: Highwire ``citation_*`` meta tags, Dublin Core (``DC.*``/``dcterms.*``),
-schema.org JSON-LD articles, OpenGraph (title only), and the page's ``<title>`` (title only).
+Every source a page offers is read (`metadata_sources`: Highwire, bepress, EPrints, PRISM, Dublin Core, JSON-LD,
+microdata, page-state JSON, Open Graph, ``<title>``; `page_shows`: its headings, labelled fields, byline and
+dates), and one rule decides: **a tag is believed when the page shows it; where the page's tags say what the page
+does not show and the page shows something else, what the page shows wins** — and the item records which source
+each field came from (`sources`) and which tag it overruled (`notes`). Without tags, what the page shows is read.
 """
 
 from __future__ import annotations
 
-import html as html_entities
 import logging
 import re
-from collections.abc import Iterator
-from datetime import date
-from typing import Any, Literal
+from typing import Any
 
-import lxml.html
-from extruct.dublincore import DublinCoreExtractor
-from extruct.jsonld import JsonLdExtractor
-from extruct.opengraph import OpenGraphExtractor
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import try_canonicalize_url
-from research_crawler.pages.html_tree import MONTHS, base_url, parse_html
+from research_crawler.pages.html_tree import base_url, parse_html
+from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
+from research_crawler.pages.metadata_sources import MetadataSource, Reading, normalise_doi, read_tag_sources
+from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
+from research_crawler.pages.person_names import is_person_name, name_key, split_people
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
 
 logger = logging.getLogger(__name__)
 
-MetadataSource = Literal["citation", "dublin_core", "json_ld", "opengraph", "html_title"]
-
-_FIELDS = ("title", "authors", "date", "abstract", "doi", "pdf_url")
-
-# bioRxiv puts a placeholder (Jan 1 of the year) in citation_publication_date and the posting day in
-# citation_date; elsewhere the two agree, so citation_date goes first.
-_CITATION_DATE_TAGS = (
-    "citation_date",
-    "citation_publication_date",
-    "citation_cover_date",
-    "citation_online_date",
+# Headings that name a kind of page or a part of one, never an item ("Publication details", "Abstract").
+_GENERIC_WORDS = frozenset(
+    """abstract abstracts article articles details detail publication publications document documents record records
+    full item view home page search results result contents table journal issue volume menu navigation references
+    summary overview metadata information info citation cite export share dettaglio tesi thesis theses
+    titelansicht vollanzeige katalog catalogue catalog detailanzeige notice résumé resume""".split()
 )
-_DC_DATE_TERMS = ("date", "issued", "created", "available")
-
-# JSON-LD @types that describe an item, best first; a WebPage only counts through its mainEntity.
-_JSON_LD_TYPE_RANK = {
-    "scholarlyarticle": 0,
-    "medicalscholarlyarticle": 0,
-    "article": 1,
-    "newsarticle": 1,
-    "techarticle": 1,
-    "report": 1,
-    "thesis": 1,
-    "chapter": 1,
-    "book": 2,
-    "dataset": 2,
-    "creativework": 2,
-}
-_JSON_LD_MAX_DEPTH = 8
-
-_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
-_DOI_PREFIX = re.compile(r"^(?:doi:\s*|info:doi/|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-_TAG = re.compile(r"<[A-Za-z/!][^>]*>")
-_HEADING = re.compile(r"<h[1-6][^>]*>.*?</h[1-6]\s*>", re.IGNORECASE | re.DOTALL)
-_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|section|h[1-6]|jats:p|jats:sec|jats:title)\b[^>]*>", re.I)
-
-_NUMERIC_DATE = re.compile(r"^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]\d{1,2}:\d{2}\S*)?$")
-_YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s+([A-Za-z]+)\.?(?:\s+(\d{1,2}))?$")
-_MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
-_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
-_MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
+_HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
+_IN_TITLE_ELEMENT = 3.0
+_FOLLOWED_BY_BYLINE = 3.0
+_TITLE_FIELD = 5.0
+_PER_WORD = 0.1
+_MIN_SCORE = 3.0  # a heading alone, or a block the page's <title> repeats
+_OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
+_SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
+# "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
+_DOCUMENT_TYPE = re.compile(
+    r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$", re.I
+)
+_REFERENCE_LINE = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|pages?|pp\.)\s*\d", re.I)
+_RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
+_NOT_PUBLICATION = re.compile(
+    r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
+    r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last)\b|©",
+    re.I,
+)
+_DATE_REACH_BEFORE, _DATE_REACH_AFTER = 4, 10
 
 
 class ItemMetadata(BaseModel):
-    """What a page's own tags say about its item; absent fields are None/[] and missing from `sources`."""
+    """What a page says about its item; absent fields are None/[] and missing from `sources`."""
 
     title: UntrustedText | None = None
-    authors: list[UntrustedText] = Field(
-        default_factory=list, description="In the page's order, as the page writes them."
-    )
-    date: UntrustedText | None = Field(
-        default=None, description="YYYY-MM-DD, YYYY-MM or YYYY when parseable, else the raw value."
-    )
+    authors: list[UntrustedText] = Field(default_factory=list, description="In the page's order, as the page writes them.")
+    date: UntrustedText | None = Field(default=None, description="YYYY-MM-DD, YYYY-MM or YYYY when parseable, else the raw value.")
     abstract: UntrustedText | None = None
     doi: UntrustedText | None = Field(default=None, description="Bare '10.xxxx/...' form.")
     pdf_url: str | None = Field(default=None, description="Absolute canonical URL of the PDF.")
     sources: dict[str, MetadataSource] = Field(
-        default_factory=dict, description="Field name -> the kind of tag it was read from."
+        default_factory=dict, description="Field name -> where it was read: a tag vocabulary or what the page shows."
+    )
+    notes: dict[str, UntrustedText] = Field(
+        default_factory=dict, description="Field name -> a tag the page contradicts, which the rule did not believe."
     )
 
     @property
@@ -94,261 +79,226 @@ class ItemMetadata(BaseModel):
 
 
 def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
-    """Read title, authors, date, abstract, DOI and PDF link from the page's metadata tags.
+    """Title, authors, date, abstract, DOI and PDF link of the page's item (the rule of the module docstring).
 
-    Each field comes from the highest-priority source that has it (citation_* > Dublin Core > JSON-LD >
-    OpenGraph > <title>). Nothing is guessed: a page without tags gives an empty result, and garbage
-    input (empty, binary, broken JSON-LD) never raises.
+    Nothing is guessed: a page without tags or visible title gives an empty result, and garbage input (empty,
+    binary, broken JSON-LD) never raises.
     """
     tree = parse_html(html)
     if tree is None:
         return ItemMetadata()
-    base = base_url(tree, url)
-    metas = _meta_values(tree)
-    readers: list[tuple[MetadataSource, dict[str, Any]]] = [
-        ("citation", _guarded(_from_citation, metas, base)),
-        ("dublin_core", _guarded(_from_dublin_core, tree)),
-        ("json_ld", _guarded(_from_json_ld, tree)),
-        ("opengraph", _guarded(_from_opengraph, tree)),
-        ("html_title", _guarded(_from_html_title, tree)),
-    ]
+    readings = read_tag_sources(tree, html, base=base_url(tree, url))
+    page = read_visible_page(tree)
     values: dict[str, Any] = {}
     sources: dict[str, MetadataSource] = {}
-    for source, found in readers:
-        for field in _FIELDS:
-            if field not in values and found.get(field):
-                values[field] = found[field]
-                sources[field] = source
-    return ItemMetadata(**values, sources=sources)
+    notes: dict[str, str] = {}
+    title, title_index = _decide_title(readings, page, values, sources, notes)
+    _decide_authors(readings, page, title_index, values, sources, notes)
+    _decide_date(readings, page, title_index, html, url, values, sources, notes)
+    for field in ("abstract", "doi", "pdf_url"):
+        reading = next((r for r in readings if getattr(r, field)), None)
+        if reading is not None:
+            values[field], sources[field] = getattr(reading, field), reading.source
+    return ItemMetadata(**values, sources=sources, notes=notes)
 
 
-def normalise_date(raw: str) -> str:
-    """`raw` as YYYY-MM-DD, YYYY-MM or YYYY when it is a recognisable date, else `raw` stripped."""
-    text = " ".join(raw.split())
-    if match := _NUMERIC_DATE.match(text):
-        parts = _date_parts(match.group(1), match.group(2), match.group(3))
-    elif match := _YEAR_MONTH_DAY.match(text):
-        parts = _date_parts(match.group(1), MONTHS.get(match.group(2).lower()), match.group(3), named=True)
-    elif match := _MONTH_DAY_YEAR.match(text):
-        parts = _date_parts(match.group(3), MONTHS.get(match.group(1).lower()), match.group(2), named=True)
-    elif match := _DAY_MONTH_YEAR.match(text):
-        parts = _date_parts(match.group(3), MONTHS.get(match.group(2).lower()), match.group(1), named=True)
-    elif match := _MONTH_YEAR.match(text):
-        parts = _date_parts(match.group(2), MONTHS.get(match.group(1).lower()), None, named=True)
-    else:
-        parts = None
-    return parts or text
+# --- title ------------------------------------------------------------------------------------------------
 
 
-def normalise_doi(raw: str) -> str | None:
-    """The bare ``10.xxxx/...`` DOI in `raw` (``doi:``/doi.org prefixes removed), or None if it is not one."""
-    text = _DOI_PREFIX.sub("", raw.strip()).strip()
-    return text if _DOI.match(text) else None
+def _decide_title(
+    readings: list[Reading], page: VisiblePage, values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
+) -> tuple[str | None, int | None]:
+    """The title, and the block the page shows it in (None when it is not shown)."""
+    tags = [r for r in readings if r.title and r.source != "html_title"]
+    shown = [r for r in tags if page.shows(r.title)]
+    visible = _visible_title(page)
+    if shown:
+        chosen = shown[0]
+        title = _with_subtitle(chosen.title or "", page)
+        values["title"], sources["title"] = title, chosen.source
+        return title, _block_of(page, title)
+    if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
+        text, index, _ = visible
+        values["title"], sources["title"] = text, ("page_field" if index < 0 else "page_heading")
+        if tags:
+            notes["title"] = f"the page's {tags[0].source} title {tags[0].title!r} is not what the page shows"
+        return text, (index if index >= 0 else _block_of(page, text))
+    if tags:
+        values["title"], sources["title"] = tags[0].title, tags[0].source
+        if page.blocks:
+            notes["title"] = f"the {tags[0].source} title is not shown on the page"
+        return tags[0].title, None
+    title_element = next((r.title for r in readings if r.source == "html_title"), None)
+    if title_element:
+        values["title"], sources["title"] = title_element, "html_title"
+    return title_element, None
 
 
-# ---------------------------------------------------------------------------------------------- sources
-
-
-def _from_citation(metas: dict[str, list[str]], base: str) -> dict[str, Any]:
-    found: dict[str, Any] = {
-        "title": _first_clean(metas.get("citation_title", [])),
-        "abstract": _first_clean(metas.get("citation_abstract", []), abstract=True),
-    }
-    authors = _clean_all(metas.get("citation_author", []))
-    if not authors:  # the older single-tag form, "A; B; C"
-        authors = _clean_all(part for joined in metas.get("citation_authors", []) for part in joined.split(";"))
-    found["authors"] = authors
-    found["date"] = next(
-        (normalise_date(v) for tag in _CITATION_DATE_TAGS for v in _clean_all(metas.get(tag, []))), None
-    )
-    found["doi"] = next((d for v in metas.get("citation_doi", []) if (d := normalise_doi(v))), None)
-    found["pdf_url"] = next(
-        (u for v in metas.get("citation_pdf_url", []) if v.strip() and (u := try_canonicalize_url(v.strip(), base))),
-        None,
-    )
-    return found
-
-
-def _from_dublin_core(tree: lxml.html.HtmlElement) -> dict[str, Any]:
-    terms: dict[str, list[str]] = {}
-    for block in DublinCoreExtractor().extract_items(tree):
-        for entry in [*block.get("elements", []), *block.get("terms", [])]:
-            name = str(entry.get("name", "")).lower()
-            # extruct also counts un-prefixed tags such as <meta name="description"> as Dublin Core.
-            if not name.startswith(("dc.", "dcterms.")):
-                continue
-            value = entry.get("content", entry.get("value"))
-            if isinstance(value, str):
-                terms.setdefault(str(entry.get("URI", "")).rsplit("/", 1)[-1].lower(), []).append(value)
-    return {
-        "title": _first_clean(terms.get("title", [])),
-        "authors": _clean_all(terms.get("creator", [])) or _clean_all(terms.get("contributor", [])),
-        "date": next((normalise_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None),
-        "abstract": _first_clean(terms.get("abstract", []) + terms.get("description", []), abstract=True),
-        "doi": next((d for v in terms.get("identifier", []) if (d := normalise_doi(v))), None),
-    }
-
-
-def _from_json_ld(tree: lxml.html.HtmlElement) -> dict[str, Any]:
-    extractor = JsonLdExtractor()
-    candidates: list[tuple[int, int, dict[str, Any]]] = []
-    for script in tree.xpath('//script[@type="application/ld+json"]'):
-        try:  # one broken script must not hide the others
-            items = extractor.extract_items(script)
-        except Exception as exc:
-            logger.debug("skipping unreadable JSON-LD block: %s", exc)
+def _visible_title(page: VisiblePage) -> tuple[str, int, float] | None:
+    """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
+    fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
+    fields = [value for value in fields if value and not _generic(value)]
+    if fields:
+        return fields[0], -1, _TITLE_FIELD
+    in_title = words_of(page.title_element)
+    segments = [words_of(part) for part in _TITLE_SEPARATORS.split(page.title_element)]
+    segments = [segment for segment in segments if segment and not _generic(segment)]
+    best: tuple[str, int, float] | None = None
+    for block in page.blocks:
+        text = _DOCUMENT_TYPE.sub("", block.text).strip(" :;/|")
+        words = words_of(text)
+        if block.chrome or not words or not 1 <= len(words.split()) <= 60 or _generic(text):
             continue
-        for rank, item in _json_ld_articles(items, depth=0):
-            candidates.append((rank, len(candidates), item))
-    if not candidates:
-        return {}
-    article = min(candidates, key=lambda c: (c[0], c[1]))[2]
-    date_value = _json_ld_text(article.get("datePublished")) or _json_ld_text(article.get("dateCreated"))
-    return {
-        "title": _clean(_json_ld_text(article.get("headline")) or _json_ld_text(article.get("name"))),
-        "authors": _json_ld_people(article.get("author")),
-        "date": normalise_date(date_value) if date_value else None,
-        "abstract": _clean(
-            _json_ld_text(article.get("abstract")) or _json_ld_text(article.get("description")), abstract=True
-        ),
-        "doi": _json_ld_doi(article),
-    }
+        if split_people(text) or (dates_in_text(text) and len(words.split()) < 8) or _REFERENCE_LINE.search(text):
+            continue  # a byline, a date line, a journal reference ("Biomaterials, Volume 27, Issue 19, …")
+        count = len(words.split())
+        score = _HEADING_SCORE.get(block.heading, 0.0)
+        if _in_title_element(words, in_title, segments):
+            score += _IN_TITLE_ELEMENT
+        if page.byline_after(block.index, reach=1, strict=True):
+            score += _FOLLOWED_BY_BYLINE
+        # Item titles are longer than site names and section headings ("The STAR experiment", "School").
+        score += min(count, 15) * _PER_WORD - block.index / 100_000
+        if score >= _MIN_SCORE and (best is None or score > best[2]):
+            best = (text, block.index, score)
+    return best
 
 
-def _from_opengraph(tree: lxml.html.HtmlElement) -> dict[str, Any]:
-    for block in OpenGraphExtractor().extract_items(tree):
-        for prop, value in block.get("properties", []):
-            if prop == "og:title" and (title := _clean(value)):
-                return {"title": title}
-    return {}
+def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:
+    """Whether the page's <title> repeats a block: the block is in it (more than one word, or all of it), or the
+    block begins with a whole part of it ("Brand : Roman" under <title>Brand - smartBib</title>)."""
+    count = len(words.split())
+    if f" {words} " in f" {in_title} " and (count > 1 or words == in_title):
+        return True
+    return any(f"{words} ".startswith(f"{segment} ") for segment in segments)
 
 
-def _from_html_title(tree: lxml.html.HtmlElement) -> dict[str, Any]:
-    titles = tree.xpath("//title[not(ancestor::svg)]")
-    return {"title": _clean(titles[0].text_content())} if titles else {}
+def _with_subtitle(title: str, page: VisiblePage) -> str:
+    """`title` with the subtitle the page shows right under it, when the page's <title> joins the two."""
+    index = _block_of(page, title)
+    if index is None or index + 1 >= len(page.blocks):
+        return title
+    subtitle = page.blocks[index + 1].text
+    if split_people(subtitle) or len(subtitle.split()) > 25:
+        return title
+    for separator in _SUBTITLE_SEPARATORS:
+        joined = f"{title}{separator}{subtitle}"
+        if words_of(joined) and f" {words_of(joined)} " in f" {words_of(page.title_element)} ":
+            return joined
+    return title
 
 
-# ---------------------------------------------------------------------------------------------- JSON-LD
+def _generic(text: str) -> bool:
+    words = words_of(text).split()
+    return not words or all(word in _GENERIC_WORDS or word.isdigit() for word in words)
 
 
-def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Article-like objects at the top level, in lists, in @graph, or as a page's mainEntity."""
-    if depth > _JSON_LD_MAX_DEPTH:
-        return
-    if isinstance(node, list):
-        for child in node:
-            yield from _json_ld_articles(child, depth=depth + 1)
-        return
-    if not isinstance(node, dict):
-        return
-    ranks = [_JSON_LD_TYPE_RANK[t] for t in _json_ld_types(node) if t in _JSON_LD_TYPE_RANK]
-    if ranks:
-        yield min(ranks), node
-    for key in ("@graph", "mainEntity"):
-        if key in node:
-            yield from _json_ld_articles(node[key], depth=depth + 1)
-
-
-def _json_ld_types(node: dict[str, Any]) -> list[str]:
-    raw = node.get("@type")
-    types = raw if isinstance(raw, list) else [raw]
-    return [t.rsplit("/", 1)[-1].removeprefix("schema:").lower() for t in types if isinstance(t, str)]
-
-
-def _json_ld_text(value: Any) -> str | None:
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, str | int)), None)
-    if isinstance(value, dict):
-        value = value.get("@value")
-    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else None
-
-
-def _json_ld_people(value: Any) -> list[str]:
-    people = value if isinstance(value, list) else [value]
-    names: list[str] = []
-    for person in people:
-        if isinstance(person, str):
-            name = _clean(person)
-        elif isinstance(person, dict):
-            given, family = _json_ld_text(person.get("givenName")), _json_ld_text(person.get("familyName"))
-            name = _clean(_json_ld_text(person.get("name")) or " ".join(p for p in (given, family) if p))
-        else:
-            name = None
-        if name:
-            names.append(name)
-    return names
-
-
-def _json_ld_doi(article: dict[str, Any]) -> str | None:
-    values: list[Any] = []
-    for key in ("identifier", "sameAs", "@id", "url"):
-        raw = article.get(key)
-        values.extend(raw if isinstance(raw, list) else [raw])
-    for value in values:
-        if isinstance(value, dict):  # PropertyValue {"propertyID": "DOI", "value": "10..."}
-            value = value.get("value") if str(value.get("propertyID", "")).lower() == "doi" else None
-        if isinstance(value, str) and (doi := normalise_doi(value)):
-            return doi
+def _block_of(page: VisiblePage, text: str) -> int | None:
+    """The block that shows `text`: a heading that is it, else a block that is it, else a block that holds it."""
+    target = words_of(text)
+    if not target:
+        return None
+    exact = [block for block in page.blocks if words_of(block.text) == target]
+    holding = [block for block in page.blocks if f" {target} " in f" {words_of(block.text)} "]
+    for block in [b for b in exact if b.heading] + exact + [b for b in holding if b.heading] + holding:
+        return block.index
     return None
 
 
-# ---------------------------------------------------------------------------------------------- helpers
+# --- authors ----------------------------------------------------------------------------------------------
 
 
-def _guarded(reader: Any, *args: Any) -> dict[str, Any]:
-    """Run one source's reader; a page that trips one source still gives the others."""
-    try:
-        result: dict[str, Any] = reader(*args)
-    except Exception as exc:
-        logger.debug("metadata source %s failed: %s", reader.__name__, exc)
-        return {}
-    return result
+def _decide_authors(
+    readings: list[Reading],
+    page: VisiblePage,
+    title_index: int | None,
+    values: dict[str, Any],
+    sources: dict[str, Any],
+    notes: dict[str, str],
+) -> None:
+    tagged = next((r for r in readings if r.authors), None)
+    visible, where = _visible_authors(page, title_index)
+    if tagged is None:
+        if visible:
+            values["authors"], sources["authors"] = visible, where
+        return
+    tag_names = list(tagged.authors)
+    tag_keys = [name_key(name) for name in tag_names]
+    seen_keys = [name_key(name) for name in visible]
+    shown = sum(1 for key in tag_keys if page.shows(key))
+    if visible and shown == 0:
+        notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
+        values["authors"], sources["authors"] = visible, where
+    elif visible and set(tag_keys) <= set(seen_keys) and (len(visible) > len(tag_names) or seen_keys != tag_keys):
+        if seen_keys[: len(tag_keys)] != tag_keys:
+            notes["authors"] = f"the page shows its authors in another order than its {tagged.source} tags"
+        values["authors"], sources["authors"] = visible, where
+    else:
+        values["authors"], sources["authors"] = tag_names, tagged.source
 
 
-def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:
-    """Every <meta name|property=... content=...>, keyed by lower-cased name, values in page order.
+def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[str], MetadataSource]:
+    """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
+    one name a line), else the byline under the title, else the names its markup calls authors."""
+    named: list[str] = []
+    for label in page.author_labels:
+        named += [name for name in page.byline_after(label, reach=60) if name not in named]
+    for value in page.field_values("authors"):
+        people = split_people(value) or ([value] if is_person_name(value) else [])
+        named += [name for name in people if name not in named]
+    if named:
+        return named, "page_field"
+    if title_index is not None:
+        byline = page.byline_after(title_index)
+        if byline:
+            return byline, "page_byline"
+    marked = page.marked_authors()
+    return marked, "page_byline"
 
-    ``value=`` is read when ``content=`` is missing: some tools rewrite the attribute when saving pages.
-    """
-    metas: dict[str, list[str]] = {}
-    for meta in tree.iter("meta"):
-        name = meta.get("name") or meta.get("property")
-        value = meta.get("content", meta.get("value"))
-        if name and value is not None:
-            metas.setdefault(name.strip().lower(), []).append(value)
-    return metas
+
+# --- date -------------------------------------------------------------------------------------------------
 
 
-def _clean(value: str | None, *, abstract: bool = False) -> str | None:
-    """Text without tags, entities or runs of whitespace; None when nothing is left."""
-    if not value:
+def _decide_date(
+    readings: list[Reading],
+    page: VisiblePage,
+    title_index: int | None,
+    html: str,
+    url: str,
+    values: dict[str, Any],
+    sources: dict[str, Any],
+    notes: dict[str, str],
+) -> None:
+    tagged = next((r for r in readings if r.date and year_of(r.date)), None)
+    shown = _shown_date(page, title_index)
+    if tagged is not None:
+        year = year_of(tagged.date)
+        if shown is not None and year is not None and not page.shows(year):
+            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
+            values["date"], sources["date"] = shown
+        else:
+            values["date"], sources["date"] = tagged.date, tagged.source
+        return
+    if shown is not None:
+        values["date"], sources["date"] = shown
+        return
+    found = htmldate_date(html, url=url if url.startswith("http") else None)
+    if found and page.shows(year_of(found)):
+        values["date"], sources["date"] = year_of(found), "htmldate"
+
+
+def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, MetadataSource] | None:
+    """The publication date the page shows: beside a label that says so, else written near the title."""
+    labelled = page.labelled_dates()
+    if labelled:
+        return labelled[0][1], "page_field"
+    if title_index is None:
         return None
-    text = value
-    if _TAG.search(text):
-        if abstract:  # "<h3>ABSTRACT</h3><p>…" — the heading is not part of the abstract
-            text = _HEADING.sub(" ", text)
-        text = _TAG.sub("", _BLOCK_TAG.sub(" ", text))
-    text = " ".join(html_entities.unescape(text).split())
-    return text or None
-
-
-def _first_clean(values: list[str], *, abstract: bool = False) -> str | None:
-    return next((c for v in values if (c := _clean(v, abstract=abstract))), None)
-
-
-def _clean_all(values: Any) -> list[str]:
-    return [c for v in values if (c := _clean(v))]
-
-
-def _date_parts(year: str, month: str | int | None, day: str | None, *, named: bool = False) -> str | None:
-    if named and month is None:
-        return None
-    try:
-        if month is None:
-            return f"{int(year):04d}"
-        if day is None:
-            date(int(year), int(month), 1)
-            return f"{int(year):04d}-{int(month):02d}"
-        return date(int(year), int(month), int(day)).isoformat()
-    except ValueError:
-        return None
+    start = max(0, title_index - _DATE_REACH_BEFORE)
+    for block in page.blocks[start : title_index + _DATE_REACH_AFTER]:
+        if block.chrome or _NOT_PUBLICATION.search(block.text):
+            continue
+        dates = dates_in_text(block.text)
+        if dates:
+            return dates[0], "page_text"
+    return None

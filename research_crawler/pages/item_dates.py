@@ -1,0 +1,137 @@
+"""Dates as pages write them, made YYYY-MM-DD, YYYY-MM or YYYY: tag values, dates in a page's text, htmldate's.
+
+A tag's date is usually clean ("2019-05-13", "2008/07/01"); a page shows dates as people write them
+("15 November 2018", "28. Januar 2015", "18 mar 2016", "May 2025", "(2011)"), which dateparser reads in the
+languages of the corpus's sites. The precision written is the precision kept: "May 2025" is 2025-05.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from research_crawler.pages.html_tree import MONTHS
+
+__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "year_of"]
+
+logger = logging.getLogger(__name__)
+
+_NUMERIC_DATE = re.compile(r"^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]\d{1,2}:\d{2}\S*)?$")
+_YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s+([A-Za-z]+)\.?(?:\s+(\d{1,2}))?$")
+_MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
+_MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+
+_LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
+# Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
+_LETTER = r"[^\W\d_]"
+_DATE_IN_TEXT = re.compile(
+    r"(?<![\w/.-])(?:"
+    r"(?P<iso>(?:1[5-9]|20)\d\d-\d{1,2}(?:-\d{1,2})?)"
+    r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
+    rf"|(?P<words>(?:\d{{1,2}}\.?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
+    r")(?![\w/-])",
+)
+
+
+def normalise_date(raw: str) -> str:
+    """`raw` as YYYY-MM-DD, YYYY-MM or YYYY when it is a recognisable date, else `raw` stripped."""
+    text = " ".join(raw.split())
+    if match := _NUMERIC_DATE.match(text):
+        parts = _date_parts(match.group(1), match.group(2), match.group(3))
+    elif match := _YEAR_MONTH_DAY.match(text):
+        parts = _date_parts(match.group(1), MONTHS.get(match.group(2).lower()), match.group(3), named=True)
+    elif match := _MONTH_DAY_YEAR.match(text):
+        parts = _date_parts(match.group(3), MONTHS.get(match.group(1).lower()), match.group(2), named=True)
+    elif match := _DAY_MONTH_YEAR.match(text):
+        parts = _date_parts(match.group(3), MONTHS.get(match.group(2).lower()), match.group(1), named=True)
+    elif match := _MONTH_YEAR.match(text):
+        parts = _date_parts(match.group(2), MONTHS.get(match.group(1).lower()), None, named=True)
+    else:
+        parts = None
+    return parts or text
+
+
+def year_of(value: str | None) -> str | None:
+    """The four-digit year in `value`, or None."""
+    match = _YEAR.search(value or "")
+    return match.group(1) if match else None
+
+
+def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
+    """The dates written in `text`, in order, each as YYYY-MM-DD / YYYY-MM / YYYY. With `bare_years`, a year
+    written alone ("2016", "(2011)", "Vol. 37 (2008)") counts too; without, only dates with a month."""
+    found: list[str] = []
+    for match in _DATE_IN_TEXT.finditer(text):
+        if match.group("iso"):
+            value = normalise_date(match.group("iso"))
+        elif match.group("dmy"):
+            value = _day_first(match.group("dmy"))
+        else:
+            value = _words_date(match.group("words"))
+        if value and year_of(value):
+            found.append(value)
+    if bare_years and not found:
+        found = [match.group(1) for match in _YEAR.finditer(text)]
+    return found
+
+
+def htmldate_date(html: str, *, url: str | None) -> str | None:
+    """The date htmldate takes for the page's first publication (its meta tags, JSON-LD, time elements and
+    text, not the URL's), as YYYY-MM-DD; None when it finds none. Never raises."""
+    try:
+        from htmldate import find_date
+
+        found: Any = find_date(html, original_date=True, extensive_search=False, url=url, outputformat="%Y-%m-%d")
+    except Exception as exc:  # a page that trips htmldate gives no date, never an error
+        logger.debug("htmldate failed: %s", exc)
+        return None
+    return str(found) if found else None
+
+
+def _day_first(text: str) -> str | None:
+    day, month, year = (int(part) for part in re.split(r"[./-]", text))
+    if month > 12 and day <= 12:  # "11/22/2022" is American
+        day, month = month, day
+    return _date_parts(str(year), month, str(day))
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    from dateparser.date import DateDataParser
+
+    return DateDataParser(languages=_LANGUAGES, settings={"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["year"]})
+
+
+def _words_date(text: str) -> str | None:
+    """A date written with a month word, in one of the corpus's languages, at the precision written."""
+    clean = normalise_date(text)
+    if clean != " ".join(text.split()):
+        return clean
+    try:
+        data = _parser().get_date_data(text)
+    except Exception as exc:  # dateparser rejects some inputs by raising
+        logger.debug("dateparser could not read %r: %s", text, exc)
+        return None
+    if data is None or data.date_obj is None or data.period not in ("day", "month"):
+        return None
+    found = data.date_obj.date()
+    return found.isoformat() if data.period == "day" else f"{found.year:04d}-{found.month:02d}"
+
+
+def _date_parts(year: str, month: str | int | None, day: str | None, *, named: bool = False) -> str | None:
+    if named and month is None:
+        return None
+    try:
+        if month is None:
+            return f"{int(year):04d}"
+        if day is None:
+            date(int(year), int(month), 1)
+            return f"{int(year):04d}-{int(month):02d}"
+        return date(int(year), int(month), int(day)).isoformat()
+    except ValueError:
+        return None

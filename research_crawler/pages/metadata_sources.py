@@ -1,0 +1,335 @@
+"""What a page's hidden metadata says about its item, one reading per vocabulary: Highwire ``citation_*``,
+bepress, EPrints, PRISM, Dublin Core and ``dcterms``, JSON-LD, microdata and RDFa (read by extruct), JSON held
+in scripts (a publisher's page-state object), Open Graph, and the ``<title>`` element.
+
+Each reader gives what its vocabulary says and nothing more; which reading is believed is decided against what
+the page shows (`metadata.py`). A vocabulary that trips on a page gives no reading; the others still do.
+"""
+
+from __future__ import annotations
+
+import html as html_entities
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import lxml.html
+from extruct.dublincore import DublinCoreExtractor
+from extruct.jsonld import JsonLdExtractor
+from extruct.opengraph import OpenGraphExtractor
+from extruct.w3cmicrodata import MicrodataExtractor
+
+from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.item_dates import normalise_date
+from research_crawler.pages.person_names import split_people
+from research_crawler.pages.script_json import page_state_objects
+
+__all__ = ["MetadataSource", "Reading", "normalise_doi", "read_tag_sources"]
+
+logger = logging.getLogger(__name__)
+
+MetadataSource = Literal[
+    "citation", "bepress", "eprints", "prism", "dublin_core", "json_ld", "microdata", "rdfa", "script_json",
+    "opengraph", "html_title", "page_heading", "page_field", "page_byline", "page_text", "htmldate",
+]
+
+# bioRxiv puts a placeholder (Jan 1 of the year) in citation_publication_date and the posting day in
+# citation_date; elsewhere the two agree, so citation_date goes first.
+_CITATION_DATE_TAGS = ("citation_date", "citation_publication_date", "citation_cover_date", "citation_online_date")
+_DC_DATE_TERMS = ("date", "issued", "created", "available")
+# JSON-LD and microdata types that describe an item, best first; a WebPage only counts through its mainEntity.
+_TYPE_RANK = {
+    "scholarlyarticle": 0, "medicalscholarlyarticle": 0, "article": 1, "newsarticle": 1, "techarticle": 1,
+    "report": 1, "thesis": 1, "chapter": 1, "blogposting": 1, "book": 2, "dataset": 2, "creativework": 2,
+}
+_JSON_LD_MAX_DEPTH = 8
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_DOI_PREFIX = re.compile(r"^(?:doi:\s*|info:doi/|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
+_TAG = re.compile(r"<[A-Za-z/!][^>]*>")
+_HEADING = re.compile(r"<h[1-6][^>]*>.*?</h[1-6]\s*>", re.IGNORECASE | re.DOTALL)
+_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|section|h[1-6]|jats:p|jats:sec|jats:title)\b[^>]*>", re.I)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one vocabulary of the page says about its item (fields it does not give are None or empty)."""
+
+    source: MetadataSource
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    date: str | None = None
+    abstract: str | None = None
+    doi: str | None = None
+    pdf_url: str | None = None
+
+
+def read_tag_sources(tree: lxml.html.HtmlElement, html: str, *, base: str) -> list[Reading]:
+    """Every vocabulary's reading of the page, most trusted first (the order a tie between tags is broken in)."""
+    metas = _meta_values(tree)
+    readers: list[tuple[MetadataSource, Callable[[], dict[str, Any]]]] = [
+        ("citation", lambda: _highwire(metas, "citation_", base)),
+        ("bepress", lambda: _highwire(metas, "bepress_citation_", base)),
+        ("eprints", lambda: _eprints(metas, base)),
+        ("prism", lambda: _prism(metas)),
+        ("dublin_core", lambda: _dublin_core(tree)),
+        ("json_ld", lambda: _json_ld(tree)),
+        ("microdata", lambda: _microdata(tree, base)),
+        ("script_json", lambda: _script_json(html)),
+        ("opengraph", lambda: _opengraph(tree)),
+        ("html_title", lambda: {"title": _clean(tree.findtext(".//title"))}),
+    ]
+    readings = []
+    for source, reader in readers:
+        try:
+            found = reader()
+        except Exception as exc:  # one vocabulary that trips must not hide the others
+            logger.debug("metadata source %s failed: %s", source, exc)
+            continue
+        if any(found.values()):
+            readings.append(Reading(source=source, **{**found, "authors": tuple(found.get("authors") or ())}))
+    return readings
+
+
+def normalise_doi(raw: str) -> str | None:
+    """The bare ``10.xxxx/...`` DOI in `raw` (``doi:``/doi.org prefixes removed), or None if it is not one."""
+    text = _DOI_PREFIX.sub("", raw.strip()).strip()
+    return text if _DOI.match(text) else None
+
+
+# --- the vocabularies -------------------------------------------------------------------------------------
+
+
+def _highwire(metas: dict[str, list[str]], prefix: str, base: str) -> dict[str, Any]:
+    """Highwire Press ``citation_*`` tags (Google Scholar's), or bepress's ``bepress_citation_*`` copy of them."""
+    authors = _people(metas.get(f"{prefix}author", []))
+    if not authors:  # the older single-tag form, "A; B; C"
+        authors = _people(metas.get(f"{prefix}authors", []))
+    dates = [f"{prefix}{tag.removeprefix('citation_')}" for tag in _CITATION_DATE_TAGS]
+    return {
+        "title": _first_clean(metas.get(f"{prefix}title", [])),
+        "abstract": _first_clean(metas.get(f"{prefix}abstract", []), abstract=True),
+        "authors": authors,
+        "date": _first_date(metas, dates),
+        "doi": next((d for v in metas.get(f"{prefix}doi", []) if (d := normalise_doi(v))), None),
+        "pdf_url": _first_url(metas.get(f"{prefix}pdf_url", []), base),
+    }
+
+
+def _eprints(metas: dict[str, list[str]], base: str) -> dict[str, Any]:
+    """EPrints repositories' ``eprints.*`` tags (creators written "Last, First")."""
+    return {
+        "title": _first_clean(metas.get("eprints.title", [])),
+        "authors": _people(metas.get("eprints.creators_name", [])),
+        "date": _first_date(metas, ("eprints.date",)),
+        "abstract": _first_clean(metas.get("eprints.abstract", []), abstract=True),
+        "doi": next((d for v in metas.get("eprints.id_number", []) if (d := normalise_doi(v))), None),
+        "pdf_url": _first_url(metas.get("eprints.document_url", []), base),
+    }
+
+
+def _prism(metas: dict[str, list[str]]) -> dict[str, Any]:
+    """PRISM tags: publication and cover dates, the DOI (titles and authors are left to Dublin Core)."""
+    return {
+        "title": _first_clean(metas.get("prism.title", [])),
+        "date": _first_date(metas, ("prism.publicationdate", "prism.coverdate", "prism.coverdisplaydate")),
+        "doi": next((d for v in metas.get("prism.doi", []) if (d := normalise_doi(v))), None),
+    }
+
+
+def _dublin_core(tree: lxml.html.HtmlElement) -> dict[str, Any]:
+    terms: dict[str, list[str]] = {}
+    for block in DublinCoreExtractor().extract_items(tree):
+        for entry in [*block.get("elements", []), *block.get("terms", [])]:
+            name = str(entry.get("name", "")).lower()
+            # extruct also counts un-prefixed tags such as <meta name="description"> as Dublin Core.
+            if not name.startswith(("dc.", "dcterms.")):
+                continue
+            value = entry.get("content", entry.get("value"))
+            if isinstance(value, str):
+                terms.setdefault(str(entry.get("URI", "")).rsplit("/", 1)[-1].lower(), []).append(value)
+    return {
+        "title": _first_clean(terms.get("title", [])),
+        "authors": _people(terms.get("creator", [])) or _people(terms.get("contributor", [])),
+        "date": next((normalise_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None),
+        "abstract": _first_clean(terms.get("abstract", []) + terms.get("description", []), abstract=True),
+        "doi": next((d for v in terms.get("identifier", []) if (d := normalise_doi(v))), None),
+    }
+
+
+def _json_ld(tree: lxml.html.HtmlElement) -> dict[str, Any]:
+    extractor = JsonLdExtractor()
+    candidates: list[tuple[int, int, dict[str, Any]]] = []
+    for script in tree.xpath('//script[@type="application/ld+json"]'):
+        try:  # one broken script must not hide the others
+            items = extractor.extract_items(script)
+        except Exception as exc:
+            logger.debug("skipping unreadable JSON-LD block: %s", exc)
+            continue
+        for rank, item in _json_ld_articles(items, depth=0):
+            candidates.append((rank, len(candidates), item))
+    if not candidates:
+        return {}
+    return _schema_org_fields(min(candidates, key=lambda c: (c[0], c[1]))[2])
+
+
+def _microdata(tree: lxml.html.HtmlElement, base: str) -> dict[str, Any]:
+    """schema.org microdata (``itemscope``/``itemprop``), read by extruct."""
+    if not tree.xpath("//*[@itemscope]"):
+        return {}
+    candidates = []
+    for item in MicrodataExtractor().extract_items(tree, base):
+        types = [str(t).rsplit("/", 1)[-1].lower() for t in _as_list(item.get("type"))]
+        ranks = [_TYPE_RANK[t] for t in types if t in _TYPE_RANK]
+        if ranks:
+            candidates.append((min(ranks), len(candidates), item.get("properties", {})))
+    if not candidates:
+        return {}
+    properties = min(candidates, key=lambda c: (c[0], c[1]))[2]
+    people = [p.get("properties", p) if isinstance(p, dict) else p for p in _as_list(properties.get("author"))]
+    return _schema_org_fields({**properties, "author": people})
+
+
+def _script_json(html: str) -> dict[str, Any]:
+    """A publisher's page-state object in a script (IEEE's ``xplGlobal.document.metadata``, a Next.js page's
+    data): the object that holds a title with authors, the richest first."""
+    for found in page_state_objects(html):
+        return found
+    return {}
+
+
+def _opengraph(tree: lxml.html.HtmlElement) -> dict[str, Any]:
+    for block in OpenGraphExtractor().extract_items(tree):
+        for prop, value in block.get("properties", []):
+            if prop == "og:title" and (title := _clean(value)):
+                return {"title": title}
+    return {}
+
+
+# --- schema.org objects ------------------------------------------------------------------------------------
+
+
+def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Article-like objects at the top level, in lists, in @graph, or as a page's mainEntity."""
+    if depth > _JSON_LD_MAX_DEPTH:
+        return
+    if isinstance(node, list):
+        for child in node:
+            yield from _json_ld_articles(child, depth=depth + 1)
+        return
+    if not isinstance(node, dict):
+        return
+    types = [t.rsplit("/", 1)[-1].removeprefix("schema:").lower() for t in _as_list(node.get("@type")) if isinstance(t, str)]
+    ranks = [_TYPE_RANK[t] for t in types if t in _TYPE_RANK]
+    if ranks:
+        yield min(ranks), node
+    for key in ("@graph", "mainEntity"):
+        if key in node:
+            yield from _json_ld_articles(node[key], depth=depth + 1)
+
+
+def _schema_org_fields(article: dict[str, Any]) -> dict[str, Any]:
+    date_value = _text(article.get("datePublished")) or _text(article.get("dateCreated"))
+    return {
+        "title": _clean(_text(article.get("headline")) or _text(article.get("name"))),
+        "authors": _schema_org_people(article.get("author") or article.get("creator")),
+        "date": normalise_date(date_value) if date_value else None,
+        "abstract": _clean(_text(article.get("abstract")) or _text(article.get("description")), abstract=True),
+        "doi": _schema_org_doi(article),
+    }
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str | int)), None)
+    if isinstance(value, dict):
+        value = value.get("@value")
+    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else None
+
+
+def _schema_org_people(value: Any) -> list[str]:
+    names: list[str] = []
+    for person in _as_list(value):
+        if isinstance(person, str):
+            name = _clean(person)
+        elif isinstance(person, dict):
+            given, family = _text(person.get("givenName")), _text(person.get("familyName"))
+            name = _clean(_text(person.get("name")) or " ".join(p for p in (given, family) if p))
+        else:
+            name = None
+        if name:
+            names.append(name)
+    return names
+
+
+def _schema_org_doi(article: dict[str, Any]) -> str | None:
+    values: list[Any] = []
+    for key in ("identifier", "sameAs", "@id", "url"):
+        values.extend(_as_list(article.get(key)))
+    for value in values:
+        if isinstance(value, dict):  # PropertyValue {"propertyID": "DOI", "value": "10..."}
+            value = value.get("value") if str(value.get("propertyID", "")).lower() == "doi" else None
+        if isinstance(value, str) and (doi := normalise_doi(value)):
+            return doi
+    return None
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+
+def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:
+    """Every <meta name|property=... content=...>, keyed by lower-cased name, values in page order.
+
+    ``value=`` is read when ``content=`` is missing: some tools rewrite the attribute when saving pages.
+    """
+    metas: dict[str, list[str]] = {}
+    for meta in tree.iter("meta"):
+        name = meta.get("name") or meta.get("property")
+        value = meta.get("content", meta.get("value"))
+        if name and value is not None:
+            metas.setdefault(name.strip().lower(), []).append(value)
+    return metas
+
+
+def _people(values: list[str]) -> list[str]:
+    """Author tags' names in order; a tag that holds a whole list ("A, B and C", "A; B") is split."""
+    names: list[str] = []
+    for value in _clean_all(values):
+        split = split_people(value) if len(values) == 1 or ";" in value else []
+        names.extend(split if len(split) > 1 else [value])
+    return names
+
+
+def _first_date(metas: dict[str, list[str]], tags: Any) -> str | None:
+    return next((normalise_date(v) for tag in tags for v in _clean_all(metas.get(tag, []))), None)
+
+
+def _first_url(values: list[str], base: str) -> str | None:
+    return next((u for v in values if v.strip() and (u := try_canonicalize_url(v.strip(), base))), None)
+
+
+def _clean(value: str | None, *, abstract: bool = False) -> str | None:
+    """Text without tags, entities or runs of whitespace; None when nothing is left."""
+    if not value:
+        return None
+    text = value
+    if _TAG.search(text):
+        if abstract:  # "<h3>ABSTRACT</h3><p>…" — the heading is not part of the abstract
+            text = _HEADING.sub(" ", text)
+        text = _TAG.sub("", _BLOCK_TAG.sub(" ", text))
+    text = " ".join(html_entities.unescape(text).split())
+    return text or None
+
+
+def _first_clean(values: list[str], *, abstract: bool = False) -> str | None:
+    return next((c for v in values if (c := _clean(v, abstract=abstract))), None)
+
+
+def _clean_all(values: Any) -> list[str]:
+    return [c for v in values if (c := _clean(v))]
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value] if value is not None else []
+

@@ -1,0 +1,350 @@
+"""What a page shows its reader, read for an item's title, authors and date: the visible text block by block,
+its headings, the values of its labelled fields ("Title:", "Author(s)", "Jahr", a DSpace ``dc.title`` row),
+the byline under a title, and the dates written beside labels that say publication.
+
+Only what a browser shows counts (scripts, hidden elements and ``<head>`` are left out), plus the HTML a page's
+inline scripts write with ``document.write`` — a browser shows that too. This is the evidence the metadata
+rule (`metadata.py`) weighs a page's tags against.
+"""
+
+from __future__ import annotations
+
+import copy
+import html as html_entities
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import lxml.html
+from lxml import etree
+
+from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.links import BLOCK_TAGS
+from research_crawler.pages.person_names import split_people
+
+__all__ = ["Block", "FieldKind", "VisiblePage", "read_visible_page", "words_of"]
+
+FieldKind = Literal["title", "authors", "date", "other"]
+
+_UNSEEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "select", "option",
+                     "svg", "iframe", "object", "embed", "textarea"})
+_HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# Class names that hide an element by convention (Bootstrap, WordPress, screen-reader-only text).
+_HIDING_CLASSES = re.compile(
+    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|screenreader-only|offscreen|d-none|hidden|hide)(?:$|\s)", re.I
+)
+_CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+# Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
+_AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
+_FURNITURE = re.compile(r"@|\[at\]|orcid|^more by\b|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$", re.I)
+_CHROME_NAMES = re.compile(r"(?:^|[\s_-])(?:nav|navbar|menu|footer|breadcrumbs?|sidebar|masthead|cookie)(?:$|[\s_-])", re.I)
+_WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
+
+# Labels a page puts before a value, by what the value is (lower case, without ':' or '*'), in the languages of
+# the corpus's pages. Dates of other events than publication (update, deposit, receipt) are "other".
+_LABELS: dict[str, FieldKind] = {
+    **dict.fromkeys(("title", "titel", "titolo", "titre", "título", "titulo", "haupttitel", "dc.title",
+                     "title proper", "article title", "document title"), "title"),
+    **dict.fromkeys(("author", "authors", "author(s)", "autor", "autoren", "autore", "autori", "auteur", "auteurs",
+                     "auteur(s)", "autor / hrsg.", "autor/hrsg.", "creator", "creators", "creator(s)", "verfasser",
+                     "1. verfasser", "verfasser/in", "dc.contributor.author", "dc.creator", "written by", "by",
+                     "hrsg./bearb.", "hrsg.", "herausgeber", "editor", "editors", "editor(s)",
+                     "tesista"), "authors"),
+    **dict.fromkeys(("date", "year", "jahr", "erscheinungsjahr", "erscheinungsdatum", "publication date",
+                     "date of publication", "published", "publication year", "year published", "issue date",
+                     "date issued", "dc.date.issued", "date created", "year accepted", "data conseguimento",
+                     "année", "anno", "fecha", "datum", "erschienen", "date of conference", "veröffentlicht",
+                     "published in", "publié", "publicado", "pubblicato", "publication", "date of award",
+                     "defense date", "date de soutenance", "copyright date", "dc.date.copyright",
+                     "publication date (web)", "published online", "first published", "online publication date",
+                     "verlagsort, verlag, jahr", "ort/verlag/jahr", "erschienen:", "release date", "publisher",
+                     "imprint", "verlag", "éditeur", "editore", "editorial", "publication info"), "date"),
+    **dict.fromkeys(("updated", "last updated", "last modified", "modified", "date modified", "last modification date",
+                     "dc.date.accessioned", "dc.date.available", "date accessioned", "date available", "received",
+                     "accepted", "revised", "submitted", "soumis le", "folder created", "aufnahmedatum",
+                     "ultimo aggiornamento", "dernière modification le", "archivage à long terme le", "anno iscrizione",
+                     "date deposited", "deposited on", "record created", "last modified on"), "other"),
+}
+_MAX_LABEL_WORDS = 5
+_INSTITUTION = re.compile(
+    r"\b(?:universit\w*|institut\w*|department|dept\.|school|college|laborator\w*|centre|center|hospital|faculty|"
+    r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One run of visible text: what it says, the heading level it sits in (0: none), its place on the page,
+    and whether it is in the page's chrome (navigation, footer, forms)."""
+
+    text: str
+    heading: int
+    index: int
+    chrome: bool
+    header_cell: bool = False
+
+
+@dataclass
+class VisiblePage:
+    """The page as its reader sees it, and the labelled values found in it."""
+
+    blocks: list[Block]
+    title_element: str
+    fields: dict[FieldKind, list[tuple[int, str]]] = field(default_factory=dict)
+    author_labels: list[int] = field(default_factory=list)
+    marked: list[str] = field(default_factory=list)
+    _words: str = ""
+    _compact: str = ""
+
+    def shows(self, text: str | None) -> bool:
+        """Whether `text`'s words are written on the page, in that order (case, accents and punctuation aside)."""
+        words = words_of(text or "")
+        if not words:
+            return False
+        if f" {words} " in self._words:
+            return True
+        compact = words.replace(" ", "")  # "K<sub>2</sub>LaCl<sub>5</sub>" shows "K2LaCl5"
+        return len(compact) >= 6 and compact in self._compact
+
+    def field_values(self, kind: FieldKind) -> list[str]:
+        return [value for _, value in self.fields.get(kind, [])]
+
+    def byline_after(self, index: int, *, reach: int = 8, strict: bool = False) -> list[str]:
+        """The names written just below block `index` (a title): the first run of blocks that read as names,
+        within `reach` blocks; affiliation, e-mail and "More by" lines between names do not end the run. With
+        `strict`, a run counts only if it reads unmistakably as a byline (two names or more, "by …", initials or
+        affiliation marks), not one capitalised pair of words that could be anything."""
+        names: list[str] = []
+        skipped = 0
+        for block in self.blocks[index + 1 : index + 1 + reach]:
+            if block.text.rstrip().endswith(":") and label_kind(block.text) != "authors" or block.chrome:
+                break  # a labelled field starts: "Medientyp:" is no byline
+            people = _people_in(block.text, continuing=bool(names))
+            if people:
+                if not names and strict and not _unmistakable(block.text, people):
+                    return []
+                names += [name for name in people if name not in names]
+                skipped = 0
+            elif names and (_FURNITURE.search(block.text) or _affiliation(block.text)) and skipped < 3:
+                skipped += 1
+            elif names or block.heading or len(block.text.split()) > 12:
+                break
+        return names
+
+    def marked_authors(self) -> list[str]:
+        """Names the page's markup calls its authors (rel=author, class "author"/"byline"/"fn", itemprop)."""
+        return list(self.marked)
+
+    def labelled_dates(self) -> list[tuple[int, str]]:
+        """(block index, date) for each publication date written beside a label that says so."""
+        found = []
+        for index, value in self.fields.get("date", []):
+            dates = dates_in_text(value, bare_years=True)
+            if dates:
+                found.append((index, dates[0]))
+        return found
+
+
+def read_visible_page(tree: Any) -> VisiblePage:
+    """The visible page of a parsed document (the tree is not changed)."""
+    root = copy.deepcopy(tree)
+    title_element = collapse_whitespace(clean_text(root.findtext(".//title") or ""))
+    _add_written_html(root)
+    for element in list(root.iter()):
+        if element.getparent() is None:
+            continue
+        if not isinstance(element.tag, str) or element.tag in _UNSEEN or _hidden(element):
+            element.drop_tree()
+    blocks = list(_blocks(root))
+    page = VisiblePage(blocks=blocks, title_element=title_element, marked=_marked_authors(root))
+    page._words = " " + " ".join(words_of(block.text) for block in blocks) + " "
+    page._compact = page._words.replace(" ", "")
+    page.fields, page.author_labels = _fields(root, blocks)
+    return page
+
+
+def words_of(text: str) -> str:
+    """`text` reduced to its words: accents dropped, case folded, punctuation and spacing removed."""
+    decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return " ".join(re.findall(r"[^\W_]+", plain))
+
+
+def label_kind(text: str) -> FieldKind | None:
+    """What a label announces ("Author(s):" → authors), or None when `text` is no known label."""
+    label = " ".join(text.strip().strip(":*").strip().casefold().split())
+    if not label or len(label.split()) > _MAX_LABEL_WORDS:
+        return None
+    return _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
+
+
+# --- building ---------------------------------------------------------------------------------------------
+
+
+def _hidden(element: Any) -> bool:
+    if element.get("hidden") is not None or (element.get("aria-hidden") or "").lower() == "true":
+        return True
+    style = element.get("style")
+    if style and _HIDING.search(style):
+        return True
+    return bool(_HIDING_CLASSES.search(element.get("class") or ""))
+
+
+def _in_chrome(element: Any) -> bool:
+    for node in (element, *element.iterancestors()):
+        if not isinstance(node.tag, str):
+            continue
+        if node.tag in _CHROME_TAGS or (node.get("role") or "").lower() in ("navigation", "banner", "contentinfo"):
+            return True
+        if _CHROME_NAMES.search(f"{node.get('id') or ''} {node.get('class') or ''}"):
+            return True
+    return False
+
+
+def _heading_level(element: Any) -> int:
+    for node in (element, *element.iterancestors()):
+        if isinstance(node.tag, str) and len(node.tag) == 2 and node.tag[0] == "h" and node.tag[1] in "123456":
+            return int(node.tag[1])
+    return 0
+
+
+def _blocks(root: Any) -> list[Block]:
+    """Visible text block by block, in document order (like the page view's blocks)."""
+    blocks: list[Block] = []
+    parts: list[str] = []
+    owner: list[Any] = [root]
+
+    def flush() -> None:
+        text = collapse_whitespace(clean_text("".join(parts)))
+        parts.clear()
+        if text:
+            element = owner[0]
+            header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
+            blocks.append(Block(text, _heading_level(element), len(blocks), _in_chrome(element), header))
+
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        is_block = element.tag in BLOCK_TAGS or element.tag in ("td", "th", "dt", "dd")
+        if event == "start":
+            if is_block and parts:
+                flush()
+            if is_block or not parts:
+                owner[0] = element
+            if element.text:
+                parts.append(element.text)
+        else:
+            if is_block and parts:
+                flush()
+            if element.tail:
+                if not parts:
+                    owner[0] = element.getparent() if element.getparent() is not None else element
+                parts.append(element.tail)
+    flush()
+    return blocks
+
+
+def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
+    """Labelled values: `<dt>`/`<dd>` pairs, two-cell table rows, "Label: value" segments of a block ("Received:
+    …; Published: …") and a label block followed by its value's block; and the blocks of author labels that stand
+    alone (their names follow, one block each). The index is the value's block (for rows and pairs, the label's)."""
+    found: dict[FieldKind, list[tuple[int, str]]] = {}
+    author_labels: list[int] = []
+    positions = {block.text: block.index for block in blocks}
+
+    def add(label: str, value: str, index: int) -> None:
+        kind = label_kind(label)
+        value = collapse_whitespace(clean_text(value))
+        if kind and value and len(value) < 2000:
+            found.setdefault(kind, []).append((index, value))
+
+    for term in root.iter("dt"):
+        definition = term.getnext()
+        if definition is not None and definition.tag == "dd":
+            label = collapse_whitespace(term.text_content())
+            add(label, definition.text_content(), positions.get(label, 0))
+    for row in root.iter("tr"):
+        cells = [cell for cell in row if isinstance(cell.tag, str) and cell.tag in ("td", "th")]
+        if len(cells) >= 2:
+            label = collapse_whitespace(cells[0].text_content())
+            add(label, cells[1].text_content(), positions.get(label, 0))
+    for index, block in enumerate(blocks):
+        segments = [segment for segment in re.split(r"\s*[;|]\s*", block.text) if ":" in segment]
+        labelled = [(label, value) for label, _, value in (seg.partition(":") for seg in segments) if label_kind(label)]
+        for label, value in labelled:
+            if value.strip():
+                add(label, value, index)
+        if labelled or block.header_cell or not label_kind(block.text):
+            continue
+        following = [b for b in blocks[index + 1 : index + 3] if b.text.strip(" :")]
+        if following and not label_kind(following[0].text) and not following[0].header_cell:
+            add(block.text, following[0].text, following[0].index)
+            if label_kind(block.text) == "authors" and block.text.rstrip().endswith(":") and not block.chrome:
+                author_labels.append(index)
+    return found, author_labels
+
+
+def _marked_authors(root: Any) -> list[str]:
+    """The names in the first element the markup calls the author (rel=author, itemprop=author, class "author",
+    "byline", "fn"), and in its siblings marked the same way (one list item per author): a reference list further
+    down marks its authors too, but in other containers."""
+    names: list[str] = []
+    group: tuple[Any, Any] | None = None
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag in _UNSEEN:
+            continue
+        rel = (element.get("rel") or "").lower().split()
+        marked = "author" in rel or (element.get("itemprop") or "").lower() == "author"
+        if not marked and not _AUTHOR_CLASSES.search(element.get("class") or ""):
+            continue
+        signature = (element.tag, element.get("class"))
+        if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
+            continue
+        text = collapse_whitespace(clean_text(element.text_content()))
+        if not text or len(text.split()) > 40 or _in_chrome(element):
+            continue
+        people = split_people(text) or ([text] if "author" in rel and len(text.split()) == 1 else [])
+        if people and group is None:
+            ancestors = list(element.iterancestors())
+            group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
+        names += [name for name in people if name not in names]
+    return names
+
+
+def _people_in(text: str, *, continuing: bool = False) -> list[str]:
+    """The names of a byline block: a list of names, or one name followed by its affiliation (any text after the
+    name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse")."""
+    people = split_people(text)
+    if people:
+        return people
+    name, comma, rest = text.partition(",")
+    if comma and (continuing or _affiliation(rest)):
+        return split_people(name)
+    return []
+
+
+def _affiliation(text: str) -> bool:
+    return bool(_INSTITUTION.search(text))
+
+
+def _unmistakable(text: str, people: list[str]) -> bool:
+    return len(people) > 1 or text.lower().startswith("by ") or bool(re.search(r"\b[A-Z]\.|[\d*†‡]", text))
+
+
+def _add_written_html(root: Any) -> None:
+    """Append what inline scripts write with document.write() as a block of its own: a browser shows it."""
+    written = []
+    for script in root.iter("script"):
+        for match in _WRITTEN.finditer(script.text or ""):
+            written.append(_js_unescape(match.group(2)))
+    body = root.find("body")
+    if not written or body is None:
+        return
+    try:
+        fragment = lxml.html.fragment_fromstring("".join(written), create_parent="div")
+    except (etree.ParserError, ValueError):
+        return
+    body.append(fragment)
+
+
+def _js_unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)

@@ -1,0 +1,159 @@
+"""People's names as pages write them: splitting an author list, telling a name from other text, the surname.
+
+A byline is written many ways — "A, B and C", "A; B; C", "Last, First", "by A & B", names followed by
+affiliation marks (1, *, †) or degrees (PhD) — and a tag may hold a whole list in one value. Nothing here
+guesses a name that is not written: it only cuts and cleans what the page holds.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["clean_name", "is_person_name", "name_key", "split_people", "surname"]
+
+# Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
+_MARKS = re.compile(r"(?:\d+\))+$|[\d*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,]+$")
+_ROLES = re.compile(r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]", re.I)
+_DEGREES = re.compile(r",?\s+(?:PhD|Ph\.D\.|MD|M\.D\.|MSc|MPH|MBA|BSc|MA|DPhil|Dr\.?|Prof\.?|FRS|Jr\.?|Sr\.?)\b\.?", re.I)
+_BY = re.compile(r"^\s*(?:by|von|par|di|por|door|av|af)\s+", re.I)
+# "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
+_LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
+_PARTICLES = frozenset(
+    "van von der den de del della di da dos das du la le y bin ibn al el ter ten zu vander mac st. st".split()
+)
+# Words that appear in institutions, roles and page furniture, never in a person's name.
+_NOT_NAME_WORDS = frozenset(
+    """university universität université università universidad universidade institute institut instituto
+    department departement departamento dept school college laboratory laboratoire laboratorio lab centre center
+    centro hospital faculty fakultät research group division society association consortium foundation inc ltd
+    corporation company press journal proceedings conference symposium vol volume issue pages page abstract
+    references download pdf full text html view search more less show hide cite citation share email e-mail
+    author authors affiliations information menu home login register sign about contact editor editors
+    received accepted published online article articles doi copyright rights reserved open access google scholar
+    pubmed orcid profile corresponding correspondence equal contribution contributed the of for in on at with
+    from to is are this that related content comments comment metrics figures tables supplementary material
+    universitat universitet universiteit uniwersytet hochschule école ecole escuela politecnico polytechnic
+    technische academy akademie observatory museum library bibliothek bibliothèque biblioteca digitale digital
+    collections collection repository archive archives experiment collaboration project network services
+    national international school state federal ministry agency council office lecture facebook twitter linkedin
+    bluesky threads mastodon reddit wechat weibo print bookmark link links""".split()
+)
+_INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")
+_NAME_WORD = re.compile(r"^[^\W\d_][\w'’.\-]*$")
+
+
+def clean_name(text: str) -> str:
+    """`text` as a name: whitespace collapsed; a leading "by", trailing affiliation marks, degrees and roles cut."""
+    name = " ".join(text.split())
+    name = _BY.sub("", name)
+    for _ in range(3):
+        stripped = _MARKS.sub("", _ROLES.sub("", _DEGREES.sub("", name))).strip(" ,;:")
+        if stripped == name:
+            break
+        name = stripped
+    return name
+
+
+def is_person_name(text: str) -> bool:
+    """Whether `text` reads as one person's name: 1 to 6 words (a single word only as written in a byline),
+    each capitalised, an initial or a particle, no digits, no word of an institution, a role or page furniture."""
+    name = clean_name(text)
+    if "," in name:
+        last, _, first = name.partition(",")
+        return _is_name_words(last.split()) and _is_name_words(first.split()) and "," not in first
+    words = name.split()
+    return 2 <= len(words) <= 6 and _is_name_words(words)
+
+
+def split_people(text: str) -> list[str]:
+    """The names in an author list, in its order. "Last, First" stays one name; "A, B and C", "A; B", "A & B" and
+    "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
+    text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
+    text = _BY.sub("", text).strip(" ,;")
+    if not text:
+        return []
+    names: list[str] = []
+    if ";" in text:  # "Last, First; Last, First" or "First Last, Affiliation; …": one name a part
+        for part in re.split(r"\s*;\s*", text):
+            for name in _LIST_SEPARATORS.split(part):
+                before, comma, after = name.partition(",")
+                if comma and not _looks_inverted(before.strip(), after.strip()):
+                    name = before  # "Prateesh Goyal, MIT CSAIL": the name, then an affiliation
+                names.append(name)
+    else:
+        for part in _LIST_SEPARATORS.split(text):
+            names.extend(_split_commas(part))
+    cleaned = [name for name in (clean_name(name) for name in names) if name]
+    return cleaned if cleaned and all(is_person_name(name) for name in cleaned) else []
+
+
+def surname(name: str) -> str:
+    """The family name of `name`: the part before the comma of "Last, First", else the last word with its
+    particles ("van Hyning", "de la Cruz")."""
+    name = clean_name(name)
+    if "," in name:
+        return name.split(",", 1)[0].strip()
+    words = name.split()
+    if not words:
+        return ""
+    start = len(words) - 1
+    while start > 0 and words[start - 1].lower() in _PARTICLES:
+        start -= 1
+    return " ".join(words[start:])
+
+
+def name_key(name: str) -> str:
+    """`name`'s surname without accents or case, to find one name written two ways ("J. Smith", "Smith, John")."""
+    plain = unicodedata.normalize("NFKD", surname(name))
+    return "".join(ch for ch in plain if ch.isalnum()).casefold()
+
+
+def _split_commas(part: str) -> list[str]:
+    """One comma-separated run of names: a piece that is only initials (or the given names after a lone surname,
+    "Butt, Rachel Deborah") joins the surname before it; every other piece is a name of its own."""
+    pieces = [piece.strip() for piece in part.split(",") if piece.strip()]
+    names: list[str] = []
+    for piece in pieces:
+        previous = names[-1] if names else ""
+        surname_only = previous and "," not in previous and not any(_INITIALS.match(w) for w in previous.split())
+        initials = all(_INITIALS.match(word) for word in piece.split())
+        given = len(pieces) == 2 and _is_name_words(piece.split()) and len(piece.split()) <= 3
+        if surname_only and ((initials and len(previous.split()) <= 3) or (given and len(previous.split()) == 1)):
+            names[-1] = f"{previous}, {piece}"
+        else:
+            names.append(piece)
+    return names
+
+
+def _looks_inverted(last: str, first: str) -> bool:
+    """Whether "last, first" is one name written surname first: a surname (one word, or one after a particle
+    such as "van"), then up to three given names, or any surname followed by initials only."""
+    surname_words, given = last.split(), first.split()
+    if not (1 <= len(surname_words) <= 3 and 1 <= len(given) <= 3):
+        return False
+    if not (_is_name_words(surname_words) and _is_name_words(given)):
+        return False
+    initials = all(_INITIALS.match(word) for word in given)
+    return initials or len(surname_words) == 1 or surname_words[0] in _PARTICLES
+
+
+def _is_name_words(words: list[str]) -> bool:
+    if not words or len(words) > 6:
+        return False
+    capitalised = 0
+    for word in words:
+        bare = word.strip(".,'’")
+        if not bare:
+            return False
+        if bare.casefold() in _NOT_NAME_WORDS and bare.casefold() not in _PARTICLES:
+            return False
+        if bare in _PARTICLES:  # "van", "de" (a capital "Y." is an initial)
+            continue
+        if not _NAME_WORD.match(word):
+            return False
+        if bare[0].isupper() or _INITIALS.match(word):
+            capitalised += 1
+        elif not bare.isupper():
+            return False
+    return capitalised >= 1
