@@ -43,7 +43,7 @@ from research_crawler.eval.page_corpus import (
     year_matches,
 )
 from research_crawler.eval.saved_pages import read_saved_pages
-from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.metadata import normalise_date, read_item_metadata
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanism
 from research_crawler.web.fetcher import page_from_file
@@ -268,7 +268,8 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
                      if k in tags), None)
         surname = authors[0].split(",")[0] if authors and "," in authors[0] else (authors[0].split()[-1] if authors else None)
         labels = PageLabels(page_kind="item", original_url=saved.original_url, title=tags["citation_title"][0],
-                            first_author=surname, authors_count=len(authors) if authors else None, date=date)
+                            first_author=surname, authors_count=len(authors) if authors else None,
+                            date=normalise_date(date) if date else None)
         row: dict[str, Any] = {"id": saved.file.name, "site": saved.site, "labels": labels}
         for name, read_with in SYSTEMS.items():
             read = read_with(html, saved.original_url)

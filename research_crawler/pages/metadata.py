@@ -17,7 +17,13 @@ from pydantic import BaseModel, Field
 
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
-from research_crawler.pages.metadata_sources import MetadataSource, Reading, normalise_doi, read_tag_sources
+from research_crawler.pages.metadata_sources import (
+    MetadataSource,
+    Reading,
+    container_names,
+    normalise_doi,
+    read_tag_sources,
+)
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 from research_crawler.pages.person_names import is_person_name, name_key, split_people
 from research_crawler.text.untrusted import UntrustedText
@@ -38,7 +44,9 @@ _IN_TITLE_ELEMENT = 3.0
 _FOLLOWED_BY_BYLINE = 3.0
 _TITLE_FIELD = 5.0
 _PER_WORD = 0.1
-_MIN_SCORE = 3.0  # a heading alone, or a block the page's <title> repeats
+# A heading alone, or a block the page's <title> repeats; under a <title> that names no item ("Publication
+# details"), a long heading will do.
+_MIN_SCORE_UNDER_GENERIC_TITLE = 2.5
 _OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
@@ -54,6 +62,8 @@ _NOT_PUBLICATION = re.compile(
     re.I,
 )
 _DATE_REACH_BEFORE, _DATE_REACH_AFTER = 4, 10
+_YEAR_REACH = (4, 3)
+_YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
 
 
 class ItemMetadata(BaseModel):
@@ -93,6 +103,8 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     sources: dict[str, MetadataSource] = {}
     notes: dict[str, str] = {}
     title, title_index = _decide_title(readings, page, values, sources, notes)
+    if title:
+        values["title"] = _without_container(title, container_names(tree))
     _decide_authors(readings, page, title_index, values, sources, notes)
     _decide_date(readings, page, title_index, html, url, values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
@@ -129,12 +141,17 @@ def _decide_title(
             notes["title"] = f"the {tags[0].source} title is not shown on the page"
         return tags[0].title, None
     title_element = next((r.title for r in readings if r.source == "html_title"), None)
+    if (not title_element or _generic(title_element)) and visible is None:
+        visible = _visible_title(page, min_score=_MIN_SCORE_UNDER_GENERIC_TITLE)
+        if visible is not None:
+            values["title"], sources["title"] = visible[0], "page_heading"
+            return visible[0], visible[1]
     if title_element:
         values["title"], sources["title"] = title_element, "html_title"
     return title_element, None
 
 
-def _visible_title(page: VisiblePage) -> tuple[str, int, float] | None:
+def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, int, float] | None:
     """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
     fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
     fields = [value for value in fields if value and not _generic(value)]
@@ -159,7 +176,7 @@ def _visible_title(page: VisiblePage) -> tuple[str, int, float] | None:
             score += _FOLLOWED_BY_BYLINE
         # Item titles are longer than site names and section headings ("The STAR experiment", "School").
         score += min(count, 15) * _PER_WORD - block.index / 100_000
-        if score >= _MIN_SCORE and (best is None or score > best[2]):
+        if score >= min_score and (best is None or score > best[2]):
             best = (text, block.index, score)
     return best
 
@@ -173,6 +190,22 @@ def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:
     return any(f"{words} ".startswith(f"{segment} ") for segment in segments)
 
 
+def _without_container(title: str, containers: list[str]) -> str:
+    """`title` without the journal's, publisher's or site's name that a tag or <title> joins to it
+    ("Many-Body Localization…: Annual Review of Condensed Matter Physics")."""
+    words = words_of(title)
+    for container in containers:
+        name = words_of(container)
+        if not name or name == words:
+            continue
+        for separator in (*_SUBTITLE_SEPARATORS, " | ", " · ", " :: "):
+            if title.endswith(f"{separator.rstrip()} {container}") or title.endswith(f"{separator}{container}"):
+                return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
+            if title.startswith(f"{container}{separator}"):
+                return title[len(container) + len(separator) :].lstrip()
+    return title
+
+
 def _with_subtitle(title: str, page: VisiblePage) -> str:
     """`title` with the subtitle the page shows right under it, when the page's <title> joins the two."""
     index = _block_of(page, title)
@@ -181,9 +214,10 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     subtitle = page.blocks[index + 1].text
     if split_people(subtitle) or len(subtitle.split()) > 25:
         return title
+    title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
         joined = f"{title}{separator}{subtitle}"
-        if words_of(joined) and f" {words_of(joined)} " in f" {words_of(page.title_element)} ":
+        if " ".join(joined.split()).casefold() in title_element:  # written so, separator and all
             return joined
     return title
 
@@ -229,7 +263,9 @@ def _decide_authors(
     if visible and shown == 0:
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
-    elif visible and set(tag_keys) <= set(seen_keys) and (len(visible) > len(tag_names) or seen_keys != tag_keys):
+    elif visible and set(tag_keys) <= set(seen_keys) and (
+        (len(visible) > len(tag_names) and len(tag_names) <= 2) or (len(visible) == len(tag_names) and seen_keys != tag_keys)
+    ):
         if seen_keys[: len(tag_keys)] != tag_keys:
             notes["authors"] = f"the page shows its authors in another order than its {tagged.source} tags"
         values["authors"], sources["authors"] = visible, where
@@ -276,6 +312,8 @@ def _decide_date(
         if shown is not None and year is not None and not page.shows(year):
             notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
             values["date"], sources["date"] = shown
+        elif shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
+            values["date"], sources["date"] = shown  # the page shows the same date more precisely
         else:
             values["date"], sources["date"] = tagged.date, tagged.source
         return
@@ -283,22 +321,37 @@ def _decide_date(
         values["date"], sources["date"] = shown
         return
     found = htmldate_date(html, url=url if url.startswith("http") else None)
-    if found and page.shows(year_of(found)):
-        values["date"], sources["date"] = year_of(found), "htmldate"
+    year = year_of(found)
+    if year and any(
+        f" {year} " in f" {words_of(block.text)} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
+        for block in page.blocks
+    ):
+        values["date"], sources["date"] = year, "htmldate"
 
 
 def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, MetadataSource] | None:
-    """The publication date the page shows: beside a label that says so, else written near the title."""
+    """The publication date the page shows: beside a label that says so, else written near the title (where the
+    page shows the title more than once, near any of them): a date with a month first, nearest the title first;
+    then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709"."""
     labelled = page.labelled_dates()
     if labelled:
         return labelled[0][1], "page_field"
     if title_index is None:
         return None
-    start = max(0, title_index - _DATE_REACH_BEFORE)
-    for block in page.blocks[start : title_index + _DATE_REACH_AFTER]:
-        if block.chrome or _NOT_PUBLICATION.search(block.text):
-            continue
-        dates = dates_in_text(block.text)
-        if dates:
-            return dates[0], "page_text"
+    title = words_of(page.blocks[title_index].text)
+    anchors = [b.index for b in page.blocks if words_of(b.text) == title] or [title_index]
+    for bare_years, (before, after) in ((False, (_DATE_REACH_BEFORE, _DATE_REACH_AFTER)), (True, _YEAR_REACH)):
+        near: dict[int, int] = {}
+        for anchor in anchors:
+            for block in page.blocks[max(0, anchor - before) : anchor + after + 1]:
+                near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
+        for index in sorted(near, key=lambda i: (near[i], i)):
+            block = page.blocks[index]
+            if block.chrome or _NOT_PUBLICATION.search(block.text):
+                continue
+            if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
+                continue
+            dates = dates_in_text(block.text, bare_years=bare_years)
+            if dates:
+                return dates[0], "page_text"
     return None

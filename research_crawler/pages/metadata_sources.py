@@ -26,7 +26,7 @@ from research_crawler.pages.item_dates import normalise_date
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.script_json import page_state_objects
 
-__all__ = ["MetadataSource", "Reading", "normalise_doi", "read_tag_sources"]
+__all__ = ["MetadataSource", "Reading", "container_names", "normalise_doi", "read_tag_sources"]
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +45,11 @@ _TYPE_RANK = {
     "report": 1, "thesis": 1, "chapter": 1, "blogposting": 1, "book": 2, "dataset": 2, "creativework": 2,
 }
 _JSON_LD_MAX_DEPTH = 8
+_CONTAINER_TAGS = (
+    "citation_journal_title", "citation_conference_title", "citation_inbook_title", "citation_publisher",
+    "bepress_citation_journal_title", "prism.publicationname", "dc.source", "dc.publisher", "dc.relation.ispartof",
+    "dcterms.ispartof", "og:site_name", "application-name",
+)
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|info:doi/|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 _TAG = re.compile(r"<[A-Za-z/!][^>]*>")
@@ -90,6 +95,18 @@ def read_tag_sources(tree: lxml.html.HtmlElement, html: str, *, base: str) -> li
         if any(found.values()):
             readings.append(Reading(source=source, **{**found, "authors": tuple(found.get("authors") or ())}))
     return readings
+
+
+def container_names(tree: lxml.html.HtmlElement) -> list[str]:
+    """The names of what holds the item — journal, proceedings, book, publisher, site — as its tags give them."""
+    metas = _meta_values(tree)
+    names = [
+        value
+        for tag in _CONTAINER_TAGS
+        for value in _clean_all(metas.get(tag, []))
+        if len(value) >= 3
+    ]
+    return sorted(set(names), key=len, reverse=True)
 
 
 def normalise_doi(raw: str) -> str | None:

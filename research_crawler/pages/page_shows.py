@@ -68,6 +68,7 @@ _LABELS: dict[str, FieldKind] = {
                      "date deposited", "deposited on", "record created", "last modified on"), "other"),
 }
 _MAX_LABEL_WORDS = 5
+_MAX_SKIPPED = 5  # affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline
 _INSTITUTION = re.compile(
     r"\b(?:universit\w*|institut\w*|department|dept\.|school|college|laborator\w*|centre|center|hospital|faculty|"
     r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b", re.I)
@@ -126,7 +127,9 @@ class VisiblePage:
                     return []
                 names += [name for name in people if name not in names]
                 skipped = 0
-            elif names and (_FURNITURE.search(block.text) or _affiliation(block.text)) and skipped < 3:
+            elif names and not block.heading and (_FURNITURE.search(block.text) or _affiliation(block.text)) and (
+                skipped < _MAX_SKIPPED
+            ):
                 skipped += 1
             elif names or block.heading or len(block.text.split()) > 12:
                 break
@@ -269,7 +272,10 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
             add(label, cells[1].text_content(), positions.get(label, 0))
     for index, block in enumerate(blocks):
         segments = [segment for segment in re.split(r"\s*[;|]\s*", block.text) if ":" in segment]
-        labelled = [(label, value) for label, _, value in (seg.partition(":") for seg in segments) if label_kind(label)]
+        labelled = [
+            (label, value) for label, _, value in (seg.partition(":") for seg in segments)
+            if label_kind(label) and value.strip()
+        ]
         for label, value in labelled:
             if value.strip():
                 add(label, value, index)
@@ -317,7 +323,7 @@ def _people_in(text: str, *, continuing: bool = False) -> list[str]:
     if people:
         return people
     name, comma, rest = text.partition(",")
-    if comma and (continuing or _affiliation(rest)):
+    if comma and not re.search(r"\d", name) and (continuing or _affiliation(rest)):
         return split_people(name)
     return []
 
