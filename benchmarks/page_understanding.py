@@ -91,7 +91,11 @@ def trafilatura_metadata(html: str, url: str) -> dict[str, Any]:
     logging.getLogger("htmldate").setLevel(logging.ERROR)
     document = extract_metadata(html, default_url=url or None)
     authors = [name.strip() for name in (document.author or "").split(";") if name.strip()] if document else []
-    return {"title": document.title if document else None, "authors": authors, "date": document.date if document else None}
+    return {
+        "title": document.title if document else None,
+        "authors": authors,
+        "date": document.date if document else None,
+    }
 
 
 SYSTEMS: dict[str, Callable[[str, str], dict[str, Any]]] = {
@@ -160,8 +164,13 @@ def measure_corpus(pages: list[CorpusPage], settings: Settings) -> dict[str, Any
             expected = [try_canonicalize_url(url) or url for url in labels.item_links]
             found = sum(1 for url in expected if url in kept)
             results["listings"].append(
-                {"id": page.id, "expected": len(expected), "found": found, "links": len(built.links),
-                 "missing": [url for url in expected if url not in kept][:3]}
+                {
+                    "id": page.id,
+                    "expected": len(expected),
+                    "found": found,
+                    "links": len(built.links),
+                    "missing": [url for url in expected if url not in kept][:3],
+                }
             )
         if page.is_item:
             html = page.html()
@@ -181,8 +190,10 @@ def field_scores(items: list[dict[str, Any]], system: str, field: str) -> tuple[
 
 def print_corpus(title: str, results: dict[str, Any], *, quiet: bool) -> dict[str, Any]:
     items = results["items"]
-    print(f"\n== {title}: {len(items)} item pages, {len(results['listings'])} listings with item links, "
-          f"{len(results['forms'])} pages a person can search from, {len(results['blocked'])} blocked pages")
+    print(
+        f"\n== {title}: {len(items)} item pages, {len(results['listings'])} listings with item links, "
+        f"{len(results['forms'])} pages a person can search from, {len(results['blocked'])} blocked pages"
+    )
     rows, summary = [], {}
     for field in FIELDS:
         row: list[Any] = [field]
@@ -196,10 +207,16 @@ def print_corpus(title: str, results: dict[str, Any], *, quiet: bool) -> dict[st
     if listings:
         shares = [row["found"] / row["expected"] for row in listings]
         found, expected = sum(r["found"] for r in listings), sum(r["expected"] for r in listings)
-        summary["item links"] = {"found": found, "of": expected, "median_share": statistics.median(shares),
-                                 "worst_share": min(shares)}
-        print(f"item links on listings: {found}/{expected} ({found / expected:.3f}); median share per listing "
-              f"{statistics.median(shares):.3f}, worst {min(shares):.3f}")
+        summary["item links"] = {
+            "found": found,
+            "of": expected,
+            "median_share": statistics.median(shares),
+            "worst_share": min(shares),
+        }
+        print(
+            f"item links on listings: {found}/{expected} ({found / expected:.3f}); median share per listing "
+            f"{statistics.median(shares):.3f}, worst {min(shares):.3f}"
+        )
     forms = results["forms"]
     if forms:
         found = sum(1 for row in forms if row["found"])
@@ -223,14 +240,21 @@ def print_misses(results: dict[str, Any]) -> None:
                 continue
             print(f"\n-- {system} wrong on {field} ({len(misses)}):")
             for row in misses:
-                print(f"   {row['id']}: expected {expected_of(row['labels'], field)}; "
-                      f"got {got_of(row[system]['read'], field)}"
-                      + (f" [{row[system]['read'].get('sources', {}).get(_source_key(field), '')}]"
-                         if system == "research-crawler" else ""))
+                print(
+                    f"   {row['id']}: expected {expected_of(row['labels'], field)}; "
+                    f"got {got_of(row[system]['read'], field)}"
+                    + (
+                        f" [{row[system]['read'].get('sources', {}).get(_source_key(field), '')}]"
+                        if system == "research-crawler"
+                        else ""
+                    )
+                )
     for row in results["listings"]:
         if row["found"] < row["expected"]:
-            print(f"   listing {row['id']}: {row['found']}/{row['expected']} item links kept "
-                  f"({row['links']} links numbered); missing e.g. {row['missing']}")
+            print(
+                f"   listing {row['id']}: {row['found']}/{row['expected']} item links kept "
+                f"({row['links']} links numbered); missing e.g. {row['missing']}"
+            )
     for row in results["forms"]:
         if not row["usable"]:
             print(f"   search form {row['id']}: {'found, not usable' if row['found'] else 'not found'}")
@@ -264,12 +288,21 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
         if "citation_title" not in tags:
             continue
         authors = tags.get("citation_author", [])
-        date = next((tags[k][0] for k in ("citation_date", "citation_publication_date", "citation_online_date")
-                     if k in tags), None)
-        surname = authors[0].split(",")[0] if authors and "," in authors[0] else (authors[0].split()[-1] if authors else None)
-        labels = PageLabels(page_kind="item", original_url=saved.original_url, title=tags["citation_title"][0],
-                            first_author=surname, authors_count=len(authors) if authors else None,
-                            date=normalise_date(date) if date else None)
+        date = next(
+            (tags[k][0] for k in ("citation_date", "citation_publication_date", "citation_online_date") if k in tags),
+            None,
+        )
+        surname = (
+            authors[0].split(",")[0] if authors and "," in authors[0] else (authors[0].split()[-1] if authors else None)
+        )
+        labels = PageLabels(
+            page_kind="item",
+            original_url=saved.original_url,
+            title=tags["citation_title"][0],
+            first_author=surname,
+            authors_count=len(authors) if authors else None,
+            date=normalise_date(date) if date else None,
+        )
         row: dict[str, Any] = {"id": saved.file.name, "site": saved.site, "labels": labels}
         for name, read_with in SYSTEMS.items():
             read = read_with(html, saved.original_url)
@@ -294,12 +327,16 @@ def main() -> None:
     for part in parts:
         pages = read_page_corpus(root, parts=(part,))
         sites = len({page.site for page in pages})
-        summary = print_corpus(f"corpus, {part} part ({len(pages)} pages, {sites} sites)",
-                               measure_corpus(pages, settings), quiet=args.quiet)
+        summary = print_corpus(
+            f"corpus, {part} part ({len(pages)} pages, {sites} sites)",
+            measure_corpus(pages, settings),
+            quiet=args.quiet,
+        )
         document["parts"][part] = {"pages": len(pages), "sites": sites, **summary}
     if args.realweb:
-        document["realweb"] = print_corpus("realweb (scored against its pages' own tags)",
-                                           realweb_results(Path(args.realweb)), quiet=args.quiet)
+        document["realweb"] = print_corpus(
+            "realweb (scored against its pages' own tags)", realweb_results(Path(args.realweb)), quiet=args.quiet
+        )
     write_json(args.out, document)
 
 

@@ -43,12 +43,20 @@ def page(
         str | None,
         typer.Option("--testbed", help="Serve the local testbed web and show a page of this testbed site."),
     ] = None,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url", help="For a saved file: the address it was saved from (its relative links resolve there)."
+        ),
+    ] = None,
 ) -> None:
     """Show what the agents will see on a page: numbered links, search form, metadata, determination, tokens."""
     from research_crawler.cli.page_inspection import inspect_page
 
     if render is not None and render not in get_args(RenderMode):
         fail(f"--render must be one of {', '.join(get_args(RenderMode))}, not {render!r}")
+    if url is not None and (testbed is not None or target is None or "://" in target):
+        fail(f"--url is the address of a saved file: research-crawler page FILE --url {url}")
     mode: RenderMode | None = render  # type: ignore[assignment]
     settings = load_settings(ctx)
     if testbed is not None:
@@ -56,7 +64,7 @@ def page(
     elif target is None:
         fail("give a URL or a file (or --testbed SITE)")
     else:
-        inspection = asyncio.run(inspect_page(target, settings, render=mode))
+        inspection = asyncio.run(inspect_page(target, settings, render=mode, url=url))
     if as_json:
         sys.stdout.write(inspection.model_dump_json(indent=2) + "\n")
     else:

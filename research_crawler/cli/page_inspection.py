@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from research_crawler.config.settings import RenderMode, Settings
-from research_crawler.errors import ConfigError
+from research_crawler.errors import ConfigError, InvalidURLError
 from research_crawler.pages.metadata import ItemMetadata, read_item_metadata
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanism
@@ -90,18 +90,20 @@ def inspection_of(page: Page) -> PageInspection:
 
 
 async def inspect_page(
-    target: str, settings: Settings, *, render: RenderMode | None = None
+    target: str, settings: Settings, *, render: RenderMode | None = None, url: str | None = None
 ) -> PageInspection:
-    """Fetch `target` (an http(s) URL, or a path to a saved HTML file) and inspect it."""
+    """Fetch `target` (an http(s) URL, or a path to a saved HTML file) and inspect it; a saved file's relative
+    links resolve against `url`, the address it was saved from, when given."""
     if "://" not in target:
-        return inspection_of(_saved_page(Path(target), settings))
+        return inspection_of(_saved_page(Path(target), settings, url=url))
     async with Fetcher(settings.fetch, page_view=settings.page_view) as fetcher:
         page = await fetcher.fetch(target, render=render)
     return inspection_of(page)
 
 
-def _saved_page(path: Path, settings: Settings) -> Page:
-    """The saved HTML file `path` as a page; ConfigError when it is no file, not a regular one, or too large."""
+def _saved_page(path: Path, settings: Settings, *, url: str | None = None) -> Page:
+    """The saved HTML file `path` as a page (at `url` when given); ConfigError when it is no file, not a regular
+    one, or too large, or when `url` is no http(s) address."""
     if not path.exists():
         text = str(path)
         looks_like_a_host = "." in text and "/" not in text and path.suffix.lower() not in (".html", ".htm")
@@ -117,6 +119,11 @@ def _saved_page(path: Path, settings: Settings) -> Page:
                 f"{path} is {size:,} bytes, over fetch.max_page_bytes ({settings.fetch.max_page_bytes:,}): raise it "
                 f"with --set fetch.max_page_bytes={size}"
             )
-        return page_from_file(path, settings=settings.page_view)
+        return page_from_file(path, url=url, settings=settings.page_view, max_links=settings.fetch.max_links_per_page)
+    except InvalidURLError:
+        raise ConfigError(
+            f"--url {url!r} is not an http(s) address: give the page's original URL, e.g. "
+            f"research-crawler page {path} --url https://example.org/paper"
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {(exc.strerror or type(exc).__name__).lower()}") from None

@@ -66,7 +66,12 @@ class FetchSettings(SettingsSection):
         description="A path segment (or run of segments) repeated more times than this in a row, as in "
         "/a/a/a/ or /x/y/x/y/x/y/, marks a crawler trap: such URLs are neither queued nor fetched (Heritrix: 2).",
     )
-    max_links_per_page: int = Field(1000, gt=0, description="Links numbered on one page; the rest are dropped.")
+    max_links_per_page: int = Field(
+        20_000,
+        gt=0,
+        description="Links numbered on one page; the rest are dropped. A table of contents of thousands of papers "
+        "is kept whole (the Crawler's view still shows only page_view.crawler_top_links of them).",
+    )
     chromium_path: str | None = Field(None, description="Chromium binary; found on PATH when unset.")
     cdp_url: str | None = Field(None, description="Use an already running browser at this CDP URL.")
     browser_wait_s: float = Field(1.0, ge=0, description="Extra wait after load for JavaScript to render.")

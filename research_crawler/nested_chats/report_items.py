@@ -84,6 +84,9 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     authors = [name for name in (plain_text(a) for a in meta.authors) if name]
     # a field the page's metadata lacks keeps what the Collector read where it found the item, and says so
     sources: dict[str, str] = dict(meta.sources)
+    for field, note in meta.notes.items():  # a tag the page contradicts is not believed, and the item says so
+        if field in sources:
+            sources[field] = f"{sources[field]} ({plain_text(note)})"
     for field in ("authors", "date"):
         if field not in sources and field in item.metadata_sources:
             sources[field] = item.metadata_sources[field]

@@ -67,6 +67,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     written alone ("2016", "(2011)", "Vol. 37 (2008)") counts too; without, only dates with a month."""
     found: list[str] = []
     for match in _DATE_IN_TEXT.finditer(text):
+        value: str | None
         if match.group("iso"):
             value = normalise_date(match.group("iso"))
         elif match.group("dmy"):
@@ -107,6 +108,7 @@ def _parser() -> Any:
     return DateDataParser(languages=_LANGUAGES, settings={"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["year"]})
 
 
+@lru_cache(maxsize=4096)
 def _words_date(text: str) -> str | None:
     """A date written with a month word, in one of the corpus's languages, at the precision written."""
     clean = normalise_date(text)

@@ -24,7 +24,7 @@ from research_crawler.pages.metadata_sources import (
     normalise_doi,
     read_tag_sources,
 )
-from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
+from research_crawler.pages.page_shows import VisiblePage, label_kind, read_visible_page, words_of
 from research_crawler.pages.person_names import is_person_name, name_key, split_people
 from research_crawler.text.untrusted import UntrustedText
 
@@ -34,10 +34,58 @@ logger = logging.getLogger(__name__)
 
 # Headings that name a kind of page or a part of one, never an item ("Publication details", "Abstract").
 _GENERIC_WORDS = frozenset(
-    """abstract abstracts article articles details detail publication publications document documents record records
-    full item view home page search results result contents table journal issue volume menu navigation references
-    summary overview metadata information info citation cite export share dettaglio tesi thesis theses
-    titelansicht vollanzeige katalog catalogue catalog detailanzeige notice résumé resume""".split()
+    [
+        "abstract",
+        "abstracts",
+        "article",
+        "articles",
+        "details",
+        "detail",
+        "publication",
+        "publications",
+        "document",
+        "documents",
+        "record",
+        "records",
+        "full",
+        "item",
+        "view",
+        "home",
+        "page",
+        "search",
+        "results",
+        "result",
+        "contents",
+        "table",
+        "journal",
+        "issue",
+        "volume",
+        "menu",
+        "navigation",
+        "references",
+        "summary",
+        "overview",
+        "metadata",
+        "information",
+        "info",
+        "citation",
+        "cite",
+        "export",
+        "share",
+        "dettaglio",
+        "tesi",
+        "thesis",
+        "theses",
+        "titelansicht",
+        "vollanzeige",
+        "katalog",
+        "catalogue",
+        "catalog",
+        "detailanzeige",
+        "notice",
+        "résumé",
+        "resume",
+    ]
 )
 _HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
 _IN_TITLE_ELEMENT = 3.0
@@ -52,7 +100,8 @@ _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
 # "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
 _DOCUMENT_TYPE = re.compile(
-    r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$", re.I
+    r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
+    re.I,
 )
 _REFERENCE_LINE = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|pages?|pp\.)\s*\d", re.I)
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
@@ -70,8 +119,12 @@ class ItemMetadata(BaseModel):
     """What a page says about its item; absent fields are None/[] and missing from `sources`."""
 
     title: UntrustedText | None = None
-    authors: list[UntrustedText] = Field(default_factory=list, description="In the page's order, as the page writes them.")
-    date: UntrustedText | None = Field(default=None, description="YYYY-MM-DD, YYYY-MM or YYYY when parseable, else the raw value.")
+    authors: list[UntrustedText] = Field(
+        default_factory=list, description="In the page's order, as the page writes them."
+    )
+    date: UntrustedText | None = Field(
+        default=None, description="YYYY-MM-DD, YYYY-MM or YYYY when parseable, else the raw value."
+    )
     abstract: UntrustedText | None = None
     doi: UntrustedText | None = Field(default=None, description="Bare '10.xxxx/...' form.")
     pdf_url: str | None = Field(default=None, description="Absolute canonical URL of the PDF.")
@@ -122,7 +175,9 @@ def _decide_title(
 ) -> tuple[str | None, int | None]:
     """The title, and the block the page shows it in (None when it is not shown)."""
     tags = [r for r in readings if r.title and r.source != "html_title"]
-    shown = [r for r in tags if page.shows(r.title)]
+    in_title = f" {words_of(page.title_element)} "
+    # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
+    shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
     visible = _visible_title(page)
     if shown:
         chosen = shown[0]
@@ -131,6 +186,7 @@ def _decide_title(
         return title, _block_of(page, title)
     if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
         text, index, _ = visible
+        text = _with_subtitle(text, page) if index >= 0 else text
         values["title"], sources["title"] = text, ("page_field" if index < 0 else "page_heading")
         if tags:
             notes["title"] = f"the page's {tags[0].source} title {tags[0].title!r} is not what the page shows"
@@ -155,19 +211,23 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
     fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
     fields = [value for value in fields if value and not _generic(value)]
-    if fields:
+    if fields and not page.lists_items():
         return fields[0], -1, _TITLE_FIELD
     in_title = words_of(page.title_element)
     segments = [words_of(part) for part in _TITLE_SEPARATORS.split(page.title_element)]
     segments = [segment for segment in segments if segment and not _generic(segment)]
     best: tuple[str, int, float] | None = None
     for block in page.blocks:
+        if block.chrome or not block.words or len(block.words) > 600:
+            continue
         text = _DOCUMENT_TYPE.sub("", block.text).strip(" :;/|")
         words = words_of(text)
-        if block.chrome or not words or not 1 <= len(words.split()) <= 60 or _generic(text):
-            continue
-        if split_people(text) or (dates_in_text(text) and len(words.split()) < 8) or _REFERENCE_LINE.search(text):
-            continue  # a byline, a date line, a journal reference ("Biomaterials, Volume 27, Issue 19, …")
+        if not words or not 1 <= len(words.split()) <= 60 or _generic(text) or _REFERENCE_LINE.search(text):
+            continue  # a journal reference ("Biomaterials, Volume 27, Issue 19, …") is no title
+        if label_kind(text) or (len(words.split()) < 8 and dates_in_text(text)):
+            continue  # a field's label ("Authors:") or a date line
+        if not block.heading and split_people(text) and not _in_title_element(words, in_title, segments):
+            continue  # a byline (a short heading in title case reads as names too, and stays a candidate)
         count = len(words.split())
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
@@ -212,7 +272,7 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     if index is None or index + 1 >= len(page.blocks):
         return title
     subtitle = page.blocks[index + 1].text
-    if split_people(subtitle) or len(subtitle.split()) > 25:
+    if len(subtitle.split()) > 25:
         return title
     title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
@@ -232,8 +292,8 @@ def _block_of(page: VisiblePage, text: str) -> int | None:
     target = words_of(text)
     if not target:
         return None
-    exact = [block for block in page.blocks if words_of(block.text) == target]
-    holding = [block for block in page.blocks if f" {target} " in f" {words_of(block.text)} "]
+    exact = [block for block in page.blocks if block.words == target]
+    holding = [block for block in page.blocks if f" {target} " in f" {block.words} "]
     for block in [b for b in exact if b.heading] + exact + [b for b in holding if b.heading] + holding:
         return block.index
     return None
@@ -263,8 +323,13 @@ def _decide_authors(
     if visible and shown == 0:
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
-    elif visible and set(tag_keys) <= set(seen_keys) and (
-        (len(visible) > len(tag_names) and len(tag_names) <= 2) or (len(visible) == len(tag_names) and seen_keys != tag_keys)
+    elif (
+        visible
+        and set(tag_keys) <= set(seen_keys)
+        and (
+            (len(visible) > len(tag_names) and len(tag_names) <= 2)
+            or (len(visible) == len(tag_names) and seen_keys != tag_keys)
+        )
     ):
         if seen_keys[: len(tag_keys)] != tag_keys:
             notes["authors"] = f"the page shows its authors in another order than its {tagged.source} tags"
@@ -277,6 +342,8 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
     one name a line), else the byline under the title, else the names its markup calls authors."""
     named: list[str] = []
+    if page.lists_items():
+        return [], "page_field"
     for label in page.author_labels:
         named += [name for name in page.byline_after(label, reach=60) if name not in named]
     for value in page.field_values("authors"):
@@ -323,7 +390,7 @@ def _decide_date(
     found = htmldate_date(html, url=url if url.startswith("http") else None)
     year = year_of(found)
     if year and any(
-        f" {year} " in f" {words_of(block.text)} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
+        f" {year} " in f" {block.words} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
         for block in page.blocks
     ):
         values["date"], sources["date"] = year, "htmldate"
@@ -338,8 +405,8 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
         return labelled[0][1], "page_field"
     if title_index is None:
         return None
-    title = words_of(page.blocks[title_index].text)
-    anchors = [b.index for b in page.blocks if words_of(b.text) == title] or [title_index]
+    title = page.blocks[title_index].words
+    anchors = [b.index for b in page.blocks if b.words == title] or [title_index]
     for bare_years, (before, after) in ((False, (_DATE_REACH_BEFORE, _DATE_REACH_AFTER)), (True, _YEAR_REACH)):
         near: dict[int, int] = {}
         for anchor in anchors:

@@ -31,8 +31,22 @@ __all__ = ["MetadataSource", "Reading", "container_names", "normalise_doi", "rea
 logger = logging.getLogger(__name__)
 
 MetadataSource = Literal[
-    "citation", "bepress", "eprints", "prism", "dublin_core", "json_ld", "microdata", "rdfa", "script_json",
-    "opengraph", "html_title", "page_heading", "page_field", "page_byline", "page_text", "htmldate",
+    "citation",
+    "bepress",
+    "eprints",
+    "prism",
+    "dublin_core",
+    "json_ld",
+    "microdata",
+    "rdfa",
+    "script_json",
+    "opengraph",
+    "html_title",
+    "page_heading",
+    "page_field",
+    "page_byline",
+    "page_text",
+    "htmldate",
 ]
 
 # bioRxiv puts a placeholder (Jan 1 of the year) in citation_publication_date and the posting day in
@@ -41,14 +55,33 @@ _CITATION_DATE_TAGS = ("citation_date", "citation_publication_date", "citation_c
 _DC_DATE_TERMS = ("date", "issued", "created", "available")
 # JSON-LD and microdata types that describe an item, best first; a WebPage only counts through its mainEntity.
 _TYPE_RANK = {
-    "scholarlyarticle": 0, "medicalscholarlyarticle": 0, "article": 1, "newsarticle": 1, "techarticle": 1,
-    "report": 1, "thesis": 1, "chapter": 1, "blogposting": 1, "book": 2, "dataset": 2, "creativework": 2,
+    "scholarlyarticle": 0,
+    "medicalscholarlyarticle": 0,
+    "article": 1,
+    "newsarticle": 1,
+    "techarticle": 1,
+    "report": 1,
+    "thesis": 1,
+    "chapter": 1,
+    "blogposting": 1,
+    "book": 2,
+    "dataset": 2,
+    "creativework": 2,
 }
 _JSON_LD_MAX_DEPTH = 8
 _CONTAINER_TAGS = (
-    "citation_journal_title", "citation_conference_title", "citation_inbook_title", "citation_publisher",
-    "bepress_citation_journal_title", "prism.publicationname", "dc.source", "dc.publisher", "dc.relation.ispartof",
-    "dcterms.ispartof", "og:site_name", "application-name",
+    "citation_journal_title",
+    "citation_conference_title",
+    "citation_inbook_title",
+    "citation_publisher",
+    "bepress_citation_journal_title",
+    "prism.publicationname",
+    "dc.source",
+    "dc.publisher",
+    "dc.relation.ispartof",
+    "dcterms.ispartof",
+    "og:site_name",
+    "application-name",
 )
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|info:doi/|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
@@ -100,12 +133,7 @@ def read_tag_sources(tree: lxml.html.HtmlElement, html: str, *, base: str) -> li
 def container_names(tree: lxml.html.HtmlElement) -> list[str]:
     """The names of what holds the item — journal, proceedings, book, publisher, site — as its tags give them."""
     metas = _meta_values(tree)
-    names = [
-        value
-        for tag in _CONTAINER_TAGS
-        for value in _clean_all(metas.get(tag, []))
-        if len(value) >= 3
-    ]
+    names = [value for tag in _CONTAINER_TAGS for value in _clean_all(metas.get(tag, [])) if len(value) >= 3]
     return sorted(set(names), key=len, reverse=True)
 
 
@@ -195,7 +223,7 @@ def _microdata(tree: lxml.html.HtmlElement, base: str) -> dict[str, Any]:
     """schema.org microdata (``itemscope``/``itemprop``), read by extruct."""
     if not tree.xpath("//*[@itemscope]"):
         return {}
-    candidates = []
+    candidates: list[tuple[int, int, dict[str, Any]]] = []
     for item in MicrodataExtractor().extract_items(tree, base):
         types = [str(t).rsplit("/", 1)[-1].lower() for t in _as_list(item.get("type"))]
         ranks = [_TYPE_RANK[t] for t in types if t in _TYPE_RANK]
@@ -237,7 +265,9 @@ def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str,
         return
     if not isinstance(node, dict):
         return
-    types = [t.rsplit("/", 1)[-1].removeprefix("schema:").lower() for t in _as_list(node.get("@type")) if isinstance(t, str)]
+    types = [
+        t.rsplit("/", 1)[-1].removeprefix("schema:").lower() for t in _as_list(node.get("@type")) if isinstance(t, str)
+    ]
     ranks = [_TYPE_RANK[t] for t in types if t in _TYPE_RANK]
     if ranks:
         yield min(ranks), node
@@ -349,4 +379,3 @@ def _clean_all(values: Any) -> list[str]:
 
 def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value] if value is not None else []
-

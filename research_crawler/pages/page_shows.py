@@ -14,64 +14,190 @@ import html as html_entities
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 import lxml.html
 from lxml import etree
 
+from research_crawler.pages.bylines import MAX_SKIPPED, between_names, marked_authors, people_in, unmistakable
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
-from research_crawler.pages.person_names import split_people
 
-__all__ = ["Block", "FieldKind", "VisiblePage", "read_visible_page", "words_of"]
+__all__ = ["Block", "FieldKind", "VisiblePage", "label_kind", "read_visible_page", "words_of"]
 
 FieldKind = Literal["title", "authors", "date", "other"]
 
-_UNSEEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "select", "option",
-                     "svg", "iframe", "object", "embed", "textarea"})
+_UNSEEN = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "select",
+        "option",
+        "svg",
+        "iframe",
+        "object",
+        "embed",
+        "textarea",
+    }
+)
 _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 # Class names that hide an element by convention (Bootstrap, WordPress, screen-reader-only text).
 _HIDING_CLASSES = re.compile(
-    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|screenreader-only|offscreen|d-none|hidden|hide)(?:$|\s)", re.I
+    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|screenreader-only|offscreen|d-none|hidden|hide)(?:$|\s)",
+    re.I,
 )
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
-# Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
-_AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
-_FURNITURE = re.compile(r"@|\[at\]|orcid|^more by\b|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$", re.I)
-_CHROME_NAMES = re.compile(r"(?:^|[\s_-])(?:nav|navbar|menu|footer|breadcrumbs?|sidebar|masthead|cookie)(?:$|[\s_-])", re.I)
+_CHROME_NAMES = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|menu|footer|breadcrumbs?|sidebar|masthead|cookie)(?:$|[\s_-])", re.I
+)
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 
 # Labels a page puts before a value, by what the value is (lower case, without ':' or '*'), in the languages of
 # the corpus's pages. Dates of other events than publication (update, deposit, receipt) are "other".
 _LABELS: dict[str, FieldKind] = {
-    **dict.fromkeys(("title", "titel", "titolo", "titre", "título", "titulo", "haupttitel", "dc.title",
-                     "title proper", "article title", "document title"), "title"),
-    **dict.fromkeys(("author", "authors", "author(s)", "autor", "autoren", "autore", "autori", "auteur", "auteurs",
-                     "auteur(s)", "autor / hrsg.", "autor/hrsg.", "creator", "creators", "creator(s)", "verfasser",
-                     "1. verfasser", "verfasser/in", "dc.contributor.author", "dc.creator", "written by", "by",
-                     "hrsg./bearb.", "hrsg.", "herausgeber", "editor", "editors", "editor(s)",
-                     "tesista"), "authors"),
-    **dict.fromkeys(("date", "year", "jahr", "erscheinungsjahr", "erscheinungsdatum", "publication date",
-                     "date of publication", "published", "publication year", "year published", "issue date",
-                     "date issued", "dc.date.issued", "date created", "year accepted", "data conseguimento",
-                     "année", "anno", "fecha", "datum", "erschienen", "date of conference", "veröffentlicht",
-                     "published in", "publié", "publicado", "pubblicato", "publication", "date of award",
-                     "defense date", "date de soutenance", "copyright date", "dc.date.copyright",
-                     "publication date (web)", "published online", "first published", "online publication date",
-                     "verlagsort, verlag, jahr", "ort/verlag/jahr", "erschienen:", "release date", "publisher",
-                     "imprint", "verlag", "éditeur", "editore", "editorial", "publication info"), "date"),
-    **dict.fromkeys(("updated", "last updated", "last modified", "modified", "date modified", "last modification date",
-                     "dc.date.accessioned", "dc.date.available", "date accessioned", "date available", "received",
-                     "accepted", "revised", "submitted", "soumis le", "folder created", "aufnahmedatum",
-                     "ultimo aggiornamento", "dernière modification le", "archivage à long terme le", "anno iscrizione",
-                     "date deposited", "deposited on", "record created", "last modified on"), "other"),
+    **dict.fromkeys(
+        (
+            "title",
+            "titel",
+            "titolo",
+            "titre",
+            "título",
+            "titulo",
+            "haupttitel",
+            "dc.title",
+            "title proper",
+            "article title",
+            "document title",
+        ),
+        "title",
+    ),
+    **dict.fromkeys(
+        (
+            "author",
+            "authors",
+            "author(s)",
+            "autor",
+            "autoren",
+            "autore",
+            "autori",
+            "auteur",
+            "auteurs",
+            "auteur(s)",
+            "autor / hrsg.",
+            "autor/hrsg.",
+            "creator",
+            "creators",
+            "creator(s)",
+            "verfasser",
+            "1. verfasser",
+            "verfasser/in",
+            "dc.contributor.author",
+            "dc.creator",
+            "written by",
+            "by",
+            "hrsg./bearb.",
+            "hrsg.",
+            "herausgeber",
+            "editor",
+            "editors",
+            "editor(s)",
+            "tesista",
+        ),
+        "authors",
+    ),
+    **dict.fromkeys(
+        (
+            "date",
+            "year",
+            "jahr",
+            "erscheinungsjahr",
+            "erscheinungsdatum",
+            "publication date",
+            "date of publication",
+            "published",
+            "publication year",
+            "year published",
+            "issue date",
+            "date issued",
+            "dc.date.issued",
+            "date created",
+            "year accepted",
+            "data conseguimento",
+            "année",
+            "anno",
+            "fecha",
+            "datum",
+            "erschienen",
+            "date of conference",
+            "veröffentlicht",
+            "published in",
+            "publié",
+            "publicado",
+            "pubblicato",
+            "publication",
+            "date of award",
+            "defense date",
+            "date de soutenance",
+            "copyright date",
+            "dc.date.copyright",
+            "publication date (web)",
+            "published online",
+            "first published",
+            "online publication date",
+            "verlagsort, verlag, jahr",
+            "ort/verlag/jahr",
+            "erschienen:",
+            "release date",
+            "publisher",
+            "imprint",
+            "verlag",
+            "éditeur",
+            "editore",
+            "editorial",
+            "publication info",
+        ),
+        "date",
+    ),
+    **dict.fromkeys(
+        (
+            "updated",
+            "last updated",
+            "last modified",
+            "modified",
+            "date modified",
+            "last modification date",
+            "dc.date.accessioned",
+            "dc.date.available",
+            "date accessioned",
+            "date available",
+            "received",
+            "accepted",
+            "revised",
+            "submitted",
+            "soumis le",
+            "folder created",
+            "aufnahmedatum",
+            "ultimo aggiornamento",
+            "dernière modification le",
+            "archivage à long terme le",
+            "anno iscrizione",
+            "date deposited",
+            "deposited on",
+            "record created",
+            "last modified on",
+        ),
+        "other",
+    ),
 }
 _MAX_LABEL_WORDS = 5
-_MAX_SKIPPED = 5  # affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline
-_INSTITUTION = re.compile(
-    r"\b(?:universit\w*|institut\w*|department|dept\.|school|college|laborator\w*|centre|center|hospital|faculty|"
-    r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -84,6 +210,7 @@ class Block:
     index: int
     chrome: bool
     header_cell: bool = False
+    words: str = ""
 
 
 @dataclass
@@ -119,21 +246,23 @@ class VisiblePage:
         names: list[str] = []
         skipped = 0
         for block in self.blocks[index + 1 : index + 1 + reach]:
-            if block.text.rstrip().endswith(":") and label_kind(block.text) != "authors" or block.chrome:
+            if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or block.chrome:
                 break  # a labelled field starts: "Medientyp:" is no byline
-            people = _people_in(block.text, continuing=bool(names))
+            people = people_in(block.text, continuing=bool(names))
             if people:
-                if not names and strict and not _unmistakable(block.text, people):
+                if not names and strict and not unmistakable(block.text, people):
                     return []
                 names += [name for name in people if name not in names]
                 skipped = 0
-            elif names and not block.heading and (_FURNITURE.search(block.text) or _affiliation(block.text)) and (
-                skipped < _MAX_SKIPPED
-            ):
+            elif names and not block.heading and between_names(block.text) and skipped < MAX_SKIPPED:
                 skipped += 1
             elif names or block.heading or len(block.text.split()) > 12:
                 break
         return names
+
+    def lists_items(self) -> bool:
+        """Whether the page labels several titles ("Title: …" per entry): a listing, not one item's page."""
+        return len({words_of(value) for value in self.field_values("title")}) > 1
 
     def marked_authors(self) -> list[str]:
         """Names the page's markup calls its authors (rel=author, class "author"/"byline"/"fn", itemprop)."""
@@ -160,13 +289,18 @@ def read_visible_page(tree: Any) -> VisiblePage:
         if not isinstance(element.tag, str) or element.tag in _UNSEEN or _hidden(element):
             element.drop_tree()
     blocks = list(_blocks(root))
-    page = VisiblePage(blocks=blocks, title_element=title_element, marked=_marked_authors(root))
-    page._words = " " + " ".join(words_of(block.text) for block in blocks) + " "
+    page = VisiblePage(
+        blocks=blocks,
+        title_element=title_element,
+        marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e)),
+    )
+    page._words = " " + " ".join(block.words for block in blocks) + " "
     page._compact = page._words.replace(" ", "")
     page.fields, page.author_labels = _fields(root, blocks)
     return page
 
 
+@lru_cache(maxsize=8192)
 def words_of(text: str) -> str:
     """`text` reduced to its words: accents dropped, case folded, punctuation and spacing removed."""
     decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text))
@@ -224,7 +358,8 @@ def _blocks(root: Any) -> list[Block]:
         if text:
             element = owner[0]
             header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
-            blocks.append(Block(text, _heading_level(element), len(blocks), _in_chrome(element), header))
+            block = Block(text, _heading_level(element), len(blocks), _in_chrome(element), header, words_of(text))
+            blocks.append(block)
 
     for event, element in etree.iterwalk(root, events=("start", "end")):
         is_block = element.tag in BLOCK_TAGS or element.tag in ("td", "th", "dt", "dd")
@@ -273,7 +408,8 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
     for index, block in enumerate(blocks):
         segments = [segment for segment in re.split(r"\s*[;|]\s*", block.text) if ":" in segment]
         labelled = [
-            (label, value) for label, _, value in (seg.partition(":") for seg in segments)
+            (label, value)
+            for label, _, value in (seg.partition(":") for seg in segments)
             if label_kind(label) and value.strip()
         ]
         for label, value in labelled:
@@ -287,53 +423,6 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
             if label_kind(block.text) == "authors" and block.text.rstrip().endswith(":") and not block.chrome:
                 author_labels.append(index)
     return found, author_labels
-
-
-def _marked_authors(root: Any) -> list[str]:
-    """The names in the first element the markup calls the author (rel=author, itemprop=author, class "author",
-    "byline", "fn"), and in its siblings marked the same way (one list item per author): a reference list further
-    down marks its authors too, but in other containers."""
-    names: list[str] = []
-    group: tuple[Any, Any] | None = None
-    for element in root.iter():
-        if not isinstance(element.tag, str) or element.tag in _UNSEEN:
-            continue
-        rel = (element.get("rel") or "").lower().split()
-        marked = "author" in rel or (element.get("itemprop") or "").lower() == "author"
-        if not marked and not _AUTHOR_CLASSES.search(element.get("class") or ""):
-            continue
-        signature = (element.tag, element.get("class"))
-        if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
-            continue
-        text = collapse_whitespace(clean_text(element.text_content()))
-        if not text or len(text.split()) > 40 or _in_chrome(element):
-            continue
-        people = split_people(text) or ([text] if "author" in rel and len(text.split()) == 1 else [])
-        if people and group is None:
-            ancestors = list(element.iterancestors())
-            group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
-        names += [name for name in people if name not in names]
-    return names
-
-
-def _people_in(text: str, *, continuing: bool = False) -> list[str]:
-    """The names of a byline block: a list of names, or one name followed by its affiliation (any text after the
-    name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse")."""
-    people = split_people(text)
-    if people:
-        return people
-    name, comma, rest = text.partition(",")
-    if comma and not re.search(r"\d", name) and (continuing or _affiliation(rest)):
-        return split_people(name)
-    return []
-
-
-def _affiliation(text: str) -> bool:
-    return bool(_INSTITUTION.search(text))
-
-
-def _unmistakable(text: str, people: list[str]) -> bool:
-    return len(people) > 1 or text.lower().startswith("by ") or bool(re.search(r"\b[A-Z]\.|[\d*†‡]", text))
 
 
 def _add_written_html(root: Any) -> None:

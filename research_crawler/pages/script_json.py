@@ -27,11 +27,27 @@ logger = logging.getLogger(__name__)
 _ASSIGNED_OBJECT = re.compile(r"(?:^|[;\s(,])[\w$.\[\]'\"]+\s*=\s*(?=\{)")
 _TITLE_KEYS = ("title", "displayDocTitle", "articleTitle", "documentTitle", "headline", "formulaStrippedArticleTitle")
 _AUTHOR_KEYS = ("authors", "author", "creators", "authorList", "contributors")
-_DATE_KEYS = ("publicationDate", "datePublished", "publishedDate", "publication_date", "pubDate", "publishDate",
-              "onlineDate", "coverDate", "date", "publicationYear", "year")
+_DATE_KEYS = (
+    "publicationDate",
+    "datePublished",
+    "publishedDate",
+    "publication_date",
+    "pubDate",
+    "publishDate",
+    "onlineDate",
+    "coverDate",
+    "date",
+    "publicationYear",
+    "year",
+)
 _NAME_KEYS = ("name", "fullName", "full_name", "displayName", "preferredName")
-_NAME_PAIRS = (("firstName", "lastName"), ("givenName", "familyName"), ("given", "family"),
-               ("first_name", "last_name"), ("forename", "surname"))
+_NAME_PAIRS = (
+    ("firstName", "lastName"),
+    ("givenName", "familyName"),
+    ("given", "family"),
+    ("first_name", "last_name"),
+    ("forename", "surname"),
+)
 _MAX_SCRIPT_CHARS = 4_000_000
 _MAX_NODES = 200_000
 _MAX_DEPTH = 12

@@ -137,8 +137,8 @@ def build_page_view(
     *,
     url: str | None,
     site_url: str | None = None,
-    max_links: int = 1000,
-    max_link_text_chars: int = 160,
+    max_links: int = DEFAULT_MAX_LINKS,
+    max_link_text_chars: int = DEFAULT_LINK_TEXT_CHARS,
     prune: Callable[[Any], None] | None = None,
 ) -> PageView:
     """Turn a page's HTML into the view an LLM reads (see `PageView`).

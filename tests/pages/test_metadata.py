@@ -181,13 +181,17 @@ def test_json_ld_graph_with_nested_list() -> None:
 
 
 @needs_realweb
-def test_ieee_keeps_metadata_in_script_so_fields_stay_absent() -> None:
+def test_ieee_metadata_held_in_the_page_state_script_is_read() -> None:
+    """IEEE Xplore's page renders its article from a JSON object in a script: no tag holds the authors."""
     text, url = _page("ieee__article__1.html")
     found = read_item_metadata(text, url=url)
-    assert found.authors == [] and found.date is None and found.doi is None
-    assert found.abstract is None and found.pdf_url is None
-    assert found.sources == {"title": "html_title"}
-    assert found.title == _norm(_tree(text).xpath("string(//title)"))
+    assert not _tag_values(_tree(text), "citation_author")
+    assert found.authors == ["Panayotis Mertikopoulos", "Aris L. Moustakas"]
+    assert all(f'"name":"{name}"' in text for name in found.authors)
+    assert f'"title":"{found.title}"' in text and found.title in _norm(_tree(text).xpath("string(//title)"))
+    assert found.date is not None and found.date.startswith("2013")
+    assert {found.sources[f] for f in ("title", "authors", "date")} == {"script_json"}
+    assert not found.notes, "the <title> a browser shows agrees with the script's title"
 
 
 @needs_realweb

@@ -153,7 +153,8 @@ def test_arxiv_listing_keeps_every_title_and_numbers_abstract_links() -> None:
     assert "https://arxiv.org/IgnoreMe" not in {link.url for link in view.links}, "aria-hidden trap link"
     _assert_consistent(view)
 
-    capped = build_page_view(html, url=None)  # default max_links 1000
+    assert build_page_view(html, url=None).links == view.links, "by default a long listing is kept whole"
+    capped = build_page_view(html, url=None, max_links=1000)
     assert len(capped.links) == 1000 and capped.truncated_links > 0
     assert capped.markdown.count("Title:") == entries, "text beyond the cap stays, unnumbered"
     _assert_consistent(capped)

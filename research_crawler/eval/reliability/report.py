@@ -47,6 +47,7 @@ def _load_cases() -> None:
         interstitial_cases,
         model_cases,
         one_work_cases,
+        page_truth_cases,
         report_markup_cases,
         resource_cases,
         run_cases,

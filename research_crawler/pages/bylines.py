@@ -1,0 +1,75 @@
+"""Who a page says wrote its item, as a reader sees it: the names of a byline block (a list, or one name and its
+affiliation), the lines a byline runs across (affiliations, e-mails, "View Profile"), and the names its markup
+calls authors (rel=author, hCard's ``fn``, publishers' ``author``/``byline`` classes)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.person_names import split_people
+
+__all__ = ["MAX_SKIPPED", "between_names", "marked_authors", "people_in", "unmistakable"]
+
+#: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
+MAX_SKIPPED = 5
+
+# Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
+_AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
+_FURNITURE = re.compile(r"@|\[at\]|orcid|^more by\b|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$", re.I)
+_INSTITUTION = re.compile(
+    r"\b(?:universit\w*|institut\w*|department|dept\.|school|college|laborator\w*|centre|center|hospital|faculty|"
+    r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b",
+    re.I,
+)
+
+
+def people_in(text: str, *, continuing: bool = False) -> list[str]:
+    """The names of a byline block: a list of names, or one name followed by its affiliation (any text after the
+    name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse")."""
+    people = split_people(text)
+    if people:
+        return people
+    name, comma, rest = text.partition(",")
+    if comma and not re.search(r"\d", name) and (continuing or _INSTITUTION.search(rest)):
+        return split_people(name)
+    return []
+
+
+def between_names(text: str) -> bool:
+    """Whether a line may sit between two names of one byline: an affiliation, an e-mail, a profile link."""
+    return bool(_FURNITURE.search(text) or _INSTITUTION.search(text))
+
+
+def unmistakable(text: str, people: list[str]) -> bool:
+    """Whether a block of names reads as a byline beyond doubt: two names or more, "by …", initials or marks."""
+    return len(people) > 1 or text.lower().startswith("by ") or bool(re.search(r"\b[A-Z]\.|[\d*†‡]", text))
+
+
+def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
+    """The names in the first element the markup calls the author (rel=author, itemprop=author, class "author",
+    "byline", "fn"), and in its siblings marked the same way (one list item per author): a reference list further
+    down marks its authors too, but in other containers. Elements `skip` names (hidden, chrome) are left out."""
+    names: list[str] = []
+    group: tuple[Any, Any] | None = None
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        rel = (element.get("rel") or "").lower().split()
+        marked = "author" in rel or (element.get("itemprop") or "").lower() == "author"
+        if not marked and not _AUTHOR_CLASSES.search(element.get("class") or ""):
+            continue
+        signature = (element.tag, element.get("class"))
+        if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
+            continue
+        text = collapse_whitespace(clean_text(element.text_content()))
+        if not text or len(text.split()) > 40 or skip(element):
+            continue
+        people = split_people(text) or ([text] if "author" in rel and len(text.split()) == 1 else [])
+        if people and group is None:
+            ancestors = list(element.iterancestors())
+            group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
+        names += [name for name in people if name not in names]
+    return names

@@ -1,0 +1,48 @@
+"""`research-crawler page FILE --url URL`: a saved page read as if it were at its original address."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from research_crawler.cli.app import app
+
+runner = CliRunner()
+
+# A saved table of contents with no canonical link and no <base>: its links are relative.
+SAVED_TOC = """<html><head><title>Issue 3 contents</title></head><body><h1>Issue 3</h1><ul>
+<li><a href="../articles/101">First paper</a></li><li><a href="../articles/102">Second paper</a></li>
+<li><a href="/about">About</a></li></ul></body></html>"""
+
+
+def _one_line_error(output: str) -> str:
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].lower().startswith("error:") and "Traceback" not in output, output
+    return lines[0]
+
+
+def test_relative_links_of_a_saved_page_resolve_against_its_url(home: Path) -> None:
+    (home / "toc.html").write_text(SAVED_TOC, encoding="utf-8")
+    alone = runner.invoke(app, ["page", "toc.html", "--json"])
+    assert alone.exit_code == 0 and json.loads(alone.output)["links"] == []  # nowhere to resolve them against
+    located = runner.invoke(app, ["page", "toc.html", "--url", "https://journal.example.org/issues/3", "--json"])
+    assert located.exit_code == 0, located.output
+    shown = json.loads(located.output)
+    assert [link["url"] for link in shown["links"]] == [
+        "https://journal.example.org/articles/101",
+        "https://journal.example.org/articles/102",
+        "https://journal.example.org/about",
+    ]
+    assert shown["final_url"] == "https://journal.example.org/issues/3"
+
+
+def test_a_bad_url_or_a_url_for_a_url_is_one_line_with_the_command_to_type(home: Path) -> None:
+    (home / "toc.html").write_text(SAVED_TOC, encoding="utf-8")
+    bad = runner.invoke(app, ["page", "toc.html", "--url", "ftp://journal.example.org/"])
+    assert bad.exit_code == 1
+    assert "research-crawler page toc.html --url https://" in _one_line_error(bad.output)
+    twice = runner.invoke(app, ["page", "https://journal.example.org/", "--url", "https://journal.example.org/"])
+    assert twice.exit_code == 2  # a usage error, as every flag the command refuses
+    assert "research-crawler page FILE --url https://journal.example.org/" in _one_line_error(twice.output)

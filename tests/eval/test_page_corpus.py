@@ -1,0 +1,94 @@
+"""The page corpus reader and its scoring: an answer agrees with what a person read off the page, whatever its
+spelling, and nothing else does. A slice of the corpus's development part, where the corpus is on this machine,
+is read by the project and checked against the person's labels."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from research_crawler.errors import ConfigError
+from research_crawler.eval.page_corpus import (
+    PageLabels,
+    author_count_matches,
+    first_author_matches,
+    read_page_corpus,
+    title_matches,
+    year_matches,
+)
+from research_crawler.pages.metadata import read_item_metadata
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = next(
+    (
+        path
+        for path in (
+            Path(os.environ.get("RESEARCH_CRAWLER_PAGECORPUS", "/nonexistent")),
+            REPO.parent / "shared" / "pagecorpus",
+            REPO.parent / "pagecorpus",
+        )
+        if (path / "MANIFEST.tsv").is_file()
+    ),
+    None,
+)
+#: Development pages of kinds the corpus has many of: a publisher's article, a repository's record, a thesis
+#: database, a library catalogue, a page whose article a script renders. (Never a held-out page.)
+SLICE = (
+    "iucr__abstract__1",
+    "base__record__1",
+    "infn__thesis__2",
+    "opac-muenchen__record__1",
+    "openmeta-download__unknown__1",
+    "springer__article__2",
+    "bnl__thesis__1",
+    "nber__abstract__1",
+)
+
+
+def test_titles_match_whatever_their_case_accents_and_punctuation() -> None:
+    labels = PageLabels(page_kind="item", original_url="", title="Many-Body Localization: A Review", title_also=("X",))
+    assert title_matches(labels, "many body localization — a review")
+    assert title_matches(labels, "X") and not title_matches(labels, "Many-Body Localization")
+    assert not title_matches(labels, None)
+
+
+def test_first_author_count_and_year() -> None:
+    labels = PageLabels(page_kind="item", original_url="", first_author="Van Hyning", authors_count=2, date="2017-05")
+    assert first_author_matches(labels, ["Victoria Van Hyning", "Sam Blick"])
+    assert first_author_matches(labels, ["van Hyning, V."]) and not first_author_matches(labels, ["Sam Blick"])
+    assert author_count_matches(labels, ["a", "b"]) and not author_count_matches(labels, ["a"])
+    assert year_matches(labels, "2017") and not year_matches(labels, "2016-05-01") and not year_matches(labels, None)
+    nobody = PageLabels(page_kind="item", original_url="", authors_count=0, date=None, date_also=("none",))
+    assert first_author_matches(nobody, []) and not first_author_matches(nobody, ["Someone Else"])
+    assert year_matches(nobody, None) and not year_matches(nobody, "2020")
+
+
+def test_a_corpus_is_read_and_a_page_without_labels_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "labels").mkdir()
+    header = "id\tfile\tsite\tkind\tpart\tsource_repo\tsource_path\tsource_commit\tlicence\tbytes\tsha1\tnote\n"
+    row = "a__1\ta__1.html.gz\ta\tabstract\tdev\towner/repo\tt/a.html\t" + "0" * 40 + "\tMIT\t10\tx\t\n"
+    (tmp_path / "MANIFEST.tsv").write_text(header + row + row.replace("a__1", "b__1").replace("\tdev\t", "\theldout\t"))
+    (tmp_path / "pages" / "a__1.html.gz").write_bytes(gzip.compress("<h1>Héllo</h1>".encode()))
+    labels = {"page_kind": "item", "title": "Héllo", "date_also": "1999"}
+    (tmp_path / "labels" / "a__1.json").write_text(json.dumps(labels))
+    pages = read_page_corpus(tmp_path, parts=("dev",))
+    assert [page.id for page in pages] == ["a__1"] and pages[0].html() == "<h1>Héllo</h1>"
+    assert pages[0].labels.date_also == ("1999",) and pages[0].is_item
+    with pytest.raises(ConfigError, match="b__1"):
+        read_page_corpus(tmp_path, parts=("heldout",))
+
+
+@pytest.mark.skipif(CORPUS is None, reason="the page corpus is not on this machine (set RESEARCH_CRAWLER_PAGECORPUS)")
+@pytest.mark.parametrize("page_id", SLICE)
+def test_a_slice_of_the_development_pages_reads_as_a_person_read_it(page_id: str) -> None:
+    assert CORPUS is not None
+    page = next(page for page in read_page_corpus(CORPUS, parts=("dev",)) if page.id == page_id)
+    found = read_item_metadata(page.html(), url=page.labels.original_url)
+    assert title_matches(page.labels, found.title), found.title
+    assert first_author_matches(page.labels, found.authors) and author_count_matches(page.labels, found.authors)
+    assert year_matches(page.labels, found.date), found.date

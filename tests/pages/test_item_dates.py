@@ -1,0 +1,38 @@
+"""Dates as people write them on pages, in the languages of the corpus's sites, at the precision written."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.item_dates import dates_in_text, htmldate_date, year_of
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("Volume 1144, 15 November 2018, Pages 50-55", ["2018-11-15"]),
+        ("Publication Date (Web): May 13, 2019", ["2019-05-13"]),
+        ("28. Januar 2015 karstenruppert Schreibe einen Kommentar", ["2015-01-28"]),
+        ("Data conseguimento 18 mar 2016", ["2016-03-18"]),
+        ("Issue Date May 2025", ["2025-05"]),
+        ("Date of Conference: 14-21 Oct. 2007", ["2007-10"]),
+        ("Aufnahmedatum: 03.09.2019", ["2019-09-03"]),
+        ("Folder Created: 2009-07-11", ["2009-07-11"]),
+        ("Volume 9, Numbers 1-2 / February, 1996", ["1996-02"]),
+        ("pp 17977–17979 and 2000 words", []),
+    ],
+)
+def test_dates_written_in_text(text: str, dates: list[str]) -> None:
+    assert dates_in_text(text) == dates
+
+
+def test_a_year_alone_counts_only_when_asked() -> None:
+    assert dates_in_text("Vol. 37 (2008) , No. 7 p.682") == []
+    assert dates_in_text("Vol. 37 (2008) , No. 7 p.682", bare_years=True) == ["2008"]
+    assert year_of("Acta Palaeontologica Polonica 68 (4), 2023: 709-718") == "2023"
+
+
+def test_htmldate_reads_the_publication_date_and_never_raises() -> None:
+    page = '<html><head><meta property="article:published_time" content="2019-09-26T11:43:53+02:00"></head></html>'
+    assert htmldate_date(page, url=None) == "2019-09-26"
+    assert htmldate_date("\x00not html", url="https://example.org/") is None

@@ -1,0 +1,205 @@
+"""The metadata rule: a page's tags are believed where the page shows them; where they say what it does not show
+and it shows something else, what it shows wins and the item says so; without tags, what the page shows is read.
+
+Each page below is written for the test in the shape of a kind of real page (the corpus's pages are read by
+benchmarks/page_understanding.py); none is a copy of one.
+"""
+
+from __future__ import annotations
+
+from research_crawler.pages.metadata import read_item_metadata
+
+URL = "https://journal.example.org/articles/42"
+
+
+def _page(head: str = "", body: str = "", *, title: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def _meta(name: str, content: str) -> str:
+    return f'<meta name="{name}" content="{content}">'
+
+
+def test_hidden_tags_that_contradict_the_page_lose_and_the_item_says_so() -> None:
+    head = (
+        _meta("citation_title", "Totally Different Fabricated Title About Quantum Gravity")
+        + _meta("citation_author", "Fabricated Author")
+        + _meta("citation_publication_date", "1999/01/01")
+    )
+    body = "<h1>Coral Bleaching Forecasts</h1><p>Ana Lee and Bo Chen</p><p>Published: 30 January 2017</p>"
+    found = read_item_metadata(_page(head, body, title="Coral Bleaching Forecasts | Example"), url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "Coral Bleaching Forecasts",
+        ["Ana Lee", "Bo Chen"],
+        "2017-01-30",
+    )
+    assert found.sources == {"title": "page_heading", "authors": "page_byline", "date": "page_field"}
+    assert "Fabricated" in found.notes["title"] and set(found.notes) == {"title", "authors", "date"}
+
+
+def test_tags_the_page_shows_are_believed() -> None:
+    head = _meta("citation_title", "Coral Bleaching Forecasts") + _meta("citation_author", "Lee, Ana")
+    head += _meta("citation_author", "Chen, Bo") + _meta("citation_publication_date", "2017/01/30")
+    body = "<h1>Coral Bleaching Forecasts</h1><p>Ana Lee and Bo Chen</p><p>30 January 2017</p>"
+    found = read_item_metadata(_page(head, body), url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "Coral Bleaching Forecasts",
+        ["Lee, Ana", "Chen, Bo"],
+        "2017-01-30",
+    )
+    assert set(found.sources.values()) == {"citation"} and not found.notes
+
+
+def test_a_tag_kept_when_the_page_shows_no_title_says_it_is_not_shown() -> None:
+    found = read_item_metadata(_page(_meta("citation_title", "Only In A Tag"), "<p>x</p>"), url=URL)
+    assert found.title == "Only In A Tag" and found.sources["title"] == "citation"
+    assert found.notes == {"title": "the citation title is not shown on the page"}
+
+
+def test_the_title_element_s_site_name_is_not_part_of_the_title() -> None:
+    body = "<h1>The STAR experiment</h1><h1>Two-particle Correlations of Identified Particles</h1>"
+    body += "<p>Author: Prabhat Bhattarai</p>"
+    found = read_item_metadata(
+        _page(body=body, title="Two-particle Correlations of Identified Particles | The STAR experiment"), url=URL
+    )
+    assert found.title == "Two-particle Correlations of Identified Particles" and found.authors == ["Prabhat Bhattarai"]
+
+
+def test_a_generic_title_element_gives_way_to_the_title_above_a_byline() -> None:
+    body = (
+        "<div>Journal Article</div><div>Nonlinear Dynamics, Volume 9, Numbers 1-2 / February, 1996</div>"
+        "<div>On the use of linear graph theory in multibody system dynamics</div><div>J. J. McPhee1</div>"
+        "<div>Systems Design Engineering, University of Waterloo</div><div>Abstract Multibody dynamics …</div>"
+    )
+    found = read_item_metadata(_page(body=body, title="SpringerLink - Journal Article"), url=URL)
+    assert found.title == "On the use of linear graph theory in multibody system dynamics"
+    assert found.authors == ["J. J. McPhee"] and found.date == "1996-02"
+
+
+def test_a_journal_name_joined_to_a_tag_title_is_cut() -> None:
+    head = _meta("dc.title", "Many-Body Localization: Annual Review of Physics")
+    head += _meta("citation_journal_title", "Annual Review of Physics")
+    body = (
+        "<h1>Many-Body Localization</h1><div>Annual Review of Physics</div><p>Rahul Nandkishore and David A. Huse</p>"
+    )
+    found = read_item_metadata(_page(head, body), url=URL)
+    assert found.title == "Many-Body Localization"
+
+
+def test_a_subtitle_joins_the_title_only_where_the_title_element_writes_them_together() -> None:
+    body = "<h1>The Effect of Vaccination</h1><div>An Observational Study</div>"
+    body += "<p>Michael L. Anderson, PhD, and Ann Bee</p>"
+    joined = read_item_metadata(
+        _page(body=body, title="The Effect of Vaccination: An Observational Study: Annals"), url=URL
+    )
+    assert joined.title == "The Effect of Vaccination: An Observational Study"
+    apart = read_item_metadata(_page(body=body, title="The Effect of Vaccination | An Observational Study"), url=URL)
+    assert apart.title == "The Effect of Vaccination"
+
+
+def test_one_author_tag_holding_the_whole_list_is_split() -> None:
+    head = _meta("citation_title", "Soil Moisture") + _meta("citation_author", "MOGHADDAM, M.;CHEN, R.H.;DUAN, X.")
+    found = read_item_metadata(_page(head, "<h1>Soil Moisture</h1>"), url=URL)
+    assert found.authors == ["MOGHADDAM, M.", "CHEN, R.H.", "DUAN, X."]
+
+
+def test_the_page_s_order_of_authors_wins_over_its_tags_order() -> None:
+    head = (
+        _meta("citation_title", "Order Matters")
+        + _meta("citation_author", "Bo Chen")
+        + _meta("citation_author", "Ana Lee")
+    )
+    found = read_item_metadata(_page(head, "<h1>Order Matters</h1><p>Ana Lee, Bo Chen</p>"), url=URL)
+    assert found.authors == ["Ana Lee", "Bo Chen"] and "order" in found.notes["authors"]
+
+
+def test_a_repository_record_s_labelled_fields_are_read_and_its_advisor_is_not_an_author() -> None:
+    rows = [
+        ("dc.contributor.advisor", "Jeffrey C. Grossman"),
+        ("dc.contributor.author", "Tomasik, Michelle Ruth"),
+        ("dc.date.accessioned", "2015-10-14T15:03:22Z"),
+        ("dc.date.issued", "2015"),
+        ("dc.title", "Theoretical investigation of energy alignment"),
+    ]
+    table = "<table>" + "".join(f"<tr><td>{k}</td><td>{v}</td><td>en_US</td></tr>" for k, v in rows) + "</table>"
+    found = read_item_metadata(_page(body=table, title="DSpace@MIT: full item record"), url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "Theoretical investigation of energy alignment",
+        ["Tomasik, Michelle Ruth"],
+        "2015",
+    )
+    assert set(found.sources.values()) == {"page_field"}
+
+
+def test_a_catalogue_record_drops_the_statement_of_responsibility_and_the_catalogue_s_own_dates() -> None:
+    body = (
+        "<p>Aufnahmedatum: 03.09.2019</p><table><tr><th>Titel</th><td>Harry Potter and the philosopher's stone / "
+        "J. K. Rowling</td></tr><tr><th>Verfasser</th><td>Rowling, Joanne K.</td></tr>"
+        "<tr><th>erschienen</th><td>London : Bloomsbury, 2014</td></tr></table>"
+    )
+    found = read_item_metadata(_page(body=body, title="MSB-Katalog"), url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "Harry Potter and the philosopher's stone",
+        ["Rowling, Joanne K."],
+        "2014",
+    )
+
+
+def test_dates_of_other_events_than_publication_are_not_the_item_s_date() -> None:
+    body = (
+        "<h1>Two-particle Correlations at STAR</h1>"
+        "<p>Updated on Mon, 2016-07-11 15:26. Originally created on 2016-07-11.</p>"
+        "<p>Author : Prabhat Bhattarai</p><p>Date</p><p>:</p><p>May. 13, 2016</p>"
+    )
+    assert read_item_metadata(_page(body=body), url=URL).date == "2016-05-13"
+
+
+def test_a_year_in_the_citation_line_under_the_title_is_the_date() -> None:
+    body = "<h2>Novel pneumatic features in sauropod ribs</h2><p>Michael P. Taylor and Mathew J. Wedel</p>"
+    body += "<p>Acta Palaeontologica Polonica 68 (4), 2023: 709-718</p><p>References: Owen, R. 1841. Odontography.</p>"
+    found = read_item_metadata(_page(body=body, title="Novel pneumatic features in sauropod ribs - Acta"), url=URL)
+    assert found.date == "2023" and found.authors == ["Michael P. Taylor", "Mathew J. Wedel"]
+
+
+def test_a_tag_date_the_page_shows_more_precisely_is_read_as_shown() -> None:
+    head = _meta("citation_title", "DRESS Syndrome") + _meta("citation_publication_date", "2017/01")
+    found = read_item_metadata(_page(head, "<p>Published: 30 January 2017</p><h1>DRESS Syndrome</h1>"), url=URL)
+    assert found.date == "2017-01-30" and found.sources["date"] == "page_field"
+
+
+def test_the_page_state_json_a_script_renders_from_is_read() -> None:
+    state = (
+        '{"title":"Computing the alpha-channel for colorization","authors":[{"name":"Oscar Dalmau"},'
+        '{"firstName":"Mariano","lastName":"Rivera"}],"publicationDate":"Oct. 2007","related":[]}'
+    )
+    html = _page(
+        f"<script>var page = {{}}; xpl.document.metadata={state};</script>",
+        "<div id=app></div>",
+        title="Computing the alpha-channel for colorization - Conference Publication",
+    )
+    found = read_item_metadata(html, url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "Computing the alpha-channel for colorization",
+        ["Oscar Dalmau", "Mariano Rivera"],
+        "2007-10",
+    )
+    assert set(found.sources.values()) == {"script_json"} and not found.notes
+
+
+def test_a_listing_s_repeated_title_labels_are_no_item_s_title() -> None:
+    entries = "".join(
+        f"<dl><dt>Title:</dt><dd>Paper {n} on graphs</dd><dt>Authors:</dt><dd>Ann Bee, Cee Dee</dd></dl>"
+        for n in range(3)
+    )
+    found = read_item_metadata(_page(body=entries, title="Computer Science: recent listings"), url=URL)
+    assert found.title == "Computer Science: recent listings" and found.authors == []
+
+
+def test_what_a_script_writes_with_document_write_is_read_as_the_browser_shows_it() -> None:
+    script = (
+        "<script>document.write('<table><tr><td>Haupttitel:</td><td>Kletterf\\u00fchrer Band 2</td></tr>');"
+        "document.write('<tr><td>Autor:</td><td>Schwertner, Sebastian</td></tr>"
+        "<tr><td>Erscheinungsjahr:</td><td>2018</td></tr></table>');</script>"
+    )
+    found = read_item_metadata(_page(body=script, title="WebOPAC"), url=URL)
+    assert found.authors == ["Schwertner, Sebastian"] and found.date == "2018"

@@ -1,0 +1,75 @@
+"""Author lists as pages write them are cut into names, and nothing that is not a name passes for one."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.person_names import is_person_name, name_key, split_people, surname
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            "G. M. Day, T. G. Cooper, R. G. Della Valle, B. P. van Eijck and B. Schweizer",
+            ["G. M. Day", "T. G. Cooper", "R. G. Della Valle", "B. P. van Eijck", "B. Schweizer"],
+        ),
+        (
+            "Nava Ashraf, Oriana Bandiera, Virginia Minni & Luigi Zingales",
+            ["Nava Ashraf", "Oriana Bandiera", "Virginia Minni", "Luigi Zingales"],
+        ),
+        ("MOGHADDAM, M.;TABATABAEENEJAD, A.;CHEN, R.H.", ["MOGHADDAM, M.", "TABATABAEENEJAD, A.", "CHEN, R.H."]),
+        ("Johansson, Emma; Berglund, Sten; van As, Dirk", ["Johansson, Emma", "Berglund, Sten", "van As, Dirk"]),
+        ("He, S., Li, Z., Tang, Y.", ["He, S.", "Li, Z.", "Tang, Y."]),
+        (
+            "Moghaddam, M., A. Tabatabaeenejad, and M.L. Truong-Loi",
+            ["Moghaddam, M.", "A. Tabatabaeenejad", "M.L. Truong-Loi"],
+        ),
+        ("Butt, Rachel Deborah", ["Butt, Rachel Deborah"]),
+        ("Barua, Radhika (Author)", ["Barua, Radhika"]),
+        ("Trahasch, Stephan ¬[Herausgeber]", ["Trahasch, Stephan"]),
+        ("Koichiro Takao1) and Yasuhisa Ikeda1)", ["Koichiro Takao", "Yasuhisa Ikeda"]),
+        (
+            "Rachida Ghailane†, Jean Paul Malrieu*‡, and Daniel Maynau‡",
+            ["Rachida Ghailane", "Jean Paul Malrieu", "Daniel Maynau"],
+        ),
+        ("Michael L. Anderson, PhD,", ["Michael L. Anderson"]),
+        ("By CHARLOTTE FAIRLIE", ["CHARLOTTE FAIRLIE"]),
+        ("Prateesh Goyal, MIT CSAIL; Preey Shah, IIT Bombay", ["Prateesh Goyal", "Preey Shah"]),
+    ],
+)
+def test_author_lists_are_cut_into_names_in_order(written: str, names: list[str]) -> None:
+    assert split_people(written) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Department of Chemistry, University of Florida",
+        "Related Content",
+        "Universitat Autònoma de Barcelona",
+        "Phys. Rev. Lett. 122, 145901",
+        "the emission of the CRAB pulsar",
+        "Share on Facebook and Twitter",
+        "",
+    ],
+)
+def test_what_is_not_an_author_list_gives_no_names(text: str) -> None:
+    assert split_people(text) == []
+
+
+def test_a_name_is_one_to_six_words_and_a_lone_word_is_not() -> None:
+    assert is_person_name("Daniel Garrido Terrats") and is_person_name("Lüscher, Max")
+    assert not is_person_name("karstenruppert") and not is_person_name("Google Scholar")
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [("B. P. van Eijck", "van Eijck"), ("Daniel Garrido Terrats", "Terrats"), ("Butt, Rachel", "Butt"), ("", "")],
+)
+def test_surname(name: str, family: str) -> None:
+    assert surname(name) == family
+
+
+def test_one_name_written_two_ways_has_one_key() -> None:
+    assert name_key("Lüscher, Max") == name_key("Max Luscher") == "luscher"
