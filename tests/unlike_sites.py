@@ -184,3 +184,76 @@ def feed_site(server: FaultServer, papers: list[Paper]) -> None:
         Reply(200, sitemap([(server.url(p.path), p.date) for p in papers]), content_type="application/xml"),
     )
     server.robots(f"User-agent: *\nAllow: /\nSitemap: {server.url('/sitemap.xml')}\n")
+
+
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def deep_archive_site(server: FaultServer, papers: list[Paper], *, breadcrumbs: bool = True) -> None:
+    """An archive browsed subject → year → month, the papers listed only on their month's page; each page shows its
+    breadcrumb trail (unless `breadcrumbs` is False). Subjects are the papers' `subject`s."""
+    serve_papers(server, papers)
+    subjects = sorted({p.subject for p in papers})
+
+    def slug(text: str) -> str:
+        return text.lower().replace(" ", "-")
+
+    def trail(*parts: tuple[str, str]) -> str:
+        if not breadcrumbs:
+            return ""
+        items = "".join(f"<li><a href='{href}'>{html.escape(name)}</a></li>" for name, href in parts[:-1])
+        current = f"<li aria-current='page'>{html.escape(parts[-1][0])}</li>"
+        return f"<nav aria-label='Breadcrumb'><ol>{items}{current}</ol></nav>"
+
+    home = ("Archive", "/")
+    links = "".join(f"<li><a href='/archive/{slug(s)}'>{html.escape(s.title())}</a></li>" for s in subjects)
+    server.page("/", page("The Open Archive", f"<h1>The Open Archive</h1><p>Browse by subject.</p><ul>{links}</ul>"))
+    for subject in subjects:
+        mine = [p for p in papers if p.subject == subject]
+        base = f"/archive/{slug(subject)}"
+        here = (subject.title(), base)
+        years = sorted({p.date[:4] for p in mine}, reverse=True)
+        year_links = "".join(f"<li><a href='{base}/{y}'>{y}</a></li>" for y in years)
+        server.page(
+            base,
+            page(
+                subject.title(),
+                f"{trail(home, here)}<h1>{html.escape(subject.title())}</h1>"
+                f"<p>Browse by year.</p><ul>{year_links}</ul>",
+            ),
+        )
+        for year in years:
+            in_year = [p for p in mine if p.date.startswith(year)]
+            months = sorted({int(p.date[5:7]) for p in in_year}, reverse=True)
+            month_links = "".join(f"<li><a href='{base}/{year}/{m:02d}'>{MONTHS[m - 1]}</a></li>" for m in months)
+            server.page(
+                f"{base}/{year}",
+                page(
+                    f"{subject.title()} {year}",
+                    f"{trail(home, here, (year, ''))}<h1>{year}</h1><p>Browse by month.</p><ul>{month_links}</ul>",
+                ),
+            )
+            for month in months:
+                listed = "".join(entry(p) for p in in_year if int(p.date[5:7]) == month)
+                name = MONTHS[month - 1]
+                server.page(
+                    f"{base}/{year}/{month:02d}",
+                    page(
+                        f"{subject.title()}, {name} {year}",
+                        f"{trail(home, here, (year, f'{base}/{year}'), (name, ''))}<h1>{name} {year}</h1>"
+                        f"<ul>{listed}</ul>",
+                    ),
+                )

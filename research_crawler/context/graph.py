@@ -159,6 +159,11 @@ class NavigationGraph:
         visited = [(order, node) for node, order in nodes if order is not None]
         return [node for _, node in sorted(visited)]
 
+    def title(self, url: str) -> str:
+        """The title recorded for the page at `url` ('' when unknown or untitled)."""
+        node = try_canonicalize_url(url)
+        return str(self._graph.nodes[node].get("title") or "") if node is not None and node in self._graph else ""
+
     def path_from_root(self, url: str, root: str) -> list[str]:
         """The shortest chain of links from `root` to `url` (both included); [] when there is none."""
         target, start = try_canonicalize_url(url), try_canonicalize_url(root)

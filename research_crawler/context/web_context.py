@@ -76,12 +76,19 @@ class PendingURL(BaseModel):
     score: _Score = Field(description="Relevance from the Crawler, 0 to 10.")
     anchor_text: CleanText = ""
     found_on: str | None = Field(default=None, description="Canonical URL of the page the link was on.")
-    seq: int = Field(ge=0, description="Insertion order: among equal scores the earlier URL comes first.")
+    seq: int = Field(ge=0, description="Insertion order: among equal scores and pages the earlier URL comes first.")
+    found_at: int = Field(
+        default=0,
+        ge=0,
+        description="Pages of the site visited when it was queued: among equal scores the links of the page read "
+        "last come first, as a person goes on down the branch they are on (subject → year → month) before going "
+        "back up.",
+    )
 
     @property
-    def pop_key(self) -> tuple[float, int]:
-        """Sort key of the pop order: highest score first, then earliest insertion."""
-        return (-self.score, self.seq)
+    def pop_key(self) -> tuple[float, int, int]:
+        """Sort key of the pop order: highest score first, then the page read last, then earliest insertion."""
+        return (-self.score, -self.found_at, self.seq)
 
 
 class CollectedItem(BaseModel):
@@ -178,7 +185,7 @@ class WebContext(BaseModel):
     """The exploration state of one site: W = ⟨C, CP, DP, DU, VU⟩.
 
     - C  (`pending`): the priority queue of discovered URLs awaiting a visit; pops come out by highest
-      score, then earliest insertion (`seq`).
+      score, then from the page read last (`found_at`), then in insertion order (`seq`).
     - CP (`collected`): the collected items, keyed by canonical item URL.
     - DP (`discovered_items`): the item URLs collected so far, so no item is stored twice.
     - DU (`discovered_urls`): every URL seen, queued or not, visited or not.
@@ -245,7 +252,12 @@ class WebContext(BaseModel):
         if canonical in self.discovered_urls:
             return False
         self.pending[canonical] = PendingURL(
-            url=canonical, score=value, anchor_text=anchor, found_on=source, seq=self.next_url_seq
+            url=canonical,
+            score=value,
+            anchor_text=anchor,
+            found_on=source,
+            seq=self.next_url_seq,
+            found_at=len(self.visited_urls),
         )
         self.next_url_seq += 1
         self.discovered_urls.add(canonical)
@@ -260,7 +272,7 @@ class WebContext(BaseModel):
         return True
 
     def pop_next(self) -> PendingURL | None:
-        """Take the best pending URL (top score, then earliest) and mark it visited; None if C is empty."""
+        """Take the best pending URL (`PendingURL.pop_key`) and mark it visited; None if C is empty."""
         if not self.pending:
             return None
         best = min(self.pending.values(), key=lambda entry: entry.pop_key)

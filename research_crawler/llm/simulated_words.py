@@ -132,6 +132,21 @@ NAVIGATION_WORDS = frozenset(
         "section",
         "sections",
         "all",
+        # an archive's calendar, as its years (digits) are: a month under a year leads further down the archive
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "volume",
+        "issue",
+        "issues",
     ]
 )
 BOILERPLATE_WORDS = frozenset(

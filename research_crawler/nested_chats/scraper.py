@@ -25,8 +25,9 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.agents.page_content import untrusted_page
-from research_crawler.context.urls import host_of
+from research_crawler.context.urls import host_of, shown_on_site
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
+from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.main_content import main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
@@ -71,6 +72,8 @@ class ScraperChat:
     """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once)."""
     ranked_out_links: dict[str, set[str]] = field(default_factory=dict)
     """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again."""
+    where: str = ""
+    """Where the page being read sits in its site (its breadcrumbs, or the pages that led to it), one line."""
 
     def run(self) -> str:
         """Scrape the Planner's target and return the page report."""
@@ -94,6 +97,7 @@ class ScraperChat:
                 failure = f"it answered {target.url} with {page.reason}; the site is left rather than tried again"
             x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
+        self.where = self._where(page)
         search_form_found = self._note_search_form(page)
         offered = offer_feeds(x, page) + (offer_sitemaps(x, page) if x.web.visited_count == 1 else 0)
         if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
@@ -121,8 +125,10 @@ class ScraperChat:
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         heading = "Search results" if target.kind == "search" else "Page"
+        where = f"\n{self.where}" if self.where else ""
         return self._finish(
-            f"{heading} {page.final_url} — {page.title or 'untitled'}\n{report or '(no report)'}\n({'; '.join(facts)}.)"
+            f"{heading} {page.final_url} — {page.title or 'untitled'}{where}\n{report or '(no report)'}\n"
+            f"({'; '.join(facts)}.)"
         )
 
     def _finish(self, report: str) -> str:
@@ -131,9 +137,23 @@ class ScraperChat:
         x = self.exploration
         x.scrape_target = None
         if x.settings.run.report_lists_top_urls and x.subpages_left > 0:
-            listing = navigation.get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state())
+            listing = navigation.get_top_urls(
+                x.web, x.settings.explore.top_k_urls, state=x.hint_state(), page_titles=x.graph.title
+            )
             return f"{report}\n\n{listing.message}"
         return f"{report}\n{x.subpages_left} subpage(s) left on this site; {x.web.item_count} item(s) collected here."
+
+    def _where(self, page: Page) -> str:
+        """Where `page` sits in its site, for the Planner and the Crawler: its own breadcrumb trail, else the chain
+        of pages that led here from the site's start page when it is two levels deep or more ('' otherwise)."""
+        trail = breadcrumb_trail(page.html)
+        if trail:
+            return "Where (the page's breadcrumbs): " + " › ".join(trail)
+        x = self.exploration
+        with x.lock:
+            path = x.graph.path_from_root(page.final_url, x.web.site_url)
+            names = [" ".join((x.graph.title(url) or shown_on_site(url, x.web.site_url)).split())[:40] for url in path]
+        return "Reached from the start page by: " + " › ".join(names) if len(names) >= 3 else ""
 
     def _note_search_form(self, page: Page) -> bool:
         """Remember the site's search form if `page` shows the first one seen there; whether it did."""
@@ -185,6 +205,8 @@ class ScraperChat:
         if content is None:
             x.trace.emit("skip", step="crawler", url=page.final_url, reason="no link left to score")
             return
+        if self.where:  # which level of the site these links lead from (a year under a subject…)
+            content = f"{self.where}\n\n{content}"
         message = (
             f'Request: "{x.search.query}"\n'
             f"{untrusted_page(content, url=page.final_url, title=page.title)}\n"

@@ -30,7 +30,8 @@ def announce_site(x: Exploration, trace: Trace) -> str:
         return f"{intro}\nOpening its start page {x.web.site_url} for the Scraper."
     if not x.settings.run.report_lists_top_urls:
         return f"{intro} Start with get_top_urls."
-    return f"{intro}\n\n{get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state()).message}"
+    listing = get_top_urls(x.web, x.settings.explore.top_k_urls, state=x.hint_state(), page_titles=x.graph.title)
+    return f"{intro}\n\n{listing.message}"
 
 
 def _fetch_next_start_page(x: Exploration) -> None:

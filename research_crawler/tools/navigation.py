@@ -8,6 +8,7 @@ has can enter the queue: an LLM names links by their number, never by a URL it m
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,7 +31,9 @@ class TopURLs(BaseModel):
     message: str
 
 
-def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURLs:
+def get_top_urls(
+    web_context: WebContext, k: int, *, state: HintState, page_titles: Callable[[str], str] | None = None
+) -> TopURLs:
     """List the most promising URLs of this site that have not been visited yet.
 
     Scores are hidden on purpose: choose from the anchor texts and the query.
@@ -40,7 +43,9 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
 
     Returns:
         Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path; the page of
-        an item already collected is marked "(collected)": opening it finds no new item), and a hint.
+        an item already collected is marked "(collected)": opening it finds no new item; a short anchor such as
+        "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
+        under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
@@ -50,6 +55,7 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
         collected = web_context.collected
         lines = [
             f"{n}. {shown_on_site(p.url, web_context.site_url)} — {p.anchor_text or '(no anchor text)'}"
+            + _where_found(p, web_context.site_url, page_titles)
             + (" (collected)" if p.url in collected else "")
             for n, p in enumerate(top, 1)
         ]
@@ -57,6 +63,23 @@ def get_top_urls(web_context: WebContext, k: int, *, state: HintState) -> TopURL
     else:
         text = f"No pending URLs on {web_context.site_url}."
     return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))
+
+
+#: An anchor this short ("2024", "March", "Next page") says little without the page it was on.
+_SHORT_ANCHOR_WORDS = 2
+_PAGE_TITLE_CHARS = 50
+
+
+def _where_found(pending: PendingURL, site_url: str, page_titles: Callable[[str], str] | None) -> str:
+    """' (on: <title>)' for a short anchor found below the start page, else ''."""
+    if page_titles is None or not pending.found_on or pending.found_on == site_url:
+        return ""
+    if len(pending.anchor_text.split()) > _SHORT_ANCHOR_WORDS:
+        return ""
+    title = " ".join(page_titles(pending.found_on).split())
+    if not title:
+        return ""
+    return f" (on: {title[:_PAGE_TITLE_CHARS]}{'…' if len(title) > _PAGE_TITLE_CHARS else ''})"
 
 
 class LinkScore(BaseModel):

@@ -24,7 +24,9 @@ class PlannerTools:
         """List the current site's most promising unvisited URLs, best first, each with its link text."""
         self._x.stuck.record_tool_call("get_top_urls", {"k": k})
         try:
-            return navigation.get_top_urls(self._x.web, k, state=self._x.hint_state()).message
+            return navigation.get_top_urls(
+                self._x.web, k, state=self._x.hint_state(), page_titles=self._x.graph.title
+            ).message
         except ToolInputError as exc:
             return f"Error: {exc}"
 

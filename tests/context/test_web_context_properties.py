@@ -50,7 +50,7 @@ class WebContextMachine(RuleBasedStateMachine):
         self.context = WebContext.for_site(SITE)
         self.run_dir = Path(tempfile.mkdtemp(prefix="webctx-"))
         # The reference model: plain Python containers updated by the rules of the paper.
-        self.pending: dict[str, tuple[float, int]] = {SITE: (10.0, 0)}
+        self.pending: dict[str, tuple[float, int, int]] = {SITE: (10.0, 0, 0)}
         self.discovered: set[str] = {SITE}
         self.visits: list[str] = []
         self.items: dict[str, dict] = {}
@@ -59,6 +59,10 @@ class WebContextMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         shutil.rmtree(self.run_dir, ignore_errors=True)
+
+    def _pop_key(self, url: str) -> tuple[float, int, int]:
+        score, seq, found_at = self.pending[url]
+        return (-score, -found_at, seq)  # the best score, then the page read last, then the page's order
 
     def _visit(self, url: str) -> None:
         assert url not in self.visits, f"{url} visited twice"
@@ -72,7 +76,7 @@ class WebContextMachine(RuleBasedStateMachine):
         expected = url not in self.discovered
         assert self.context.add_url(page_url(number, spelling), score, found_on=SITE) is expected
         if expected:
-            self.pending[url] = (score, self.url_seq)
+            self.pending[url] = (score, self.url_seq, len(self.visits))
             self.url_seq += 1
             self.discovered.add(url)
 
@@ -88,9 +92,9 @@ class WebContextMachine(RuleBasedStateMachine):
         if not self.pending:
             assert popped is None
             return
-        best = min(self.pending, key=lambda url: (-self.pending[url][0], self.pending[url][1]))
+        best = min(self.pending, key=self._pop_key)
         assert popped is not None
-        assert (popped.url, popped.score, popped.seq) == (best, *self.pending[best])
+        assert (popped.url, popped.score, popped.seq, popped.found_at) == (best, *self.pending[best])
         self._visit(best)
 
     @rule(number=page_numbers, spelling=spellings)
@@ -175,7 +179,7 @@ class WebContextMachine(RuleBasedStateMachine):
         assert w.visited_urls == set(self.visits) and len(self.visits) == len(set(self.visits))
         assert w.discovered_urls == self.discovered
         assert (w.VU, w.DU) == (frozenset(self.visits), frozenset(self.discovered))  # noqa: SIM300
-        expected_queue = sorted(self.pending, key=lambda url: (-self.pending[url][0], self.pending[url][1]))
+        expected_queue = sorted(self.pending, key=self._pop_key)
         assert [p.url for p in w.C] == expected_queue
         assert [p.url for p in w.top_urls(3)] == expected_queue[:3]
         assert w.DP == set(w.CP) == set(self.items)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, feed_site, load_more_site, post_search_site
+from unlike_sites import Paper, deep_archive_site, feed_site, load_more_site, post_search_site
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -134,3 +134,36 @@ def test_the_most_recent_come_from_the_feed_a_page_names(tmp_path: Path, server:
     offered = {e["kind"]: e["url"] for e in events if e["event"] == "offered"}
     assert offered == {"feed": server.url("/feed.atom"), "sitemap": server.url("/sitemap.xml")}
     assert not server.hits_for("/sitemap.xml")  # offered, not needed: never fetched
+
+
+ARCHIVED = [
+    Paper("gnn-mar", "Graph neural networks for weather forecasting", "2025-03-04", "machine learning"),
+    Paper("gnn-mar2", "Message passing graph neural networks for chemistry", "2025-03-20", "machine learning"),
+    Paper("vision", "Vision transformers for satellite images", "2025-01-15", "machine learning"),
+    Paper("gnn-old", "Graph neural networks for social networks", "2023-06-01", "machine learning"),
+    Paper("quarks", "Lattice studies of heavy quarks", "2025-03-10", "physics"),
+    Paper("cells", "Cell migration in soft tissue", "2024-05-05", "biology"),
+]
+
+
+@pytest.mark.parametrize("breadcrumbs", [True, False])
+def test_a_deep_archive_is_browsed_down_to_its_month_pages(
+    tmp_path: Path, server: FaultServer, breadcrumbs: bool
+) -> None:
+    deep_archive_site(server, ARCHIVED, breadcrumbs=breadcrumbs)
+    settings = settings_for(tmp_path, server)
+    assert settings.explore.max_subpages == 5  # within the default budget: start, subject, year, month
+    report = ResearchSession(settings, backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    titles = {item.title for item in report.items}
+    assert {ARCHIVED[0].title, ARCHIVED[1].title} <= titles, titles
+    assert server.hits_for("/archive/machine-learning/2025/03")
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    planner_reads = " ".join(str(e.get("content", "")) for e in events if e["event"] == "message")
+    where = (
+        "Where (the page's breadcrumbs): Archive › Machine Learning › 2025"
+        if breadcrumbs
+        else ("Reached from the start page by: The Open Archive › Machine Learning › Machine Learning 2025")
+    )
+    assert where in planner_reads

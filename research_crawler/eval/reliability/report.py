@@ -45,6 +45,7 @@ def _load_cases() -> None:
         hostile_file_cases,
         hostile_text_cases,
         interstitial_cases,
+        listing_cases,
         model_cases,
         one_work_cases,
         page_truth_cases,
