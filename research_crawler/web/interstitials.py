@@ -141,6 +141,10 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     headings = [h for h in headings if h][:8]
     body = tree.find("body")
     scope = body if body is not None else tree
+    said = any(_REGION_HEADING.search(h) or _CONSENT_HEADING.search(h) for h in headings)
+    containers = _consent_containers(scope)
+    if not said and not containers:
+        return None  # nothing calls itself a notice: the page is what it is (most pages end here, parsed once)
     words = _visible_words(scope, skip_frames=False)
     if words > _MAX_PAGE_WORDS:
         return None
@@ -152,7 +156,7 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
         return "region"
     if any(_CONSENT_HEADING.search(h) for h in headings):
         return "consent"
-    in_containers = sum(_visible_words(e, skip_frames=False) for e in _consent_containers(scope))
+    in_containers = sum(_visible_words(e, skip_frames=False) for e in containers)
     if words and in_containers / words >= _CONTAINER_SHARE and other_words <= _MAX_WORDS_BESIDE_CONTAINER:
         return "consent"
     return None

@@ -58,7 +58,12 @@ _JS_IN_A_FRAME = """(control) => control.closest(
 #: Markup of an endless list: a sentinel the page watches, or a container that says it loads as it scrolls.
 _SCROLL_MARK = re.compile(r"(?:^|[\s_-])(?:infinite|endless|sentinel|scroll-?trigger|auto-?load)(?:$|[\s_-])", re.I)
 _SCROLL_ATTRIBUTES = ("data-infinite-scroll", "data-infinite", "data-next-page", "data-autoload")
-_LITERALS = ("more", "infinite", "endless", "sentinel", "scroll", "mehr", "plus", "más", "mas")
+#: A cheap look at the lower-cased HTML before it is parsed: a page without any of these has no such list.
+_HINTS = re.compile(
+    r"(?:load|show|view|see|get|display)\s+(?:\d+\s+)?more|more\s+(?:results|articles|papers|entries|posts|records"
+    r"|publications|stories|preprints)|mehr\s+laden|charger\s+plus|cargar\s+m[áa]s|infinite|endless|sentinel"
+    r"|scroll-?trigger|auto-?load|data-next-page"
+)
 #: How long one press or scroll may take to add to the list before the list is taken as complete.
 _GROWTH_WAIT_S = 3.0
 _POLL_S = 0.1
@@ -125,8 +130,7 @@ def expansion_signal(html: str) -> str | None:
     """Why the page in `html` holds a list its script loads more of (in a few fixed words), or None."""
     if not isinstance(html, str) or not html:
         return None
-    lowered = html.lower()
-    if not any(literal in lowered for literal in _LITERALS):
+    if _HINTS.search(html.lower()) is None:
         return None
     tree = parse_html(html)
     if tree is None:
