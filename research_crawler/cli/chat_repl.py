@@ -20,6 +20,7 @@ from research_crawler.api import EventCallback, ResearchCrawler
 from research_crawler.cli.foreground_run import run_in_foreground
 from research_crawler.cli.live_view import LiveView, ViewMode
 from research_crawler.cli.report_view import show_item_sources, show_items, show_report
+from research_crawler.cli.run_helpers import resume_command
 from research_crawler.config.site_pool import SitePool, load_site_pool
 from research_crawler.context.request_rules import FOLLOW_UP
 from research_crawler.context.urls import canonicalize_url
@@ -103,6 +104,7 @@ class ChatRepl:
         self.request: str | None = None
         self.report: Report | None = None
         self._search_stopped = False  # the last search was stopped with Ctrl-C
+        self._searching: Path | None = None  # the run directory of the search under way
 
     # --- the loop -------------------------------------------------------------------------------
 
@@ -120,6 +122,8 @@ class ChatRepl:
             except KeyboardInterrupt:
                 # A Ctrl-C that already stopped a search counts: the next one, at the prompt, leaves.
                 if interrupted or self._search_stopped:
+                    if self._search_stopped and self.run_dir is not None:
+                        self.console.print(f"The stopped search goes on with: {escape(resume_command(self.run_dir))}")
                     return 130
                 interrupted = True
                 self.console.print("(Ctrl-C again or /quit to leave)")
@@ -130,7 +134,9 @@ class ChatRepl:
                 if not self.handle(line):
                     return 0
             except KeyboardInterrupt:  # the second Ctrl-C during a search
-                self.console.print("Left during a search; `research-crawler resume RUN_DIR` continues it.")
+                where = self._searching or self.run_dir
+                again = resume_command(where) if where is not None else "research-crawler resume RUN_DIR"
+                self.console.print(f"Left during a search; continue it with: {escape(again)}")
                 return 130
 
     def handle(self, line: str) -> bool:
@@ -242,6 +248,7 @@ class ChatRepl:
 
         run_dir = new_run_dir(self.crawler.settings.runs_dir, text)
         self.request = text
+        self._searching = run_dir
         report = self._run(
             lambda on_event: self.crawler.arun(text, sites=self.named_sites, run_dir=run_dir, on_event=on_event)
         )
@@ -311,7 +318,12 @@ class ChatRepl:
         show_report(self.console, report)
         self._search_stopped = report.stop_reason == "interrupted"
         if self._search_stopped:
-            self.console.print("The search was stopped; this report holds what was collected until then.")
+            later = f"; or later: {escape(resume_command(Path(report.run_dir)))}" if report.run_dir else ""
+            self.console.print(
+                "The search was stopped; this report holds what was collected until then. A follow-up goes on from "
+                f"here{later}",
+                highlight=False,
+            )
 
     def _error(self, message: str) -> None:
         self.console.print(f"[red]error:[/] {escape(message)}", highlight=False)

@@ -5,6 +5,7 @@ what is new since the last watch of the same request, records it, and can keep a
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -34,13 +35,14 @@ from research_crawler.cli.options import (
     global_options,
     load_settings,
 )
-from research_crawler.cli.output import console, err_console, fail, friendly_errors
+from research_crawler.cli.output import console, err_console, fail, friendly_errors, this_command
 from research_crawler.cli.run_helpers import (
     check_reranker,
     fresh_run_dir,
     progress_view,
     query_argument,
     run_with_view,
+    stopped_before_its_end,
     unreachable_everywhere,
 )
 from research_crawler.config.settings import Settings
@@ -269,16 +271,18 @@ def watch(
             library=str(path),
             feed=str(feed) if feed is not None else None,
         )
-    _fail_on_error(report)
+    _fail_on_error(report, query=query)
 
 
 def _watch_entry(item: LibraryItem, reported: set[int]) -> dict[str, Any]:
     return {**item.model_dump(mode="json", exclude={"metadata"}), "reported": item.id in reported}
 
 
-def _fail_on_error(report: Report) -> None:
+def _fail_on_error(report: Report, *, query: str) -> None:
     if report.stop_reason == "error":
         fail(f"the search stopped on an error: {report.stop_detail} (what it found is recorded)", code=1)
+    if report.stop_reason == "interrupted":  # what it found is recorded; the next watch goes on from there
+        stopped_before_its_end(report, again=this_command(f"research-crawler watch {shlex.quote(query)} …"))
     if (why := unreachable_everywhere(report)) is not None:
         fail(why, code=1)
 

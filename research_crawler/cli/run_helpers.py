@@ -4,10 +4,11 @@ foreground (a second Ctrl-C says how to continue), the report printed, the reran
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import typer
@@ -20,7 +21,9 @@ from research_crawler.cli.report_view import show_report
 from research_crawler.config.settings import Settings
 from research_crawler.context.request import checked_query
 from research_crawler.errors import ConfigError
+from research_crawler.llm.budget import STOPPED_BY_USER
 from research_crawler.report.models import Report
+from research_crawler.run.run_dir import unwritable
 
 
 def query_argument(query: str, *, command: str) -> str:
@@ -48,8 +51,24 @@ def print_report(report: Report, *, as_json: bool) -> None:
         show_report(console, report)
     if report.stop_reason == "error":  # the one line on stderr that says why (the progress left it to this one)
         fail(f"the search stopped on an error: {report.stop_detail} (the report holds what was collected)", code=1)
+    if report.stop_reason == "interrupted":
+        stopped_before_its_end(report)
     if (why := unreachable_everywhere(report)) is not None:
         fail(why, code=1)
+
+
+def stopped_before_its_end(report: Report, *, again: str | None = None) -> NoReturn:
+    """A search stopped before its end — by Ctrl-C (exit 130) or by the machine (a full disk: exit 1) — says how it
+    goes on: `again`, or ``research-crawler resume RUN_DIR``."""
+    command = again or resume_command(Path(report.run_dir or "."))
+    if report.stop_detail.startswith(STOPPED_BY_USER):
+        err_console.print(
+            f"Stopped before its end (the report holds what was collected); continue with: {escape(command)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(130)
+    fail(f"the search stopped before its end: {report.stop_detail}, then continue with: {command}", code=1)
 
 
 def unreachable_everywhere(report: Report) -> str | None:
@@ -98,6 +117,15 @@ def run_with_view(crawler: ResearchCrawler, work: Callable[..., Any], view: Live
     except KeyboardInterrupt:
         err_console.print(f"Left. Continue this run with: research-crawler resume {escape(str(run_dir))}")
         raise typer.Exit(130) from None
+    except OSError as exc:  # the run directory could not be written (a full disk): what was saved before is kept
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"{where}{unwritable(exc)}, then continue with: {resume_command(run_dir)}", code=1)
+
+
+def resume_command(run_dir: Path) -> str:
+    """The command that continues the run in `run_dir`, as a shell takes it."""
+    return f"research-crawler resume {shlex.quote(str(run_dir))}"
+
 
 
 def check_reranker(settings: Settings) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ from pydantic import BaseModel, Field
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError, StateError
 
-__all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir", "usable_out_dir"]
+__all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir", "unwritable", "usable_out_dir"]
 
 ModelBackend = Literal["openai", "simulated"]
 RUN_FILE = "run.json"
@@ -108,3 +109,13 @@ def _cannot_create(path: Path, exc: OSError, what: str) -> str:
         fix = "choose another path"
     setting = " (e.g. --set runs_dir=PATH)" if what.startswith("the runs directory") else ""
     return f"cannot create {what} {path}: {reason.lower()}; {fix}{setting}"
+
+
+def unwritable(exc: OSError) -> str:
+    """Why a run's files could not be written, and what frees the way: "no space left on device: free some space"."""
+    reason = (exc.strerror or str(exc) or type(exc).__name__).lower()
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"{reason}: free some space"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{reason}: make the run directory writable"
+    return f"{reason}: fix that"

@@ -39,7 +39,7 @@ from research_crawler.run.page_source import PageSource
 from research_crawler.run.presenting import Presenting, requested_items
 from research_crawler.run.report_building import build_report
 from research_crawler.run.request_reading import read_the_request, sites_named_in_request
-from research_crawler.run.run_dir import PAGES_DIR, RUN_FILE, ModelBackend, RunMeta, new_run_dir
+from research_crawler.run.run_dir import PAGES_DIR, RUN_FILE, ModelBackend, RunMeta, new_run_dir, unwritable
 from research_crawler.run.run_lock import holding_run_dir
 from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
@@ -330,17 +330,22 @@ def _interrupted(x: Exploration, exc: Exception, trace: Trace) -> None:
 
 
 def _failed(x: Exploration, exc: Exception, trace: Trace) -> None:
-    """A run that failed: logged with its traceback and recorded as an error (a failure while presenting what was
-    explored too: the report says so all the same)."""
-    logger.exception("the run failed")
+    """A run that failed: logged (with its traceback when it is a bug) and recorded as an error (a failure while
+    presenting what was explored too: the report says so all the same)."""
     trace.emit("fault", kind="internal_error", error=f"{type(exc).__name__}: {exc}")
-    detail = f"the run failed ({type(exc).__name__}: {exc})"
+    if isinstance(exc, OSError):  # the machine's doing (a full disk), not a bug: one line, and `resume` goes on
+        logger.error("the run stopped: %s", exc)
+        logger.debug("the run stopped", exc_info=exc)
+        reason, detail = StopReason.INTERRUPTED, f"its files could not be written ({unwritable(exc)})"
+    else:
+        logger.exception("the run failed")
+        reason, detail = StopReason.ERROR, f"the run failed ({type(exc).__name__}: {exc})"
     if x.search.gamma:
         with x.lock:
-            x.search.completion = Completion(done=True, reason=StopReason.ERROR, detail=detail)
+            x.search.completion = Completion(done=True, reason=reason, detail=detail)
             x.save()
     else:
-        x.complete(StopReason.ERROR, detail)
+        x.complete(reason, detail)
 
 
 def _reselect_only(x: Exploration, previous: SearchContext) -> None:

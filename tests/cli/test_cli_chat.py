@@ -128,6 +128,9 @@ def test_ctrl_c_stops_the_search_then_a_second_ctrl_c_leaves(
     report = json.loads((_run_dirs(tmp_path)[0] / "report.json").read_text())
     assert report["stop_reason"] == "interrupted"
     assert "The search was stopped" in _screen(child)
+    said = " ".join(_screen(child).split())
+    assert "or later: research-crawler resume" in said
+    assert "The stopped search goes on with: research-crawler resume" in said
 
 
 # --- the REPL object, with scripted lines --------------------------------------------------------------

@@ -169,3 +169,32 @@ def test_a_file_that_cannot_be_written_mid_command_is_one_line(home: Path, monke
     result = runner.invoke(app, ["page", "saved.html"])
     assert result.exit_code == 1
     assert _one_line_error(result.output) == "error: /tmp/somewhere: no space left on device"
+
+
+def test_a_disk_that_fills_up_mid_run_is_one_line_with_the_command_that_continues(
+    home: Path, testbed_server: TestbedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from research_crawler.context import atomic_files, graph
+
+    writes = 0
+
+    def filling_up(path: Path, text: str) -> None:
+        nonlocal writes
+        writes += 1
+        if writes > 4:  # the disk is full from the fifth save of the graph on, as a file's flush finds it
+            raise OSError(28, "No space left on device")
+        atomic_files.atomic_write_text(path, text)
+
+    site = testbed_server.base_url("arxiv-like")
+    ask = ["ask", "Find papers on graph neural networks", "--site", site, "--model", "simulated", "--out", "out"]
+    with monkeypatch.context() as full:
+        full.setattr(graph, "atomic_write_text", filling_up)
+        result = runner.invoke(app, [*ask, "--quiet"])
+    assert result.exit_code == 1 and writes > 4
+    assert "Traceback" not in result.output and "During handling" not in result.output
+    last = [line for line in result.stderr.splitlines() if line.strip()][-1]
+    assert last.startswith("error: ") and "no space left on device: free some space" in last, last
+    assert last.endswith(", then continue with: research-crawler resume out"), last
+    resumed = runner.invoke(app, ["resume", "out", "--model", "simulated", "--quiet"])  # space was freed
+    assert resumed.exit_code == 0, resumed.output
+    assert Report.model_validate_json((home / "out" / "report.json").read_text(encoding="utf-8")).items

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 from cli_helpers import PYTHON, RUN_FILES, allow, subprocess_env
@@ -76,3 +78,34 @@ def test_models_download_is_wired(tmp_path: Path) -> None:
     done = _run(tmp_path, "models", "download", HF_HUB_OFFLINE="1", RESEARCH_CRAWLER_RERANK__BGE_MODEL="org/absent")
     assert done.returncode == 1, done.stdout + done.stderr
     assert done.stderr.startswith("error:") and "Traceback" not in done.stderr
+
+
+def test_one_ctrl_c_stops_ask_with_the_command_that_continues_it(
+    tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    out = tmp_path / "run"
+    env = subprocess_env(tmp_path, RESEARCH_CRAWLER_SIMULATED__LATENCY_S="0.3", **allow(testbed_server))
+    child = subprocess.Popen(
+        [PYTHON, "-m", "research_crawler", "ask", testbed.queries_for("arxiv-like")[0].text, "--site",
+         testbed_server.base_url("arxiv-like"), "--model", "simulated", "--out", str(out)],
+        cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "trace.jsonl").exists() or "fetch" not in (out / "trace.jsonl").read_text():
+            assert child.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)  # one Ctrl-C: the search stops, the report is written
+        _, errors = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, errors[-2000:]
+    last = errors.strip().splitlines()[-1]
+    assert last == f"Stopped before its end (the report holds what was collected); continue with: research-crawler " \
+        f"resume {out}"  # fmt: skip
+    assert Report.model_validate_json((out / "report.json").read_text()).stop_reason == "interrupted"
+    resumed = _run(tmp_path, "resume", str(out), "--model", "simulated", **allow(testbed_server))
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert Report.model_validate_json((out / "report.json").read_text()).stop_reason != "interrupted"
