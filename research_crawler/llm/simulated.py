@@ -43,7 +43,7 @@ class SimulatedModelClient(BaseModelClient):
         self.meaning: MeaningJudge | None = kwargs.pop("meaning", None)
         if self.simulated.judge == "meaning" and self.meaning is None:
             raise ConfigError(
-                "simulated.judge is 'meaning' but the simulated model was given no judge (rank/meaning_encoder.py "
+                "simulated.judge is 'meaning' but the simulated model was given no judge (llm/simulated_encoder.py "
                 "makes one); or judge by shared words: --set simulated.judge=words"
             )
         if self.simulated.judge == "words":
@@ -75,7 +75,13 @@ class SimulatedModelClient(BaseModelClient):
             return text_reply("I have nothing to add.")
         # A correction asks for what the rules give anyway: the careful double reads past it.
         messages = [m for m in request.messages if m.get("name") != REASK_NAME]
-        player = Player(call=self._call, enough_items=self.simulated.enough_items, meaning=self.meaning)
+        player = Player(
+            call=self._call,
+            enough_items=self.simulated.enough_items,
+            meaning=self.meaning,
+            revision_rate=self.simulated.revision_rate,
+            seed=self.simulated.seed,
+        )
         reply = rule(Conversation(messages), tool_names(request.tools), player)
         if self.simulated.behaviour != "unruly":
             return reply

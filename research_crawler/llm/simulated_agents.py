@@ -6,18 +6,18 @@ One function per role (`RULES`); each answers with a tool call (through `Player.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from research_crawler.context.request import ResearchRequest, requested_count
-from research_crawler.context.request_rules import read_follow_up, read_request
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
 from research_crawler.llm.simulated_meaning import MeaningJudge, item_score, link_score, site_fits
 from research_crawler.llm.simulated_page_reading import entries, link_lines
+from research_crawler.llm.simulated_request import follow_up_reading, read_count, request_reading
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
 __all__ = ["RULES", "Player", "Rule", "text_reply"]
@@ -28,12 +28,15 @@ _SEARCH_WORDS = re.compile(r'Search words: "([^"]+)"')
 @dataclass(frozen=True)
 class Player:
     """What a rule needs besides the messages and the tools: how to answer with a tool call, how many
-    items are enough for a site when the request names no number, and how relevance is judged: by meaning
-    with `meaning` (simulated.judge = "meaning"), else by the content words shared with the request."""
+    items are enough for a site when the request names no number, how relevance is judged: by meaning
+    with `meaning` (simulated.judge = "meaning"), else by the content words shared with the request; and the share
+    of drafts the Critique asks to revise, seeded by `seed`."""
 
     call: Callable[[str, dict[str, Any]], ModelReply]
     enough_items: int
     meaning: MeaningJudge | None = None
+    revision_rate: float = 0.0
+    seed: int = 0
 
 
 Rule = Callable[[Conversation, set[str], Player], ModelReply]
@@ -45,20 +48,20 @@ def text_reply(content: str) -> ModelReply:
 
 
 def play_request_reader(chat: Conversation, player: Player) -> ModelReply:
-    """The Web Selector reading the request into its contract, with the rules of `context/request_rules.py`."""
+    """The Web Selector reading the request into its contract (`simulated_request.py`: the double's own reading),
+    with today's date as its system prompt gives it."""
     if chat.tool_results_since_task():
         return text_reply("The request is recorded.")
     task = chat.task()
-    today = date.today()
+    said = re.search(r"Today is (\d{4}-\d{2}-\d{2})", chat.system())
+    today = date.fromisoformat(said.group(1)) if said else date.today()
     earlier = re.search(r"^Earlier request, as read: (\{.*\})$", task, re.MULTILINE)
     follow_up = re.search(r'^Follow-up: "(.*)"$', task, re.MULTILINE)
     if earlier and follow_up:
-        previous = ResearchRequest.model_validate({"text": "", **json.loads(earlier.group(1))})
-        request, new_search = read_follow_up(previous, follow_up.group(1), today=today)
+        arguments = follow_up_reading(json.loads(earlier.group(1)), follow_up.group(1), today=today)
     else:
-        request, new_search = read_request(request_of(task) or task, today=today), True
-    arguments = request.model_dump(mode="json", exclude={"text"}, exclude_defaults=True)
-    return player.call("record_request", {"topic": request.topic, **arguments, "new_search": new_search})
+        arguments = {**request_reading(request_of(task) or task, today=today), "new_search": True}
+    return player.call("record_request", arguments)
 
 
 def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
@@ -86,7 +89,7 @@ def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> Mo
 
 def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
     query = chat.query()
-    target = requested_count(query) or player.enough_items
+    target = read_count(query) or player.enough_items
     site_part = chat.since_last("Now exploring")
     last = site_part[-1] if site_part else {}
     last_text = text_of(last)
@@ -206,7 +209,7 @@ def play_supervisor(chat: Conversation, tools: set[str], player: Player) -> Mode
     )
     found = last_int(r"(\d+) item\(s\) collected on", [{"content": listing}]) or 0
     request = request_of(listing) or chat.query()
-    target = requested_count(request) or player.enough_items
+    target = read_count(request) or player.enough_items
     left = last_int(r"\((\d+) subpages left\)", [{"content": listing}])
     if found >= target or left == 0:
         return player.call("approve_site", {"reason": f"{found} relevant item(s) collected."})
@@ -218,14 +221,21 @@ def play_supervisor(chat: Conversation, tools: set[str], player: Player) -> Mode
 
 def play_presenter(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
     results = chat.tool_results_since_task()
-    if not results and "get_top_items" in tools:
-        k = requested_count(chat.query()) or 10
+    task = chat.task()
+    review = m.group(1) if (m := re.search(r"\nReview:\n(.*?)\n\nDraft:\n", task, re.DOTALL)) else None
+    listed_in_task = bool(_PRESENTER_ITEM.search(task))
+    if not results and "get_top_items" in tools and not listed_in_task:
+        k = read_count(chat.query()) or 10
         return player.call("get_top_items", {"k": k})
-    listing = text_of(results[-1]) if results else chat.task()
+    listing = text_of(results[-1]) if results else task
     query = chat.query()
     brief = bool(re.search(r"titles?( and dates?)? only", query, re.I))
+    why = review is not None and "why it is relevant" in review
+    found = _PRESENTER_ITEM.findall(listing)
     lines = [f"# Results for: {query}", ""]
-    for number, title, link, rest in re.findall(r"^(\d+)\. (.+)\n   link: (\S+)((?:\n   .+)*)", listing, re.MULTILINE):
+    if review is not None and "how many" in review:
+        lines += [f"{len(found)} item(s) found for this request, best first.", ""]
+    for number, title, link, rest in found:
         date = m.group(1) if (m := re.search(r"date: (.+)", rest)) else None
         authors = m.group(1) if (m := re.search(r"authors: (.+)", rest)) else None
         if authors and len(authors.split("; ")) > 3:
@@ -235,6 +245,8 @@ def play_presenter(chat: Conversation, tools: set[str], player: Player) -> Model
         else:
             details = ", ".join(part for part in (authors, date) if part)
             lines.append(f"{number}. [{title}]({link})" + (f" — {details}" if details else ""))
+        if why and (about := re.search(r"about: (.+)", rest)) is not None:
+            lines.append(f"   {_first_sentence(about.group(1))}")
     if len(lines) == 2:
         lines.append("No relevant items were found.")
     if (m := re.search(r"Only (\d+) of the (\d+) requested were found", listing)) is not None:
@@ -242,8 +254,30 @@ def play_presenter(chat: Conversation, tools: set[str], player: Player) -> Model
     return text_reply("\n".join(lines))
 
 
+_PRESENTER_ITEM = re.compile(r"^(\d+)\. (.+)\n   link: (\S+)((?:\n   .+)*)", re.MULTILINE)
+
+
+def _first_sentence(text: str) -> str:
+    match = re.match(r"(.+?[.!?])(?:\s|$)", text.strip())
+    return match.group(1) if match else text.strip()
+
+
 def play_critique(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
-    return text_reply("No changes needed.")
+    """Asks for a revision of a share of drafts (`Player.revision_rate`, seeded by the draft), naming one thing
+    its instructions ask for that the draft lacks; otherwise "No changes needed."."""
+    task = chat.task()
+    draft = task.split("Review this draft report:", 1)[-1].strip()
+    if player.revision_rate <= 0 or random.Random(f"{player.seed}:{draft}").random() >= player.revision_rate:
+        return text_reply("No changes needed.")
+    request = chat.query()
+    listed = len(re.findall(r"^\d+\. \[", draft, re.MULTILINE))
+    asked = read_count(request)
+    if asked is not None and listed < asked and not re.search(rf"\bof the {asked} requested\b", draft):
+        return text_reply(f"- Say plainly that only {listed} of the {asked} requested were found.")
+    brief = bool(re.search(r"titles?( and dates?)? only", request, re.I))
+    if listed and not brief and not re.search(r"^   \S", draft, re.MULTILINE):
+        return text_reply("- Add one sentence to each item saying why it is relevant to the request.")
+    return text_reply("- Begin with one line saying how many items were found.")
 
 
 #: The rule of each role `role_of` recognises.

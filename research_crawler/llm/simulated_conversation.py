@@ -32,6 +32,10 @@ class Conversation:
         """The first non-system message (a nested chat's task, or the group's request)."""
         return next((text_of(m) for m in self.messages if m.get("role") != "system"), "")
 
+    def system(self) -> str:
+        """The system message (the agent's instructions)."""
+        return next((text_of(m) for m in self.messages if m.get("role") == "system"), "")
+
     def query(self) -> str:
         for message in self.messages:
             if message.get("role") != "system":

@@ -17,8 +17,8 @@ from research_crawler.llm.openai_client import OpenAICompatibleClient
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import ModelRateLimiter, RequestLimiter
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
+from research_crawler.llm.simulated_encoder import double_judge
 from research_crawler.llm.usage import ModelCall, UsageLedger, cost_of
-from research_crawler.rank.meaning_encoder import meaning_judge
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.run.trace import Trace
 
@@ -93,7 +93,7 @@ class RunModels:
             client_cls = SimulatedModelClient
             kwargs.update(simulated=self.settings.simulated, fault_log=self.fault_log)
             if self.settings.simulated.judge == "meaning":
-                kwargs["meaning"] = meaning_judge(self.settings.rerank)
+                kwargs["meaning"] = double_judge()
         else:
             client_cls = OpenAICompatibleClient
         if self.rate_limiter is not None:

@@ -1,4 +1,4 @@
-"""The simulated model judges relevance by meaning (the packaged all-MiniLM-L6-v2) unless told to judge by words.
+"""The simulated model judges relevance by meaning (its own all-mpnet-base-v2) unless told to judge by words.
 
 Each agent that judges relevance is played through its rule on a task shaped as the run sends it: the Web
 Selector choosing sites, the Crawler scoring links, the Collector deciding items.
@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from research_crawler.config.settings import ModelSettings, RerankSettings, SimulatedModelSettings
+from research_crawler.config.settings import ModelSettings, SimulatedModelSettings
 from research_crawler.errors import ConfigError
 from research_crawler.llm.client import ModelReply, ModelRequest, ToolCallSpec
 from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.llm.simulated_agents import RULES, Player
 from research_crawler.llm.simulated_conversation import Conversation
+from research_crawler.llm.simulated_encoder import DoubleEncoder, double_judge
 from research_crawler.llm.simulated_meaning import MeaningJudge, topic_of
 from research_crawler.llm.usage import UsageLedger
-from research_crawler.rank.meaning_encoder import MiniLMEncoder, meaning_judge
 
 REQUEST = "Find papers on solid-state battery electrolytes"
 SULFIDE = "Sulfide Solid Electrolytes with High Ionic Conductivity"
@@ -29,7 +29,7 @@ OTHER_WORDS = "Lithium-ion conductors for all-solid-state cells"  # no word in c
 
 @pytest.fixture(scope="module")
 def judge() -> MeaningJudge:
-    return meaning_judge(RerankSettings(device="cpu"))
+    return double_judge()
 
 
 def _call(name: str, arguments: dict[str, Any]) -> ModelReply:
@@ -97,7 +97,7 @@ def test_the_web_selector_chooses_the_site_whose_field_holds_the_request(judge: 
 
 
 def test_judging_by_meaning_is_deterministic(judge: MeaningJudge) -> None:
-    fresh = MeaningJudge(MiniLMEncoder(judge._encoder._model, batch_size=4))  # type: ignore[attr-defined]
+    fresh = MeaningJudge(DoubleEncoder(judge._encoder.model))  # type: ignore[attr-defined]
     task = _collector_task(SULFIDE, OTHER_WORDS, "Random Forests for Credit Scoring", "Energy Storage in Garnets")
     assert _collected(task, judge) == _collected(task, fresh) == _collected(task, judge)
     assert _link_scores(judge) == _link_scores(fresh)
