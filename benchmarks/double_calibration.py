@@ -9,7 +9,8 @@ Pairs of (request, title) are labelled by a ground truth the double never sees:
 - real titles: requests by arXiv subject category against the entries of saved arXiv pages, relevant when arXiv lists
   the paper under that category (`eval/query_splits.py` names the pages and requests of each split).
 
-The thresholds are those that maximise F1 on the calibration pairs: ITEM_RELEVANT on the double's item score (the
+The thresholds are those that maximise F1 on the calibration pairs (the mean of the testbed's and the real titles'
+F1, so that neither outweighs the other by its number of pairs): ITEM_RELEVANT on the double's item score (the
 closer of title and title+abstract), LINK_ON_TOPIC on the title alone (a link's anchor). They are then copied into
 `research_crawler/llm/simulated_meaning.py` by hand; this script reports the agreement of the thresholds in force
 (and of the fitted ones) on the evaluation pairs, which nothing was fitted on.
@@ -86,7 +87,7 @@ def arxiv_entries(path: Path) -> list[tuple[str, set[str]]]:
         text = " ".join(title.text_content().replace("Title:", "").split())
         found.append((text, {c.strip("()") for c in subject.text_content().split() if c.startswith("(")}))
     for entry in doc.xpath('//li[contains(@class,"arxiv-result")]'):
-        text = " ".join(entry.xpath('.//p[contains(@class,"title")]')[0].text_content().split())
+        text = " ".join(entry.xpath('.//p[contains(concat(" ", @class, " "), " title ")]')[0].text_content().split())
         tags = entry.xpath('.//div[contains(@class,"tags")]/span[contains(@class,"tag")]')
         found.append((text, {tag.text_content().strip() for tag in tags}))
     return found
@@ -135,9 +136,19 @@ def agreement(values: Sequence[float], labels: Sequence[bool], threshold: float)
     }
 
 
-def best_threshold(values: Sequence[float], labels: Sequence[bool]) -> float:
+def best_threshold(values: Sequence[float], labels: Sequence[bool], sources: Sequence[str]) -> float:
+    """The threshold of best F1, averaged over the sources of pairs (testbed, real) so that neither outweighs the
+    other by its number of pairs; ties go to the lower threshold."""
     candidates = [round(0.05 + 0.01 * n, 2) for n in range(71)]
-    return max(candidates, key=lambda t: (agreement(values, labels, t)["f1"], -t))
+
+    def macro_f1(threshold: float) -> float:
+        f1s = []
+        for source in dict.fromkeys(sources):
+            keep = [n for n, s in enumerate(sources) if s == source]
+            f1s.append(agreement([values[n] for n in keep], [labels[n] for n in keep], threshold)["f1"])
+        return sum(f1s) / len(f1s)
+
+    return max(candidates, key=lambda t: (round(macro_f1(t), 4), -t))
 
 
 def main() -> None:
@@ -155,7 +166,11 @@ def main() -> None:
         by_title, by_item = scores(judge, pairs)
         labels = [pair.relevant for pair in pairs]
         if split == "calibration":
-            fitted = {"item": best_threshold(by_item, labels), "link": best_threshold(by_title, labels)}
+            sources = [pair.source for pair in pairs]
+            fitted = {
+                "item": best_threshold(by_item, labels, sources),
+                "link": best_threshold(by_title, labels, sources),
+            }
             figures["fitted"] = fitted
         for source in ("testbed", "real", "all"):
             keep = [n for n, pair in enumerate(pairs) if source in ("all", pair.source)]

@@ -42,11 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from bench_output import print_table, ratio, write_json
-from testbed_runs import OUT_DIR, REALWEB, QueryRun, machine, run_query, run_request
+from testbed_runs import OUT_DIR, REALWEB, QueryRun, machine, run_query, run_request, timed_alternately
 
 from research_crawler.agents.roles import Role
 from research_crawler.config.model_prices import list_prices
 from research_crawler.config.settings import ModelSettings, Settings
+from research_crawler.eval.query_splits import benchmark_queries, evaluation_query
 from research_crawler.eval.saved_pages import THREE_SITES_QUERY, read_saved_pages
 from research_crawler.eval.saved_sites_server import SavedSitesServer
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
@@ -78,7 +79,7 @@ class WallWeb:
 
 
 def testbed_web(server: TestbedServer, testbed: Testbed) -> WallWeb:
-    queries = [testbed.query(f"{site}/general/{TOPIC}") for site in WALL_SITES]
+    queries = [evaluation_query(testbed, f"{site}/general/{TOPIC}") for site in WALL_SITES]
     return WallWeb(
         "testbed",
         queries[0].text,
@@ -110,18 +111,19 @@ def realweb_web(server: SavedSitesServer) -> WallWeb:
     )
 
 
-def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
-    runs: dict[str, QueryRun] = {}
-    for preset in PRESETS:
+def wall_time(web: WallWeb, latency: float, repeats: int) -> dict[str, Any]:
+    """Part 1, warm: each preset once untimed, then the presets in turn (A B A B …) and the median wall time."""
+
+    def preset_run(preset: str) -> Callable[[], QueryRun]:
         settings = Settings.from_preset(preset, explore={"max_sites": len(web.sites)}, simulated={"latency_s": latency})
-        started = time.monotonic()
-        run = web.run(settings)
-        run.extra["measured_wall_s"] = round(time.monotonic() - started, 2)
-        runs[preset] = run
+        return lambda: web.run(settings)
+
+    runs = timed_alternately({preset: preset_run(preset) for preset in PRESETS}, repeats=repeats)
     paper, default = runs["paper"], runs["default"]
     where = f'"{web.request}" on {", ".join(web.sites)}'
     pages = "the testbed" if web.name == "testbed" else "real saved pages (an added index page per site)"
     print(f"\n1. A 3-site query, {where}, {pages}; simulated model, {latency:g} s per call")
+    print(f"   warm, median of {repeats} alternating runs per preset; 1 s between requests to a host (the default)")
     if web.name == "realweb":
         print(f"Ground truth ({web.about['ground_truth_rule']}): {', '.join(web.about['ground_truth'])}")
     rows = []
@@ -138,6 +140,8 @@ def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
                 round(run.model_wait_s / latency) if latency else None,
                 run.pages_scraped,
                 round(run.recall, 3),
+                run.extra["ahead"]["started"],
+                run.extra["ahead"]["wasted"],
             ]
         )
     print_table(
@@ -152,6 +156,8 @@ def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
             "model wait / latency",
             "pages",
             "recall",
+            "fetched ahead",
+            "wasted",
         ],
         rows,
     )
@@ -174,6 +180,9 @@ def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
         "web": web.name,
         "model": "simulated",
         "latency_s": latency,
+        "repeats": repeats,
+        "per_host_delay_s": 1.0,
+        "split": "evaluation" if web.name == "testbed" else "real pages (no calibration page served)",
         "query": web.request,
         "sites": web.sites,
         **web.about,
@@ -186,7 +195,7 @@ def wall_time(web: WallWeb, latency: float) -> dict[str, Any]:
 
 
 def growth(server: TestbedServer, testbed: Testbed) -> dict[str, Any]:
-    query = testbed.query(f"{GROWTH_SITE}/general/{TOPIC}")
+    query = evaluation_query(testbed, f"{GROWTH_SITE}/general/{TOPIC}")
     results: dict[str, dict[int, QueryRun]] = {}
     for preset in PRESETS:
         results[preset] = {}
@@ -196,9 +205,13 @@ def growth(server: TestbedServer, testbed: Testbed) -> dict[str, Any]:
                 explore={"max_subpages": subpages},
                 run={"max_model_calls_per_site": None},
                 simulated={"enough_items": 1000},  # keep browsing: the point is many pages
+                fetch={"per_host_delay_s": 0.0},  # tokens do not depend on the delay
             )
             results[preset][subpages] = run_query(settings, server, [query])
-    print(f'\n2. Input tokens per page as pages grow: "{query.text}" on {GROWTH_SITE}, the simulated model browsing on')
+    print(
+        f'\n2. Input tokens per page as pages grow: "{query.text}" on {GROWTH_SITE}, the simulated model browsing on '
+        "(no per-host delay: tokens do not depend on it)"
+    )
     rows = []
     summary: dict[str, Any] = {}
     for preset, runs in results.items():
@@ -254,18 +267,27 @@ def growth(server: TestbedServer, testbed: Testbed) -> dict[str, Any]:
 
 
 def cost(server: TestbedServer, testbed: Testbed, queries_per_site: int) -> dict[str, Any]:
-    queries = [q for site in testbed.site_names() for q in testbed.queries_for(site, kind="general")[:queries_per_site]]
+    queries = benchmark_queries(testbed, per_site=queries_per_site, kind="general")
     models_of = {"paper": ModelSettings(**PAPER_MODELS), "default": ModelSettings()}
     runs = {
         preset: [
-            run_query(Settings.from_preset(preset, models=PAPER_MODELS if preset == "paper" else {}), server, [q])
+            run_query(
+                Settings.from_preset(
+                    preset, models=PAPER_MODELS if preset == "paper" else {}, fetch={"per_host_delay_s": 0.0}
+                ),
+                server,
+                [q],
+            )
             for q in queries
         ]
         for preset in PRESETS
     }
     models = models_of["default"]
     prices = list_prices()
-    print(f"\n3. Cost per query at list prices, {len(queries)} testbed queries (cached input counted, estimated)")
+    print(
+        f"\n3. Cost per query at list prices, {len(queries)} testbed queries of the evaluation split (cached input "
+        "counted, estimated; no per-host delay: tokens do not depend on it)"
+    )
     rows = []
     summary: dict[str, Any] = {}
     for preset, preset_runs in runs.items():
@@ -311,12 +333,20 @@ def cost(server: TestbedServer, testbed: Testbed, queries_per_site: int) -> dict
     used = {name: prices[name].describe() for name in dict.fromkeys(names)}
     print(f"paper priced with {PAPER_MODELS['strong_model']}/{PAPER_MODELS['cheap_model']} (the paper's models)")
     print("Prices used (USD per 1M tokens): " + "; ".join(f"{name}: {text}" for name, text in used.items()))
+    equal_models = {
+        f"{s}/{c}": ratio(summary["default"][f"{s}/{c}"], summary["paper"][f"{s}/{c}"]) for s, c in OTHER_MODELS
+    }
+    print(
+        "default vs paper at equal models: "
+        + "; ".join(f"{pair} {value}x" for pair, value in equal_models.items())
+        + f" (each on its own models: {ratio(summary['default']['mean_usd'], summary['paper']['mean_usd'])}x)"
+    )
     mean = summary["default"]["mean_usd"]
     print(
         f"Target (default, <= {TARGETS['cost_usd'] * 100:g} ¢ a query with {models.strong_model}/"
         f"{models.cheap_model}): {'met' if mean <= TARGETS['cost_usd'] else 'NOT met'} ({mean * 100:.2f} ¢)"
     )
-    return {"queries": [q.id for q in queries], "prices": used, "by_preset": summary}
+    return {"queries": [q.id for q in queries], "prices": used, "by_preset": summary, "equal_models": equal_models}
 
 
 def _priced(run: QueryRun, *, strong: str, cheap: str) -> float:
@@ -339,6 +369,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=1.0, help="seconds the simulated model takes per call")
     parser.add_argument("--queries-per-site", type=int, default=3, help="general testbed queries per site (cost)")
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs of each preset in part 1 (median kept)")
     parser.add_argument(
         "--part", nargs="+", choices=["wall", "growth", "cost"], help="default: all on the testbed, wall on realweb"
     )
@@ -357,10 +388,10 @@ def main() -> None:
     print(f"Latency and cost, default vs paper preset ({machine()}); the model is simulated in every run")
     with TestbedServer(testbed, slow_seconds=0.0) as server:
         if "wall" in parts and args.web == "testbed":
-            document["wall"] = wall_time(testbed_web(server, testbed), args.latency)
+            document["wall"] = wall_time(testbed_web(server, testbed), args.latency, args.repeats)
         elif "wall" in parts:
             with SavedSitesServer(read_saved_pages(args.realweb, THREE_SITES_QUERY.sites)) as saved:
-                document["wall"] = wall_time(realweb_web(saved), args.latency)
+                document["wall"] = wall_time(realweb_web(saved), args.latency, args.repeats)
         if "growth" in parts:
             document["growth"] = growth(server, testbed)
         if "cost" in parts:

@@ -21,6 +21,7 @@ from typing import Any
 
 from research_crawler.config.settings import RerankSettings
 from research_crawler.errors import ConfigError
+from research_crawler.eval.query_splits import benchmark_queries
 from research_crawler.eval.testbed import generate_testbed
 from research_crawler.rank.model_weights import resolve_model_dir
 from research_crawler.rank.rerank import Reranker, item_text, load_reranker
@@ -96,7 +97,7 @@ def main() -> None:
 
     testbed = generate_testbed()
     texts = [item_text(item.title, item.abstract) for item in testbed.items[: args.items]]
-    queries = [query.text for query in testbed.queries[: args.queries]]
+    queries = [query.text for query in benchmark_queries(testbed, per_site=args.queries)][: args.queries]
     base = RerankSettings(device="cpu", batch_size=args.batch_size)
 
     results: dict[str, dict[str, Any]] = {}

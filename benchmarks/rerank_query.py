@@ -29,6 +29,7 @@ from testbed_runs import OUT_DIR, machine, run_query
 import research_crawler.run.session
 from research_crawler.config.settings import RerankerKind, RerankSettings, Settings
 from research_crawler.errors import ConfigError
+from research_crawler.eval.query_splits import evaluation_query
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.rank.model_weights import resolve_model_dir
 from research_crawler.rank.rerank import Reranker, load_reranker
@@ -79,7 +80,7 @@ def child(kind: RerankerKind) -> dict[str, Any]:
 
     research_crawler.run.session.load_reranker = load_timed  # measuring the reranking step, not changing it
     testbed = generate_testbed()
-    queries = [testbed.query(f"{site}/general/{TOPIC}") for site in SITES]
+    queries = [evaluation_query(testbed, f"{site}/general/{TOPIC}") for site in SITES]
     with TestbedServer(testbed, slow_seconds=0.0) as server:
         settings = Settings.from_preset("default", explore={"max_sites": len(SITES)})
         run = run_query(settings, server, queries, sites=SITES, reranker=kind)

@@ -26,6 +26,7 @@ from testbed_runs import OUT_DIR, machine
 from research_crawler.cli.batch import BatchRunner
 from research_crawler.cli.batch_file import load_batch
 from research_crawler.config.settings import Settings
+from research_crawler.eval.query_splits import benchmark_queries
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 
 #: What Chromium loads for a page it renders (stylesheets, scripts, icons): part of that page, not another request.
@@ -47,7 +48,7 @@ def main() -> None:
     import ray
 
     testbed = generate_testbed()
-    general = [q for site in testbed.site_names() for q in testbed.queries_for(site, kind="general")]
+    general = benchmark_queries(testbed, per_site=100, kind="general")
     chosen = [general[i] for i in range(0, len(general), max(1, len(general) // args.queries))][: args.queries]
     results: list[dict[str, object]] = []
     with TestbedServer(testbed, slow_seconds=0.0) as server, tempfile.TemporaryDirectory() as scratch:

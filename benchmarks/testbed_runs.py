@@ -12,9 +12,11 @@ import json
 import logging
 import os
 import platform
+import statistics
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +42,7 @@ __all__ = [
     "REALWEB",
     "FixedTokens",
     "QueryRun",
+    "ahead_outcomes",
     "critical_path_calls",
     "loopback_settings",
     "machine",
@@ -49,6 +52,7 @@ __all__ = [
     "run_request",
     "testbed_hosts",
     "testbed_settings",
+    "timed_alternately",
 ]
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,20 +74,20 @@ def testbed_hosts(server: TestbedServer) -> list[str]:
 def testbed_settings(
     settings: Settings, server: TestbedServer, runs_dir: Path, *, reranker: RerankerKind = "bm25"
 ) -> Settings:
-    """`settings` made to run on the testbed: its hosts allowed, no politeness delay, `reranker` on the CPU
-    (BM25 unless a benchmark measures the rerankers: bge's weights are not downloaded for benchmarks)."""
+    """`settings` made to run on the testbed: its hosts allowed, `reranker` on the CPU (BM25 unless a benchmark
+    measures the rerankers: bge's weights are not downloaded for benchmarks); the politeness `settings` has."""
     return loopback_settings(settings, testbed_hosts(server), runs_dir, reranker=reranker)
 
 
 def loopback_settings(
     settings: Settings, hosts: Sequence[str], runs_dir: Path, *, reranker: RerankerKind = "bm25"
 ) -> Settings:
-    """`settings` made to run on loopback sites: only `hosts` ('host:port') allowed through the URL guard, no
-    politeness delay, `reranker` on the CPU."""
+    """`settings` made to run on loopback sites: only `hosts` ('host:port') allowed through the URL guard,
+    `reranker` on the CPU. The per-host delay stays what `settings` says (the default 1 s): a benchmark that
+    measures without it sets `fetch.per_host_delay_s` itself and its table says so."""
     settings = settings.model_copy(deep=True)
     settings.runs_dir = runs_dir
     settings.fetch.allowed_hosts = list(hosts)
-    settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = reranker
     settings.rerank.device = "cpu"
     return settings
@@ -250,6 +254,8 @@ def _score(report: Report, to_item: Mapping[str, str], query_id: str) -> QueryRu
         trace_events=sorted({str(event["event"]) for event in events}),
         wall_time_s=report.stats.wall_time_s,
         extra={
+            "ahead": ahead_outcomes(events),
+            "politeness_s": settings_delay(run_dir),
             "pages_lost": sorted(lost),
             "faults": dict(report.stats.faults),
             "links_preranked": [
@@ -257,6 +263,50 @@ def _score(report: Report, to_item: Mapping[str, str], query_id: str) -> QueryRu
             ],
         },
     )
+
+
+def ahead_outcomes(events: list[dict[str, Any]]) -> dict[str, int]:
+    """What became of the pages fetched ahead: started, taken by the Scraper, and the wasted ones — fetched and
+    never read ('unused') or given up while under way ('cancelled', a request possibly sent)."""
+    counts = {"started": 0, "taken": 0, "unused": 0, "cancelled": 0}
+    for event in events:
+        if event["event"] == "fetch_ahead" and event.get("action") in counts:
+            counts[str(event["action"])] += 1
+    counts["wasted"] = counts["unused"] + counts["cancelled"]
+    return counts
+
+
+def settings_delay(run_dir: Path) -> float | None:
+    """The per-host delay the run was made with (from its run.json), for the figures to say their politeness."""
+    try:
+        recorded = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    value = recorded.get("settings", {}).get("fetch", {}).get("per_host_delay_s")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def timed_alternately(configurations: Mapping[str, Callable[[], QueryRun]], *, repeats: int) -> dict[str, QueryRun]:
+    """Each configuration run once untimed (models loaded, caches filled), then all of them in turn `repeats`
+    times (A B A B …); the run kept for each is its median by wall time, with every wall time in
+    `extra["walls_s"]` and the median in `extra["measured_wall_s"]`."""
+    for run in configurations.values():
+        run()  # warm-up, not timed
+    walls: dict[str, list[tuple[float, QueryRun]]] = {name: [] for name in configurations}
+    for _ in range(repeats):
+        for name, run in configurations.items():
+            started = time.monotonic()
+            figures = run()
+            walls[name].append((round(time.monotonic() - started, 2), figures))
+    kept = {}
+    for name, timed in walls.items():
+        ordered = sorted(timed, key=lambda pair: pair[0])
+        wall, figures = ordered[(len(ordered) - 1) // 2]
+        figures.extra["walls_s"] = [w for w, _ in timed]
+        figures.extra["measured_wall_s"] = statistics.median(w for w, _ in timed)
+        figures.extra["median_run_wall_s"] = wall
+        kept[name] = figures
+    return kept
 
 
 def _call_spans(events: list[dict[str, Any]]) -> list[tuple[float, float]]:

@@ -21,6 +21,7 @@ from bench_output import print_table, ratio, write_json
 from testbed_runs import OUT_DIR, QueryRun, machine, run_query
 
 from research_crawler.config.settings import Settings
+from research_crawler.eval.query_splits import benchmark_queries
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 
 
@@ -59,9 +60,11 @@ def main() -> None:
     args = parser.parse_args()
 
     testbed = generate_testbed()
-    queries = [query for site in testbed.site_names() for query in testbed.queries_for(site)[: args.queries_per_site]]
+    queries = benchmark_queries(testbed, per_site=args.queries_per_site)
     careful = Settings()
     unruly = Settings()
+    for settings in (careful, unruly):  # recall, calls and pages lost do not depend on the delay (said below)
+        settings.fetch.per_host_delay_s = 0.0
     unruly.simulated.behaviour = "unruly"
     unruly.simulated.unruly_rate = args.rate
     started = time.monotonic()
@@ -70,7 +73,9 @@ def main() -> None:
             summarise(name, [run_query(seeded(settings, n), server, [query]) for n, query in enumerate(queries)])
             for name, settings in (("careful", careful), ("unruly", unruly))
         ]
-    print(f"Careful vs unruly simulated model: {len(queries)} testbed queries, default preset ({machine()})")
+    print(
+        f"Careful vs unruly simulated model: {len(queries)} testbed queries (evaluation split), no delay ({machine()})"
+    )
     print_table(
         ["behaviour", "recall", "collected", "model calls", "max/query", "pages", "pages lost", "misbehaviours"],
         [

@@ -17,6 +17,7 @@ from testbed_runs import OUT_DIR, machine, testbed_settings
 
 from research_crawler.api import ResearchCrawler
 from research_crawler.config.settings import Settings
+from research_crawler.eval.query_splits import benchmark_queries
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.library.database import open_library
 from research_crawler.library.found_items import found_items
@@ -45,12 +46,13 @@ def run(queries_per_site: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch, TestbedServer(testbed, slow_seconds=0.0) as server:
         work = Path(scratch)
         settings = testbed_settings(Settings(), server, work / "runs")
+        settings.fetch.per_host_delay_s = 0.0  # downloads, calls and tokens do not depend on it (said below)
         settings.fetch.revisit_cache = True
         settings.fetch.revisit_cache_path = work / "pages.sqlite3"
         connection = open_library(work / "library.sqlite3")
         crawler = ResearchCrawler(settings, backend="simulated")
         for site in testbed.site_names():
-            for query in testbed.queries_for(site)[:queries_per_site]:
+            for query in benchmark_queries(testbed, per_site=queries_per_site, sites=[site]):
                 site_url = server.base_url(site)
                 watch = Watch.of(query.text, [site_url])
                 watches = []

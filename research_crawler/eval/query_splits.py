@@ -9,8 +9,11 @@ evaluation. The real saved pages are split by page: the astrophysics listing cal
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, TypeVar
+
+from research_crawler.errors import ConfigError
+from research_crawler.eval.testbed.models import Query, QueryKind, Testbed
 
 __all__ = [
     "CALIBRATION_REAL_PAGES",
@@ -19,8 +22,10 @@ __all__ = [
     "REAL_CALIBRATION_REQUESTS",
     "REAL_EVALUATION_REQUESTS",
     "Split",
+    "benchmark_queries",
     "calibration_queries",
     "evaluation_queries",
+    "evaluation_query",
     "split_of_text",
     "split_of_topic",
 ]
@@ -91,3 +96,26 @@ def evaluation_queries(queries: Iterable[Q]) -> list[Q]:
 def calibration_queries(queries: Iterable[Q]) -> list[Q]:
     """The testbed queries of the calibration split, in their order."""
     return [query for query in queries if split_of_topic(query.topic) == "calibration"]
+
+
+def benchmark_queries(
+    testbed: Testbed, *, per_site: int, kind: QueryKind | None = None, sites: Sequence[str] | None = None
+) -> list[Query]:
+    """What a benchmark runs: the first `per_site` evaluation queries (of `kind`) of each of `sites` (default: every
+    testbed site), in the testbed's order."""
+    chosen = []
+    for site in sites if sites is not None else testbed.site_names():
+        chosen += evaluation_queries(testbed.queries_for(site, kind=kind))[:per_site]
+    return chosen
+
+
+def evaluation_query(testbed: Testbed, query_id: str) -> Query:
+    """The testbed query `query_id`, refused when it belongs to the calibration split.
+
+    Raises:
+        ConfigError: the query is unknown, or is a calibration query (nothing may report on those).
+    """
+    query = testbed.query(query_id)
+    if split_of_topic(query.topic) != "evaluation":
+        raise ConfigError(f"testbed query {query_id} is in the calibration split; report only on evaluation queries")
+    return query
