@@ -16,7 +16,8 @@ The model is always the simulated one (`backend="simulated"`, a rule-based stand
 meaning), never a real LLM: its recall is a regression signal, not what a real model achieves.
 
 Part 1 on real saved pages (`--web realweb`, pages from ../shared/realweb or `--realweb DIR`):
-- Real: the pages of arxiv.org (4 abstracts, 3 listings, 1 search), aclanthology.org (2 papers, 1 author
+- Real: the pages of arxiv.org (4 abstracts, 2 listings, 1 search; the astrophysics listing that calibrated the
+  simulated model's thresholds is left out), aclanthology.org (2 papers, 1 author
   page) and dl.acm.org (1 paper, 1 search), their bytes as saved, each served on its own loopback port at the
   path and query of the URL it was saved from; their own links (those to the original host lead off the
   loopback site, as links to pages that were not saved would). The request ("papers on language models",
@@ -47,7 +48,7 @@ from testbed_runs import OUT_DIR, REALWEB, QueryRun, machine, run_query, run_req
 from research_crawler.agents.roles import Role
 from research_crawler.config.model_prices import list_prices
 from research_crawler.config.settings import ModelSettings, Settings
-from research_crawler.eval.query_splits import benchmark_queries, evaluation_query
+from research_crawler.eval.query_splits import CALIBRATION_REAL_PAGES, benchmark_queries, evaluation_query
 from research_crawler.eval.saved_pages import THREE_SITES_QUERY, read_saved_pages
 from research_crawler.eval.saved_sites_server import SavedSitesServer
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
@@ -390,7 +391,9 @@ def main() -> None:
         if "wall" in parts and args.web == "testbed":
             document["wall"] = wall_time(testbed_web(server, testbed), args.latency, args.repeats)
         elif "wall" in parts:
-            with SavedSitesServer(read_saved_pages(args.realweb, THREE_SITES_QUERY.sites)) as saved:
+            pages = read_saved_pages(args.realweb, THREE_SITES_QUERY.sites)
+            pages = [page for page in pages if page.file.name not in CALIBRATION_REAL_PAGES]  # the double's
+            with SavedSitesServer(pages) as saved:
                 document["wall"] = wall_time(realweb_web(saved), args.latency, args.repeats)
         if "growth" in parts:
             document["growth"] = growth(server, testbed)

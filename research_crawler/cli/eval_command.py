@@ -56,6 +56,15 @@ def evaluate(
             metavar="KIND",
         ),
     ] = None,
+    split: Annotated[
+        str,
+        typer.Option(
+            "--split",
+            help="The testbed's queries to run: evaluation (those the simulated model was not calibrated on), "
+            "calibration, or all.",
+            metavar="SPLIT",
+        ),
+    ] = "evaluation",
     out: Annotated[Path | None, typer.Option("--out", help="A new directory for the results.", file_okay=False)] = None,
     replay: Annotated[
         Path | None,
@@ -90,6 +99,7 @@ def evaluate(
         judge=judge,
         sites=sites or None,
         kinds=kinds or None,
+        split=split,
         concurrency=concurrency,
         scale=scale,
         ray_address=ray_address,
@@ -111,3 +121,4 @@ def evaluate(
     console.print(f"Experiment: {escape(result.experiment_name)} ({where})", highlight=False, soft_wrap=True)
     if result.experiment_url:
         console.print(f"LangSmith experiment: {result.experiment_url}")
+

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import langsmith
 
@@ -28,6 +28,7 @@ from research_crawler.eval.experiment_name import langsmith_start_line
 from research_crawler.eval.judge_client import make_judge
 from research_crawler.eval.judges import Judge
 from research_crawler.eval.langsmith_client import langsmith_client, local_examples, sync_dataset, uploads_enabled
+from research_crawler.eval.query_splits import split_of_text
 from research_crawler.eval.results import EvaluationResult, write_results
 from research_crawler.eval.table import TABLE_FILE, tables_markdown
 from research_crawler.eval.testbed import TestbedServer
@@ -37,11 +38,13 @@ from research_crawler.report.models import AgentStats
 from research_crawler.run.run_dir import ModelBackend
 from research_crawler.scale.connect import connect_ray
 
-__all__ = ["RUNS_DIR", "JudgeKind", "run_dir_name", "run_evaluation"]
+__all__ = ["RUNS_DIR", "JudgeKind", "SplitChoice", "run_dir_name", "run_evaluation"]
 
 logger = logging.getLogger(__name__)
 
 JudgeKind = Literal["llm", "simulated"]
+#: Which of the testbed's queries an evaluation runs (`eval/query_splits.py`).
+SplitChoice = Literal["evaluation", "calibration", "all"]
 
 
 def run_evaluation(
@@ -52,6 +55,7 @@ def run_evaluation(
     judge: JudgeKind,
     sites: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
+    split: str = "evaluation",
     concurrency: int = 1,
     out: Path,
     replay: Path | None = None,
@@ -64,7 +68,9 @@ def run_evaluation(
     """Evaluate the agents on `dataset` (a dataset file) and write the results into `out` (a new directory).
 
     `sites` restricts the evaluation to some of the dataset's sites, `kinds` to some kinds of query (general,
-    specific, constrained); `concurrency` queries run at once.
+    specific, constrained); `split` to the testbed's evaluation queries (the default: those no calibration of the
+    simulated model saw), its calibration queries, or all (`eval/query_splits.py`; a web dataset has no split);
+    `concurrency` queries run at once.
     `replay` is the output directory of an earlier evaluation: every fetch is answered from its recorded pages
     (and the testbed addresses it recorded), so a benchmark is repeated on identical pages. `testbed_server`
     is a running testbed to use instead of starting one (testbed datasets only). `limit` keeps at most that
@@ -74,7 +80,12 @@ def run_evaluation(
     started = time.monotonic()
     if concurrency < 1:
         raise ConfigError(f"concurrency must be at least 1, not {concurrency}")
-    data = load_dataset(dataset).select(list(sites) if sites is not None else None).of_kinds(kinds).limited(limit)
+    if split not in get_args(SplitChoice):
+        raise ConfigError(f"no split {split!r}; the splits are: {', '.join(get_args(SplitChoice))}")
+    data = load_dataset(dataset).select(list(sites) if sites is not None else None).of_kinds(kinds)
+    if data.source == "testbed" and split != "all":
+        data = data.model_copy(update={"queries": tuple(q for q in data.queries if split_of_text(q.query) == split)})
+    data = data.limited(limit)
     if not data.queries:
         raise ConfigError(f"no queries to evaluate in {dataset} for the sites {list(sites or [])}")
     if replay is not None and not (replay / RUNS_DIR).is_dir():

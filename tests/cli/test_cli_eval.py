@@ -85,7 +85,7 @@ def test_constrained_requests_are_measured_for_compliance(tmp_path: Path, monkey
         app,
         [
             "--set", "fetch.per_host_delay_s=0",
-            "eval", "testbed", "--sites", "arxiv-like", "--kind", "constrained",
+            "eval", "testbed", "--sites", "arxiv-like", "--kind", "constrained", "--split", "all",
             "--model", "simulated", "--judge-model", "simulated", "--reranker", "bm25", "--out", str(out),
         ],
     )  # fmt: skip

@@ -17,6 +17,7 @@ from research_crawler.context.web_context import CollectedItem
 from research_crawler.eval.dataset import builtin_dataset_path, load_dataset
 from research_crawler.eval.evidence import RunEvidence
 from research_crawler.eval.langsmith_client import RefusingAdapter
+from research_crawler.eval.query_splits import split_of_text
 from research_crawler.eval.results import EvaluationResult
 from research_crawler.report.models import Report, ReportItem
 
@@ -49,12 +50,14 @@ def write_subset(
     per_kind: int = 1,
     kinds: tuple[str, ...] = ("general", "specific"),
 ) -> Path:
-    """A copy of the testbed dataset with `per_kind` queries of each of `kinds` on each of `sites`."""
+    """A copy of the testbed dataset with `per_kind` queries of each of `kinds` on each of `sites`, of the evaluation
+    split (an evaluation runs no other by default)."""
     data = yaml.safe_load(builtin_dataset_path("testbed").read_text(encoding="utf-8"))
     chosen = []
     for site in sites:
         for kind in kinds:
-            chosen += [q for q in data["queries"] if q["site"] == site and q["kind"] == kind][:per_kind]
+            of_kind = [q for q in data["queries"] if q["site"] == site and q["kind"] == kind]
+            chosen += [q for q in of_kind if split_of_text(q["query"]) == "evaluation"][:per_kind]
     data["name"] = "testbed-subset"
     data["queries"] = chosen
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
+import pytest
+import yaml
+
+from research_crawler.config.settings import Settings
+from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import builtin_dataset_path, load_dataset
 from research_crawler.eval.query_splits import (
     CALIBRATION_REAL_PAGES,
@@ -17,6 +23,7 @@ from research_crawler.eval.query_splits import (
     evaluation_queries,
     split_of_text,
 )
+from research_crawler.eval.runner import run_evaluation
 from research_crawler.eval.testbed.models import Testbed
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -63,3 +70,15 @@ def test_the_benchmarks_choose_only_evaluation_queries(testbed: Testbed) -> None
                 assert "testbed" not in owner.lower() or path.name == "double_calibration.py", (
                     f"{path.name} picks testbed queries itself ({ast.unparse(node)}); use benchmark_queries"
                 )
+
+
+def test_an_evaluation_runs_only_the_evaluation_split_unless_told(tmp_path: Path) -> None:
+    data = yaml.safe_load(builtin_dataset_path("testbed").read_text(encoding="utf-8"))
+    data["queries"] = [q for q in data["queries"] if split_of_text(q["query"]) == "calibration"]
+    dataset = tmp_path / "calibration-only.yaml"
+    dataset.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    common: dict[str, Any] = {"settings": Settings(), "backend": "simulated", "judge": "simulated"}
+    with pytest.raises(ConfigError, match="no queries to evaluate"):
+        run_evaluation(dataset, out=tmp_path / "out", **common)
+    with pytest.raises(ConfigError, match="no split 'test'"):
+        run_evaluation(dataset, out=tmp_path / "out", split="test", **common)
