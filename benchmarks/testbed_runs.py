@@ -273,6 +273,9 @@ def ahead_outcomes(events: list[dict[str, Any]]) -> dict[str, int]:
         if event["event"] == "fetch_ahead" and event.get("action") in counts:
             counts[str(event["action"])] += 1
     counts["wasted"] = counts["unused"] + counts["cancelled"]
+    # Every guess ends taken, unused or cancelled; a "start" event can be missing from the trace (it is written from
+    # the fetch's done-callback), so what started is counted from what became of it.
+    counts["started"] = max(counts["started"], counts["taken"] + counts["wasted"])
     return counts
 
 

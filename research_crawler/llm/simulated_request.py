@@ -243,14 +243,18 @@ def request_reading(text: str, *, today: date) -> dict[str, Any]:
 
 
 def _topic(rest: str) -> str:
-    """The subject: what is left, less the request's wording and the kind of item."""
-    words = re.sub(rf"\b(?:{_NOUNS})\b", " ", rest, flags=re.I)
-    words = _WORDING.sub(" ", " ".join(words.split()))
-    words = " ".join(words.replace("?", " ").split()).strip(" ,.;:-!")
-    while (trimmed := _DANGLING.sub("", words)) != words:
-        words = trimmed
-    words = re.sub(r"\s+(?:on|from|at|in|for|of|about|and|with|published|that|are)$", "", words, flags=re.I)
-    return words.strip(" ,.;:-!")
+    """The subject: what is left, less the request's wording and the kind of item, clause by clause (a request
+    such as "Find 3 papers: find papers on X" says its wording twice)."""
+    subjects = []
+    for clause in re.split(r"[:;]", re.sub(rf"\b(?:{_NOUNS})\b", " ", rest, flags=re.I)):
+        words = _WORDING.sub(" ", " ".join(clause.split()))
+        words = " ".join(words.replace("?", " ").split()).strip(" ,.;:-!")
+        while (trimmed := _DANGLING.sub("", words)) != words:
+            words = trimmed
+        words = re.sub(r"\s+(?:on|from|at|in|for|of|about|and|with|published|that|are)$", "", words, flags=re.I)
+        if words.strip(" ,.;:-!"):
+            subjects.append(words.strip(" ,.;:-!"))
+    return " ".join(subjects)
 
 
 _LIKE = re.compile(r"\bmore\s+like\b.*?[(\"“]+\s*[\"“]?(.+?)[\"”]?\s*\)?\s*$", re.IGNORECASE)
