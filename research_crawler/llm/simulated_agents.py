@@ -177,7 +177,10 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
             relevant = overlap >= need and len(query & content_words(title)) >= 1
             score = round(min(10.0, 5.0 + 5.0 * overlap / max(1, len(query))), 1) if relevant else None
         if score is not None:
-            items.append({"id": number, "title": title, "score": score, "description": title})
+            item: dict[str, Any] = {"id": number, "title": title, "score": score, "description": title}
+            if (shown := _DATE_SHOWN.search(block.replace(title, " "))) is not None:
+                item["date"] = shown.group(0)  # the tool asks for the date "as the page shows it"
+            items.append(item)
     marker = re.search(r'<page-content url="([^"]*)" title="([^"]*)">', task)
     page_url, title = (marker.group(1), marker.group(2)) if marker else (None, "")
     if page_url and title and re.search(r"\babstract\b", task, re.I):
@@ -188,6 +191,13 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
         if page_is_item:
             items.append({"url": page_url, "title": title, "score": 9.0, "description": title})
     return player.call("collect_items", {"items": items[:25]})  # an empty list when none is relevant
+
+
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+#: A date as an entry of a listing shows it: 2025-02-01, 1 February 2025, Feb 1, 2025.
+_DATE_SHOWN = re.compile(
+    rf"\b(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}} {_MONTH} (?:19|20)\d\d|{_MONTH} \d{{1,2}}, (?:19|20)\d\d)\b"
+)
 
 
 def _item_closeness(meaning: MeaningJudge, request: str, listed: list[tuple[int, str, str]]) -> list[float]:
