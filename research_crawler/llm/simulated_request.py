@@ -16,27 +16,11 @@ from typing import Any
 
 __all__ = ["follow_up_reading", "read_count", "request_reading"]
 
+_UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _NUMBERS = {
-    "a couple of": 2,
-    "a few": 3,
-    "a dozen": 12,
-    "dozen": 12,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "fifty": 50,
+    **{word: n for n, word in enumerate(_UNITS, 1)},
+    **{"fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50},
+    **{"a couple of": 2, "a few": 3, "a dozen": 12, "dozen": 12},
 }
 _N = r"(\d{1,3}|" + "|".join(re.escape(word) for word in _NUMBERS) + ")"
 _NOUNS = (
