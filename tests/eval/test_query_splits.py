@@ -46,7 +46,8 @@ def test_calibration_and_evaluation_queries_do_not_overlap(testbed: Testbed) -> 
 def test_the_dataset_queries_split_by_their_words_as_the_testbed_queries_by_topic(testbed: Testbed) -> None:
     names = {topic.slug: topic.name for topic in testbed.topics}
     for query in load_dataset(builtin_dataset_path("testbed")).queries:
-        topic = next(slug for slug, name in names.items() if name.lower() in query.query.lower())
+        # a request naming none of the testbed's topics (the unfamiliar web's) is evaluation
+        topic = next((slug for slug, name in names.items() if name.lower() in query.query.lower()), None)
         assert split_of_text(query.query) == ("calibration" if topic in CALIBRATION_TOPICS else "evaluation"), query.id
 
 
