@@ -33,7 +33,8 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     if people:
         return people
     name, comma, rest = text.partition(",")
-    if comma and not re.search(r"\d", name) and (continuing or _INSTITUTION.search(rest)):
+    # a reference line ("First Monday, Volume 25, Number 10") is no name followed by its affiliation
+    if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest)):
         return split_people(name)
     return []
 

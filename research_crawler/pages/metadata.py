@@ -351,6 +351,9 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
         named += [name for name in people if name not in named]
     if named:
         return named, "page_field"
+    named = page.role_marked_authors()
+    if named:
+        return named, "page_field"
     if title_index is not None:
         byline = page.byline_after(title_index)
         if byline:

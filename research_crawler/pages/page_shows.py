@@ -24,6 +24,7 @@ from research_crawler.pages.bylines import MAX_SKIPPED, between_names, marked_au
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
+from research_crawler.pages.person_names import split_people
 
 __all__ = ["Block", "FieldKind", "VisiblePage", "label_kind", "read_visible_page", "words_of"]
 
@@ -72,6 +73,7 @@ _LABELS: dict[str, FieldKind] = {
             "título",
             "titulo",
             "haupttitel",
+            "titel/stichwort",
             "dc.title",
             "title proper",
             "article title",
@@ -149,6 +151,8 @@ _LABELS: dict[str, FieldKind] = {
             "copyright date",
             "dc.date.copyright",
             "publication date (web)",
+            "date of publication (online)",
+            "year of first publication",
             "published online",
             "first published",
             "online publication date",
@@ -198,6 +202,11 @@ _LABELS: dict[str, FieldKind] = {
     ),
 }
 _MAX_LABEL_WORDS = 5
+_AUTHOR_ROLE = re.compile(
+    r"(?P<name>[^\s,;()\[\]][^;()\[\]]{1,80}?)\s*¬?\s*[\[(](?:creator|author|autor(?:in)?|verfasser(?:in)?|"
+    r"auteur|autore)[\])]",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -264,6 +273,16 @@ class VisiblePage:
         """Whether the page labels several titles ("Title: …" per entry): a listing, not one item's page."""
         return len({words_of(value) for value in self.field_values("title")}) > 1
 
+    def role_marked_authors(self) -> list[str]:
+        """Names the page marks with an author's role — "Jiang, Zhijun (creator)", "Glattauer, Robin [VerfasserIn]"
+        — in the order shown; a contributor with another role (director, reader, referee) is no author."""
+        names: list[str] = []
+        for block in self.blocks:
+            for match in _AUTHOR_ROLE.finditer(block.text):
+                people = split_people(match.group("name"))
+                names += [name for name in people if name not in names]
+        return names
+
     def marked_authors(self) -> list[str]:
         """Names the page's markup calls its authors (rel=author, class "author"/"byline"/"fn", itemprop)."""
         return list(self.marked)
@@ -302,8 +321,8 @@ def read_visible_page(tree: Any) -> VisiblePage:
 
 @lru_cache(maxsize=8192)
 def words_of(text: str) -> str:
-    """`text` reduced to its words: accents dropped, case folded, punctuation and spacing removed."""
-    decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text))
+    """`text` reduced to its words: accents dropped, case folded, punctuation and spacing removed ("&" is "and")."""
+    decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text).replace("&", " and "))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     return " ".join(re.findall(r"[^\W_]+", plain))
 

@@ -15,7 +15,9 @@ __all__ = ["clean_name", "is_person_name", "name_key", "split_people", "surname"
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
 _MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
 _ROLES = re.compile(
-    r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]", re.I
+    r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
+    r"|\s*\[[^\[\]]{1,40}\]",  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
+    re.I,
 )
 _DEGREES = re.compile(
     r",?\s+(?:PhD|Ph\.D\.|MD|M\.D\.|MSc|MPH|MBA|BSc|MA|DPhil|Dr\.?|Prof\.?|FRS|Jr\.?|Sr\.?)\b\.?", re.I
@@ -261,7 +263,7 @@ def clean_name(text: str) -> str:
         if stripped == name:
             break
         name = stripped
-    return name
+    return re.sub(r"(?<=\w\w)\.$", "", name)  # the full stop that ends a byline sentence ("… and Os Keyes.")
 
 
 def is_person_name(text: str) -> bool:

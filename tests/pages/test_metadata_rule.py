@@ -203,3 +203,24 @@ def test_what_a_script_writes_with_document_write_is_read_as_the_browser_shows_i
     )
     found = read_item_metadata(_page(body=script, title="WebOPAC"), url=URL)
     assert found.authors == ["Schwertner, Sebastian"] and found.date == "2018"
+
+
+def test_contributors_marked_with_an_author_s_role_are_the_authors_and_the_others_are_not() -> None:
+    body = (
+        "<h1>The Electrostatic Field-Effect in Nanopores</h1><h3>Contributors</h3>"
+        "<p>Jiang, Zhijun (creator)</p><p>Stein, Derek (Director)</p><p>Valles, James (Reader)</p>"
+        "<p>Copyright Date</p><p>01-01-2011</p>"
+    )
+    found = read_item_metadata(_page(body=body, title="Repository | Item"), url=URL)
+    assert found.authors == ["Jiang, Zhijun"] and found.sources["authors"] == "page_field"
+
+
+def test_a_title_written_with_and_or_an_ampersand_is_one_title() -> None:
+    body = "<p>Full text …</p><p>Surveillance, stigma &amp; sociotechnical design for HIV</p>"
+    body += "<p>by Calvin Liang, Jevan Alexander Hutson, and Os Keyes.</p>"
+    body += "<p>First Monday, Volume 25, Number 10 - 5 October 2020</p>"
+    found = read_item_metadata(
+        _page(body=body, title="Surveillance, stigma and sociotechnical design for HIV"), url=URL
+    )
+    assert found.title == "Surveillance, stigma & sociotechnical design for HIV"
+    assert found.authors == ["Calvin Liang", "Jevan Alexander Hutson", "Os Keyes"] and found.date == "2020-10-05"

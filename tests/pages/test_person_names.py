@@ -28,6 +28,11 @@ from research_crawler.pages.person_names import is_person_name, name_key, split_
         ("Butt, Rachel Deborah", ["Butt, Rachel Deborah"]),
         ("Barua, Radhika (Author)", ["Barua, Radhika"]),
         ("Trahasch, Stephan ¬[Herausgeber]", ["Trahasch, Stephan"]),
+        ("Dudek, Danuce Marcele [UNESP]", ["Dudek, Danuce Marcele"]),
+        (
+            "by Calvin Liang, Jevan Alexander Hutson, and Os Keyes.",
+            ["Calvin Liang", "Jevan Alexander Hutson", "Os Keyes"],
+        ),
         ("Koichiro Takao1) and Yasuhisa Ikeda1)", ["Koichiro Takao", "Yasuhisa Ikeda"]),
         (
             "Rachida Ghailane†, Jean Paul Malrieu*‡, and Daniel Maynau‡",
