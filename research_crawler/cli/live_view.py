@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from research_crawler.cli.run_progress import RunProgress
+from research_crawler.run.progress import RunProgress
 
 __all__ = ["LiveView", "ViewMode", "choose_view_mode"]
 

@@ -291,10 +291,7 @@ def resume(
         backend = meta.backend
     overrides = explicit_overrides(ctx, flags, preset=preset)
     crawler = ResearchCrawler(load_settings(ctx), backend=backend)
-    resumed = crawler.settings_to_resume(run_dir, overrides=overrides)
-    if (note := resumed.note()) is not None:
-        console.print(f"[yellow]Note:[/] {escape(note)}", highlight=False)
-    settings = resumed.settings
+    settings = crawler.settings_to_resume(run_dir, overrides=overrides).settings  # what it did not take: the view
     if backend == "openai":
         require_model_endpoint(settings)
     check_reranker(settings)

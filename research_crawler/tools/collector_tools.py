@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from research_crawler.tools import items as item_tools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.items import ItemCandidate
 
-__all__ = ["CollectorTools", "proposed_titles"]
+__all__ = ["CollectorTools"]
 
 
 class CollectorTools:
@@ -44,19 +43,9 @@ class CollectorTools:
             added = set(result.added) | set(result.updated)
             self.stored_titles += [item.title for item in x.web.items() if item.url in added]
             x.save()
+            new_titles = [x.web.collected[url].title for url in result.added if url in x.web.collected]
+            x.trace.emit("items_stored", added=len(result.added), titles=new_titles, on_site=x.web.item_count)
             return result.message
 
     def tools(self) -> list[Callable[..., str]]:
         return [self.collect_items]
-
-
-def proposed_titles(arguments: Any) -> list[str]:
-    """The titles a Collector proposed in a collect_items call, as traced (model output: any shape, raw text)."""
-    try:
-        data = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except json.JSONDecodeError:
-        return []
-    items = data.get("items") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        return []
-    return [str(item["title"]) for item in items if isinstance(item, dict) and item.get("title")]

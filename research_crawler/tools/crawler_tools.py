@@ -46,6 +46,7 @@ class CrawlerTools:
             self.new_links += len(result.queued)
             self.saved.extend(links)
             x.save()
+            x.trace.emit("links_queued", queued=len(result.queued), pending=x.web.pending_count)
             return result.message
 
     def tools(self) -> list[Callable[..., str]]:

@@ -16,10 +16,10 @@ from rich.console import Console
 import research_crawler
 from research_crawler import ResearchCrawler, Settings
 from research_crawler.cli.live_view import LiveView, choose_view_mode
-from research_crawler.cli.run_progress import RunProgress
 from research_crawler.errors import ConfigError, ModelError, StateError
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
+from research_crawler.run.progress import RunProgress
 from research_crawler.run.trace import read_trace
 
 
@@ -164,8 +164,9 @@ def test_progress_survives_malformed_events() -> None:
     malformed: list[dict[str, Any]] = [
         {},
         {"event": "tool_call", "tool": "collect_items", "arguments": "{not json"},
-        {"event": "tool_call", "tool": "collect_items", "arguments": '{"items": "nope"}'},
-        {"event": "tool_result", "content": "Added 2 item(s), updated 0."},
+        {"event": "items_stored", "added": 2, "titles": "not a list of titles"},
+        {"event": "items_stored", "added": None},
+        {"event": "links_queued", "queued": "x"},
         {"event": "model_call", "input_tokens": None},
         {"event": "site", "action": "start", "site": None},
         {"event": "sites"},
@@ -186,9 +187,8 @@ def test_live_view_modes(settings: Settings) -> None:
         {"event": "site", "action": "start", "site": "http://b.test/"},
         {"event": "fetch", "url": "http://b.test/x", "determination": "ok", "source": "web"},
         {"event": "scrape", "url": "http://b.test/x", "kind": "page"},
-        {"event": "tool_call", "agent": "Collector", "tool": "collect_items",
-         "arguments": '{"items": [{"id": 1, "title": "A paper on graphs"}]}'},
-        {"event": "tool_result", "content": "Added 1 item(s), updated 0. 1 papers collected on this site so far."},
+        {"event": "tool_call", "agent": "Collector", "tool": "collect_items", "arguments": "{}"},
+        {"event": "items_stored", "added": 1, "titles": ["A paper on graphs"], "on_site": 1},
         {"event": "model_call", "agent": "Collector", "input_tokens": 1200, "output_tokens": 30, "cost_usd": 0.01},
     ]
     plain = io.StringIO()

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from research_crawler.agents.roles import Role
-from research_crawler.cli.run_progress import RunProgress
 from research_crawler.config.model_prices import list_prices
 from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
+from research_crawler.run.progress import RunProgress
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 

@@ -38,7 +38,7 @@ def test_a_run_streams_its_progress_and_ends_with_its_report(
     lines = log_lines(events)
     assert lines[0].startswith("Searching:") and "simulated model" in lines[0]
     assert any(line.startswith("fetched http://127.0.0.1:") for line in lines)
-    assert any(line.startswith("+") and "item(s) collected" in line for line in lines)
+    assert any(line.startswith("+") and "item(s): " in line for line in lines)
     numbers = [data["n"] for kind, data in events if kind == "log"]
     assert numbers == list(range(1, len(numbers) + 1)), "log lines are numbered in order, none missing"
     progress = [data for kind, data in events if kind == "progress"][-1]

@@ -1,24 +1,17 @@
-"""The progress of a run folded from its trace events: the state the live view shows and the log lines it prints.
-
-Pure bookkeeping (no I/O), so the CLI's live view, plain logs and tests all read the same numbers.
+"""The progress of a run folded from its structured trace events: the numbers and log lines both the terminal's live
+view and the web app show. Pure bookkeeping (no I/O); its text is raw (from pages and models), so each output
+escapes it as it shows it.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from research_crawler.tools.collector_tools import proposed_titles
-
 __all__ = ["RunProgress"]
 
-_ADDED = re.compile(r"^Added (\d+) item")
-_SO_FAR = re.compile(r"(\d+) \S+ collected on this site so far")
-_QUEUED = re.compile(r"^Queued (\d+) new link")
-_PENDING = re.compile(r"^Pending URLs on \S+ \((\d+) in all\)")
 _LATEST_TITLES = 3
 
 
@@ -27,7 +20,7 @@ class RunProgress:
     """What a run has done so far. `apply(event)` folds one trace event in and returns a log line worth
     printing for it (None for the many events that are not)."""
 
-    subpage_limit: int
+    subpage_limit: int = 0
     query: str = ""
     action: str = "start"
     sites: list[str] = field(default_factory=list)
@@ -54,7 +47,6 @@ class RunProgress:
     faults: int = 0
     finished: str | None = None
     started: float = field(default_factory=time.monotonic)
-    _proposed_titles: list[str] = field(default_factory=list)
 
     # --- derived --------------------------------------------------------------------------------
 
@@ -105,7 +97,12 @@ class RunProgress:
         self.action = str(event.get("action", "start"))
         self.backend = str(event.get("backend", ""))
         verb = {"start": "Searching", "resume": "Resuming", "follow_up": "Following up"}.get(self.action, "Running")
-        return f'{verb}: "{self.query}" ({event.get("backend", "?")} model)'
+        model = "the simulated model (a test double, not an LLM)" if self.backend == "simulated" else "the model"
+        return f'{verb}: "{self.query}" with {model}'
+
+    def _on_settings_not_restored(self, event: dict[str, Any]) -> str:
+        names = ", ".join(str(name) for name in event.get("names", []))
+        return f"Settings in the run directory not taken (yours are used): {names}"
 
     def _on_request(self, event: dict[str, Any]) -> str | None:
         """The request read as a contract, in one line; a follow-up that needs no new search says so."""
@@ -164,41 +161,35 @@ class RunProgress:
 
     def _on_tool_call(self, event: dict[str, Any]) -> None:
         self.agent = str(event.get("agent") or self.agent)
-        if event.get("tool") == "collect_items":
-            self._proposed_titles = proposed_titles(event.get("arguments"))
 
-    def _on_tool_result(self, event: dict[str, Any]) -> str | None:
-        content = str(event.get("content", ""))
-        if (match := _PENDING.match(content)) and not self.parallel:
-            self.links_pending = int(match.group(1))
-        if match := _QUEUED.match(content):
-            self.links_queued += int(match.group(1))
-            if self.links_pending is not None:
-                self.links_pending += int(match.group(1))
-        if match := _ADDED.match(content):
-            added = int(match.group(1))
-            self.items_added += added
-            if (so_far := _SO_FAR.search(content)) and (site := self._site_of(event)) is not None:
-                self.items_by_site[site] = int(so_far.group(1))
-            if added:
-                new_titles = self._proposed_titles[:added]
-                self.latest_titles.extend(new_titles)
-                self._proposed_titles = []
-                if not new_titles:
-                    return f"  +{added} item(s)"
-                shown = "; ".join(_short(title) for title in new_titles[:_LATEST_TITLES])
-                more = f" and {len(new_titles) - _LATEST_TITLES} more" if len(new_titles) > _LATEST_TITLES else ""
-                return f"  +{added} item(s): {shown}{more}"
-        return None
+    def _on_links_queued(self, event: dict[str, Any]) -> None:
+        self.links_queued += _number(event.get("queued"))
+        if not self.parallel:  # sites explored at once each have their own queue: no one count of pending links
+            self.links_pending = _number(event.get("pending"))
+
+    def _on_items_stored(self, event: dict[str, Any]) -> str | None:
+        added = _number(event.get("added"))
+        self.items_added += added
+        if (site := self._site_of(event)) is not None and event.get("on_site") is not None:
+            self.items_by_site[site] = _number(event["on_site"])
+        if not added:
+            return None
+        titles = [str(title) for title in event.get("titles") or []][:added]
+        self.latest_titles.extend(titles)
+        if not titles:
+            return f"  +{added} item(s)"
+        shown = "; ".join(_short(title) for title in titles[:_LATEST_TITLES])
+        more = f" and {len(titles) - _LATEST_TITLES} more" if len(titles) > _LATEST_TITLES else ""
+        return f"  +{added} item(s): {shown}{more}"
 
     def _on_model_call(self, event: dict[str, Any]) -> None:
         self.model_calls += 1
         self.agent = str(event.get("agent") or self.agent)
-        self.input_tokens += int(event.get("input_tokens") or 0)
-        self.cached_input_tokens += int(event.get("cached_input_tokens") or 0)
-        self.output_tokens += int(event.get("output_tokens") or 0)
-        self.cost_usd += float(event.get("cost_usd") or 0.0)
-        self.list_cost_usd += float(event.get("list_cost_usd") or event.get("cost_usd") or 0.0)
+        self.input_tokens += _number(event.get("input_tokens"))
+        self.cached_input_tokens += _number(event.get("cached_input_tokens"))
+        self.output_tokens += _number(event.get("output_tokens"))
+        self.cost_usd += _number(event.get("cost_usd"), float)
+        self.list_cost_usd += _number(event.get("list_cost_usd") or event.get("cost_usd"), float)
 
     def _on_verdict(self, event: dict[str, Any]) -> str:
         feedback = str(event.get("feedback") or "").strip()
@@ -219,6 +210,14 @@ class RunProgress:
         if self.finished == "error":  # said once, by the command's closing error line (and in the report)
             detail = ""
         return f"Search ended: {self.finished.replace('_', ' ')}{f' ({detail})' if detail else ''}; writing the report"
+
+
+def _number(value: Any, kind: type[int] | type[float] = int) -> Any:
+    """A count or amount from an event; 0 for anything that is not one (events are data)."""
+    try:
+        return kind(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return kind(0)
 
 
 def _short(text: str, limit: int = 70) -> str:
