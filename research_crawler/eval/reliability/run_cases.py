@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -28,7 +27,6 @@ from research_crawler.run.trace import read_trace
 __all__ = ["testbed_settings", "testbed_web"]
 
 _SITE = "arxiv-like"
-_STORED = re.compile(r"^Added [1-9]\d* item")
 _RUN = """
 import sys
 from pathlib import Path
@@ -87,9 +85,7 @@ def _wait_for_items(trace: Path, process: subprocess.Popen[bytes], timeout_s: fl
         if trace.exists():
             events = read_trace(trace)
             fetched = sum(event["event"] == "fetch" for event in events)
-            stored = any(
-                _STORED.match(str(event.get("content", ""))) for event in events if event["event"] == "tool_result"
-            )
+            stored = any(event["event"] == "items_stored" and event.get("added") for event in events)
             if fetched >= 2 and stored:
                 return True
         time.sleep(0.05)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import resource
 import tempfile
 import threading
@@ -29,7 +28,6 @@ __all__ = ["Resources", "SoakResult", "items_lost", "resources", "run_soak"]
 
 logger = logging.getLogger(__name__)
 
-_ADDED = re.compile(r"^Added (\d+) item\(s\), updated")
 
 
 @dataclass
@@ -94,15 +92,15 @@ def _children() -> int:
 
 
 def items_lost(report: Report) -> tuple[int, int]:
-    """(items lost, items stored) for one finished run: the Collector's "Added N" results against the saved
+    """(items lost, items stored) for one finished run: the items the Collector's tool stored against the saved
     state, and the reported items against the saved state."""
     run_dir = Path(report.run_dir or "")
     state = RunStore(run_dir).load()
     stored = {url for web in state.web_contexts.values() for url in web.CP}
     added = 0
     for event in read_trace(run_dir / "trace.jsonl"):
-        if event["event"] == "tool_result" and (match := _ADDED.match(str(event.get("content", "")))):
-            added += int(match.group(1))
+        if event["event"] == "items_stored":
+            added += int(event.get("added") or 0)
     missing_reported = sum(1 for item in report.items if item.url not in stored)
     return max(0, added - len(stored)) + missing_reported, len(stored)
 
