@@ -6,7 +6,8 @@ timed test).
    of pages our run fetched). The peer runs with two scorers and is credited with the better: its
    `KeywordRelevanceScorer` on the request's words (it reads URLs only, which on the testbed are opaque), and the
    same best-first crawler scoring each link by BM25 of its anchor text against the request's words (rank_bm25's
-   BM25Okapi, as Crawl4AI's `BM25ContentFilter` scores text), which reads what our Crawler reads. Relevant items
+   BM25Plus: Okapi's idf turns negative for words in most anchors, as the request's are on a listing), which reads
+   what our Crawler reads. Relevant items
    reached per page fetched: for us the relevant items the Collector identified and stored; for the peer,
    which only crawls, the relevant item pages it fetched. Both also get "relevant item pages fetched", the
    like-for-like figure.
@@ -34,7 +35,7 @@ from crawl4ai.async_crawler_strategy import AsyncHTTPCrawlerStrategy
 from crawl4ai.deep_crawling import BestFirstCrawlingStrategy
 from crawl4ai.deep_crawling.scorers import KeywordRelevanceScorer, URLScorer
 from crawl4ai.utils import normalize_url_for_deep_crawl
-from rank_bm25 import BM25Okapi
+from rank_bm25 import BM25Plus
 from testbed_runs import OUT_DIR, machine, run_query, testbed_hosts
 
 from research_crawler.config.settings import FetchSettings, Settings
@@ -79,7 +80,7 @@ class AnchorBM25Scorer(URLScorer):
             return 0.0
         urls = list(self.anchors)
         corpus = [request_words(self.anchors[u]) or ["_"] for u in urls]
-        return float(BM25Okapi(corpus).get_scores(self.words)[urls.index(url)])
+        return float(BM25Plus(corpus).get_scores(self.words)[urls.index(url)])
 
 
 class AnchorBestFirst(BestFirstCrawlingStrategy):
