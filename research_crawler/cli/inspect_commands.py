@@ -69,6 +69,12 @@ def page(
         sys.stdout.write(inspection.model_dump_json(indent=2) + "\n")
     else:
         _show_inspection(inspection)
+    if inspection.determination in _NOTHING_CAME_BACK:  # no page to show: the one line says why (exit 1)
+        fail(f"{inspection.url} could not be read: {inspection.reason}; check the address and that the site is up", 1)
+
+
+#: Determinations of a page of which nothing came back: the host does not resolve, does not answer, or too slowly.
+_NOTHING_CAME_BACK = ("network_error", "timeout")
 
 
 def _inspect_testbed_page(

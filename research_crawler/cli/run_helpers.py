@@ -79,8 +79,6 @@ def unreachable_everywhere(report: Report) -> str | None:
     fix = ""
     if "refused by the URL guard" in first.detail and "--set fetch.allowed_hosts=" not in first.detail:
         fix = f"; allow it with: --set fetch.allowed_hosts={host_port(first.url)}"
-    elif "blocked_by_robots" in first.detail and "could not be read (connection failed" in first.detail:
-        fix = "; nothing answered there: check the URL and that the host is up"
     elif "blocked_by_robots" in first.detail:
         fix = "; the site's robots.txt forbids it (or could not be read): try another site"
     elif "network_error" in first.detail:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from research_crawler.config.settings_section import SettingsSection
+from research_crawler.context.request import checked_item_kind
 
 __all__ = ["ExploreSettings"]
 
@@ -26,7 +27,14 @@ class ExploreSettings(SettingsSection):
         5, ge=1, description="Best pending URLs a page report lists for the Planner (get_top_urls lists more)."
     )
     allow_offsite_links: bool = Field(False, description="Queue links that leave the current site.")
-    item_kind: str = Field("paper", description="What the Item Collector collects: paper, dataset, product…")
+    item_kind: str = Field(
+        "paper", description="What the Item Collector collects, in a word or two: paper, dataset, product, job post…"
+    )
     parallel_sites: int = Field(
         3, ge=1, description="Sites explored at once, each in a chat of its own; 1 explores them one after another."
     )
+
+    @field_validator("item_kind")
+    @classmethod
+    def _kind_in_words(cls, value: str) -> str:
+        return checked_item_kind(value)

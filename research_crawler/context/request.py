@@ -24,6 +24,7 @@ __all__ = [
     "DateFit",
     "Order",
     "ResearchRequest",
+    "checked_item_kind",
     "checked_query",
     "date_span",
     "requested_count",
@@ -37,6 +38,21 @@ _ISO = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 #: The longest request taken, wherever it comes from (ask, chat, batch files, the API, the web app).
 MAX_QUERY_CHARS = 2000
 _EXAMPLE_QUERY = '"papers on graph neural networks"'
+
+
+#: A kind of item in words ("paper", "job post", "dataset"): what the report names its entries, so nothing else.
+_ITEM_KIND = re.compile(r"[^\W_][\w '’-]{0,59}")
+
+
+def checked_item_kind(value: str) -> str:
+    """`value` with its spaces tidied, when it names a kind of item in words (letters first; digits, spaces,
+    hyphens and apostrophes after; at most 60 characters): the report writes it in its headings and counts.
+    ValueError otherwise (a control character, markup, a sentence)."""
+    kind = " ".join(value.split())
+    if not _ITEM_KIND.fullmatch(kind):
+        shown = kind[:40].encode("unicode_escape").decode("ascii")
+        raise ValueError(f"the item kind is a word or two, e.g. paper, dataset, job post (not '{shown}')")
+    return kind
 
 
 def checked_query(
@@ -99,6 +115,11 @@ class ResearchRequest(BaseModel):
     like: str = Field(
         default="", description="'More like this': the title of the item found before; it is not shown again."
     )
+
+    @field_validator("item_kind")
+    @classmethod
+    def _kind_in_words(cls, value: str | None) -> str | None:
+        return checked_item_kind(value) if value is not None else None
 
     @field_validator("fields")
     @classmethod

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from research_crawler.api import Backend
 from research_crawler.config.overrides import apply_overrides
 from research_crawler.config.settings import Settings
-from research_crawler.context.request import MAX_QUERY_CHARS, checked_query
+from research_crawler.context.request import MAX_QUERY_CHARS, checked_item_kind, checked_query
 from research_crawler.errors import ConfigError
 
 __all__ = ["FollowUpRequest", "RunOptions", "RunRequest", "resolve_run_options"]
@@ -44,6 +44,11 @@ class RunOptions(BaseModel):
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
+
+    @field_validator("item_kind")
+    @classmethod
+    def _kind_in_words(cls, value: str | None) -> str | None:
+        return checked_item_kind(value) if value is not None else None
 
 
 class RunRequest(RunOptions):

@@ -66,6 +66,7 @@ class RequestGate:
             return Determination.REFUSED, guarded
         if obey_robots and self._robots is not None:
             verdict = await self._robots.check(url)
-            if not verdict.allowed:
-                return Determination.BLOCKED_BY_ROBOTS, verdict.reason
+            if not verdict.allowed:  # fail closed; a host that cannot be reached at all is said to be so
+                kind = Determination.NETWORK_ERROR if verdict.unreachable else Determination.BLOCKED_BY_ROBOTS
+                return kind, verdict.reason
         return None

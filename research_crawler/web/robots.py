@@ -33,6 +33,8 @@ class RobotsVerdict:
 
     allowed: bool
     reason: str = ""
+    unreachable: bool = False
+    """Disallowed because the host itself cannot be reached (its name does not resolve, nothing answers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,7 @@ class _Rules:
     allow_all: bool
     reason: str  # why everything is allowed or disallowed, when it is
     expires: float
+    unreachable: bool = False  # disallowed because the host cannot be reached at all
 
 
 def robots_token(user_agent: str) -> str:
@@ -93,7 +96,7 @@ class RobotsCache:
         """Whether canonical http(s) `url` may be fetched by our user agent."""
         rules = await self._rules_for(robots_url(url))
         if rules.parser is None:
-            return RobotsVerdict(True) if rules.allow_all else RobotsVerdict(False, rules.reason)
+            return RobotsVerdict(True) if rules.allow_all else RobotsVerdict(False, rules.reason, rules.unreachable)
         if rules.parser.can_fetch(url, self._token):
             return RobotsVerdict(True)
         parts = urlsplit(url)
@@ -160,9 +163,13 @@ class RobotsCache:
         if response.determination is Determination.HTTP_ERROR and (status is None or 300 <= status < 400):
             # RFC 9309 §2.3.1.2: a robots.txt that cannot be reached through its redirects is "unavailable".
             return _Rules(None, True, f"robots.txt unavailable ({response.reason})", now + self._ttl_s)
+        origin = urlsplit(robots).netloc
+        if response.determination is Determination.NETWORK_ERROR:  # no answer at all: the host is what fails
+            reason = f"{response.reason} (at its robots.txt: nothing is fetched from {origin} for now)"
+            logger.warning("%s", reason)
+            return _Rules(None, False, reason, now + self._retry_s, unreachable=True)
         reason = (
-            f"robots.txt of {urlsplit(robots).netloc} could not be read "
-            f"({response.reason or response.determination}); "
+            f"robots.txt of {origin} could not be read ({response.reason or response.determination}); "
             f"the site is treated as disallowed for now"
         )
         logger.warning("%s", reason)

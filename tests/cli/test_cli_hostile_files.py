@@ -4,7 +4,9 @@ line, exit 1 (2 for a bad argument), before anything runs or is written."""
 
 from __future__ import annotations
 
+import json
 import resource
+import socket
 from pathlib import Path
 
 import pytest
@@ -198,3 +200,21 @@ def test_a_disk_that_fills_up_mid_run_is_one_line_with_the_command_that_continue
     resumed = runner.invoke(app, ["resume", "out", "--model", "simulated", "--quiet"])  # space was freed
     assert resumed.exit_code == 0, resumed.output
     assert Report.model_validate_json((home / "out" / "report.json").read_text(encoding="utf-8")).items
+
+
+@pytest.mark.parametrize("host", ["no-such-host.invalid", "a refused port"])
+def test_page_on_a_host_that_cannot_be_reached_says_so_and_exits_1(home: Path, host: str) -> None:
+    arguments = []
+    if host == "a refused port":
+        with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+            probe.bind(("127.0.0.1", 0))
+            host = f"127.0.0.1:{probe.getsockname()[1]}"
+        arguments = ["--set", f"fetch.allowed_hosts={host}"]
+    result = runner.invoke(app, [*arguments, "page", f"http://{host}/paper", "--json"])
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["determination"] == "network_error"
+    error = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(error) == 1 and f"error: http://{host}/paper could not be read: connection failed: " in error[0]
+    assert error[0].endswith("check the address and that the site is up") and "blocked_by_robots" not in result.output
+    if host.endswith(".invalid"):
+        assert f"cannot resolve {host}" in error[0]

@@ -8,7 +8,15 @@ from datetime import date
 import pytest
 from pydantic import ValidationError
 
-from research_crawler.context.request import MAX_QUERY_CHARS, ResearchRequest, checked_query, date_span
+from research_crawler.config.overrides import apply_overrides
+from research_crawler.config.settings import Settings
+from research_crawler.context.request import (
+    MAX_QUERY_CHARS,
+    ResearchRequest,
+    checked_item_kind,
+    checked_query,
+    date_span,
+)
 from research_crawler.context.request_rules import constraint_only, read_follow_up, read_request
 from research_crawler.errors import ConfigError
 
@@ -85,6 +93,22 @@ def test_a_query_that_asks_for_nothing_is_one_line_saying_what_to_write(text: st
     with pytest.raises(ConfigError, match=message) as raised:
         checked_query(text)
     assert "\n" not in str(raised.value) and 'e.g. "papers on graph neural networks"' in str(raised.value)
+
+
+@pytest.mark.parametrize("kind", ["\u0000", "paper\u0000", "a\u001b]0;title\u0007", "<b>papers</b>", "", "  ", "-",
+                                  "[x](http://evil.example)", "x" * 61])
+def test_an_item_kind_is_words_wherever_it_comes_from(kind: str) -> None:
+    with pytest.raises(ValueError, match="the item kind is a word or two"):
+        checked_item_kind(kind)
+    with pytest.raises(ValidationError, match="the item kind is a word or two"):
+        ResearchRequest(text="x", item_kind=kind)
+    with pytest.raises(ConfigError, match=r"explore\.item_kind: Value error, the item kind is a word or two"):
+        apply_overrides(Settings(), {"explore.item_kind": kind})
+
+
+def test_item_kinds_in_words_are_taken() -> None:
+    for kind in ("paper", "job  post", "Datensätze", "l'article", "3D model", "論文"):
+        assert checked_item_kind(kind) == " ".join(kind.split())
 
 
 def test_a_request_in_any_script_or_a_count_alone_in_a_follow_up_is_taken() -> None:

@@ -144,6 +144,9 @@ def test_requests_are_validated_before_anything_runs(client: TestClient, serve_s
         {"query": "x" * 2001},
         {"query": "0"},
         {"query": "０"},
+        {"query": "papers", "item_kind": "\u0000"},
+        {"query": "papers", "item_kind": "paper\u001b[2J"},
+        {"query": "papers", "item_kind": "<img src=x onerror=alert(1)>"},
     ]
     for body in bad_bodies:
         response = client.post("/api/runs", json=body)

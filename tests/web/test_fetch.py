@@ -363,8 +363,9 @@ async def test_refused_connection_is_a_network_error_after_retries(fast_settings
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/nothing"
     async with Fetcher(fast_settings) as fetcher:
         page = await fetcher.fetch(url)
-    # robots.txt itself is unreachable, which disallows the host for now (fail closed).
-    assert page.determination is Determination.BLOCKED_BY_ROBOTS and "connection failed" in page.reason
+    # robots.txt itself is unreachable, which disallows the host for now (fail closed), and says why: the host.
+    assert page.determination is Determination.NETWORK_ERROR and "connection failed" in page.reason
+    assert "at its robots.txt: nothing is fetched from 127.0.0.1" in page.reason
     async with Fetcher(settings_with(fast_settings, obey_robots=False)) as fetcher:
         page = await fetcher.fetch(url)
     assert page.determination is Determination.NETWORK_ERROR
