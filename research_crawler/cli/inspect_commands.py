@@ -115,7 +115,7 @@ def _show_inspection(info: PageInspection) -> None:
         )
     console.print(Panel(header, title="research-crawler page", expand=False))
     meta = info.metadata
-    table = Table(title="Item metadata (from the page's own tags)", show_lines=False)
+    table = Table(title="Item metadata (from the page's tags and what it shows)", show_lines=False)
     table.add_column("field")
     table.add_column("value", overflow="fold")
     table.add_column("source")
@@ -125,7 +125,10 @@ def _show_inspection(info: PageInspection) -> None:
         if shown and field_name == "abstract" and len(shown) > 300:
             shown = shown[:300] + "…"
         value = Text(shown) if shown else Text("absent", style="dim")
-        table.add_row(field_name, value, meta.sources.get(field_name, ""))
+        source = meta.sources.get(field_name, "")
+        if field_name in meta.notes:  # a tag the page contradicts, which the page's reading did not believe
+            source = f"{source} ({meta.notes[field_name]})"
+        table.add_row(field_name, value, Text(source))
     console.print(table)
     console.rule(f"What an agent reads ({len(info.links)} numbered links)")
     if console.is_terminal:
