@@ -1,7 +1,7 @@
 """The Web Context W = ⟨C, CP, DP, DU, VU⟩ of the paper: the exploration state of one site.
 
 Tools, not agents, change it, so whatever an LLM says the invariants below hold and no page is
-visited twice; backtracking is simply popping the next best URL from C.
+visited twice; backtracking is the Planner taking another of the best pending URLs of C (`top_urls`, `take`).
 """
 
 # Over 400 lines on purpose: this is the paper's W, five sets kept consistent by one class's methods and
@@ -87,7 +87,7 @@ class PendingURL(BaseModel):
 
     @property
     def pop_key(self) -> tuple[float, int, int]:
-        """Sort key of the pop order: highest score first, then the page read last, then earliest insertion."""
+        """Sort key of C's order: highest score first, then the page read last, then earliest insertion."""
         return (-self.score, -self.found_at, self.seq)
 
 
@@ -263,27 +263,10 @@ class WebContext(BaseModel):
         self.discovered_urls.add(canonical)
         return True
 
-    def mark_discovered(self, url: str) -> bool:
-        """Record `url` in DU without queuing it (seen, judged not worth a visit); False if already known."""
-        canonical = canonicalize_url(url)
-        if canonical in self.discovered_urls:
-            return False
-        self.discovered_urls.add(canonical)
-        return True
-
-    def pop_next(self) -> PendingURL | None:
-        """Take the best pending URL (`PendingURL.pop_key`) and mark it visited; None if C is empty."""
-        if not self.pending:
-            return None
-        best = min(self.pending.values(), key=lambda entry: entry.pop_key)
-        self._visit_pending(best.url)
-        logger.debug("popped %s (score %s) on %s", best.url, best.score, self.site_url)
-        return best
-
     def take(self, url: str) -> PendingURL:
         """Take the pending URL the Planner chose and mark it visited.
 
-        Raises `StateError` when `url` is not pending: already visited, known but never queued, or unknown.
+        Raises `StateError` when `url` is not pending: already visited, or never discovered.
         """
         canonical = canonicalize_url(url)
         entry = self.pending_entry(canonical)
@@ -297,8 +280,6 @@ class WebContext(BaseModel):
             return self.pending[canonical]
         if canonical in self.visited_urls:
             raise StateError(f"{canonical} was already visited; each page is visited once: choose another")
-        if canonical in self.discovered_urls:
-            raise StateError(f"{canonical} was seen but not queued as promising, so it is not pending")
         raise StateError(f"{canonical} is not a pending URL of {self.site_url}: it was never discovered")
 
     def mark_visited(self, url: str) -> None:
@@ -349,7 +330,7 @@ class WebContext(BaseModel):
         return canonical is not None and canonical in self.discovered_urls
 
     def top_urls(self, k: int) -> list[PendingURL]:
-        """The best `k` pending URLs in pop order, left in C."""
+        """The best `k` pending URLs in C's order (`PendingURL.pop_key`), left in C."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ToolInputError(f"k must be a whole number ≥ 0, got {k!r}")
         return heapq.nsmallest(k, self.pending.values(), key=lambda entry: entry.pop_key)

@@ -6,10 +6,8 @@ client when a tool is registered after it; these helpers fix each of those once.
 
 from __future__ import annotations
 
-import collections
 import logging
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from research_crawler.config.settings import MODEL_ROLES
@@ -28,60 +26,20 @@ _stream: AutogenEventStream | None = None
 
 
 class AutogenEventStream:
-    """AG2's output stream: events are kept (the latest `keep`) and forwarded; nothing reaches the console.
-
-    AG2 hands every event (tool calls, tool results, termination…) to the global stream from whatever
-    thread it runs in. Subscribers (the trace, the live view) get the event itself, unwrapped from
-    AG2's envelope; one that raises is logged and skipped. Printed text goes to the debug log.
-    `input` raises: every agent runs with ``human_input_mode="NEVER"``, so a request for input is a bug.
-    """
-
-    def __init__(self, *, keep: int = 1000) -> None:
-        self._lock = threading.Lock()
-        self._events: collections.deque[Any] = collections.deque(maxlen=keep)
-        self._subscribers: list[Callable[[Any], None]] = []
+    """AG2's output stream, made silent: what AG2 prints or sends goes to the debug log, never the console (the
+    run's trace records tool calls and results itself). `input` raises: every agent runs with
+    ``human_input_mode="NEVER"``, so a request for input is a bug."""
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
         logger.debug("autogen printed: %s", sep.join(map(str, objects)))
 
     def send(self, message: Any) -> None:
-        event = _unwrapped(message)
-        with self._lock:
-            self._events.append(event)
-            subscribers = list(self._subscribers)
-        for callback in subscribers:
-            try:
-                callback(event)
-            except Exception:
-                logger.exception("autogen event subscriber %r failed on %s", callback, type(event).__name__)
+        logger.debug("autogen event: %s", type(getattr(message, "content", message)).__name__)
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         raise ResearchCrawlerError(
             f"AG2 asked for human input ({prompt!r}): every agent must use human_input_mode='NEVER'"
         )
-
-    def subscribe(self, callback: Callable[[Any], None]) -> None:
-        """Call `callback(event)` for every AG2 event from now on."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-    def unsubscribe(self, callback: Callable[[Any], None]) -> None:
-        """Stop calling `callback`; unknown callbacks are ignored."""
-        with self._lock:
-            if callback in self._subscribers:
-                self._subscribers.remove(callback)
-
-    def events(self) -> list[Any]:
-        """The latest events, oldest first."""
-        with self._lock:
-            return list(self._events)
-
-
-def _unwrapped(message: Any) -> Any:
-    from autogen.events.base_event import BaseEvent
-
-    inner = getattr(message, "content", None)
-    return inner if isinstance(inner, BaseEvent) else message
 
 
 def quiet_autogen() -> AutogenEventStream:

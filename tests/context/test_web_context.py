@@ -14,6 +14,12 @@ from research_crawler.errors import InvalidURLError, StateError, ToolInputError
 SITE = "https://ex.org/"
 
 
+def take_best(w: WebContext) -> PendingURL | None:
+    """The Planner's usual choice: the best pending URL (C's order), taken; None when C is empty."""
+    top = w.top_urls(1)
+    return w.take(top[0].url) if top else None
+
+
 def fresh() -> WebContext:
     return WebContext.for_site("HTTPS://EX.org:443/?utm_source=newsletter#top", name=" Example ")
 
@@ -36,12 +42,7 @@ def test_add_url_queues_only_urls_never_discovered_and_keeps_the_first_sighting(
     assert not w.add_url("https://ex.org/a?a=1&b=2#x", 9, anchor_text="again")
     (entry,) = [p for p in w.C if p.url == "https://ex.org/a?a=1&b=2"]
     assert (entry.score, entry.anchor_text, entry.found_on, entry.seq) == (4.0, "Alpha", SITE, 1)
-    assert w.mark_discovered("https://ex.org/login")
-    assert not w.mark_discovered("https://ex.org/login")
-    assert not w.add_url("https://ex.org/login", 10)
-    assert not w.is_pending("https://ex.org/login")
-    assert w.is_discovered("https://ex.org/login")
-    w.pop_next()  # the start URL
+    w.take(SITE)  # the start URL
     assert not w.add_url(SITE, 10), "a visited URL never re-enters C"
 
 
@@ -71,7 +72,7 @@ def test_scores_at_the_bounds_are_accepted() -> None:
 
 def test_pop_order_is_score_then_insertion_and_top_urls_does_not_remove() -> None:
     w = fresh()
-    w.pop_next()
+    take_best(w)
     for path, score in [("a", 5), ("b", 7), ("c", 5), ("d", 7), ("e", 1)]:
         w.add_url(f"https://ex.org/{path}", score)
     expected = [f"https://ex.org/{p}" for p in "bdace"]
@@ -80,24 +81,24 @@ def test_pop_order_is_score_then_insertion_and_top_urls_does_not_remove() -> Non
     assert w.top_urls(0) == []
     assert w.pending_count == 5
     assert [p.url for p in w.C] == expected
-    assert [w.pop_next().url for _ in range(5)] == expected  # type: ignore[union-attr]
-    assert w.pop_next() is None
+    assert [take_best(w).url for _ in range(5)] == expected
+    assert take_best(w) is None
     with pytest.raises(ToolInputError):
         w.top_urls(-1)
 
 
 def test_backtracking_returns_the_best_url_found_earlier_after_a_dead_end() -> None:
     w = fresh()
-    root = w.pop_next()
+    root = take_best(w)
     assert root is not None and root.url == SITE
     w.add_url("https://ex.org/promising", 9, found_on=SITE)
     w.add_url("https://ex.org/second-best", 7, found_on=SITE)
     w.add_url("https://ex.org/weak", 2, found_on=SITE)
-    dead_end = w.pop_next()
+    dead_end = take_best(w)
     assert dead_end is not None and dead_end.url == "https://ex.org/promising"
     # The dead end holds only a weak link and no items.
     w.add_url("https://ex.org/promising/more", 3, found_on=dead_end.url)
-    back = w.pop_next()
+    back = take_best(w)
     assert back is not None
     assert back.url == "https://ex.org/second-best"
     assert back.found_on == SITE
@@ -112,9 +113,6 @@ def test_take_removes_the_chosen_url_and_explains_why_others_cannot_be_taken() -
     assert w.is_visited("https://ex.org/a") and not w.is_pending("https://ex.org/a")
     with pytest.raises(StateError, match="already visited"):
         w.take("https://ex.org/a")
-    w.mark_discovered("https://ex.org/seen")
-    with pytest.raises(StateError, match="not queued"):
-        w.take("https://ex.org/seen")
     with pytest.raises(StateError, match="never discovered"):
         w.take("https://ex.org/unknown")
     assert not w.is_discovered("https://ex.org/unknown")
@@ -214,10 +212,9 @@ def test_views_are_copies() -> None:
 
 def test_json_round_trip_is_exact_and_the_copy_keeps_working() -> None:
     w = fresh()
-    w.pop_next()
+    take_best(w)
     for path, score in [("a", 5), ("b", 7), ("c", 5), ("d", 7)]:
         w.add_url(f"https://ex.org/{path}", score, anchor_text=path.upper(), found_on=SITE)
-    w.mark_discovered("https://ex.org/skip")
     w.add_item("https://ex.org/item", title="T", description="D", score=7.25, found_on=SITE)
     text = w.model_dump_json()
     document = json.loads(text)
@@ -225,7 +222,7 @@ def test_json_round_trip_is_exact_and_the_copy_keeps_working() -> None:
     loaded = WebContext.model_validate_json(text)
     assert loaded == w
     assert WebContext.model_validate(w.model_dump()) == w
-    assert [loaded.pop_next().url for _ in range(4)] == [  # type: ignore[union-attr]
+    assert [take_best(loaded).url for _ in range(4)] == [
         "https://ex.org/b",
         "https://ex.org/d",
         "https://ex.org/a",
@@ -237,7 +234,7 @@ def test_json_round_trip_is_exact_and_the_copy_keeps_working() -> None:
 
 def _saved(**changes: object) -> dict:
     w = fresh()
-    w.pop_next()
+    take_best(w)
     w.add_url("https://ex.org/a", 5)
     w.add_item("https://ex.org/i", title="I", score=5, found_on=SITE)
     document = json.loads(w.model_dump_json())

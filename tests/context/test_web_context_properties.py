@@ -80,21 +80,15 @@ class WebContextMachine(RuleBasedStateMachine):
             self.url_seq += 1
             self.discovered.add(url)
 
-    @rule(number=page_numbers, spelling=spellings)
-    def mark_discovered(self, number: int, spelling: str) -> None:
-        url = page_url(number)
-        assert self.context.mark_discovered(page_url(number, spelling)) is (url not in self.discovered)
-        self.discovered.add(url)
-
     @rule()
-    def pop_next(self) -> None:
-        popped = self.context.pop_next()
+    def take_the_best(self) -> None:
+        top = self.context.top_urls(1)
         if not self.pending:
-            assert popped is None
+            assert top == []
             return
         best = min(self.pending, key=self._pop_key)
-        assert popped is not None
-        assert (popped.url, popped.score, popped.seq, popped.found_at) == (best, *self.pending[best])
+        taken = self.context.take(top[0].url)
+        assert (taken.url, taken.score, taken.seq, taken.found_at) == (best, *self.pending[best])
         self._visit(best)
 
     @rule(number=page_numbers, spelling=spellings)

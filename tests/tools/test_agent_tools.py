@@ -109,7 +109,7 @@ def test_get_top_urls_says_which_pages_hold_items_collected_already(web: WebCont
 
 def test_get_top_urls_says_when_nothing_is_left() -> None:
     web = WebContext.for_site(SITE)
-    web.pop_next()
+    web.take(web.top_urls(1)[0].url)
     assert "No pending URLs" in get_top_urls(web, 5, state=STATE).message
     no_budget = get_top_urls(web, 5, state=HintState(subpages_left=0, items_collected=2))
     assert "give the turn to the Supervisor now" in no_budget.message
