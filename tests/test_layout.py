@@ -205,3 +205,9 @@ def test_the_import_reader_sees_imports_inside_functions() -> None:
         "import httpx",
         "from research_crawler.web import fetcher",
     ]
+
+
+def test_test_modules_have_unique_names() -> None:
+    """Test folders are not packages: two modules of one basename stop the whole suite at collection."""
+    names = [path.name for path in Path(__file__).parent.rglob("test_*.py")]
+    assert sorted({name for name in names if names.count(name) > 1}) == []
