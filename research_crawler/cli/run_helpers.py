@@ -23,7 +23,10 @@ from research_crawler.context.request import checked_query
 from research_crawler.errors import ConfigError
 from research_crawler.llm.budget import STOPPED_BY_USER
 from research_crawler.report.models import Report
+from research_crawler.run.call_table import call_rows, call_table
 from research_crawler.run.run_dir import unwritable
+from research_crawler.run.trace import read_trace
+from research_crawler.text.untrusted import untrusted
 
 
 def query_argument(query: str, *, command: str) -> str:
@@ -49,6 +52,7 @@ def print_report(report: Report, *, as_json: bool) -> None:
         sys.stdout.write("\n")
     else:
         show_report(console, report)
+        show_model_calls(report)
     if report.stop_reason == "error":  # the one line on stderr that says why (the progress left it to this one)
         fail(f"the search stopped on an error: {report.stop_detail} (the report holds what was collected)", code=1)
     if report.stop_reason == "interrupted":
@@ -69,6 +73,19 @@ def stopped_before_its_end(report: Report, *, again: str | None = None) -> NoRet
         )
         raise typer.Exit(130)
     fail(f"the search stopped before its end: {report.stop_detail}, then continue with: {command}", code=1)
+
+
+def show_model_calls(report: Report) -> None:
+    """The closing note of a run with a real model: each of its calls, whether the reply was usable and what was done
+    with it (stderr: the report on stdout stays the report)."""
+    path = Path(report.run_dir or "") / "trace.jsonl"
+    if report.simulated_model or not report.run_dir or not path.exists():
+        return
+    lines = call_table(call_rows(read_trace(path)))
+    if lines:
+        err_console.print("Model calls (agent, reply valid or not, what the project did):", markup=False)
+        for line in lines:
+            err_console.print(untrusted(line), markup=False, highlight=False, soft_wrap=True)
 
 
 def unreachable_everywhere(report: Report) -> str | None:

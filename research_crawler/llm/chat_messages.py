@@ -1,9 +1,10 @@
 """Chat messages in the one shape every OpenAI-compatible server accepts, whatever AG2 built.
 
 Servers differ in what they refuse. llama-cpp-python validates each message with pydantic and answers HTTP 500 for an
-assistant message whose ``content`` is null, and wants ``tool_call_id`` and ``name`` on a tool message; Ollama refuses
-a null content unless the message carries tool calls, and tool-call arguments that are not a JSON object; vLLM and
-OpenAI want every tool call answered by a tool message with its id. So what goes out is:
+assistant message whose ``content`` is null, and wants ``tool_call_id`` on a tool message (older versions its ``name``
+too); Ollama refuses a null content unless the message carries tool calls, and tool-call arguments that are not a
+JSON object, and reads a tool message's ``name``; vLLM and OpenAI want every tool call answered by a tool message with
+its id. So what goes out is:
 
 - ``content`` always a string (null becomes ""; a list of text parts is joined, except a user's, kept as parts);
 - an assistant's ``tool_calls`` each with an ``id``, ``type: "function"`` and string ``arguments`` (an empty list

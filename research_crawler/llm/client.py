@@ -43,8 +43,12 @@ from research_crawler.llm.usage import (
 from research_crawler.web.retries import backoff_s
 
 __all__ = [
+    "ASKED_AGAIN",
+    "GAVE_UP",
     "NO_USABLE_REPLY_PREFIX",
+    "PASSED_ON",
     "REASK_NAME",
+    "STOPPED",
     "BaseModelClient",
     "ModelReply",
     "ModelRequest",
@@ -58,6 +62,11 @@ logger = logging.getLogger(__name__)
 REASK_NAME = "correction"
 #: Start of the text reply given to the agent when every re-ask still gave nothing usable.
 NO_USABLE_REPLY_PREFIX = "(no usable reply from the model: "
+#: What the client did with a reply (`ModelCall.outcome`).
+PASSED_ON = "passed on"
+ASKED_AGAIN = "asked again"
+GAVE_UP = "given up: the agent was told no usable reply came"
+STOPPED = "the request failed, and the run stopped on its error"
 
 #: OpenAI chat parameters a config-list entry may carry through to the endpoint; everything else
 #: (AG2's `model_client_cls`, `stream`, made-up keys) is dropped so a strict server does not refuse it.
@@ -204,7 +213,13 @@ class BaseModelClient:
                 max_tokens=_max_tokens(request.options),
             )
             problem = checked.what if checked is not None else None
-            call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem)
+            if problem is None:
+                outcome = PASSED_ON
+            elif reasks >= self.settings.max_reasks:
+                outcome = GAVE_UP
+            else:
+                outcome = ASKED_AGAIN
+            call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem, outcome=outcome)
             input_total += call.input_tokens
             output_total += call.output_tokens
             cached_total += call.cached_input_tokens
@@ -224,7 +239,14 @@ class BaseModelClient:
             request = request.model_copy(update={"messages": [*original_messages, correction]})
 
     def _account(
-        self, request: ModelRequest, reply: ModelReply, *, attempts: int, latency: float, problem: str | None
+        self,
+        request: ModelRequest,
+        reply: ModelReply,
+        *,
+        attempts: int,
+        latency: float,
+        problem: str | None,
+        outcome: str = PASSED_ON,
     ) -> ModelCall:
         """Record one round trip in the ledger; tokens the endpoint did not report are counted offline (and the
         input a prompt cache would serve estimated, when it reported no usage at all)."""
@@ -260,6 +282,8 @@ class BaseModelClient:
             attempts=attempts,
             priced=priced,
             at=datetime.now(UTC),
+            reply=_reply_kind(reply),
+            outcome=outcome,
         )
         self.ledger.record(call)
         logger.debug("model call of %s: %s", self.agent_name, call)
@@ -396,6 +420,7 @@ class BaseModelClient:
                 attempts=attempts,
                 priced=price_for(request.model, self.settings.prices_per_million) is not None,
                 at=datetime.now(UTC),
+                outcome=STOPPED,
             )
         )
 
@@ -449,3 +474,11 @@ def _max_tokens(options: dict[str, Any]) -> int | None:
     """The output bound a request was sent with (``max_completion_tokens`` or ``max_tokens``), if any."""
     value = options.get("max_completion_tokens", options.get("max_tokens"))
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _reply_kind(reply: ModelReply) -> str:
+    """A reply in a few words, for the ledger: the tools it calls, else text or nothing."""
+    if reply.tool_calls:
+        return "calls " + ", ".join(call.name for call in reply.tool_calls)
+    return "text" if (reply.content or "").strip() else "empty"
+

@@ -61,6 +61,10 @@ class ModelCall(BaseModel):
     attempts: int = 1
     priced: bool = True
     at: datetime
+    reply: str = ""
+    """What the reply was, in a few words: "calls record_request", "text", "empty" (empty for a failed request)."""
+    outcome: str = ""
+    """What the client did with it: passed it on, asked again, gave up on it, or stopped the run."""
 
 
 class AgentUsage(BaseModel):

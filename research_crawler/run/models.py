@@ -137,4 +137,6 @@ class RunModels:
             error=call.error,
             attempts=call.attempts,
             latency_s=round(call.latency_s, 3),
+            reply=call.reply,
+            outcome=call.outcome,
         )

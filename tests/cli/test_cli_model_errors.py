@@ -38,3 +38,5 @@ def test_an_endpoint_error_is_said_once_and_the_site_still_gets_its_end(
     assert result.stderr.strip().splitlines()[-1].startswith("error: the search stopped on an error: ")
     assert result.stdout.count("server overloaded") == 1, result.stdout
     assert [(site.url, site.reason) for site in report.sites] == [(testbed_server.base_url("arxiv-like"), "error")]
+    table = result.stderr.split("Model calls (agent, reply valid or not, what the project did):", 1)[1]
+    assert "WebSelector  invalid" in table and "the run stopped" in table

@@ -1,49 +1,52 @@
-"""A real model behind a real endpoint, through every agent's real prompts and tools: whatever it answers, every
-guard holds — bounded calls and replies, a reason for each site's end, a report from the items or none at all."""
+"""A real model behind a real endpoint, through every agent's real prompts and tools, with the README recipe's query,
+site and settings: whatever it answers, every guard holds (`real_model_run.check_guards`). Every reply is recorded on
+the way (`model_transcript.RecordingProxy`); with RESEARCH_CRAWLER_LIVE_RECORD=PATH the transcript is written there,
+for the replay that CI runs on every push (tests/e2e/test_real_model_replay.py)."""
 
 from __future__ import annotations
 
+import os
+import platform
+from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from model_transcript import RecordingProxy, Transcript
+from real_model_run import RECIPE_SITE, check_guards, readme_recipe, run_recipe
 
-from research_crawler.config.settings import Settings
 from research_crawler.eval.testbed import TestbedServer
-from research_crawler.eval.testbed.models import Testbed
-from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
 
 pytestmark = [pytest.mark.live, pytest.mark.timeout(3600)]  # a small local model on a CPU is slow
 
 
-def test_a_query_on_the_testbed_ends_with_an_honest_report(
-    tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer, live_model: str
+def test_the_readme_recipe_ends_with_an_honest_report(
+    tmp_path: Path, testbed_server: TestbedServer, live_model: str
 ) -> None:
-    settings = Settings.load()
-    settings.runs_dir = tmp_path
-    settings.fetch.allowed_hosts = testbed_server.allowed_hosts()
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
-    settings.explore.max_subpages = 2
-    settings.models.strong_model = settings.models.cheap_model = live_model
-    settings.models.request_timeout_s = max(settings.models.request_timeout_s, 300.0)
-    settings.models.max_total_retry_s = max(settings.models.max_total_retry_s, 600.0)
-    report = ResearchSession(settings, backend="openai").run(
-        "Find papers on graph neural networks", sites=[testbed_server.base_url("arxiv-like")]
+    recipe = readme_recipe()
+    recipe.model = live_model
+    started = datetime.now(UTC)
+    upstream = os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    with RecordingProxy(upstream, api_key=os.environ.get("OPENAI_API_KEY")) as proxy:
+        report, trace, settings = run_recipe(recipe, base_url=proxy.base_url, server=testbed_server, runs_dir=tmp_path)
+    transcript = Transcript(
+        recorded_with={
+            "model": live_model,
+            "endpoint": os.environ.get("RESEARCH_CRAWLER_LIVE_SERVER", "an OpenAI-compatible server"),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+            "at": started.isoformat(timespec="seconds"),
+            "query": recipe.query,
+            "site": RECIPE_SITE,
+            "preset": recipe.preset,
+            "overrides": recipe.overrides,
+            "wall_s": report.stats.wall_time_s,
+            "stop_reason": report.stop_reason,
+            "sites": [(site.reason, site.detail) for site in report.sites],
+        },
+        exchanges=proxy.exchanges,
     )
-    trace = read_trace(Path(report.run_dir or "") / "trace.jsonl")
-    calls = [event for event in trace if event["event"] == "model_call"]
-    assert calls and len(calls) <= settings.run.max_model_calls
-    bounds = settings.models.max_output_tokens
-    for call in calls:
-        role = call["agent"].lower().replace("webselector", "web_selector")
-        assert call["output_tokens"] <= bounds.get(role, 10**6) + 16, call
-    assert report.sites, "the site has no recorded end"
-    for site in report.sites:
-        assert site.reason and (
-            site.reason != "completed" or any(e["event"] == "tool_call" and e["tool"] == "approve_site" for e in trace)
-        )
-    markdown = (Path(report.run_dir or "") / "report.md").read_text(encoding="utf-8")
-    assert "You are the Presenter" not in markdown and "&#39;" not in markdown
-    if not report.items:
-        assert markdown.startswith("No papers were found")
+    if target := os.environ.get("RESEARCH_CRAWLER_LIVE_RECORD"):
+        transcript.save(Path(target))
+    statuses = Counter(exchange.status for exchange in proxy.exchanges)
+    assert set(statuses) == {200}, f"the endpoint refused requests: {statuses}"
+    check_guards(report, trace, settings)

@@ -75,7 +75,7 @@ def params(messages: list[dict[str, Any]] | None = None, **options: Any) -> dict
 
 def test_ag2s_messages_are_refused_by_the_strict_servers_and_ours_by_none() -> None:
     refused_by = {server for server, _ in request_problems({"messages": AG2_CONVERSATION})}
-    assert refused_by == {"llama-cpp-python"}  # null content, and a tool message without its name
+    assert refused_by == {"llama-cpp-python"}  # an assistant's null content
     sent = portable_messages(AG2_CONVERSATION)
     assert request_problems({"messages": sent, "tools": [TOOL]}) == []
     assert sent[2]["content"] == "" and sent[3] == {

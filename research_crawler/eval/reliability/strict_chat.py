@@ -2,11 +2,12 @@
 
 Each rule mirrors a server's own request validation (read in their sources):
 
-- llama-cpp-python (``llama_cpp/llama_types.py``, ``server/types.py``): every message is validated by pydantic against
-  a union of TypedDicts. An assistant's ``content`` is ``NotRequired[str]`` — null is refused; a tool message needs
-  ``tool_call_id: str`` and a ``name`` key; system and user messages need a ``content`` key; tool calls need ``id``,
+- llama-cpp-python 0.3.36 (``llama_cpp/llama_types.py``, ``server/types.py``): every message is validated by pydantic
+  against a union of TypedDicts. An assistant's ``content`` is ``NotRequired[str]`` — null is refused; a tool message
+  needs ``tool_call_id: str``; system and user messages need a ``content`` key; tool calls need ``id``,
   ``type: "function"`` and string ``arguments``. It answers a validation error with HTTP 500 (its route handler turns
-  every exception into ``internal_server_error``).
+  every exception into ``internal_server_error``): "7 validation errors: {'type': 'string_type', 'loc': ('body',
+  'messages', 2, 'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', …".
 - Ollama (``openai/openai.go``, ``FromChatRequest``): ``content`` must be a string or a list of parts; null only when
   the message carries tool calls ("invalid message content type: <nil>"); tool-call arguments must be a JSON object
   ("invalid tool call arguments"). HTTP 400.
@@ -64,7 +65,6 @@ class ChatCompletionRequestToolMessage(TypedDict):
     role: Literal["tool"]
     content: str | None
     tool_call_id: str
-    name: str | None
 
 
 _MESSAGE = TypeAdapter(
