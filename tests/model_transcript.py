@@ -59,6 +59,7 @@ class Transcript:
 
     def save(self, path: Path) -> None:
         data = {"recorded_with": self.recorded_with, "exchanges": [asdict(e) for e in self.exchanges]}
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @classmethod

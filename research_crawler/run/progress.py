@@ -114,6 +114,8 @@ class RunProgress:
         again = "" if event.get("new_search", True) else " (chosen again from what was found: no new search)"
         source = str(event.get("source") or "")
         by_rules = f" — read by rules: {source[len('rules (') : -1]}" if source.startswith("rules (") else ""
+        if source == "rules":  # run.read_request = "rules"
+            by_rules = " — read by rules"
         return f"Read as: {summary}{again}{by_rules}"
 
     def _on_sites(self, event: dict[str, Any]) -> str:

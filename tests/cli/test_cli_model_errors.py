@@ -1,6 +1,6 @@
 """A run stopped by its model endpoint, as the user sees it: the error said once on stderr (the closing error line)
 and once in the report on stdout, never "the model endpoint failed: the model endpoint failed for…"; the site named
-with --site still given its end and reason."""
+with --site still given its end and reason; the table of model calls; a request read by rules says so."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from mock_openai_server import MockOpenAIServer, error
 from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
+from research_crawler.cli.run_progress import RunProgress
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.report.models import Report
 
@@ -40,3 +41,20 @@ def test_an_endpoint_error_is_said_once_and_the_site_still_gets_its_end(
     assert [(site.url, site.reason) for site in report.sites] == [(testbed_server.base_url("arxiv-like"), "error")]
     table = result.stderr.split("Model calls (agent, reply valid or not, what the project did):", 1)[1]
     assert "WebSelector  invalid" in table and "the run stopped" in table
+
+
+def test_a_reading_by_rules_says_so_and_why() -> None:
+    progress = RunProgress(subpage_limit=2)
+    doubted = {
+        "event": "request",
+        "source": "rules (the model's reading was not kept: its topic 'x' shares no word with the request)",
+        "summary": "papers on graph neural networks",
+    }
+    assert progress.apply(doubted) == (
+        "Read as: papers on graph neural networks — read by rules: the model's reading was not kept: its topic 'x' "
+        "shares no word with the request"
+    )
+    asked = {"event": "request", "source": "rules", "summary": "papers on graph neural networks"}
+    assert progress.apply(asked) == "Read as: papers on graph neural networks — read by rules"
+    believed = {"event": "request", "source": "model", "summary": "papers on graph neural networks"}
+    assert progress.apply(believed) == "Read as: papers on graph neural networks"
