@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from research_crawler.eval.reliability.chat_endpoint import CHAT_PATHS
 from research_crawler.eval.reliability.strict_chat import refusal, request_problems
 
 __all__ = [
@@ -47,7 +48,6 @@ __all__ = [
     "tool_calls",
 ]
 
-CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
 
 
 @dataclass(frozen=True)

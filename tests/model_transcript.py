@@ -15,13 +15,13 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import httpx
 from mock_openai_server import RecordedRequest, Scripted
+
+from research_crawler.eval.reliability.chat_endpoint import LoopbackChatServer
 
 __all__ = ["Exchange", "RecordingProxy", "Transcript", "agent_key", "replayer"]
 
@@ -74,35 +74,25 @@ class Transcript:
         return grouped
 
 
-class RecordingProxy:
+class RecordingProxy(LoopbackChatServer):
     """``with RecordingProxy(upstream) as proxy:`` forwards ``proxy.base_url``'s chat requests to `upstream` (…/v1)."""
 
     def __init__(self, upstream: str, *, api_key: str | None = None, timeout_s: float = 900.0) -> None:
+        super().__init__()
         self.upstream = upstream.rstrip("/")
         self._key = api_key
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()
         self._client = httpx.Client(timeout=timeout_s)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def __enter__(self) -> RecordingProxy:
-        self._thread.start()
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    def close(self) -> None:
         self._client.close()
 
-    def _forward(self, path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+    def respond(self, path: str, raw: bytes) -> tuple[int, bytes]:
         body = json.loads(raw or b"null")
+        headers = {"content-type": "application/json"}
+        if self._key:  # the crawler was given no key: the proxy holds it
+            headers["authorization"] = f"Bearer {self._key}"
         response = self._client.post(self.upstream + path.removeprefix("/v1"), content=raw, headers=headers)
         try:
             reply: Any = response.json()
@@ -120,27 +110,6 @@ class RecordingProxy:
         with self._lock:
             self.exchanges.append(exchange)
         return response.status_code, response.content
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        proxy = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                keep = {"content-type": "application/json"}
-                if proxy._key:  # the crawler was given no key: the proxy holds it
-                    keep["authorization"] = f"Bearer {proxy._key}"
-                status, payload = proxy._forward(self.path, raw, keep)
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        return Handler
 
 
 def replayer(transcript: Transcript, used: Counter[str]) -> Callable[[RecordedRequest], Scripted]:

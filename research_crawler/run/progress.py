@@ -202,14 +202,14 @@ class RunProgress:
 
     def _on_fault(self, event: dict[str, Any]) -> str | None:
         self.faults += 1
-        if event.get("kind") == "model_error":  # it ends the run: the command's closing error line says it, once
+        if event.get("kind") == "model_error":  # it ends the run: said by `ask`'s closing error line and the report
             return None
         return f"  fault: {event.get('kind', '?')} {event.get('error', '')}".rstrip()
 
     def _on_complete(self, event: dict[str, Any]) -> str:
         self.finished = str(event.get("reason", ""))
         detail = str(event.get("detail") or "")
-        if self.finished == "error":  # said once, by the command's closing error line (and in the report)
+        if self.finished == "error":  # said once, by `ask`'s closing error line and the report
             detail = ""
         return f"Search ended: {self.finished.replace('_', ' ')}{f' ({detail})' if detail else ''}; writing the report"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from mock_openai_server import MockOpenAIServer, error
-from research_crawler.cli.run_progress import RunProgress
 from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.report.models import Report
+from research_crawler.run.progress import RunProgress
 
 runner = CliRunner()
 

@@ -90,7 +90,7 @@ def test_load_puts_the_preset_above_the_settings_file(tmp_path: Path, monkeypatc
 
 @pytest.mark.parametrize("name", ["nope", "../settings", "", "paper.toml"])
 def test_an_unknown_preset_is_refused_with_the_known_ones(name: str) -> None:
-    with pytest.raises(ConfigError, match="known presets: default, paper"):
+    with pytest.raises(ConfigError, match="known presets: default, paper, small-local"):
         Settings.from_preset(name)
 
 

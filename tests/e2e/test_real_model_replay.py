@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from mock_openai_server import MockOpenAIServer
-from model_transcript import Transcript, replayer
+from mock_openai_server import MockOpenAIServer, text
+from model_transcript import RecordingProxy, Transcript, agent_key, replayer
 from real_model_run import check_guards, readme_recipe, run_recipe
 
+from research_crawler.config.settings import ModelSettings
 from research_crawler.eval.testbed import TestbedServer
+from research_crawler.llm.openai_client import OpenAICompatibleClient
+from research_crawler.llm.usage import UsageLedger
 
 RECORDING = Path(__file__).parent / "fixtures" / "gemma3-270m-recipe.json"
 
@@ -39,3 +42,28 @@ def test_a_real_models_recorded_turns_hold_every_guard(tmp_path: Path, testbed_s
     assert sum(used.values()) >= len(transcript.exchanges) // 2, (used, recorded)
     check_guards(report, trace, settings)
     assert [site.reason for site in report.sites] == [reason for reason, _ in transcript.recorded_with["sites"]]
+
+
+def test_the_proxy_records_what_the_endpoint_answered_and_the_replay_gives_it_back(tmp_path: Path) -> None:
+    messages = [
+        {"role": "system", "content": "You are the Planner of research-crawler."},
+        {"role": "user", "content": "?"},
+    ]
+    with MockOpenAIServer() as upstream, RecordingProxy(upstream.base_url) as proxy:
+        upstream.enqueue(text("first answer"), text("second answer"))
+        client = OpenAICompatibleClient(
+            {"model": "m"}, agent_name="Planner", ledger=UsageLedger(), settings=ModelSettings(base_url=proxy.base_url)
+        )
+        for _ in range(2):
+            client.create({"messages": messages, "model": "m"})
+    assert [e.agent for e in proxy.exchanges] == ["Planner[]", "Planner[]"] == [agent_key({"messages": messages})] * 2
+    Transcript({"model": "m"}, proxy.exchanges).save(tmp_path / "deep" / "t.json")
+    loaded = Transcript.load(tmp_path / "deep" / "t.json")
+    used: Counter[str] = Counter()
+    with MockOpenAIServer(fallback=replayer(loaded, used)) as replay:
+        client = OpenAICompatibleClient(
+            {"model": "m"}, agent_name="Planner", ledger=UsageLedger(), settings=ModelSettings(base_url=replay.base_url)
+        )
+        answers = [client.message_retrieval(client.create({"messages": messages, "model": "m"}))[0] for _ in range(3)]
+    assert answers == ["first answer", "second answer", "second answer"] and used == {"Planner[]": 3}
+
