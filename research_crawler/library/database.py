@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shlex
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +13,7 @@ from pathlib import Path
 import platformdirs
 
 from research_crawler.config.settings import Settings
+from research_crawler.context.shared_sqlite import open_shared_sqlite
 from research_crawler.errors import LibraryError
 from research_crawler.library.schema import migrate
 
@@ -60,14 +60,12 @@ def open_library(path: Path, *, create: bool = True) -> sqlite3.Connection:
         except OSError as exc:
             raise LibraryError(f"cannot create the library's directory {path.parent}: {exc.strerror or exc}") from None
     try:
-        connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-    except sqlite3.Error as exc:
-        raise LibraryError(f"cannot open the library {path}: {exc}") from None
+        connection = open_shared_sqlite(path, busy_timeout_s=BUSY_TIMEOUT_S)
+    except sqlite3.DatabaseError as exc:
+        raise library_error(path, exc) from None
     try:
         connection.row_factory = sqlite3.Row
-        _use_wal(connection)
         connection.execute("PRAGMA foreign_keys = ON")
-        connection.execute("PRAGMA synchronous = NORMAL")
         migrate(connection, where=str(path))
     except sqlite3.DatabaseError as exc:
         connection.close()
@@ -118,20 +116,6 @@ def check_library(path: Path) -> None:
             raise library_error(path, sqlite3.DatabaseError("; ".join(problems)))
     finally:
         connection.close()
-
-
-def _use_wal(connection: sqlite3.Connection) -> None:
-    """Switch to WAL (once per file; it stays). Changing the journal mode takes an exclusive lock that SQLite's busy
-    handler does not wait for, so a file being set up by another opener is asked again for a while."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            connection.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
 
 
 @contextmanager

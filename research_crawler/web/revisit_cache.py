@@ -26,6 +26,7 @@ import platformdirs
 from pydantic import ValidationError
 
 from research_crawler.config.fetch_settings import FetchSettings
+from research_crawler.context.shared_sqlite import open_shared_sqlite
 from research_crawler.errors import ConfigError
 from research_crawler.pages.page import Page
 
@@ -86,26 +87,13 @@ class RevisitCache:
         self._lock = threading.Lock()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-            self._use_wal()
-            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db = open_shared_sqlite(path, busy_timeout_s=_BUSY_TIMEOUT_S)
             self._db.execute(_SCHEMA)
         except (sqlite3.Error, OSError) as exc:
             raise ConfigError(
                 f"the revisit cache {path} cannot be used ({exc}): delete it, or choose another with "
                 "--set fetch.revisit_cache_path=FILE"
             ) from None
-
-    def _use_wal(self) -> None:
-        deadline = time.monotonic() + _BUSY_TIMEOUT_S
-        while True:  # the journal-mode switch does not wait on the busy handler: ask again while another opener has it
-            try:
-                self._db.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
 
     @classmethod
     def from_settings(cls, settings: FetchSettings) -> RevisitCache:
