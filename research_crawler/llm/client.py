@@ -31,7 +31,7 @@ from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.endpoint_slots import EndpointSlots
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import RequestLimiter
-from research_crawler.llm.reply_checks import check_reply, tool_answered
+from research_crawler.llm.reply_checks import ASKED_AGAIN, GAVE_UP, PASSED_ON, STOPPED, check_reply, tool_answered
 from research_crawler.llm.usage import (
     ModelCall,
     UsageLedger,
@@ -43,12 +43,8 @@ from research_crawler.llm.usage import (
 from research_crawler.web.retries import backoff_s
 
 __all__ = [
-    "ASKED_AGAIN",
-    "GAVE_UP",
     "NO_USABLE_REPLY_PREFIX",
-    "PASSED_ON",
     "REASK_NAME",
-    "STOPPED",
     "BaseModelClient",
     "ModelReply",
     "ModelRequest",
@@ -62,11 +58,6 @@ logger = logging.getLogger(__name__)
 REASK_NAME = "correction"
 #: Start of the text reply given to the agent when every re-ask still gave nothing usable.
 NO_USABLE_REPLY_PREFIX = "(no usable reply from the model: "
-#: What the client did with a reply (`ModelCall.outcome`).
-PASSED_ON = "passed on"
-ASKED_AGAIN = "asked again"
-GAVE_UP = "given up: the agent was told no usable reply came"
-STOPPED = "the request failed, and the run stopped on its error"
 
 #: OpenAI chat parameters a config-list entry may carry through to the endpoint; everything else
 #: (AG2's `model_client_cls`, `stream`, made-up keys) is dropped so a strict server does not refuse it.

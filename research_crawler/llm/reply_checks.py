@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ReplyProblem", "check_reply", "tool_answered"]
+__all__ = ["ASKED_AGAIN", "GAVE_UP", "PASSED_ON", "STOPPED", "ReplyProblem", "check_reply", "tool_answered"]
+
+#: What the client did with a reply (`ModelCall.outcome`), as the trace and the closing table of calls say it.
+PASSED_ON = "passed on"
+ASKED_AGAIN = "asked again"
+GAVE_UP = "given up: the agent was told no usable reply came"
+STOPPED = "the request failed, and the run stopped on its error"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from research_crawler.llm.client import STOPPED
+from research_crawler.llm.reply_checks import STOPPED
 
 __all__ = ["CallRow", "call_rows", "call_table"]
 

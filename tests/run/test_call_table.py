@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from research_crawler.llm.client import ASKED_AGAIN, GAVE_UP, PASSED_ON
+from research_crawler.llm.reply_checks import ASKED_AGAIN, GAVE_UP, PASSED_ON
 from research_crawler.run.call_table import call_rows, call_table
 
 
