@@ -196,10 +196,14 @@ def fetch_rates(server: TestbedServer, page_count: int, repeats: int) -> dict[st
     hosts = testbed_hosts(server)
     figures: dict[str, Any] = {"pages": len(urls) - 1, "repeats": repeats}
     for concurrency in (1, 4):
-        ours = [asyncio.run(_our_rate(urls, concurrency=concurrency, hosts=hosts)) for _ in range(repeats)]
-        peer = [asyncio.run(_peer_rate(urls, concurrency=concurrency)) for _ in range(repeats)]
+        ours, peer = [], []
+        for _ in range(repeats):  # alternated, A B A B, so a loaded moment weighs on both
+            ours.append(asyncio.run(_our_rate(urls, concurrency=concurrency, hosts=hosts)))
+            peer.append(asyncio.run(_peer_rate(urls, concurrency=concurrency)))
         ours_rate, peer_rate = statistics.median(ours), statistics.median(peer)
         figures[f"concurrency_{concurrency}"] = {
+            "ours_runs": [round(rate, 1) for rate in ours],
+            "crawl4ai_runs": [round(rate, 1) for rate in peer],
             "ours_pages_per_s": round(ours_rate, 1),
             "crawl4ai_pages_per_s": round(peer_rate, 1),
             "overhead": round(peer_rate / ours_rate - 1, 3),
