@@ -139,7 +139,28 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         if score is None:
             continue
         links.append({"id": number, "score": round(score, 1)})
+    if topical is not None and not any(link["score"] >= 4.0 for link in links):
+        _closest_subjects(links, lines, topical)
     return player.call("save_links", {"links": links[:40]})
+
+
+def _closest_subjects(links: list[dict[str, Any]], lines: list[tuple[int, str, str]], closeness: list[float]) -> None:
+    """On a page with no link on the topic, the short links closest to it (a subject, a section: "Machine Learning"
+    for graph neural networks) are the way on, as a reader browsing by subject takes them: they are scored above
+    the page's other links and its navigation. Short link texts are general, so only their order means something
+    (the same margin as the Web Selector's sites)."""
+    short = {
+        number: closeness[index]
+        for index, (number, text, _) in enumerate(lines)
+        if 1 <= len(text.split()) <= 4 and not text.strip().isdigit()
+        and not content_words(text) & (NAVIGATION_WORDS | BOILERPLATE_WORDS)
+    }  # fmt: skip
+    if not short:
+        return
+    best = max(short.values())
+    for link in links:
+        if link["id"] in short and site_fits(short[link["id"]], best):
+            link["score"] = 3.5
 
 
 def _link_closeness(meaning: MeaningJudge, request: str, lines: list[tuple[int, str, str]]) -> list[float]:

@@ -24,7 +24,6 @@ from research_crawler.run.session import ResearchSession
 CONSENT = "the consent wall is passed, but not every work of the journal behind it is reported yet (issue 26)"
 VISIBLE_METADATA = "titles, bylines and written dates are not read from pages without metadata tags yet (issue 22)"
 LOAD_MORE = "the work behind 'Load more' is reached, but not every relevant work of the subject is reported yet"
-FEEDS = "feeds are offered, but 'the 3 most recent' are not yet the newest three, newest first (issue 26)"
 DEEP = "deep browse hierarchies are not reached within the per-site budget yet (issue 26)"
 LOGIN_REASON = "a site that needs a login does not end with that reason yet (issue 26)"
 
@@ -109,7 +108,6 @@ def test_works_behind_load_more_and_a_post_search_are_reached(
     assert reports_most(figures), figures
 
 
-@pytest.mark.xfail(strict=True, reason=FEEDS)
 def test_the_most_recent_come_from_the_feed_newest_first(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:
