@@ -1,6 +1,6 @@
 """The AG2 model-client seam that every model we use goes through, real or simulated: one code path.
 
-`BaseModelClient` owns the policy (retries with capped backoff and Retry-After, re-asking empty or
+`BaseModelClient` owns the policy (retries, in model_retries.py, re-asking empty or
 cut-off replies, token counting, the usage ledger); a subclass only implements `_complete`, one
 request to its model. AG2 names the class in an agent's config list and instantiates it through
 `agent.register_model_client(...)` (see `research_crawler.llm.ag2_setup`).
@@ -29,6 +29,7 @@ from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
 from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.endpoint_slots import EndpointSlots
+from research_crawler.llm.model_retries import call_with_retries
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.llm.reply_checks import ASKED_AGAIN, GAVE_UP, PASSED_ON, STOPPED, check_reply, tool_answered
@@ -40,7 +41,6 @@ from research_crawler.llm.usage import (
     estimate_reply_tokens,
     price_for,
 )
-from research_crawler.web.retries import backoff_s
 
 __all__ = [
     "NO_USABLE_REPLY_PREFIX",
@@ -49,7 +49,6 @@ __all__ = [
     "ModelReply",
     "ModelRequest",
     "ToolCallSpec",
-    "TransientModelError",
 ]
 
 logger = logging.getLogger(__name__)
@@ -69,18 +68,6 @@ _HANDLED_PARAMS = frozenset({"messages", "tools", "temperature", "model", "model
 
 _FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
 _FINISH_REASONS: frozenset[str] = frozenset(get_args(_FinishReason))
-
-class TransientModelError(ModelError):
-    """A failure worth retrying: 429, 5xx, 408, a timeout or a dropped connection.
-
-    `retry_after` is the wait in seconds the server asked for, when it said; `status` the HTTP status.
-    """
-
-    def __init__(self, message: str, *, retry_after: float | None = None, status: int | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-        self.status = status
-
 
 class ToolCallSpec(BaseModel):
     """One tool call as the model wrote it; `arguments` is the raw string (it may be malformed JSON)."""
@@ -353,48 +340,33 @@ class BaseModelClient:
     def _complete_with_retries(self, request: ModelRequest) -> tuple[ModelReply, int, float]:
         """`_complete` with retries on transient failures: (reply, attempts, seconds spent). The time spent
         waiting for the endpoint's queue (`slots`) is not counted: neither in the seconds nor in the retry budget."""
-        settings = self.settings
         started = self.clock()
         queued = 0.0
-        attempt = 0
-        while True:
-            attempt += 1
+        attempts = 0
+
+        def spent() -> float:
+            return self.clock() - started - queued
+
+        def attempt() -> ModelReply:
+            nonlocal queued, attempts
+            attempts += 1
             if self.rate_limiter is not None:
                 self.rate_limiter.acquire(estimate_prompt_tokens(request.messages, request.tools))
-            try:
-                if self.slots is None:
-                    reply = self._complete(request)
-                else:
-                    with self.slots.turn(self.clock) as waited:
-                        queued += waited
-                        reply = self._complete(request)
-                return reply, attempt, self.clock() - started - queued
-            except TransientModelError as exc:
-                elapsed = self.clock() - started - queued
-                delay = backoff_s(attempt - 1, base_s=settings.backoff_base_s, max_s=settings.backoff_max_s)
-                if exc.retry_after is not None:
-                    delay = max(delay, exc.retry_after)
-                give_up = ""
-                if attempt > settings.max_retries:
-                    give_up = f"after {attempt} attempt(s) in {elapsed:.1f} s"
-                elif elapsed + delay > settings.max_total_retry_s:
-                    give_up = (
-                        f"after {attempt} attempt(s) in {elapsed:.1f} s: waiting {delay:.1f} s more would pass the "
-                        f"retry budget of {settings.max_total_retry_s:.0f} s"
-                    )
-                if give_up:  # the endpoint's error says what failed (and names the endpoint once): not said again
-                    message = f"{exc} — {self.agent_name} ({request.model}) gave up {give_up}"
-                    self._record_failure(request, attempts=attempt, latency=elapsed, error=message)
-                    raise ModelError(message) from exc
-                logger.warning(
-                    "model call of %s failed (%s); retry %d in %.2f s", self.agent_name, exc, attempt, delay
-                )
-                self.sleep(delay)
-            except Exception as exc:
-                # ModelError (bad key, refused request) and bugs alike: recorded, then raised unchanged.
-                error = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
-                self._record_failure(request, attempts=attempt, latency=self.clock() - started - queued, error=error)
-                raise
+            if self.slots is None:
+                return self._complete(request)
+            with self.slots.turn(self.clock) as waited:
+                queued += waited
+                return self._complete(request)
+
+        caller = f"{self.agent_name} ({request.model})"
+        try:
+            reply = call_with_retries(attempt, settings=self.settings, spent=spent, sleep=self.sleep, caller=caller)
+        except Exception as exc:
+            # retries given up, ModelError (bad key, refused request) and bugs alike: recorded, then raised unchanged
+            error = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
+            self._record_failure(request, attempts=attempts, latency=spent(), error=error)
+            raise
+        return reply, attempts, spent()
 
     def _record_failure(self, request: ModelRequest, *, attempts: int, latency: float, error: str) -> None:
         self.ledger.record(

@@ -1,7 +1,7 @@
 """The production model client: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp).
 
 The `openai` library sends one request per attempt (its own retries are off) and its errors are
-translated here into `TransientModelError` (retried by `BaseModelClient`) or a `ModelError` whose
+translated here into `TransientModelError` (retried, model_retries.py) or a `ModelError` whose
 message says what to fix. The API key is never put in a message, a log line or a repr.
 """
 
@@ -24,9 +24,9 @@ from research_crawler.llm.client import (
     ModelReply,
     ModelRequest,
     ToolCallSpec,
-    TransientModelError,
 )
 from research_crawler.llm.endpoint_slots import endpoint_slots
+from research_crawler.llm.model_retries import TransientModelError
 from research_crawler.llm.usage import UsageLedger
 from research_crawler.web.retries import parse_retry_after
 

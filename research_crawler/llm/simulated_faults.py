@@ -11,7 +11,8 @@ import threading
 from collections import Counter
 
 from research_crawler.config.simulated_settings import SimulatedModelSettings
-from research_crawler.llm.client import ModelReply, ToolCallSpec, TransientModelError
+from research_crawler.llm.client import ModelReply, ToolCallSpec
+from research_crawler.llm.model_retries import TransientModelError
 
 __all__ = ["FaultLog", "inject_fault", "pick_fault"]
 

@@ -29,7 +29,7 @@ from research_crawler.web.html_body import media_type
 from research_crawler.web.pinned_transport import GuardRefusedError, PinnedTransport
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.raw_response import HopCheck, RawResponse
-from research_crawler.web.retries import decide_retry
+from research_crawler.web.retries import retry_politely
 from research_crawler.web.send_pacing import SendPacing
 from research_crawler.web.url_guard import UrlGuard
 
@@ -277,8 +277,8 @@ class HttpTransport:
     ) -> tuple[_Exchange, str]:
         """One URL with retries: the last exchange, and why retrying stopped ('' when it was not needed)."""
         host = politeness_key(url)
-        retries = 0
-        while True:
+
+        async def send() -> _Exchange:
             # The slot books the turn and waits for it; the request begins on the schedule only as its headers
             # are written (`SendPacing`), so each attempt and each redirect hop takes its own turn on the wire.
             async with self._politeness.slot(host, begins_here=False):
@@ -296,19 +296,15 @@ class HttpTransport:
                     cut_types=cut_types,
                 )
             progress.status = exchange.status
-            decision = decide_retry(
-                status=exchange.status,
-                retryable_failure=exchange.retryable,
-                retry_after=exchange.headers.get("retry-after"),
-                retries_done=retries,
-                settings=self._settings,
-                time_left_s=progress.time_left(),
-            )
-            if not decision.retry:
-                return exchange, decision.give_up
-            logger.info("retrying %s in %.1f s after %s", url, decision.wait_s, exchange.summary)
-            self._politeness.defer(host, decision.wait_s)
-            retries += 1
+            return exchange
+
+        return await retry_politely(
+            send,
+            url=url,
+            settings=self._settings,
+            time_left=progress.time_left,
+            defer=lambda wait_s: self._politeness.defer(host, wait_s),
+        )
 
     async def _once(
         self,

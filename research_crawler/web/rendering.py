@@ -5,7 +5,6 @@ what a render means (its determination). The browser behind the `Renderer` seam 
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,11 +20,9 @@ from research_crawler.web.html_body import HTML_MEDIA_TYPES, media_type
 from research_crawler.web.page_building import failed_page, html_page
 from research_crawler.web.page_expansion import ExpansionBounds
 from research_crawler.web.politeness import HostPoliteness, politeness_key
-from research_crawler.web.retries import decide_retry
+from research_crawler.web.retries import retry_politely
 
 __all__ = ["Refusal", "Rendered", "Renderer", "fetch_rendered"]
-
-logger = logging.getLogger(__name__)
 
 #: Why a URL may not be requested (determination, reason), or None when it may.
 Refusal = Callable[[str], Awaitable[tuple[Determination, str] | None]]
@@ -45,6 +42,11 @@ class Rendered:
     """The cookies the tab held when it closed (Playwright's form), for the site's jar."""
     expanded: str = ""
     """What pressing the page's "load more" control did, in one line ('' when nothing was pressed)."""
+
+    @property
+    def retryable(self) -> bool:
+        """The browser failed to load the page (a timeout, a refused connection): worth another attempt."""
+        return self.failure_kind is not None
 
     @property
     def summary(self) -> str:
@@ -86,8 +88,8 @@ async def fetch_rendered(
     the cookies of `jar` (the site's), which takes back what the page set.
     """
     host = politeness_key(url)
-    retries = 0
-    while True:
+
+    async def send() -> Rendered:
         # The turn is booked and waited for here; the request itself begins (on the same schedule) when the
         # browser's page request leaves, in the renderer's proxy: the gap is kept from that moment, waited once.
         async with politeness.slot(host, begins_here=False):
@@ -104,19 +106,15 @@ async def fetch_rendered(
         if jar is not None and rendered.cookies:
             keep_browser_cookies(jar, rendered.cookies)
         progress.status = rendered.status
-        decision = decide_retry(
-            status=rendered.status,
-            retryable_failure=rendered.failure_kind is not None,
-            retry_after=rendered.headers.get("retry-after"),
-            retries_done=retries,
-            settings=settings,
-            time_left_s=progress.time_left(),
-        )
-        if not decision.retry:
-            break
-        logger.info("retrying %s in the browser in %.1f s after %s", url, decision.wait_s, rendered.summary)
-        politeness.defer(host, decision.wait_s)
-        retries += 1
+        return rendered
+
+    rendered, give_up = await retry_politely(
+        send,
+        url=url,
+        settings=settings,
+        time_left=progress.time_left,
+        defer=lambda wait_s: politeness.defer(host, wait_s),
+    )
 
     final_url = try_canonicalize_url(rendered.final_url or url, max_length=settings.max_url_length) or url
     content_type = rendered.headers.get("content-type", "")
@@ -128,7 +126,6 @@ async def fetch_rendered(
         "render": "browser",
         "attempts": progress.attempts,
     }
-    give_up = decision.give_up
     reason = rendered.summary + (f" {give_up}" if give_up.startswith("after") else f"; {give_up}" if give_up else "")
     if rendered.failure_kind is not None:
         return failed_page(**common, determination=rendered.failure_kind, reason=reason)

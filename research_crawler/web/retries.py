@@ -1,18 +1,28 @@
 """When a failed request is tried again, and after how long: Scrapy's retry set, backoff and Retry-After.
 
-Shared by the HTTP transport and the browser strategy so that both give up for the same reasons.
+The loop is tenacity's (attempts, exponential backoff, stop conditions). What tenacity cannot know is ours: which
+outcomes are worth another attempt, the server's Retry-After and the longest we honour, the page's deadline (a wait
+that would outlast it gives up now, with the reason), and that a wait is booked on the host's politeness schedule
+(`defer`) rather than slept here, so no other request to that host starts meanwhile. Shared by the HTTP transport
+and the browser strategy so that both give up for the same reasons.
 """
 
 from __future__ import annotations
 
+import logging
 import math
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Protocol, TypeVar
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_result, wait_exponential
 
 from research_crawler.config.settings import FetchSettings
 
-__all__ = ["RETRYABLE_STATUSES", "RetryDecision", "backoff_s", "decide_retry", "parse_retry_after"]
+__all__ = ["RETRYABLE_STATUSES", "Attempt", "parse_retry_after", "retry_politely"]
+
+logger = logging.getLogger(__name__)
 
 #: Statuses worth another attempt (Scrapy's RETRY_HTTP_CODES plus 408 and 429).
 RETRYABLE_STATUSES: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504, 522, 524})
@@ -20,20 +30,22 @@ RETRYABLE_STATUSES: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504, 52
 _RETRY_AFTER_STATUSES = frozenset({429, 503})
 
 
-@dataclass(frozen=True, slots=True)
-class RetryDecision:
-    """Whether to try again: `wait_s` before the next attempt, or `give_up` with the reason why not."""
+class Attempt(Protocol):
+    """What one attempt ended with, as far as retrying goes (an HTTP exchange or a browser render)."""
 
-    retry: bool
-    wait_s: float = 0.0
-    give_up: str = ""
+    @property
+    def status(self) -> int | None: ...
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+    @property
+    def retryable(self) -> bool:
+        """A timeout or a connection error: worth another attempt whatever the status."""
+        ...
+    @property
+    def summary(self) -> str: ...
 
 
-def backoff_s(retry_index: int, *, base_s: float, max_s: float) -> float:
-    """Exponential backoff before retry number `retry_index` (0 for the first retry), capped at `max_s`."""
-    if retry_index < 0:
-        raise ValueError("retry_index must be >= 0")
-    return min(base_s * (2.0 ** min(retry_index, 60)), max_s)
+AttemptT = TypeVar("AttemptT", bound=Attempt)
 
 
 def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
@@ -61,39 +73,73 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
-def decide_retry(
-    *,
-    status: int | None,
-    retryable_failure: bool,
-    retry_after: str | None,
-    retries_done: int,
-    settings: FetchSettings,
-    time_left_s: float | None = None,
-) -> RetryDecision:
-    """Decide whether an attempt that ended with `status` (or a transport failure) is tried again.
+def _worth_retrying(attempt: Attempt) -> bool:
+    return attempt.retryable or attempt.status in RETRYABLE_STATUSES
 
-    `retryable_failure` is True for timeouts and connection errors. `time_left_s` is what remains of the
-    page deadline: a wait that would outlast it gives up now, with the reason, instead of timing out blind.
+
+def _asked_wait(attempt: Attempt) -> float | None:
+    """The wait the server asked for (429 and 503 only), or None."""
+    if attempt.status not in _RETRY_AFTER_STATUSES:
+        return None
+    return parse_retry_after(attempt.headers.get("retry-after"))
+
+
+async def retry_politely(
+    send: Callable[[], Awaitable[AttemptT]],
+    *,
+    url: str,
+    settings: FetchSettings,
+    time_left: Callable[[], float | None],
+    defer: Callable[[float], None],
+) -> tuple[AttemptT, str]:
+    """Call `send` until its attempt is not worth retrying or a limit stops it.
+
+    Returns the last attempt and why retrying stopped ('' when it stopped because no retry was needed). Between
+    attempts the wait (the backoff, or the Retry-After of a 429/503) goes to `defer`, the host's schedule;
+    `time_left` is what remains of the page deadline (None: no deadline).
     """
-    if not retryable_failure and status not in RETRYABLE_STATUSES:
-        return RetryDecision(retry=False)
-    if retries_done >= settings.max_retries:
-        attempts = retries_done + 1
-        return RetryDecision(retry=False, give_up=f"after {attempts} attempt{'s' if attempts > 1 else ''}")
-    wait = backoff_s(retries_done, base_s=settings.backoff_base_s, max_s=settings.backoff_max_s)
-    if status in _RETRY_AFTER_STATUSES:
-        asked = parse_retry_after(retry_after)
-        if asked is not None:
-            if asked > settings.max_retry_after_s:
-                return RetryDecision(
-                    retry=False,
-                    give_up=f"the server asked to retry after {asked:.0f} s, more than the "
-                    f"{settings.max_retry_after_s:.0f} s we wait (attempt {retries_done + 1})",
-                )
-            wait = asked
-    if time_left_s is not None and wait >= time_left_s:
-        return RetryDecision(
-            retry=False,
-            give_up=f"a retry in {wait:.1f} s would pass the page deadline (attempt {retries_done + 1})",
-        )
-    return RetryDecision(retry=True, wait_s=wait)
+    backoff = wait_exponential(multiplier=settings.backoff_base_s, max=settings.backoff_max_s)
+    give_up = ""
+
+    def last(state: RetryCallState) -> AttemptT:
+        assert state.outcome is not None  # tenacity decides only after an attempt has ended
+        result: AttemptT = state.outcome.result()
+        return result
+
+    def wait(state: RetryCallState) -> float:
+        asked = _asked_wait(last(state))
+        return backoff(state) if asked is None else asked
+
+    def stop(state: RetryCallState) -> bool:
+        nonlocal give_up
+        attempts, wait_s = state.attempt_number, state.upcoming_sleep
+        asked = _asked_wait(last(state))
+        left = time_left()
+        if attempts > settings.max_retries:
+            give_up = f"after {attempts} attempt{'s' if attempts > 1 else ''}"
+        elif asked is not None and asked > settings.max_retry_after_s:
+            give_up = (
+                f"the server asked to retry after {asked:.0f} s, more than the "
+                f"{settings.max_retry_after_s:.0f} s we wait (attempt {attempts})"
+            )
+        elif left is not None and wait_s >= left:
+            give_up = f"a retry in {wait_s:.1f} s would pass the page deadline (attempt {attempts})"
+        return bool(give_up)
+
+    async def book(wait_s: float) -> None:  # tenacity's sleep, made a booking: the next attempt's slot waits
+        defer(wait_s)
+
+    def log_retry(state: RetryCallState) -> None:
+        logger.info("retrying %s in %.1f s after %s", url, state.upcoming_sleep, last(state).summary)
+
+    retrying = AsyncRetrying(
+        retry=retry_if_result(_worth_retrying),
+        wait=wait,
+        stop=stop,
+        sleep=book,
+        before_sleep=log_retry,
+        retry_error_callback=last,
+    )
+    result: AttemptT = await retrying(send)
+    return result, give_up
+

@@ -18,8 +18,8 @@ from research_crawler.llm.client import (
     ModelReply,
     ModelRequest,
     ToolCallSpec,
-    TransientModelError,
 )
+from research_crawler.llm.model_retries import TransientModelError
 from research_crawler.llm.usage import UsageLedger, estimate_prompt_tokens, estimate_reply_tokens
 
 Step = ModelReply | Exception | Callable[[ModelRequest], ModelReply]
