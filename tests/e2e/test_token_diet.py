@@ -59,7 +59,7 @@ def test_tool_schemas_carry_no_pydantic_bookkeeping(arxiv: dict[str, Any]) -> No
             assert not _bookkeeping_titles(tools), "a schema title (not a property named title) reached the model"
         collect = next(t for tools in run.tools_of("Collector") for t in tools)
         item = collect["function"]["parameters"]["properties"]["items"]["items"]
-        assert set(item["properties"]) == {"id", "url", "title", "score", "description", "date"}
+        assert set(item["properties"]) == {"id", "url", "title", "score", "description", "date", "authors"}
         assert item["required"] == ["title", "score"]
 
 

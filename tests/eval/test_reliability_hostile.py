@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from research_crawler.eval.reliability import hostile_file_cases, hostile_text_cases
+from research_crawler.eval.reliability import (
+    hostile_file_cases,
+    hostile_text_cases,
+    report_markup_cases,  # noqa: F401 - registers its case in the group
+)
 from research_crawler.eval.reliability.catalogue import GROUPS, registered_cases, run_case
 from research_crawler.eval.reliability.report import main
 
@@ -26,7 +30,7 @@ def test_every_case_of_the_group_holds_as_the_report_runs_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     names = [name for _, name, _ in registered_cases([GROUP])]
-    assert GROUP in GROUPS and len(names) == 10, names
+    assert GROUP in GROUPS and len(names) == 11, names
     out = tmp_path / "reliability.json"
     code = main(["--group", GROUP, "--soak", "0", "--out", str(out)])
     table = capsys.readouterr().out
@@ -37,8 +41,8 @@ def test_every_case_of_the_group_holds_as_the_report_runs_it(
     assert report["groups"] == [
         {
             "group": GROUP,
-            "tried": 10,
-            "held": 10,
+            "tried": 11,
+            "held": 11,
             "skipped": 0,
             "items_lost": 0,
             "refetched_after_resume": 0,
@@ -47,9 +51,10 @@ def test_every_case_of_the_group_holds_as_the_report_runs_it(
             "its_deadline_s": 0.0,
         }
     ]
-    assert "hostile text and files     10    10     0       0      0" in table
+    assert "hostile text and files     11    11     0       0      0" in table
     details = {case["name"]: case["detail"] for case in report["cases"]}
     assert "none raw" in details["control sequences, bidi and zero-width characters from a site reach no output raw"]
+    assert details["raw HTML, scripts and hidden images in the model's prose never render live"].startswith("15 of 15")
 
 
 def test_the_out_case_fails_when_out_takes_any_directory(monkeypatch: pytest.MonkeyPatch) -> None:
