@@ -48,11 +48,10 @@ def quiet_autogen() -> AutogenEventStream:
     - our `AutogenEventStream` becomes AG2's *global* default stream (its worker threads do not
       inherit a context-local one);
     - the ``autogen`` loggers drop to WARNING and lose the stdout handler AG2 adds at import;
-    - tiktoken's registry gets our offline encodings, so AG2's token utilities never download.
+    - tiktoken's cache holds our offline encodings, so AG2's token utilities never download.
     """
     global _stream
     with _setup_lock:
-        import tiktoken.registry
         from autogen.io import IOStream
 
         if _stream is None:
@@ -61,8 +60,7 @@ def quiet_autogen() -> AutogenEventStream:
         logging.getLogger("autogen").setLevel(logging.WARNING)
         logging.getLogger("autogen.oai.client").handlers.clear()
         for name in _OFFLINE_ENCODINGS:
-            if name not in tiktoken.registry.ENCODINGS:
-                tiktoken.registry.ENCODINGS[name] = encoding(name)
+            encoding(name)  # in tiktoken's cache now, where its registry finds it
         return _stream
 
 
