@@ -3,6 +3,9 @@
 Updating keeps the entries already in the file (ours: the feed's id says so) and puts the new ones first, up to a
 limit. Text from pages is cleaned of control characters (XML 1.0 cannot carry them) and escaped by the XML writer;
 the file is replaced atomically, so a reader never sees half of it.
+
+Written with the standard library's ElementTree, not feedgen: feedgen 1.0.0 (its latest) drops the rel and type of
+every entry link (lkiesow/python-feedgen#135, open), which would make the PDF link a second alternate link.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bibtexparser
@@ -55,6 +56,24 @@ def test_the_feed_parses_back_and_an_update_puts_new_entries_first(tmp_path: Pat
     assert [entry.title for entry in parsed.entries] == ["Protein design three", "Protein design one"]
     assert len({entry.id for entry in parsed.entries}) == 2
     ET.parse(feed_path)  # well-formed XML for a strict parser too
+
+
+def test_entries_kept_by_an_update_keep_everything_they_said(tmp_path: Path) -> None:
+    feed_path = tmp_path / "watch.xml"
+    watch = Watch.of("protein design", [A])
+    [item] = _items(tmp_path, ["Protein design one"])
+    item = item.model_copy(update={"pdf_url": f"{A}pdf/0", "authors": ["Ada Lovelace", "Alan Turing"]})
+    write_feed(feed_path, watch, [item], max_entries=5, now=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC))
+    before = feedparser.parse(feed_path.read_bytes()).entries[0]
+    write_feed(feed_path, watch, _items(tmp_path / "later", ["Protein design two"], first=1), max_entries=5)
+    parsed = feedparser.parse(feed_path.read_bytes())
+    kept = parsed.entries[1]
+    assert not parsed.bozo and kept.title == "Protein design one"
+    for field in ("id", "updated", "published", "summary", "authors", "links"):
+        assert kept[field] == before[field], field
+    assert kept.published == "2025-01-02T03:04:05+00:00" and "DOI: 10.9999/0" in kept.summary
+    assert {"href": f"{A}pdf/0", "rel": "related", "type": "application/pdf"} in kept.links
+    assert [author.name for author in kept.authors] == ["Ada Lovelace", "Alan Turing"]
 
 
 def test_a_feed_of_something_else_is_refused_and_left_alone(tmp_path: Path) -> None:
