@@ -5,6 +5,9 @@ One SQLite file (stdlib sqlite3, WAL: runs in other processes share it), keyed b
 came from. Bounded: past `max_bytes` the pages used longest ago are dropped; an entry older than `max_age_s` is
 fetched again in full. Beside each page it keeps what the agents made of it last time (`memory`, opaque JSON set by
 the scraper), so an unchanged page needs no model call either.
+
+Not hishel (2.0): it keeps the response and nothing of ours beside it, so what the agents made of a page per request,
+forgotten when the page changes, would need a second store keyed to its entries: two stores for one concept.
 """
 
 from __future__ import annotations
