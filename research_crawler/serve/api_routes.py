@@ -8,10 +8,11 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
-from fastapi.responses import FileResponse, StreamingResponse
+from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
+from sse_starlette import EventSourceResponse
 
-from research_crawler.serve.event_stream import finished_stream, run_stream
+from research_crawler.serve.event_stream import event_response, finished_stream, run_stream
 from research_crawler.serve.graph_svg import draw_graph_svg
 from research_crawler.serve.run_files import DOWNLOADS, downloadable_file, read_report
 from research_crawler.serve.run_manager import RunManager
@@ -72,7 +73,7 @@ def get_run(run_id: RunId, request: Request) -> RunState:
 @router.get(
     "/runs/{run_id}/events",
     summary="A run's progress as server-sent events",
-    response_class=StreamingResponse,
+    response_class=EventSourceResponse,
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 async def run_events(
@@ -80,20 +81,13 @@ async def run_events(
     request: Request,
     after: Annotated[int, Query(ge=0, description="Send the log lines after this one.")] = 0,
     last_event_id: Annotated[int | None, Header(ge=0)] = None,
-) -> StreamingResponse:
+) -> EventSourceResponse:
     """Events: `log` (`{"n", "line"}`, numbered), `progress` (the live numbers), `end` (`{"status", "error"}`)."""
     manager = _manager(request)
     status, _ = manager.status(run_id)
     web_run = manager.live(run_id)
     start = max(after, last_event_id or 0)
-    stream = (
-        run_stream(web_run, after=start, disconnected=request.is_disconnected)
-        if web_run is not None
-        else finished_stream(status)
-    )
-    return StreamingResponse(
-        stream, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
+    return event_response(run_stream(web_run, after=start) if web_run is not None else finished_stream(status))
 
 
 @router.post("/runs/{run_id}/follow-up", status_code=202, response_model=RunCreated, summary="Ask a follow-up")
