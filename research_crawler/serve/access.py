@@ -6,7 +6,10 @@
 - **Token** (when `serve.token` is set; required off loopback): ``Authorization: Bearer TOKEN`` or the cookie the
   page gets once from ``/?token=TOKEN``; compared in constant time.
 - **Cross-origin writes**: a POST whose Origin (or Sec-Fetch-Site) is another site is refused — it could start
-  crawls; with the token cookie, a POST also needs the CSRF header matching its cookie (double submit).
+  crawls; with the token cookie, a POST also needs the CSRF header matching its cookie (double submit). Ours, not a
+  library's: starlette-csrf 3.0.0 never replaces a cookie it cannot verify (a token change blocks every POST) and
+  asgi-csrf 0.11 refuses a JSON POST carrying any cookie at all (another local app's: cookies ignore ports); neither
+  checks Origin, and asgi-cross-origin-protection (0.1.1, its first year) has no track record yet.
 - **Size**: a body over `serve.max_body_bytes` is refused (413), as is a body of unknown length (411). The bytes
   are counted as they arrive, whatever Content-Length announced (a chunked body behind ``Content-Length: 10``).
 - **Headers**: a Content-Security-Policy that lets only the app's own script run, no framing, no sniffing.

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BASE_URL
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from research_crawler.config.settings import Settings
@@ -123,6 +124,26 @@ def test_with_a_token_every_request_needs_it(serve_settings: Settings) -> None:
         assert wrong.status_code == 403
         csrf = client.cookies.get(CSRF_COOKIE)
         assert csrf and client.post("/api/runs", json=INVALID_BODY, headers={CSRF_HEADER: csrf}).status_code == 422
+
+
+def test_without_a_token_a_cookie_from_another_local_app_does_not_block_writes(app: FastAPI) -> None:
+    """Cookies ignore ports: the browser sends another app's cookie on 127.0.0.1 here too (asgi-csrf refuses it)."""
+    with TestClient(app, base_url=BASE_URL, cookies={"session": "another-app"}) as client:
+        assert client.post("/api/runs", json=INVALID_BODY, headers={"origin": BASE_URL}).status_code == 422
+
+
+def test_signing_in_again_replaces_a_stale_csrf_cookie(serve_settings: Settings) -> None:
+    """A CSRF cookie from before (another token, another server) is replaced at sign-in, so writes work again
+    (starlette-csrf keeps a cookie it cannot verify, refusing every write)."""
+    serve_settings.serve.token = "s3cret-token"  # type: ignore[assignment]
+    with TestClient(create_app(serve_settings, backend="simulated"), base_url=BASE_URL) as client:
+        client.cookies.set(CSRF_COOKIE, "stale")
+        signed_in = client.get("/?token=s3cret-token", follow_redirects=False)
+        fresh = [value for value in signed_in.headers.get_list("set-cookie") if value.startswith(f"{CSRF_COOKIE}=")]
+        assert len(fresh) == 1 and not fresh[0].startswith(f"{CSRF_COOKIE}=stale;")
+        csrf = fresh[0].split(";", 1)[0].split("=", 1)[1]
+        assert client.post("/api/runs", json=INVALID_BODY, headers={CSRF_HEADER: "stale"}).status_code == 403
+        assert client.post("/api/runs", json=INVALID_BODY, headers={CSRF_HEADER: csrf}).status_code == 422
 
 
 def test_files_are_served_from_the_run_directory_only(client: TestClient, serve_settings: Settings) -> None:
