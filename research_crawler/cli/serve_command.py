@@ -23,7 +23,7 @@ from research_crawler.cli.options import (
 from research_crawler.cli.output import console, fail, friendly_errors
 from research_crawler.cli.run_helpers import check_reranker
 from research_crawler.config.settings import Settings
-from research_crawler.serve.access import is_loopback
+from research_crawler.errors import extra_needed
 
 __all__ = ["serve"]
 
@@ -50,9 +50,11 @@ def serve(
     preset: PresetOption = None,
 ) -> None:
     """The web app: ask in the browser, watch the agents work, read reports, follow up, reopen past runs."""
-    import uvicorn
+    with extra_needed("serve", "the web app"):  # a core install has no FastAPI, uvicorn, Jinja2 or sse-starlette
+        import uvicorn
 
-    from research_crawler.serve.app import create_app
+        from research_crawler.serve.access import is_loopback
+        from research_crawler.serve.app import create_app
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     flags.update({"serve.host": host, "serve.port": port, "serve.token": token})

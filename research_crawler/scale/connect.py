@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from research_crawler.config.settings import Settings
-from research_crawler.errors import ConfigError
+from research_crawler.errors import extra_needed
 
 if TYPE_CHECKING:
     from research_crawler.scale.ray_queries import RayQueries
@@ -16,10 +16,6 @@ __all__ = ["connect_ray"]
 
 def connect_ray(settings: Settings, *, address: str | None) -> RayQueries:
     """The queries' way onto the cluster at `address` ("auto": this machine's; None: a local Ray instance)."""
-    try:
+    with extra_needed("ray", "--backend ray"):
         from research_crawler.scale.ray_queries import RayQueries
-    except ImportError as exc:
-        raise ConfigError(
-            f"--backend ray needs Ray ({exc.name} is not installed): pip install 'research-crawler[ray]'"
-        ) from exc
     return RayQueries(settings, address=address)
