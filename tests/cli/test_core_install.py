@@ -8,9 +8,11 @@ import pkgutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from cli_helpers import PYTHON, RUN_FILES, allow, subprocess_env
 
 import research_crawler
+from research_crawler.errors import MissingExtraError, extra_needed
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
@@ -76,3 +78,13 @@ def test_the_modules_that_need_an_extra_fail_without_it(tmp_path: Path) -> None:
     # The hiding is real: what serve/ and the LangSmith runner import is missing in the child.
     done = _core(tmp_path, "--import", "research_crawler.serve.app")
     assert done.returncode == 1 and "ModuleNotFoundError: No module named" in done.stderr
+
+
+def test_an_import_error_of_our_own_is_not_called_a_missing_extra() -> None:
+    missing = r"^x needs the serve extra \(fastapi is not installed\): pip install 'research-crawler\[serve\]'$"
+    with pytest.raises(MissingExtraError, match=missing), extra_needed("serve", "x"):
+        raise ModuleNotFoundError("No module named 'fastapi.responses'", name="fastapi.responses")
+    for ours in (ImportError("cannot import name 'nothing'", name="research_crawler.serve.app"), ImportError("?")):
+        with pytest.raises(ImportError) as raised, extra_needed("serve", "x"):
+            raise ours
+        assert raised.value is ours
