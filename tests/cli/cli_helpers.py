@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -46,3 +47,23 @@ def subprocess_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env.update(extra)
     return env
 
+
+
+#: How the command is started: as installed with every extra, or as a core install (the extras' packages hidden).
+INSTALLED = (PYTHON, "-m", "research_crawler")
+CORE_INSTALL = (PYTHON, str(Path(__file__).with_name("core_install.py")))
+
+
+def run_cli(
+    tmp_path: Path, *arguments: str, launcher: tuple[str, ...] = INSTALLED, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`research-crawler ARGUMENTS` in a child process, offline, in tmp_path, its output captured."""
+    return subprocess.run(
+        [*launcher, *arguments],
+        cwd=tmp_path,
+        env=subprocess_env(tmp_path, **env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
