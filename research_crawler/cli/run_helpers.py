@@ -21,7 +21,7 @@ from research_crawler.cli.report_view import show_report
 from research_crawler.config.settings import Settings
 from research_crawler.context.request import checked_query
 from research_crawler.errors import ConfigError
-from research_crawler.llm.budget import STOPPED_BY_USER
+from research_crawler.llm.run_limits import STOPPED_BY_USER
 from research_crawler.report.models import Report
 from research_crawler.run.call_table import call_rows, call_table
 from research_crawler.run.run_dir import unwritable

@@ -15,12 +15,26 @@ __all__ = ["RunSettings"]
 
 
 class RunSettings(SettingsSection):
-    """Limits of one run; any stop is graceful: the report is written from what was collected."""
+    """Limits of one run; any stop is graceful: the report is written from what was collected (by the Presenter
+    and the Critique, whose calls are counted but never refused)."""
 
-    max_rounds: int = Field(300, ge=10, description="Messages in the top-level group chat.")
-    max_model_calls: int = Field(400, ge=1, description="Model calls (all agents together).")
-    max_tokens: int = Field(3_000_000, ge=1000, description="Input plus output tokens (all agents together).")
-    max_cost_usd: float | None = Field(None, ge=0, description="Stop when the estimated cost passes this.")
+    max_rounds: int = Field(
+        300, ge=10, description="Messages in the run's group chats, every site lane's together (the report's extra)."
+    )
+    max_model_calls: int = Field(
+        400, ge=1, description="Model calls (all agents and lanes together, re-asks included)."
+    )
+    max_tokens: int = Field(
+        3_000_000,
+        ge=1000,
+        description="Input plus output tokens (all agents and lanes together): a call is sent only when its prompt "
+        "plus its reply's bound (models.max_output_tokens) fits in what is left.",
+    )
+    max_cost_usd: float | None = Field(
+        None,
+        ge=0,
+        description="USD at list prices: a call is sent only when the most it may cost fits in what is left.",
+    )
     max_model_calls_per_site: int | None = Field(
         60,
         ge=1,

@@ -27,12 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ConfigError, ModelError
-from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.endpoint_slots import EndpointSlots
 from research_crawler.llm.model_retries import call_with_retries
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import RequestLimiter
 from research_crawler.llm.reply_checks import ASKED_AGAIN, GAVE_UP, PASSED_ON, STOPPED, check_reply, tool_answered
+from research_crawler.llm.run_limits import Reservation, RunLimits
 from research_crawler.llm.usage import (
     ModelCall,
     UsageLedger,
@@ -138,7 +138,8 @@ class BaseModelClient:
         self.settings = settings
         self.sleep: Callable[[float], None] = sleep or time.sleep
         self.clock: Callable[[], float] = clock or time.monotonic
-        self.budget: RunBudget | None = kwargs.pop("budget", None)
+        #: The run's limits, shared by every client of the run: each round trip reserves before it is sent.
+        self.limits: RunLimits = kwargs.pop("limits", None) or RunLimits()
         self.rate_limiter: RequestLimiter | None = kwargs.pop("rate_limiter", None)
         #: The agent's task is a tool call: a text reply before any of its calls was answered is asked again.
         self.must_call_tool: bool = bool(kwargs.pop("must_call_tool", False))
@@ -170,34 +171,44 @@ class BaseModelClient:
 
         Raises `ModelError` when the endpoint cannot be used (retries exhausted, bad key…); the
         failure is in the ledger first. Never raises for an empty or cut-off reply: after
-        `max_reasks` it answers with a text that says no usable reply came.
+        `max_reasks` it answers with a text that says no usable reply came. Raises `RunLimitReached` when the
+        run's limits leave no room for a round trip (a re-ask included): nothing is sent then.
         """
-        if self.budget is not None:
-            self.budget.check(self.agent_name)
         request = self.build_request(params)
         original_messages = request.messages
         input_total = output_total = cached_total = 0
         reasks = 0
         while True:
-            reply, attempts, latency = self._complete_with_retries(request)
-            checked = check_reply(
-                content=reply.content,
-                tool_calls=[(call.name, call.arguments) for call in reply.tool_calls],
-                finish_reason=reply.finish_reason,
-                tools=request.tools,
-                messages=original_messages,
-                must_call_tool=self.must_call_tool,
-                output_tokens=reply.output_tokens,
-                max_tokens=_max_tokens(request.options),
-            )
-            problem = checked.what if checked is not None else None
-            if problem is None:
-                outcome = PASSED_ON
-            elif reasks >= self.settings.max_reasks:
-                outcome = GAVE_UP
-            else:
-                outcome = ASKED_AGAIN
-            call = self._account(request, reply, attempts=attempts, latency=latency, problem=problem, outcome=outcome)
+            prompt_tokens = estimate_prompt_tokens(request.messages, request.tools)
+            with self._reserve(request, prompt_tokens) as held:
+                reply, attempts, latency = self._complete_with_retries(request, held)
+                checked = check_reply(
+                    content=reply.content,
+                    tool_calls=[(call.name, call.arguments) for call in reply.tool_calls],
+                    finish_reason=reply.finish_reason,
+                    tools=request.tools,
+                    messages=original_messages,
+                    must_call_tool=self.must_call_tool,
+                    output_tokens=reply.output_tokens,
+                    max_tokens=_max_tokens(request.options),
+                )
+                problem = checked.what if checked is not None else None
+                if problem is None:
+                    outcome = PASSED_ON
+                elif reasks >= self.settings.max_reasks:
+                    outcome = GAVE_UP
+                else:
+                    outcome = ASKED_AGAIN
+                call = self._account(
+                    request,
+                    reply,
+                    held,
+                    prompt_tokens,
+                    attempts=attempts,
+                    latency=latency,
+                    problem=problem,
+                    outcome=outcome,
+                )
             input_total += call.input_tokens
             output_total += call.output_tokens
             cached_total += call.cached_input_tokens
@@ -216,23 +227,30 @@ class BaseModelClient:
             correction = {"role": "user", "name": REASK_NAME, "content": checked.nudge}
             request = request.model_copy(update={"messages": [*original_messages, correction]})
 
+    def _reserve(self, request: ModelRequest, prompt_tokens: int) -> Reservation:
+        """Hold the most one round trip of `request` may take in the run's limits: its prompt counted offline
+        (`prompt_tokens`) plus its output bound (the max_tokens it is sent with), at list price with no input
+        cached. Raises `RunLimitReached` when they leave no room."""
+        most = prompt_tokens + (_max_tokens(request.options) or 0)
+        cost, _ = self._cost(request.model, prompt_tokens, _max_tokens(request.options) or 0)
+        return self.limits.reserve(self.agent_name, tokens=most, cost_usd=cost)
+
     def _account(
         self,
         request: ModelRequest,
         reply: ModelReply,
+        held: Reservation,
+        prompt_tokens: int,
         *,
         attempts: int,
         latency: float,
         problem: str | None,
         outcome: str = PASSED_ON,
     ) -> ModelCall:
-        """Record one round trip in the ledger; tokens the endpoint did not report are counted offline (and the
-        input a prompt cache would serve estimated, when it reported no usage at all)."""
-        input_tokens = (
-            reply.input_tokens
-            if reply.input_tokens is not None
-            else estimate_prompt_tokens(request.messages, request.tools)
-        )
+        """Record one round trip in the ledger and settle its reservation; tokens the endpoint did not report are
+        counted offline (`prompt_tokens`, and the input a prompt cache would serve estimated, when it reported
+        no usage at all)."""
+        input_tokens = reply.input_tokens if reply.input_tokens is not None else prompt_tokens
         if reply.cached_input_tokens is not None:
             cached = min(reply.cached_input_tokens, input_tokens)
         elif reply.input_tokens is None:
@@ -263,6 +281,7 @@ class BaseModelClient:
             reply=_reply_kind(reply),
             outcome=outcome,
         )
+        held.settle(tokens=input_tokens + output_tokens, cost_usd=cost)
         self.ledger.record(call)
         logger.debug("model call of %s: %s", self.agent_name, call)
         if self.on_call is not None:
@@ -337,7 +356,7 @@ class BaseModelClient:
             options=options,
         )
 
-    def _complete_with_retries(self, request: ModelRequest) -> tuple[ModelReply, int, float]:
+    def _complete_with_retries(self, request: ModelRequest, held: Reservation) -> tuple[ModelReply, int, float]:
         """`_complete` with retries on transient failures: (reply, attempts, seconds spent). The time spent
         waiting for the endpoint's queue (`slots`) is not counted: neither in the seconds nor in the retry budget."""
         started = self.clock()
@@ -364,11 +383,14 @@ class BaseModelClient:
         except Exception as exc:
             # retries given up, ModelError (bad key, refused request) and bugs alike: recorded, then raised unchanged
             error = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
-            self._record_failure(request, attempts=attempts, latency=spent(), error=error)
+            self._record_failure(request, held, attempts=attempts, latency=spent(), error=error)
             raise
         return reply, attempts, spent()
 
-    def _record_failure(self, request: ModelRequest, *, attempts: int, latency: float, error: str) -> None:
+    def _record_failure(
+        self, request: ModelRequest, held: Reservation, *, attempts: int, latency: float, error: str
+    ) -> None:
+        held.settle(tokens=0, cost_usd=0.0)  # a request sent that failed: a call, with no usage reported
         self.ledger.record(
             ModelCall(
                 agent=self.agent_name,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import autogen
 
@@ -13,19 +14,17 @@ from research_crawler.agents.collector import make_collector
 from research_crawler.agents.crawler import make_crawler
 from research_crawler.agents.planner import make_planner
 from research_crawler.agents.roles import Role, Speaker
-from research_crawler.agents.speaker_selection import FlowState, select_next
+from research_crawler.agents.speaker_selection import Decision, FlowState, select_next
 from research_crawler.agents.supervisor import make_supervisor
 from research_crawler.agents.transition_effects import apply_decision
 from research_crawler.agents.web_selector import make_web_selector
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.search_context import StopReason
 from research_crawler.errors import StateError
-from research_crawler.llm.budget import STOPPED_BY_USER
 from research_crawler.llm.client import NO_USABLE_REPLY_PREFIX
 from research_crawler.nested_chats.page_selector import PageSelectorChat
 from research_crawler.nested_chats.scraper import ScraperChat
 from research_crawler.nested_chats.supervisor import SupervisorChat
-from research_crawler.run.limits import reached_limit
 from research_crawler.run.message_trace import MessageTracer
 from research_crawler.run.models import RunModels
 from research_crawler.run.presenting import Presenting
@@ -59,7 +58,8 @@ class ChatRun:
         self.trace = trace
         self.lane = lane
         self.tracer = MessageTracer(trace, exploration)
-        self._stop_detail = ""
+        #: A turn is held for the answer to the tool call the Planner, chosen last, may make.
+        self._answer_turn_held = False
 
     def run(self) -> None:
         """Build the group chat and run it until the report is written (or, for a lane, the site is done)."""
@@ -95,6 +95,13 @@ class ChatRun:
         register_reply(presenter_proxy, manager, lambda _m: self.presenting.present())
         register_reply(user, manager, lambda _m: announce_site(x, self.trace))
         resume_unfinished_scrape(x, self.trace)  # a resumed run under way on a site: its interrupted page first
+        limits = self.models.limits
+        stop = limits.next_turn()  # the opening message is one of the run's group messages like any other
+        if stop is not None and self.lane:  # the run's limits were spent before this site's turn came
+            x.complete(StopReason.INTERRUPTED if limits.cancelled.is_set() else StopReason.LIMIT_REACHED, stop)
+            return
+        if stop is not None:  # the run's own chat still opens, and its first turn goes to the report
+            limits.count_turn()
         user.initiate_chat(manager, message=f'Request: "{x.search.query}"', silent=True)
         if not x.search.gamma and not self.lane:  # the chat ended without the Presenter: still report
             x.complete(StopReason.ERROR, "the conversation ended before the report")
@@ -114,10 +121,50 @@ class ChatRun:
             known = last_speaker.name
             raise StateError(f"the group chat has a member the state machine does not know: {known!r}") from exc
         message = groupchat.messages[-1] if groupchat.messages else {}
-        limit = reached_limit(x.settings.run, messages=len(groupchat.messages), ledger=self.models.ledger)
-        interrupted = self.models.budget.cancelled.is_set()
-        self._stop_detail = STOPPED_BY_USER if interrupted else (limit or "")
-        state = FlowState(
+        decision, stop = self._decide(speaker, message)
+        next_speaker = apply_decision(x, decision, stop_detail=stop or "")
+        if self.lane and next_speaker is Speaker.PRESENTER:
+            next_speaker = None  # a lane's site is done: the parent run presents once for all sites
+        if stop is None and next_speaker is None:
+            self.models.limits.return_turn()  # the chat ends: no message takes the turn taken for it
+        elif stop is not None and next_speaker is not None:
+            self.models.limits.count_turn()  # the report's turn: past the limit, never refused
+        self.trace.emit(
+            "transition",
+            row=decision.row,
+            last=speaker.value,
+            next=next_speaker.value if next_speaker else None,
+            effect=decision.effect.value,
+            reason=str(decision.reason or ""),
+        )
+        return groupchat.agent_by_name(next_speaker.value) if next_speaker else None
+
+    def _decide(self, speaker: Speaker, message: dict[str, Any]) -> tuple[Decision, str | None]:
+        """The state machine's decision after `speaker`'s `message`, and why the run stops (None: the next
+        speaker's message is one of the run's group messages, taken now across every lane).
+
+        The Planner's message may be a tool call, whose answer always follows: the Planner is chosen only when
+        both turns fit, and the answer's turn is given back when it calls no tool.
+        """
+        limits = self.models.limits
+        called = speaker is Speaker.PLANNER and bool(message.get("tool_calls"))
+        if self._answer_turn_held and not called:
+            limits.return_turn()
+        self._answer_turn_held = False
+        stop = None if called else limits.next_turn()  # a tool call's answer has the turn taken with the call
+        decision = select_next(self._flow_state(speaker, message, stop))
+        if stop is None and not called and decision.next_speaker is Speaker.PLANNER:
+            stop = limits.next_turn()
+            if stop is None:
+                self._answer_turn_held = True
+            else:
+                limits.return_turn()
+                decision = select_next(self._flow_state(speaker, message, stop))
+        return decision, stop
+
+    def _flow_state(self, speaker: Speaker, message: dict[str, Any], stop: str | None) -> FlowState:
+        x = self.x
+        return FlowState(
             last_speaker=speaker,
             last_had_tool_calls=bool(message.get("tool_calls")),
             sites_selected=x.sites_selected,
@@ -128,20 +175,7 @@ class ChatRun:
             supervisor_verdict=x.supervisor_verdict,
             site_stuck=x.search.current_site is not None and x.stuck.is_stuck,
             site_failure=x.site_failure if x.search.current_site is not None else "",
-            run_limit_reached=limit is not None or interrupted,
-            interrupted=interrupted,
+            run_limit_reached=stop is not None,
+            interrupted=stop is not None and self.models.limits.cancelled.is_set(),
             last_reply_unusable=str(message.get("content") or "").startswith(NO_USABLE_REPLY_PREFIX),
         )
-        decision = select_next(state)
-        next_speaker = apply_decision(x, decision, stop_detail=self._stop_detail)
-        if self.lane and next_speaker is Speaker.PRESENTER:
-            next_speaker = None  # a lane's site is done: the parent run presents once for all sites
-        self.trace.emit(
-            "transition",
-            row=decision.row,
-            last=speaker.value,
-            next=next_speaker.value if next_speaker else None,
-            effect=decision.effect.value,
-            reason=str(decision.reason or ""),
-        )
-        return groupchat.agent_by_name(next_speaker.value) if next_speaker else None

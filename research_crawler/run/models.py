@@ -1,5 +1,6 @@
 """The model side of one run: which client answers each agent, and what every call shares — the usage
-ledger, the budget (calls, tokens, cost, cancellation), the rate limit and the simulated model's fault log.
+ledger, the run's limits (messages, calls, tokens, cost, cancellation), the rate limit and the simulated model's
+fault log.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from typing import Any
 from research_crawler.agents.ag2 import ModelSpec
 from research_crawler.agents.roles import Role
 from research_crawler.config.settings import Settings
-from research_crawler.llm.budget import RunBudget
 from research_crawler.llm.client import BaseModelClient
 from research_crawler.llm.openai_client import OpenAICompatibleClient
 from research_crawler.llm.prompt_cache import PromptCacheEstimate
 from research_crawler.llm.rate_limit import ModelRateLimiter, RequestLimiter
+from research_crawler.llm.run_limits import RunLimits
 from research_crawler.llm.simulated import SIMULATED_MODEL_NAME, FaultLog, SimulatedModelClient
 from research_crawler.llm.simulated_encoder import double_judge
 from research_crawler.llm.usage import ModelCall, UsageLedger, cost_of
@@ -52,15 +53,13 @@ class RunModels:
         self.ledger = UsageLedger()
         self.fault_log = FaultLog()
         self.prompt_cache = PromptCacheEstimate()
-        run, models = settings.run, settings.models
-        self.budget = RunBudget(
-            self.ledger,
-            max_calls=run.max_model_calls,
-            max_tokens=run.max_tokens,
-            max_cost_usd=run.max_cost_usd,
+        models = settings.models
+        #: One for the run, shared by every lane: the report's writers are exempt, so a stopped run still reports.
+        self.limits = RunLimits.of(
+            settings.run,
             exempt_agents={Role.PRESENTER.agent_name, Role.CRITIQUE.agent_name},
-            cancelled=cancelled,
             finish_page_agents={Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name},
+            cancelled=cancelled,
         )
         self.rate_limiter = rate_limiter or (
             ModelRateLimiter(requests_per_minute=models.requests_per_minute, tokens_per_minute=models.tokens_per_minute)
@@ -83,7 +82,7 @@ class RunModels:
             "agent_name": role.agent_name,
             "ledger": self.ledger,
             "settings": self.settings.models,
-            "budget": self.budget,
+            "limits": self.limits,
             "must_call_tool": role in _ACTING_ROLES,
             "max_output_tokens": self.settings.models.max_output_tokens.get(role.value),
             "prompt_cache": self.prompt_cache,

@@ -27,8 +27,8 @@ from research_crawler.context.store import RunStore
 from research_crawler.context.web_context import WebContext
 from research_crawler.errors import ConfigError, ModelError, ResearchCrawlerError, StateError
 from research_crawler.llm.ag2_setup import forget_finished_clients
-from research_crawler.llm.budget import STOPPED_BY_USER, RunInterrupted, RunLimitReached
 from research_crawler.llm.rate_limit import RequestLimiter
+from research_crawler.llm.run_limits import STOPPED_BY_USER, RunInterrupted, RunLimitReached
 from research_crawler.rank.rerank import Reranker, load_reranker
 from research_crawler.report.models import Report
 from research_crawler.report.writers import write_report

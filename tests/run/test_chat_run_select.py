@@ -69,7 +69,7 @@ def test_an_unusable_planner_reply_ends_the_site_with_that_reason(chat_run: Chat
 
 
 def test_a_stop_by_the_user_stops_the_run_at_the_next_turn(chat_run: ChatRun) -> None:
-    chat_run.models.budget.cancelled.set()
+    chat_run.models.limits.cancelled.set()
     chosen = chat_run.select(speaker(Speaker.SCRAPER), FakeGroupChat([{"content": "Page read"}]))  # type: ignore[arg-type]
     assert chosen.name == Speaker.PRESENTER.value
     assert chat_run.x.search.completion.reason is StopReason.INTERRUPTED
