@@ -14,7 +14,6 @@ import threading
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from research_crawler.config.run_settings import RunSettings
 from research_crawler.errors import ModelError
 
 __all__ = ["STOPPED_BY_USER", "Reservation", "RunInterrupted", "RunLimitReached", "RunLimits"]
@@ -112,26 +111,6 @@ class RunLimits:
         self._made = _Usage()
         self._held = _Usage()
         self._messages = 0
-
-    @classmethod
-    def of(
-        cls,
-        settings: RunSettings,
-        *,
-        exempt_agents: Collection[str],
-        finish_page_agents: Collection[str],
-        cancelled: threading.Event,
-    ) -> RunLimits:
-        """The limits `settings` set for one run."""
-        return cls(
-            max_messages=settings.max_rounds,
-            max_calls=settings.max_model_calls,
-            max_tokens=settings.max_tokens,
-            max_cost_usd=settings.max_cost_usd,
-            exempt_agents=exempt_agents,
-            finish_page_agents=finish_page_agents,
-            cancelled=cancelled,
-        )
 
     # -- model calls ------------------------------------------------------------------------------------
 

@@ -53,10 +53,13 @@ class RunModels:
         self.ledger = UsageLedger()
         self.fault_log = FaultLog()
         self.prompt_cache = PromptCacheEstimate()
-        models = settings.models
+        run, models = settings.run, settings.models
         #: One for the run, shared by every lane: the report's writers are exempt, so a stopped run still reports.
-        self.limits = RunLimits.of(
-            settings.run,
+        self.limits = RunLimits(
+            max_messages=run.max_rounds,
+            max_calls=run.max_model_calls,
+            max_tokens=run.max_tokens,
+            max_cost_usd=run.max_cost_usd,
             exempt_agents={Role.PRESENTER.agent_name, Role.CRITIQUE.agent_name},
             finish_page_agents={Role.CRAWLER.agent_name, Role.COLLECTOR.agent_name},
             cancelled=cancelled,

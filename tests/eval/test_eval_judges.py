@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from eval_helpers import recorded_replies, sample_evidence
+from scripted_client import ScriptedClient, Step
 
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ModelError
@@ -19,7 +20,7 @@ from research_crawler.eval.judges import (
     judge_templates,
     parse_judge_reply,
 )
-from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest
+from research_crawler.llm.client import ModelReply
 from research_crawler.llm.usage import UsageLedger
 
 
@@ -89,20 +90,15 @@ def test_recorded_malformed_replies_are_refused_with_the_reason(case: dict[str, 
     assert case["problem"] in str(refused.value)
 
 
-class ScriptedJudgeModel(BaseModelClient):
+def scripted_judge_model(replies: list[str | Exception]) -> ScriptedClient:
     """Replays replies in order through the real client seam (accounting included) and keeps each request."""
-
-    def __init__(self, replies: list[str | Exception]) -> None:
-        super().__init__({"model": "gpt-4o"}, agent_name="Judge", ledger=UsageLedger(), settings=ModelSettings())
-        self.replies = list(replies)
-        self.requests: list[ModelRequest] = []
-
-    def _complete(self, request: ModelRequest) -> ModelReply:
-        self.requests.append(request)
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return ModelReply(content=reply, input_tokens=100, output_tokens=20)
+    steps: list[Step] = [
+        reply if isinstance(reply, Exception) else ModelReply(content=reply, input_tokens=100, output_tokens=20)
+        for reply in replies
+    ]
+    return ScriptedClient(
+        {"model": "gpt-4o"}, steps=steps, agent_name="Judge", ledger=UsageLedger(), settings=ModelSettings()
+    )
 
 
 def _by_name(kind: str, name: str) -> str:
@@ -110,7 +106,7 @@ def _by_name(kind: str, name: str) -> str:
 
 
 def test_a_valid_reply_gives_a_verdict_at_once() -> None:
-    model = ScriptedJudgeModel([_by_name("valid", "fail")])
+    model = scripted_judge_model([_by_name("valid", "fail")])
     verdict = Judge(model, parse_retries=2, max_evidence_chars=40_000).judge("answer_relevance", sample_evidence())
     assert (verdict.status, verdict.score, verdict.attempts) == ("fail", 0.0, 1)
     assert verdict.reasoning.startswith("The user asked for titles and dates only.")
@@ -119,7 +115,7 @@ def test_a_valid_reply_gives_a_verdict_at_once() -> None:
 
 
 def test_an_unparsable_reply_is_asked_again_with_the_reason() -> None:
-    model = ScriptedJudgeModel([_by_name("malformed", "verdict_as_string"), _by_name("valid", "pass")])
+    model = scripted_judge_model([_by_name("malformed", "verdict_as_string"), _by_name("valid", "pass")])
     verdict = Judge(model, parse_retries=2, max_evidence_chars=40_000).judge("groundedness", sample_evidence())
     assert (verdict.status, verdict.attempts) == ("pass", 2)
     second = model.requests[1].messages
@@ -130,22 +126,22 @@ def test_an_unparsable_reply_is_asked_again_with_the_reason() -> None:
 
 def test_replies_that_never_parse_are_an_error_never_a_pass() -> None:
     always_bad = [_by_name("malformed", name) for name in ("prose", "extra_key", "verdict_yes")]
-    model = ScriptedJudgeModel(list(always_bad))
+    model = scripted_judge_model(list(always_bad))
     verdict = Judge(model, parse_retries=2, max_evidence_chars=40_000).judge("context_relevance", sample_evidence())
     assert verdict.status == "error" and verdict.score is None and verdict.attempts == 3
     assert "no parsable verdict in 3 replies" in verdict.error and "JSON boolean" in verdict.error
     assert verdict.raw_reply == always_bad[-1] and verdict.reasoning == ""
-    assert len(model.requests) == 3 and model.replies == []
+    assert len(model.requests) == 3 and model.steps == []
 
 
 def test_zero_retries_means_one_reply() -> None:
-    model = ScriptedJudgeModel([_by_name("malformed", "cut_off"), _by_name("valid", "pass")])
+    model = scripted_judge_model([_by_name("malformed", "cut_off"), _by_name("valid", "pass")])
     verdict = Judge(model, parse_retries=0, max_evidence_chars=40_000).judge("answer_relevance", sample_evidence())
     assert verdict.status == "error" and len(model.requests) == 1
 
 
 def test_a_failing_judge_model_is_an_error_verdict() -> None:
-    model = ScriptedJudgeModel([ModelError("the API key was refused (HTTP 401)")])
+    model = scripted_judge_model([ModelError("the API key was refused (HTTP 401)")])
     verdict = Judge(model, parse_retries=2, max_evidence_chars=40_000).judge("answer_relevance", sample_evidence())
     assert verdict.status == "error" and "the judge model failed" in verdict.error and "401" in verdict.error
     assert json.loads(verdict.model_dump_json())["status"] == "error"

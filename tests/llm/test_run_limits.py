@@ -8,12 +8,13 @@ import time
 from typing import Any
 
 import pytest
+from scripted_client import ScriptedClient, Step, make_client
 
 from research_crawler.config.settings import ModelSettings
 from research_crawler.errors import ModelError
-from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest
+from research_crawler.llm.client import ModelReply
 from research_crawler.llm.run_limits import STOPPED_BY_USER, RunInterrupted, RunLimitReached, RunLimits
-from research_crawler.llm.usage import UsageLedger, cost_of, estimate_prompt_tokens
+from research_crawler.llm.usage import cost_of, estimate_prompt_tokens
 
 
 def test_calls_in_flight_count_so_concurrent_callers_never_pass_the_call_limit() -> None:
@@ -147,28 +148,8 @@ def test_group_messages_are_the_runs_across_every_caller() -> None:
     assert limits.messages == 11
 
 
-class _Scripted(BaseModelClient):
-    """Answers each request with the next reply, or raises it."""
-
-    def __init__(self, replies: list[ModelReply | Exception], limits: RunLimits, **settings: Any) -> None:
-        super().__init__(
-            {"model": "gpt-4o"},
-            agent_name="Planner",
-            ledger=UsageLedger(),
-            settings=ModelSettings(**settings),
-            sleep=lambda _s: None,
-            limits=limits,
-            max_output_tokens=300,
-        )
-        self.replies = replies
-        self.sent: list[ModelRequest] = []
-
-    def _complete(self, request: ModelRequest) -> ModelReply:
-        self.sent.append(request)
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply
+def _client(steps: list[Step], limits: RunLimits) -> ScriptedClient:
+    return make_client(steps, client_kwargs={"limits": limits, "max_output_tokens": 300})[0]
 
 
 PARAMS: dict[str, Any] = {"messages": [{"role": "system", "content": "Plan."}, {"role": "user", "content": "Go on."}]}
@@ -177,33 +158,33 @@ TEXT = ModelReply(content="Done.", input_tokens=PROMPT, output_tokens=2)
 
 
 def test_a_client_reserves_its_prompt_and_its_reply_bound_before_sending() -> None:
-    short = _Scripted([TEXT], RunLimits(max_tokens=PROMPT + 299))
+    short = _client([TEXT], RunLimits(max_tokens=PROMPT + 299))
     with pytest.raises(RunLimitReached, match="tokens"):
         short.create(PARAMS)
-    assert short.sent == [] and short.ledger.calls() == []
-    enough = _Scripted([TEXT], RunLimits(max_tokens=PROMPT + 300))
+    assert short.requests == [] and short.ledger.calls() == []
+    enough = _client([TEXT], RunLimits(max_tokens=PROMPT + 300))
     enough.create(PARAMS)
-    assert enough.sent[0].options["max_tokens"] == 300 and len(enough.ledger.calls()) == 1
+    assert enough.requests[0].options["max_tokens"] == 300 and len(enough.ledger.calls()) == 1
 
 
 def test_a_client_reserves_the_most_a_call_may_cost_at_list_price() -> None:
     settings = ModelSettings()
     most = cost_of("gpt-4o", PROMPT, 300, settings.prices_per_million)
     with pytest.raises(RunLimitReached, match=r"\$"):
-        _Scripted([TEXT], RunLimits(max_cost_usd=most * 0.99)).create(PARAMS)
-    _Scripted([TEXT], RunLimits(max_cost_usd=most)).create(PARAMS)
+        _client([TEXT], RunLimits(max_cost_usd=most * 0.99)).create(PARAMS)
+    _client([TEXT], RunLimits(max_cost_usd=most)).create(PARAMS)
 
 
 def test_a_re_ask_is_a_call_of_its_own_within_the_limits() -> None:
-    client = _Scripted([ModelReply(content=""), TEXT], RunLimits(max_calls=1))
+    client = _client([ModelReply(content=""), TEXT], RunLimits(max_calls=1))
     with pytest.raises(RunLimitReached, match="1 model calls"):
         client.create(PARAMS)  # the empty reply would be asked again: a second call
-    assert len(client.sent) == 1 and len(client.ledger.calls()) == 1
+    assert len(client.requests) == 1 and len(client.ledger.calls()) == 1
 
 
 def test_a_request_that_failed_is_a_call_and_holds_no_tokens() -> None:
     limits = RunLimits(max_calls=2, max_tokens=PROMPT + 300)
-    client = _Scripted([ModelError("refused: bad key"), TEXT], limits)
+    client = _client([ModelError("refused: bad key"), TEXT], limits)
     with pytest.raises(ModelError, match="bad key"):
         client.create(PARAMS)
     client.create(PARAMS)  # the failure took no tokens: the whole allowance is there for this one
