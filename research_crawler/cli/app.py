@@ -17,8 +17,8 @@ from research_crawler.cli.options import GlobalOptions
 from research_crawler.cli.output import fail
 from research_crawler.cli.run_commands import ask, batch, chat, demo, resume
 from research_crawler.cli.serve_command import serve
-from research_crawler.config.overrides import parse_assignment
-from research_crawler.config.settings import CONFIG_FILE_NAME, preset_names
+from research_crawler.config.preset_files import preset_names
+from research_crawler.config.settings_file import CONFIG_FILE_NAME
 from research_crawler.errors import ConfigError
 
 app = typer.Typer(
@@ -66,6 +66,8 @@ def _root(
     )
     parsed: dict[str, Any] = {}
     for text in assignments or []:
+        from research_crawler.config.overrides import parse_assignment  # the settings load only when --set is used
+
         try:
             name, value = parse_assignment(text)
         except ConfigError as exc:

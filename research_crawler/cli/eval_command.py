@@ -13,7 +13,6 @@ import typer
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from research_crawler.api import require_model_endpoint
 from research_crawler.cli.options import (
     ItemKindOption,
     MaxSubpagesOption,
@@ -27,7 +26,6 @@ from research_crawler.cli.options import (
     load_settings,
 )
 from research_crawler.cli.output import console, err_console, friendly_errors
-from research_crawler.cli.run_helpers import check_reranker
 from research_crawler.errors import extra_needed
 
 
@@ -79,6 +77,9 @@ def evaluate(
 ) -> None:
     """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
     ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
+    from research_crawler.api import require_model_endpoint
+    from research_crawler.cli.run_helpers import check_reranker
+
     with extra_needed("eval", "evaluation"):  # a core install has no LangSmith
         from research_crawler.eval.dataset import resolve_dataset
         from research_crawler.eval.runner import run_evaluation

@@ -18,8 +18,9 @@ from rich.text import Text
 
 from research_crawler.cli.options import global_options, load_settings
 from research_crawler.cli.output import console, fail, friendly_errors
-from research_crawler.config.overrides import apply_overrides
-from research_crawler.config.settings import CONFIG_FILE_NAME, RenderMode, Settings, find_config_file
+
+if TYPE_CHECKING:
+    from research_crawler.config.settings import RenderMode, Settings
 from research_crawler.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def page(
 ) -> None:
     """Show what the agents will see on a page: numbered links, search form, metadata, determination, tokens."""
     from research_crawler.cli.page_inspection import inspect_page
+    from research_crawler.config.settings import RenderMode
 
     if render is not None and render not in get_args(RenderMode):
         fail(f"--render must be one of {', '.join(get_args(RenderMode))}, not {render!r}")
@@ -81,6 +83,7 @@ def _inspect_testbed_page(
     site: str, path: str, settings: Settings, render: RenderMode | None
 ) -> PageInspection:
     from research_crawler.cli.page_inspection import inspect_page
+    from research_crawler.config.overrides import apply_overrides
     from research_crawler.eval.testbed import TestbedServer, generate_testbed
 
     with TestbedServer(generate_testbed()) as server:
@@ -149,6 +152,7 @@ def config_show(
     import json
 
     from research_crawler.config.provenance import effective_settings
+    from research_crawler.config.settings import CONFIG_FILE_NAME, find_config_file
 
     options = global_options(ctx)
     settings = load_settings(ctx)

@@ -14,13 +14,15 @@ from datetime import date
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from research_crawler.api import ResearchCrawler, require_model_endpoint
-from research_crawler.cli.library_view import show_item, show_items, show_watch
+if TYPE_CHECKING:
+    from research_crawler.config.settings import Settings
+    from research_crawler.library.records import LibraryItem
+    from research_crawler.report.models import Report
 from research_crawler.cli.options import (
     ItemKindOption,
     MaxSubpagesOption,
@@ -36,32 +38,7 @@ from research_crawler.cli.options import (
     load_settings,
 )
 from research_crawler.cli.output import console, err_console, fail, friendly_errors, this_command
-from research_crawler.cli.run_helpers import (
-    check_reranker,
-    fresh_run_dir,
-    progress_view,
-    query_argument,
-    run_with_view,
-    stopped_before_its_end,
-    unreachable_everywhere,
-)
-from research_crawler.config.settings import Settings
 from research_crawler.errors import LibraryError
-from research_crawler.library.atom_feed import check_feed, write_feed
-from research_crawler.library.database import (
-    check_library,
-    library_error,
-    library_errors,
-    library_path,
-    open_library,
-)
-from research_crawler.library.export import export_items
-from research_crawler.library.found_items import found_items
-from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
-from research_crawler.library.recording import RecordedRun, record_run
-from research_crawler.library.records import LibraryItem
-from research_crawler.library.watches import Watch
-from research_crawler.report.models import Report
 
 __all__ = ["library_app", "record_in_library", "watch"]
 
@@ -94,6 +71,8 @@ class ExportFormat(StrEnum):
 @contextmanager
 def _library(ctx: typer.Context, library: Path | None) -> Iterator[tuple[sqlite3.Connection, Path]]:
     """The library a command reads, open; whatever SQLite says of it on the way is one line naming the fix."""
+    from research_crawler.library.database import library_errors, library_path, open_library
+
     path = library_path(load_settings(ctx), library)
     connection = open_library(path, create=False)
     try:
@@ -116,6 +95,9 @@ def list_command(
     ctx: typer.Context, library: LibraryOption = None, limit: LimitOption = 50, as_json: ListJsonOption = False
 ) -> None:
     """The items most recently seen, newest first."""
+    from research_crawler.cli.library_view import show_items
+    from research_crawler.library.queries import list_items
+
     with _library(ctx, library) as (connection, path):
         items = list_items(connection, limit=limit)
     if as_json:
@@ -134,6 +116,9 @@ def search_command(
     as_json: ListJsonOption = False,
 ) -> None:
     """Items whose title, authors, abstract, DOI or identity hold every word."""
+    from research_crawler.cli.library_view import show_items
+    from research_crawler.library.queries import search_items
+
     with _library(ctx, library) as (connection, _):
         items = search_items(connection, text, limit=limit)
     if as_json:
@@ -151,6 +136,9 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """One item in full: its identities, every sighting, and the source of each metadata value."""
+    from research_crawler.cli.library_view import show_item
+    from research_crawler.library.queries import find_item
+
     with _library(ctx, library) as (connection, _):
         item = find_item(connection, reference)
     if item is None:
@@ -174,6 +162,9 @@ def export_command(
     ] = None,
 ) -> None:
     """Every item of the library as JSON (with sightings and sources), CSV or BibTeX."""
+    from research_crawler.library.export import export_items
+    from research_crawler.library.queries import list_items
+
     with _library(ctx, library) as (connection, _):
         text = export_items(list_items(connection), export_format.value)
     if out is None:
@@ -206,6 +197,22 @@ def watch(
 ) -> None:
     """Run a request and report only what is new since the last watch of it (all of it the first time), then
     record it in the library. Pages seen before are asked for conditionally (fetch.revisit_cache)."""
+    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.cli.library_view import show_watch
+    from research_crawler.cli.run_helpers import (
+        check_reranker,
+        fresh_run_dir,
+        progress_view,
+        query_argument,
+        run_with_view,
+    )
+    from research_crawler.library.atom_feed import check_feed, write_feed
+    from research_crawler.library.database import check_library, library_errors, library_path, open_library
+    from research_crawler.library.found_items import found_items
+    from research_crawler.library.queries import items_by_id
+    from research_crawler.library.recording import RecordedRun, record_run
+    from research_crawler.library.watches import Watch
+
     query = query_argument(query, command="watch")
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     if "fetch.revisit_cache" not in global_options(ctx).assignments:
@@ -279,6 +286,8 @@ def _watch_entry(item: LibraryItem, reported: set[int]) -> dict[str, Any]:
 
 
 def _fail_on_error(report: Report, *, query: str) -> None:
+    from research_crawler.cli.run_helpers import stopped_before_its_end, unreachable_everywhere
+
     if report.stop_reason == "error":
         fail(f"the search stopped on an error: {report.stop_detail} (what it found is recorded)", code=1)
     if report.stop_reason == "interrupted":  # what it found is recorded; the next watch goes on from there
@@ -290,6 +299,10 @@ def _fail_on_error(report: Report, *, query: str) -> None:
 def record_in_library(settings: Settings, report: Report) -> None:
     """Record a finished run (`ask`) in the library when ``library.record_runs`` is on. A library that cannot be
     used is one warning line: the report stands."""
+    from research_crawler.library.database import library_error, library_path, open_library
+    from research_crawler.library.found_items import found_items
+    from research_crawler.library.recording import record_run
+
     if not settings.library.record_runs:
         return
     path = library_path(settings)

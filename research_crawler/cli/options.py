@@ -1,5 +1,5 @@
 """The options several commands share (--site, --model, --quiet, …) and how the root options, ``--set`` and
-a command's own flags become the Settings it runs with.
+a command's own flags become the Settings it runs with. Imported at start: the settings load when a command runs.
 """
 
 from __future__ import annotations
@@ -8,16 +8,17 @@ import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from research_crawler.api import Backend
 from research_crawler.cli.output import fail
-from research_crawler.config.overrides import apply_overrides, flatten_overrides
 from research_crawler.config.preset_files import preset_file
-from research_crawler.config.settings import Settings
 from research_crawler.errors import ConfigError
+
+if TYPE_CHECKING:
+    from research_crawler.config.settings import Settings
+    from research_crawler.run.run_dir import ModelBackend as Backend
 
 
 class Reranker(StrEnum):
@@ -105,6 +106,9 @@ def global_options(ctx: typer.Context) -> GlobalOptions:
 def load_settings(ctx: typer.Context, flags: dict[str, Any] | None = None, *, preset: str | None = None) -> Settings:
     """Settings from the file and environment, then ``--set`` and the command's own flags (a bad flag value
     is a usage error: exit 2). A command's `preset` wins over the global one."""
+    from research_crawler.config.overrides import apply_overrides
+    from research_crawler.config.settings import Settings
+
     options = global_options(ctx)
     settings = Settings.load(options.config_file, preset=preset or options.preset)
     given = {**options.assignments, **{name: value for name, value in (flags or {}).items() if value is not None}}
@@ -116,10 +120,10 @@ def load_settings(ctx: typer.Context, flags: dict[str, Any] | None = None, *, pr
 
 def explicit_overrides(ctx: typer.Context, flags: dict[str, Any], *, preset: str | None) -> dict[str, Any]:
     """What a command was told explicitly, as overrides: a preset's values, then ``--set``, then its flags
-    (``resume`` applies them over the settings the run recorded)."""
+    (``resume`` applies them over what the run directory restores)."""
+    from research_crawler.config.overrides import flatten_overrides
+
     options = global_options(ctx)
-    if options.config_file is not None:
-        fail("resume continues with the settings the run recorded: change one with --set NAME=VALUE, not --config")
     given: dict[str, Any] = {}
     name = preset or options.preset
     if name is not None:

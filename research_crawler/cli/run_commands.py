@@ -13,9 +13,6 @@ import typer
 from rich.markup import escape
 from rich.panel import Panel
 
-from research_crawler.api import ResearchCrawler, require_model_endpoint
-from research_crawler.cli.library_commands import record_in_library
-from research_crawler.cli.live_view import choose_view_mode
 from research_crawler.cli.options import (
     ItemKindOption,
     JsonOption,
@@ -35,15 +32,6 @@ from research_crawler.cli.options import (
     load_settings,
 )
 from research_crawler.cli.output import console, err_console, friendly_errors, this_command
-from research_crawler.cli.report_view import show_report
-from research_crawler.cli.run_helpers import (
-    check_reranker,
-    fresh_run_dir,
-    print_report,
-    progress_view,
-    query_argument,
-    run_with_view,
-)
 
 # --- ask ---------------------------------------------------------------------------------------------------
 
@@ -70,6 +58,17 @@ def ask(
     quiet: QuietOption = False,
 ) -> None:
     """Answer one research request: live progress, then the report (also written to the run directory)."""
+    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.cli.library_commands import record_in_library
+    from research_crawler.cli.run_helpers import (
+        check_reranker,
+        fresh_run_dir,
+        print_report,
+        progress_view,
+        query_argument,
+        run_with_view,
+    )
+
     query = query_argument(query, command="ask")
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
@@ -105,7 +104,10 @@ def chat(
     quiet: QuietOption = False,
 ) -> None:
     """An interactive session: a request, the report, then follow-ups that reuse what was already found."""
+    from research_crawler.api import ResearchCrawler, require_model_endpoint
     from research_crawler.cli.chat_repl import ChatRepl, prompt_toolkit_reader
+    from research_crawler.cli.live_view import choose_view_mode
+    from research_crawler.cli.run_helpers import check_reranker
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
@@ -154,6 +156,7 @@ def batch(
     from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner
     from research_crawler.cli.batch_file import load_batch
     from research_crawler.cli.foreground_run import stop_on_ctrl_c
+    from research_crawler.cli.run_helpers import check_reranker
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
@@ -228,6 +231,8 @@ def demo(
 ) -> None:
     """Offline, no API key: the local testbed web, one request, the agents played by the simulated model."""
     from research_crawler.cli.demo import DEFAULT_DEMO_SITES, SIMULATED_BANNER, demo_run
+    from research_crawler.cli.report_view import show_report
+    from research_crawler.cli.run_helpers import fresh_run_dir, progress_view, run_with_view
 
     settings = load_settings(ctx)
     with demo_run(settings, sites=tuple(site or DEFAULT_DEMO_SITES), query=query, reranker=reranker.value) as run:
@@ -283,7 +288,10 @@ def resume(
     """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice. It runs with
     your settings plus what the run directory recorded of its scope, views, flow and models by name (never a
     program, an endpoint, the URL guard or a looser limit from it); options and --set given here win."""
+    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.cli.run_helpers import check_reranker, print_report, progress_view, run_with_view
     from research_crawler.run.run_dir import RunMeta
+    from research_crawler.text.untrusted import untrusted
 
     meta = RunMeta.read(run_dir)
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
@@ -291,14 +299,18 @@ def resume(
         backend = meta.backend
     overrides = explicit_overrides(ctx, flags, preset=preset)
     crawler = ResearchCrawler(load_settings(ctx), backend=backend)
-    settings = crawler.settings_to_resume(run_dir, overrides=overrides).settings  # what it did not take: the view
+    resumed = crawler.settings_to_resume(run_dir, overrides=overrides)
+    settings = resumed.settings
     if backend == "openai":
         require_model_endpoint(settings)
     check_reranker(settings)
+    no_view = quiet or (as_json and not console.is_terminal)
+    if no_view and (note := resumed.note()):  # the view says it otherwise; quiet or not, the user is told
+        err_console.print(untrusted(note), markup=False, highlight=False, soft_wrap=True)
     report = run_with_view(
         crawler,
         lambda on_event: crawler.aresume(run_dir, on_event=on_event, overrides=overrides),
-        progress_view(quiet=quiet or (as_json and not console.is_terminal), settings=settings),
+        progress_view(quiet=no_view, settings=settings),
         run_dir,
     )
     print_report(report, as_json=as_json)

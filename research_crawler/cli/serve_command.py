@@ -5,11 +5,12 @@ loopback unless told otherwise; any other address needs an access token.
 from __future__ import annotations
 
 import socket
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from research_crawler.api import require_model_endpoint
+if TYPE_CHECKING:
+    from research_crawler.config.settings import Settings
 from research_crawler.cli.options import (
     ItemKindOption,
     MaxSubpagesOption,
@@ -21,8 +22,6 @@ from research_crawler.cli.options import (
     load_settings,
 )
 from research_crawler.cli.output import console, fail, friendly_errors
-from research_crawler.cli.run_helpers import check_reranker
-from research_crawler.config.settings import Settings
 from research_crawler.errors import extra_needed
 
 __all__ = ["serve"]
@@ -55,6 +54,9 @@ def serve(
 
         from research_crawler.serve.access import is_loopback
         from research_crawler.serve.app import create_app
+
+    from research_crawler.api import require_model_endpoint
+    from research_crawler.cli.run_helpers import check_reranker
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     flags.update({"serve.host": host, "serve.port": port, "serve.token": token})

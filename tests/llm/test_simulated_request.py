@@ -30,6 +30,10 @@ TODAY = date(2026, 5, 1)
          {"count": 1, "item_kind": "paper", "topic": "graph neural networks"}),
         ("datasets for traffic forecasting from the last 6 months",
          {"date_from": "2025-11-02", "date_to": "2026-05-01", "item_kind": "dataset", "topic": "traffic forecasting"}),
+        ("What are the 5 most recent papers about graph neural networks?",  # the demo's request
+         {"order": "newest", "count": 5, "item_kind": "paper", "topic": "graph neural networks"}),
+        ("What were the 3 latest preprints on CRISPR?",
+         {"order": "newest", "count": 3, "item_kind": "paper", "topic": "CRISPR"}),
         ("papers on graph neural networks by Smith on arXiv",
          {"sites": ["arXiv"], "authors": ["Smith"], "item_kind": "paper", "topic": "graph neural networks"}),
     ],
