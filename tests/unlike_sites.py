@@ -78,19 +78,23 @@ def post_search_site(server: FaultServer, papers: list[Paper], *, on_home: int =
     server.handle("/search", search)
 
 
-def load_more_site(server: FaultServer, papers: list[Paper], *, first: int = 3, per_click: int = 3) -> None:
+def load_more_site(
+    server: FaultServer, papers: list[Paper], *, first: int = 3, per_click: int = 3, slow_s: float = 0.0
+) -> None:
     """A listing that shows its first `first` papers and a "Load more" button whose script fetches the next ones as
-    JSON from /api/papers?offset=N and appends them (what a browser shows after the clicks)."""
+    JSON from /api/papers?offset=N and appends them (what a browser shows after the clicks); while it loads, the
+    button says "Loading…" and is disabled, and the JSON takes `slow_s` to come."""
     serve_papers(server, papers)
     listing = "".join(entry(paper) for paper in papers[:first])
     script = (
-        f"<script>let offset={first};"
+        f"<script>let offset={first};const b=document.getElementById('more');"
         "document.getElementById('more').addEventListener('click',async()=>{"
+        "b.textContent='Loading…';b.disabled=true;"
         "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
         "for(const p of d.items){const li=document.createElement('li');"
         "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
         "document.getElementById('list').appendChild(li);}offset+=d.items.length;"
-        "if(!d.more){document.getElementById('more').remove();}});</script>"
+        "b.textContent='Load more';b.disabled=false;if(!d.more){b.remove();}});</script>"
     )
     server.page(
         "/",
@@ -105,7 +109,7 @@ def load_more_site(server: FaultServer, papers: list[Paper], *, first: int = 3, 
         chunk = papers[offset : offset + per_click]
         items = [{"title": p.title, "url": p.path, "date": p.date} for p in chunk]
         body = json.dumps({"items": items, "more": offset + per_click < len(papers)})
-        return Reply(200, body, content_type="application/json")
+        return Reply(200, body, content_type="application/json", stall_s=slow_s)
 
     server.handle("/api/papers", api)
 

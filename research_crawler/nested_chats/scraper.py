@@ -38,7 +38,7 @@ from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.site_offers import offer_feeds, offer_sitemaps
-from research_crawler.tools.site_search import usable_mechanisms
+from research_crawler.tools.site_search import found_nothing, usable_mechanisms
 
 __all__ = ["ScraperChat"]
 
@@ -124,6 +124,8 @@ class ScraperChat:
             facts.append("this site has a search form (search_site can use it)")
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
+        if target.kind == "search" and not new_items and found_nothing(page.markdown):
+            facts.append("the search found nothing: a site's search may match every word, so fewer or other words may")
         heading = "Search results" if target.kind == "search" else "Page"
         where = f"\n{self.where}" if self.where else ""
         return self._finish(

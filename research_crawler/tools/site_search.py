@@ -10,6 +10,7 @@ the request. Nothing is guessed.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from research_crawler.context.urls import try_canonicalize_url
@@ -25,7 +26,21 @@ from research_crawler.pages.search_forms import (
 from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
 
-__all__ = ["search_site", "usable_mechanisms"]
+__all__ = ["found_nothing", "search_site", "usable_mechanisms"]
+
+#: What a results page says when a search matched nothing ("0 results", "No articles match", "Nothing found").
+_NOTHING_FOUND = re.compile(
+    r"\b(?:0|no|zero)\s+(?:\w+\s+)?(?:results?|matches|hits|articles|papers|records|items|documents|entries)"
+    r"(?:\s+(?:were\s+)?(?:found|match(?:ed)?))?\b|\bnothing\s+(?:was\s+)?found\b|\bdid\s+not\s+match\s+any\b"
+    r"|\byour\s+search\b[^.]{0,40}\bno\s+results\b|\bfound\s+0\b",
+    re.IGNORECASE,
+)
+_MAX_LOOK_CHARS = 4000
+
+
+def found_nothing(markdown: str) -> bool:
+    """Whether a search results page says its search matched nothing (read near its top, where pages say it)."""
+    return _NOTHING_FOUND.search(markdown[:_MAX_LOOK_CHARS]) is not None
 
 
 def usable_mechanisms(mechanisms: list[SearchMechanism]) -> list[SearchMechanism]:

@@ -67,6 +67,11 @@ _HINTS = re.compile(
 #: How long one press or scroll may take to add to the list before the list is taken as complete.
 _GROWTH_WAIT_S = 3.0
 _POLL_S = 0.1
+#: After the list grew: how long it may take to settle, and how many unchanged polls make it settled.
+_SETTLE_S = 1.0
+_STILL_POLLS = 3
+#: Text a list without links must gain to count as grown (about a paragraph).
+_MIN_TEXT_GROWTH = 200
 
 #: The page's size, its links, its text and whether an endless-list mark is in its DOM, in one evaluation.
 _MEASURE = """() => ({
@@ -175,7 +180,7 @@ async def expand(
         if (limit := _over(measure, bounds, started)) is not None:
             stopped = limit
             break
-        control = await _control(page)
+        control = await (_control_again(page, deadline=started + bounds.max_s) if presses else _control(page))
         if control is None and (presses or not await _has_scroll_mark(page)):
             stopped = "the list is whole" if presses else stopped
             break
@@ -239,19 +244,45 @@ async def _control(page: Any) -> Any | None:
 
 
 async def _grown(page: Any, before: dict[str, int], *, deadline: float) -> dict[str, int] | None:
-    """The tab's measure once its list grew (more links, text or height), or None when it did not in time."""
+    """The tab's measure once its list grew and settled, or None when it did not grow in time. The list's entries
+    are links, so growth is more links (a control relabelled "Loading…" is not); a list whose entries have none
+    counts when its text grew by a paragraph or more by the end of the wait."""
     end = min(deadline, time.monotonic() + _GROWTH_WAIT_S)
+    now = before
     while time.monotonic() < end:
         await asyncio.sleep(_POLL_S)
         try:
             now = await page.evaluate(_MEASURE)
         except Exception:  # a navigation meanwhile: stop where it is
             return None
-        if now["links"] > before["links"] or now["text"] > before["text"] or now["height"] > before["height"]:
-            await asyncio.sleep(_POLL_S)  # let the rest of the batch land
-            settled: dict[str, int] = await page.evaluate(_MEASURE)
-            return settled
-    return None
+        if now["links"] > before["links"]:
+            return await _settled(page, now, deadline=deadline)
+    return now if now["text"] >= before["text"] + _MIN_TEXT_GROWTH else None
+
+
+async def _settled(page: Any, measure: dict[str, int], *, deadline: float) -> dict[str, int]:
+    """The tab's measure once it stopped changing for a few polls (the rest of a batch landed)."""
+    still = 0
+    end = min(deadline, time.monotonic() + _SETTLE_S)
+    while still < _STILL_POLLS and time.monotonic() < end:
+        await asyncio.sleep(_POLL_S)
+        try:
+            now: dict[str, int] = await page.evaluate(_MEASURE)
+        except Exception:
+            return measure
+        still = still + 1 if now == measure else 0
+        measure = now
+    return measure
+
+
+async def _control_again(page: Any, *, deadline: float) -> Any | None:
+    """The "load more" control after a press: it may be hidden or relabelled while the list loads."""
+    end = min(deadline, time.monotonic() + _SETTLE_S)
+    while True:
+        control = await _control(page)
+        if control is not None or time.monotonic() >= end:
+            return control
+        await asyncio.sleep(_POLL_S * 2)
 
 
 def _in_a_frame(element: Any) -> bool:

@@ -48,6 +48,17 @@ async def test_a_load_more_list_is_read_whole_in_the_browser(
 
 
 @pytest.mark.browser
+async def test_a_control_relabelled_while_its_list_loads_is_pressed_again(
+    fault_server: FaultServer, browser_settings: FetchSettings
+) -> None:
+    load_more_site(fault_server, PAPERS, first=3, per_click=4, slow_s=0.4)  # "Loading…", disabled, for 0.4 s
+    async with Fetcher(browser_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/"))
+    assert len(paper_links([link.url for link in page.links], fault_server)) == 10, page.reason
+    assert "2 time(s)" in page.reason and "the list is whole" in page.reason
+
+
+@pytest.mark.browser
 async def test_presses_are_bounded(fault_server: FaultServer, browser_settings: FetchSettings) -> None:
     load_more_site(fault_server, PAPERS, first=3, per_click=3)
     async with Fetcher(browser_settings.model_copy(update={"load_more_presses": 1})) as fetcher:
