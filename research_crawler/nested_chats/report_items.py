@@ -78,6 +78,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=page.reason)
         return None
     if not page.ok:
+        x.note_wall(site.url, page)  # said in the site's summary: the item's details are the listing's
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
     title = plain_text(meta.title)  # the publisher's title over the Collector's reading

@@ -55,6 +55,8 @@ _WORD = re.compile(r"\w+")
 #: Titles named in a page report the Collector did not write itself; the rest are counted. The Planner
 #: keeps every report, so each title it reads is paid for again on every later turn of the site.
 _TITLES_IN_REPORT = 5
+#: Pages of a site that answered with a sign-in or a paywall after which the site is left (the start page: at once).
+_WALLS_TO_LEAVE = 2
 
 
 @dataclass
@@ -95,6 +97,8 @@ class ScraperChat:
                 failure += f" ({page.reason})" if page.reason else ""
             elif page.blocked_by == "challenge":  # asked whether we are a robot: a person would not keep trying
                 failure = f"it answered {target.url} with {page.reason}; the site is left rather than tried again"
+            elif x.note_wall(x.site.url, page) >= _WALLS_TO_LEAVE:  # its pages need a sign-in: a person leaves
+                failure = f"{page.reason}, on {x.note_wall(x.site.url, page)} of its pages; the site is left"
             x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         self.where = self._where(page)

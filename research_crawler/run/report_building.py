@@ -61,7 +61,7 @@ def build_report(
                 name=web.name if web is not None and web.name else finished.site.name,
                 url=finished.site.url,
                 reason=str(finished.reason),
-                detail=finished.detail,
+                detail=_with_walls(finished.detail, x.walls.get(finished.site.url, [])),
                 pages_visited=web.visited_count if web else 0,
                 items_collected=web.item_count if web else 0,
             )
@@ -100,6 +100,17 @@ def build_report(
             faults=faults,
         ),
     )
+
+
+def _with_walls(detail: str, walled: Sequence[str]) -> str:
+    """The site's end, and — when pages of it asked to sign in or to pay — that they were not passed, plainly."""
+    if not walled or "sign in" in detail or "paywall" in detail:
+        return detail
+    note = (
+        f"{len(walled)} of its pages asked to sign in or to pay (a login wall or a paywall), which the crawler does "
+        "not pass: what is reported of them is what its other pages show"
+    )
+    return f"{detail}; {note}" if detail else note
 
 
 def _unfinished_sites(x: Exploration, asked: Sequence[SiteRef], *, done: set[str]) -> list[SiteSummary]:

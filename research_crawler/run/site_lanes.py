@@ -62,6 +62,7 @@ def explore_in_parallel(
             fetched_urls=x.fetched_urls,
             fetch_ahead=x.fetch_ahead,
             robots_sitemaps=x.robots_sitemaps,
+            walls=x.walls,  # by site URL: the walls a lane meets, the report says
             page_memory=x.page_memory,
             site_search=x.site_search,  # by site URL: what each lane learns of its site's search, the report reads
             search_form_pages=x.search_form_pages,

@@ -104,6 +104,8 @@ class Exploration:
     """This exploration is one site's of several explored at once (`run/site_lanes.py`), inside the run's own."""
     site_failure: str = ""
     """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
+    walls: dict[str, list[str]] = field(default_factory=dict)
+    """Site URL → the pages of it that answered with a sign-in or a paywall (never passed), each once."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     """Held while the contexts are changed and while they are saved: the Crawler's and the Collector's chats
     on one page run at the same time (`run.scrape_concurrently`), and parallel sites share one run's lock, so
@@ -197,6 +199,17 @@ class Exploration:
             if site_failure:
                 self.site_failure = site_failure
             self.save()
+
+    def note_wall(self, site_url: str, page: Page) -> int:
+        """Record that `page` of the site at `site_url` answered with a sign-in or a paywall; how many of its pages
+        have (0 when `page` is no such wall)."""
+        if page.blocked_by not in ("login_wall", "paywall"):
+            return len(self.walls.get(site_url, []))
+        with self.lock:
+            seen = self.walls.setdefault(site_url, [])
+            if page.url not in seen:
+                seen.append(page.url)
+            return len(seen)
 
     def complete(self, reason: StopReason, detail: str = "") -> None:
         """Set γ: the search is over (for a lane, its one site's exploration: the event says `lane_complete`, and

@@ -25,7 +25,6 @@ CONSENT = "the consent wall is passed, but not every work of the journal behind 
 VISIBLE_METADATA = "titles, bylines and written dates are not read from pages without metadata tags yet (issue 22)"
 LOAD_MORE = "the work behind 'Load more' is reached, but not every relevant work of the subject is reported yet"
 DEEP = "deep browse hierarchies are not reached within the per-site budget yet (issue 26)"
-LOGIN_REASON = "a site that needs a login does not end with that reason yet (issue 26)"
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +136,6 @@ def test_a_login_wall_is_never_passed(settings: Settings, web: Testbed, server: 
     assert report.stop_reason, report
 
 
-@pytest.mark.xfail(strict=True, reason=LOGIN_REASON)
 def test_a_site_that_needs_a_login_ends_with_that_reason_said_plainly(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:
@@ -149,7 +147,6 @@ def test_a_site_that_needs_a_login_ends_with_that_reason_said_plainly(
     assert not [item for item in report.items if "sign in" in item.title.lower()], report.items
 
 
-@pytest.mark.xfail(strict=True, reason=f"{VISIBLE_METADATA}: the journal's copy keeps the site's name in its title")
 def test_one_work_on_two_sites_is_one_item_listing_both_places(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:

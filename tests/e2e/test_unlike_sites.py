@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fault_server import FaultServer
+from fault_server import FaultServer, Reply
 from unlike_sites import Paper, deep_archive_site, feed_site, load_more_site, post_search_site
 
 from research_crawler.config.settings import Settings
@@ -167,3 +167,26 @@ def test_a_deep_archive_is_browsed_down_to_its_month_pages(
         else ("Reached from the start page by: The Open Archive › Machine Learning › Machine Learning 2025")
     )
     assert where in planner_reads
+
+
+def test_a_site_whose_articles_need_a_sign_in_says_so(tmp_path: Path, server: FaultServer) -> None:
+    papers = [(slug, title) for slug, title in PAPERS]
+    pages = journal_pages("Journal of Learning", papers)
+    for path in pages:
+        if path.startswith("/article/"):  # every article redirects to a sign-in that never lets in
+            server.route(path, Reply(302, "", headers={"Location": "/login"}))
+        else:
+            server.page(path, pages[path])
+    server.page(
+        "/login",
+        "<html><head><title>Sign in</title></head><body><main><h1>Sign in to read</h1><form method='post'>"
+        "<input name='user'><input type='password' name='password'><button>Sign in</button></form>"
+        "</main></body></html>",
+    )
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    (summary,) = report.sites
+    assert "asked to sign in or to pay" in summary.detail or "a login wall" in summary.detail, summary
+    assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}  # what the listing shows
+    assert not [hit for hit in server.hits_for("/login") if hit.method == "POST"]  # never signs in
