@@ -78,6 +78,15 @@ def post_search_site(server: FaultServer, papers: list[Paper], *, on_home: int =
     server.handle("/search", search)
 
 
+#: The script both listings run to load their next papers: fetch them as JSON and append them to the list.
+_FETCH_AND_APPEND = (
+    "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
+    "for(const p of d.items){const li=document.createElement('li');"
+    "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
+    "document.getElementById('list').appendChild(li);}offset+=d.items.length;"
+)
+
+
 def load_more_site(
     server: FaultServer, papers: list[Paper], *, first: int = 3, per_click: int = 3, slow_s: float = 0.0
 ) -> None:
@@ -90,11 +99,7 @@ def load_more_site(
         f"<script>let offset={first};const b=document.getElementById('more');"
         "document.getElementById('more').addEventListener('click',async()=>{"
         "b.textContent='Loading…';b.disabled=true;"
-        "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
-        "for(const p of d.items){const li=document.createElement('li');"
-        "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
-        "document.getElementById('list').appendChild(li);}offset+=d.items.length;"
-        "b.textContent='Load more';b.disabled=false;if(!d.more){b.remove();}});</script>"
+        f"{_FETCH_AND_APPEND}b.textContent='Load more';b.disabled=false;if(!d.more){{b.remove();}}}});</script>"
     )
     server.page(
         "/",
@@ -121,11 +126,7 @@ def endless_list_site(server: FaultServer, papers: list[Paper], *, first: int = 
     script = (
         f"<script>let offset={first};let busy=false;const s=document.getElementById('sentinel');"
         "new IntersectionObserver(async(seen)=>{if(!seen[0].isIntersecting||busy)return;busy=true;"
-        "const r=await fetch('/api/papers?offset='+offset);const d=await r.json();"
-        "for(const p of d.items){const li=document.createElement('li');"
-        "li.innerHTML='<h3><a href=\"'+p.url+'\">'+p.title+'</a></h3><p>Published '+p.date+'.</p>';"
-        "document.getElementById('list').appendChild(li);}offset+=d.items.length;busy=false;"
-        "if(!d.more){s.remove();}}).observe(s);</script>"
+        f"{_FETCH_AND_APPEND}busy=false;if(!d.more){{s.remove();}}}}).observe(s);</script>"
     )
     server.page(
         "/",

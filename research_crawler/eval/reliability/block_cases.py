@@ -15,7 +15,7 @@ from research_crawler.eval.reliability.block_page_samples import (
     SOFT_404_PAGES,
     block_page_site,
 )
-from research_crawler.eval.reliability.catalogue import Outcome, case
+from research_crawler.eval.reliability.catalogue import Outcome, case, no_chromium
 from research_crawler.eval.reliability.fault_web import FaultServer
 from research_crawler.eval.reliability.fetch_cases import fast_settings, fetch_all
 from research_crawler.pages.page import Determination, Page
@@ -66,12 +66,8 @@ async def _soft_404s() -> Outcome:
 
 @case("bad content", "a challenge page rendered in the browser is blocked too")
 async def _browser_challenge() -> Outcome:
-    from research_crawler.web.browser import find_chromium
-
-    try:
-        find_chromium(None)
-    except Exception as exc:
-        return Outcome(False, skipped=f"no Chromium: {exc}")
+    if (skipped := no_chromium()) is not None:
+        return skipped
     with FaultServer() as server:
         server.page("/challenge", CHALLENGE_PAGES["perimeterx"])
         server.page("/missing", SOFT_404_PAGES["heading_only"])

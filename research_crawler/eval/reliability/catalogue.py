@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from research_crawler.pages.page import Page
 
-__all__ = ["GROUPS", "CaseResult", "Outcome", "case", "registered_cases", "run_case"]
+__all__ = ["GROUPS", "CaseResult", "Outcome", "case", "no_chromium", "registered_cases", "run_case"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +71,17 @@ class CaseResult:
     deadline_s: float
     seconds: float
     skipped: str = ""
+
+
+def no_chromium() -> Outcome | None:
+    """The skipped outcome of a case that needs the browser when no Chromium can be found, else None."""
+    from research_crawler.web.browser import find_chromium  # the browser's module only for the cases that need it
+
+    try:
+        find_chromium(None)
+    except Exception as exc:
+        return Outcome(False, skipped=f"no Chromium: {exc}")
+    return None
 
 
 CaseFunction = Callable[[], "Outcome | Awaitable[Outcome]"]

@@ -11,7 +11,7 @@ import zlib
 from typing import Any
 
 from research_crawler.config.settings import FetchSettings
-from research_crawler.eval.reliability.catalogue import Outcome, case
+from research_crawler.eval.reliability.catalogue import Outcome, case, no_chromium
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply, brotli_bomb, gzip_bomb
 from research_crawler.pages.page import Determination, Page
 from research_crawler.web.fetcher import Fetcher
@@ -158,12 +158,10 @@ async def _garbage() -> Outcome:
 
 @case("network faults", "endless JavaScript: timeout, tab closed, Chromium count back to baseline")
 async def _endless_javascript() -> Outcome:
-    from research_crawler.web.browser import chromium_process_count, find_chromium
+    from research_crawler.web.browser import chromium_process_count
 
-    try:
-        find_chromium(None)
-    except Exception as exc:
-        return Outcome(False, skipped=f"no Chromium: {exc}")
+    if (skipped := no_chromium()) is not None:
+        return skipped
     spin = "<html><head><title>spin</title></head><body><script>while (true) {}</script></body></html>"
     with FaultServer() as server:
         server.page("/before", LISTING)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from research_crawler.eval.reliability.catalogue import Outcome, case
+from research_crawler.eval.reliability.catalogue import Outcome, case, no_chromium
 from research_crawler.eval.reliability.fault_web import FaultServer, Hit, Reply
 from research_crawler.eval.reliability.fetch_cases import fast_settings
 from research_crawler.pages.page import Determination
@@ -34,12 +34,8 @@ def _more(hit: Hit) -> Reply:
 
 @case("crawler traps", "a 'Load more' that never runs out is pressed only up to its bound")
 async def _endless_load_more() -> Outcome:
-    from research_crawler.web.browser import find_chromium
-
-    try:
-        find_chromium(None)
-    except Exception as exc:
-        return Outcome(False, skipped=f"no Chromium: {exc}")
+    if (skipped := no_chromium()) is not None:
+        return skipped
     with FaultServer() as server:
         server.page("/", _ENDLESS)
         server.handle("/api/more", _more)

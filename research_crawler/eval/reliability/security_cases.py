@@ -16,7 +16,7 @@ import httpx
 
 from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
-from research_crawler.eval.reliability.catalogue import Outcome, case
+from research_crawler.eval.reliability.catalogue import Outcome, case, no_chromium
 from research_crawler.eval.reliability.fault_web import FaultServer, Reply, loopback_alias
 from research_crawler.eval.reliability.fetch_cases import fast_settings
 from research_crawler.eval.reliability.injection_site import HIDDEN_TOKENS, QUERY, injection_site
@@ -133,12 +133,8 @@ async def _rebinding() -> Outcome:
 
 @case("ssrf", "the browser's redirects and sub-resources to the admin server are refused")
 async def _browser() -> Outcome:
-    from research_crawler.web.browser import find_chromium
-
-    try:
-        find_chromium(None)
-    except Exception as exc:
-        return Outcome(False, skipped=f"no Chromium: {exc}")
+    if (skipped := no_chromium()) is not None:
+        return skipped
     with FaultServer() as site, FaultServer() as admin:
         port = admin.port
         site.route("/go", Reply(302, headers={"Location": f"http://127.0.0.1:{port}/x"}))
