@@ -23,6 +23,11 @@ from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_W
 __all__ = ["RULES", "Player", "Rule", "text_reply"]
 
 _SEARCH_WORDS = re.compile(r'Search words: "([^"]+)"')
+#: An archive's calendar link: a year, or a month's name ("May (3)", "March 2025"), as a model reads them.
+_CALENDAR = re.compile(
+    r"\s*(?:\d{4}\b|\d+\s*$|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?\W*(?:\(\d+\))?\s*$)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -132,7 +137,7 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         else:
             overlap = len(query & (words | content_words(context)))
             score = min(10.0, 4.0 + 6.0 * overlap / max(1, len(query))) if overlap else None
-        if score is None and (words & NAVIGATION_WORDS or text.strip().isdigit()):
+        if score is None and (words & NAVIGATION_WORDS or _CALENDAR.match(text)):
             score = 3.0
         elif score is None and words and not words & BOILERPLATE_WORDS:
             score = 1.0
