@@ -93,9 +93,10 @@ def test_a_researcher_asks_follows_up_downloads_cancels_and_reopens(
     run_id = _ask(page, served, query.text, site)
 
     # Progress arrives while the agents work.
-    page.wait_for_selector("#log li")
-    expect(page.locator("[data-field=model_calls]")).not_to_have_text("0")
-    expect(page.locator("[data-field=pages_read]")).not_to_have_text("0")  # a page read, more to come
+    # (the double loads its judge's weights on the first call: seconds on a loaded machine, so no 5 s default)
+    page.wait_for_selector("#log li", timeout=120_000)
+    expect(page.locator("[data-field=model_calls]")).not_to_have_text("0", timeout=120_000)
+    expect(page.locator("[data-field=pages_read]")).not_to_have_text("0", timeout=120_000)  # a page read, more to come
     _shot(page, tmp_path, "2-progress")
 
     # The report replaces it when the run is done.
