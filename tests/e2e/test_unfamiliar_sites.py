@@ -145,7 +145,6 @@ def test_a_site_that_needs_a_login_ends_with_that_reason_said_plainly(
     assert not [item for item in report.items if "sign in" in item.title.lower()], report.items
 
 
-@pytest.mark.xfail(strict=True, reason=f"{VISIBLE_METADATA}: the journal's copy keeps the site's name in its title")
 def test_one_work_on_two_sites_is_one_item_listing_both_places(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:

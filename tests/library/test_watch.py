@@ -238,7 +238,7 @@ def test_a_feed_of_another_watch_fails_before_the_crawl_and_loses_nothing(
         raise ConfigError(f"--feed {others}: a feed of something else (not this watch); give a new file")
 
     with monkeypatch.context() as patched:
-        patched.setattr("research_crawler.cli.library_commands.write_feed", replaced_meanwhile)
+        patched.setattr("research_crawler.library.atom_feed.write_feed", replaced_meanwhile)
         failed = runner.invoke(app, [*arguments, "--feed", str(tmp_path / "mine.xml")])
     assert failed.exit_code == 1 and "give a new file" in failed.stderr
     assert gnn_site.requests, "this time the crawl ran"
