@@ -4,7 +4,7 @@ The group chat never lets an LLM pick the speaker. `select_next(state)` reads a 
 speaker plus what the tools recorded in the Search and Web Contexts — and returns the first row of
 `TRANSITIONS` whose condition holds. Rows are data — the condition, the next speaker, the effect on the
 Search Context and the flow flags the row consumes — so tests cover them one by one and the trace names
-the row that fired. `transition_effects.apply_decision` carries a decision out on the run's state.
+the row that fired. `apply_decision` carries a decision out on the run's state: the one place that acts on it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from research_crawler.agents.roles import Speaker
 from research_crawler.context.search_context import StopReason
 
-__all__ = ["TRANSITIONS", "Decision", "Effect", "Flag", "FlowState", "Transition", "select_next"]
+if TYPE_CHECKING:
+    from research_crawler.tools.exploration import Exploration
+
+__all__ = ["TRANSITIONS", "Decision", "Effect", "Flag", "FlowState", "Transition", "apply_decision", "select_next"]
 
 PlannerAction = Literal["none", "scrape", "review"]
 Verdict = Literal["none", "approved", "more"]
@@ -260,3 +263,30 @@ def select_next(state: FlowState) -> Decision:
             decision = transition.decide(state)
             return replace(decision, clears=decision.clears | transition.clears)
     raise AssertionError(f"no transition for {state}")  # every speaker has a catch-all row
+
+
+# Carrying out a decision on the run's state: the flags the row consumes are reset and its effect is applied to
+# the Search Context (next site, search complete, run stopped), before the next speaker.
+
+
+def apply_decision(x: Exploration, decision: Decision, *, stop_detail: str = "") -> Speaker | None:
+    """Apply `decision` to `x` and return who speaks next (None ends the chat).
+
+    `stop_detail` says which limit stopped the run (for Effect.STOP). A NEXT_SITE with no site left
+    completes the search and hands over to the Presenter instead.
+    """
+    if "planner_action" in decision.clears:
+        x.planner_action = "none"
+    if "supervisor_verdict" in decision.clears:
+        x.supervisor_verdict = "none"
+    if decision.effect is Effect.NEXT_SITE:
+        if x.start_next_site(decision.reason, decision.detail) is None:
+            x.complete(StopReason.ALL_SITES_DONE)
+            return Speaker.PRESENTER
+    elif decision.effect is Effect.COMPLETE:
+        if x.search.current_site is not None and decision.reason is not None:
+            x.search.finish_current_site(decision.reason, decision.detail or x.stuck.reason)
+        x.complete(StopReason.ALL_SITES_DONE)
+    elif decision.effect is Effect.STOP:
+        x.complete(decision.reason or StopReason.LIMIT_REACHED, stop_detail)
+    return decision.next_speaker

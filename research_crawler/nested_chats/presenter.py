@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
-from research_crawler.agents.critique import needs_changes
+from research_crawler.agents.team import needs_changes
 from research_crawler.nested_chats.report_items import choose_items
 from research_crawler.rank.rerank import Reranker
 from research_crawler.report.guard import GuardResult, guard_report

@@ -24,7 +24,6 @@ from typing import TypeVar
 import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
-from research_crawler.agents.page_content import untrusted_page
 from research_crawler.context.urls import host_of, shown_on_site
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
@@ -33,6 +32,7 @@ from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.rank.link_prerank import top_links
+from research_crawler.text.untrusted import untrusted_page
 from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools

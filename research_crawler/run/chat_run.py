@@ -10,14 +10,9 @@ from typing import Any
 import autogen
 
 from research_crawler.agents.ag2 import ModelSpec, make_proxy, register_reply, trace_messages
-from research_crawler.agents.collector import make_collector
-from research_crawler.agents.crawler import make_crawler
-from research_crawler.agents.planner import make_planner
 from research_crawler.agents.roles import Role, Speaker
-from research_crawler.agents.speaker_selection import Decision, FlowState, select_next
-from research_crawler.agents.supervisor import make_supervisor
-from research_crawler.agents.transition_effects import apply_decision
-from research_crawler.agents.web_selector import make_web_selector
+from research_crawler.agents.speaker_selection import Decision, FlowState, apply_decision, select_next
+from research_crawler.agents.team import make_collector, make_crawler, make_planner, make_supervisor, make_web_selector
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.search_context import StopReason
 from research_crawler.errors import StateError

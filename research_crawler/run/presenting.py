@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from research_crawler.agents.ag2 import trace_messages
-from research_crawler.agents.critique import make_critique
-from research_crawler.agents.presenter import make_presenter
 from research_crawler.agents.roles import Role
+from research_crawler.agents.team import make_critique, make_presenter
 from research_crawler.context.request import requested_count
 from research_crawler.context.search_context import StopReason
 from research_crawler.errors import ModelError

@@ -7,8 +7,8 @@ import logging
 from datetime import date
 
 from research_crawler.agents.ag2 import run_nested_chat, trace_messages
-from research_crawler.agents.request_reader import make_request_reader
 from research_crawler.agents.roles import Role
+from research_crawler.agents.team import make_request_reader
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.reading_check import reading_doubts
 from research_crawler.context.request import ResearchRequest

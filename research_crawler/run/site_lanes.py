@@ -7,7 +7,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from research_crawler.agents.roles import Role
-from research_crawler.agents.web_selector import make_web_selector
+from research_crawler.agents.team import make_web_selector
 from research_crawler.config.site_pool import SitePool
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason

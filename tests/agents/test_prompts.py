@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.agents.page_content import untrusted_page
 from research_crawler.agents.prompts import prompt_templates, system_message
 from research_crawler.agents.roles import Role
 from research_crawler.config.settings import Settings
+from research_crawler.text.untrusted import untrusted_page
 
 
 @pytest.mark.parametrize("role", list(Role))

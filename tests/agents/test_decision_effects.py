@@ -8,8 +8,7 @@ import pytest
 from test_speaker_selection import CASES
 
 from research_crawler.agents.roles import Speaker
-from research_crawler.agents.speaker_selection import Effect, FlowState, select_next
-from research_crawler.agents.transition_effects import apply_decision
+from research_crawler.agents.speaker_selection import Effect, FlowState, apply_decision, select_next
 from research_crawler.config.settings import Settings
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
 from research_crawler.pages.page import Page
