@@ -22,7 +22,7 @@ from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.library.database import open_library
 from research_crawler.library.found_items import found_items
 from research_crawler.library.recording import record_run
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import Watch
 from research_crawler.report.models import Report
 
 FIGURES = ("pages_downloaded", "requests", "model_calls", "input_tokens", "output_tokens")

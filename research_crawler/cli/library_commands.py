@@ -211,7 +211,7 @@ def watch(
     from research_crawler.library.found_items import found_items
     from research_crawler.library.queries import items_by_id
     from research_crawler.library.recording import RecordedRun, record_run
-    from research_crawler.library.watches import Watch
+    from research_crawler.library.records import Watch
 
     query = query_argument(query, command="watch")
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()

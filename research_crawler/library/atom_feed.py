@@ -19,8 +19,7 @@ from pathlib import Path
 
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.errors import ConfigError
-from research_crawler.library.records import LibraryItem
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import LibraryItem, Watch
 from research_crawler.text.untrusted import untrusted
 
 __all__ = ["ATOM_NS", "check_feed", "write_feed"]

@@ -14,8 +14,7 @@ from datetime import UTC, date, datetime
 from research_crawler.context.request import ResearchRequest
 from research_crawler.library.database import write_transaction
 from research_crawler.library.found_items import FoundItem
-from research_crawler.library.identity import identity_keys, key_rank
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import Watch, identity_keys, key_rank
 from research_crawler.report.identity import IDENTIFIER_KINDS, titles_agree
 from research_crawler.report.models import Report, ReportItem
 

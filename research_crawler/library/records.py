@@ -1,16 +1,31 @@
-"""What the library holds, as read back: an item with its identities, sightings and metadata sources."""
+"""What the library holds, as read back: an item with its identities, sightings and metadata sources; what makes two
+items the same work across runs; and a watch (one request followed over time)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.report.identity import work_keys
 from research_crawler.report.models import ReportItem
 from research_crawler.text.untrusted import UntrustedText
 
-__all__ = ["LibraryItem", "MetadataSource", "Sighting", "item_from_row"]
+__all__ = [
+    "LibraryItem",
+    "MetadataSource",
+    "Sighting",
+    "Watch",
+    "identity_keys",
+    "item_from_row",
+    "key_rank",
+    "primary_key",
+]
 
 
 class Sighting(BaseModel):
@@ -91,3 +106,54 @@ def item_from_row(row: sqlite3.Row) -> LibraryItem:
         first_seen=row["first_seen"],
         last_seen=row["last_seen"],
     )
+
+
+# What makes an item the same work across runs: the report's own keys (DOI, arXiv identifier without version,
+# normalised title with first author's surname), best first, and the canonical URL for an item that has none of them.
+
+
+#: The kinds of key, most telling first: an item is filed under the first it has.
+_ORDER = ("doi:", "arxiv:", "title:", "url:")
+
+
+def key_rank(key: str) -> int:
+    """How telling a key is: 0 for a DOI, then arXiv, title and author, URL (an unknown kind last)."""
+    return next((rank for rank, prefix in enumerate(_ORDER) if key.startswith(prefix)), len(_ORDER))
+
+
+def identity_keys(item: ReportItem) -> list[str]:
+    """Every identity of `item`, most telling first. The item's canonical URL is always one of them, so a
+    collected item without authors still meets the reported item it became in a later run."""
+    keys = set(work_keys(item))
+    url = try_canonicalize_url(item.url) or item.url
+    keys.add(f"url:{url}")
+    return sorted(keys, key=lambda key: (key_rank(key), key))
+
+
+def primary_key(item: ReportItem) -> str:
+    """The key `item` is filed under: its DOI, else its arXiv identifier, else title and first author, else URL."""
+    return identity_keys(item)[0]
+
+
+# A watch: one request followed over time. Two watches are the same when their request reads the same (case and
+# spacing aside) and they name the same sites (order and URL spelling aside).
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The request and sites of a watch, and the key its runs are filed under."""
+
+    request: str
+    sites: list[str]
+
+    @classmethod
+    def of(cls, request: str, sites: Sequence[str] = ()) -> Watch:
+        """The watch of `request` on `sites` (none: the sites the Web Selector picks)."""
+        canonical = sorted({try_canonicalize_url(site) or site.strip() for site in sites if site.strip()})
+        return cls(request=" ".join(request.split()), sites=canonical)
+
+    @property
+    def key(self) -> str:
+        """A stable key: a hash of the request (case-folded) and the sorted canonical sites."""
+        text = json.dumps([self.request.casefold(), self.sites], ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

@@ -12,8 +12,8 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
+from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
-from research_crawler.report.plain_text import plain_text
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
 

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from research_crawler.context.atomic_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
-from research_crawler.report.markdown_escape import markdown_text
+from research_crawler.report.markdown_text import markdown_text
 from research_crawler.report.models import Report
 
 __all__ = ["SIMULATED_NOTE", "cost_line", "left_out_lines", "render_markdown", "write_report"]

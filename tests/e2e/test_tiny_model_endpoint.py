@@ -16,7 +16,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.reliability.tiny_model import tiny_completion
 from research_crawler.eval.testbed import TestbedServer
-from research_crawler.report.markdown_escape import markdown_text
+from research_crawler.report.markdown_text import markdown_text
 from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace

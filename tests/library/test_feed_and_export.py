@@ -20,8 +20,7 @@ from research_crawler.library.database import open_library
 from research_crawler.library.export import export_items
 from research_crawler.library.queries import items_by_id, list_items
 from research_crawler.library.recording import record_run
-from research_crawler.library.records import LibraryItem
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import LibraryItem, Watch
 
 A = "https://site-a.example/"
 HOSTILE = "Evil \x1b]0;pwned\x07 <b>bold</b> & [/red] \u202etxt.exe =cmd|' /C calc'!A0"

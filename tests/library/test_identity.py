@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from library_helpers import paper
 
-from research_crawler.library.identity import identity_keys, primary_key
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import Watch, identity_keys, primary_key
 
 
 def test_a_doi_comes_first_then_arxiv_then_title_and_author_then_url() -> None:

@@ -14,8 +14,8 @@ from research_crawler.errors import LibraryError
 from research_crawler.library.database import open_library
 from research_crawler.library.queries import list_items
 from research_crawler.library.recording import record_run
+from research_crawler.library.records import Watch
 from research_crawler.library.schema import MIGRATIONS, SCHEMA_VERSION, migrate, schema_version
-from research_crawler.library.watches import Watch
 
 
 def test_a_new_library_has_every_migration_and_is_in_wal_mode(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from research_crawler.library.database import open_library
 from research_crawler.library.found_items import FoundItem
 from research_crawler.library.queries import find_item, items_by_id, list_items, search_items
 from research_crawler.library.recording import record_run
-from research_crawler.library.watches import Watch
+from research_crawler.library.records import Watch
 
 A = "https://site-a.example/"
 B = "https://site-b.example/"

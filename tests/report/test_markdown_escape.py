@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from research_crawler.report.markdown_escape import markdown_text
+from research_crawler.report.markdown_text import markdown_text
 from research_crawler.report.models import Report, SiteSummary
 from research_crawler.report.writers import render_markdown
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from research_crawler.report.plain_text import plain_text
+from research_crawler.report.markdown_text import plain_text
 
 
 def test_page_markdown_and_html_do_not_survive() -> None:

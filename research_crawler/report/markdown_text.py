@@ -1,5 +1,6 @@
-"""Text fields of report items as plain text: page-supplied Markdown or HTML (an image that would fetch a
-URL, a link the report did not vet) and control characters never survive into report.json, report.md or BibTeX."""
+"""Text from pages or models and Markdown: written into the Markdown we compose (report.md's own lines) it is shown
+as text, never read as a link, an image, HTML or emphasis (`markdown_text`); kept in a report item's text fields it
+is plain text, with no page-supplied Markdown or HTML left (`plain_text`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,21 @@ import re
 
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["plain_text"]
+__all__ = ["markdown_text", "plain_text"]
+
+#: CommonMark lets any ASCII punctuation be escaped; these are the characters that start links, images, HTML,
+#: code, emphasis, headings and tables.
+_ACTIVE = re.compile(r"([\\`*_\[\]<>!#|])")
+
+
+def markdown_text(text: str) -> str:
+    """`text` with every Markdown-active character backslash-escaped, on one line."""
+    return _ACTIVE.sub(r"\\\1", " ".join(text.split()))
+
+
+# Text fields of report items as plain text: page-supplied Markdown or HTML (an image that would fetch a URL, a link
+# the report did not vet) and control characters never survive into report.json, report.md or BibTeX.
+
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
