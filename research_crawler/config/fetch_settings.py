@@ -91,6 +91,20 @@ class FetchSettings(SettingsSection):
     load_more_s: float = Field(
         15.0, gt=0, description="Longest time spent pressing one page's 'Load more' control (within its deadline)."
     )
+    browser_max_memory_mb: int = Field(
+        1024,
+        ge=128,
+        description="Memory one page may take in the launched Chromium (its renderer's resident size); past it the "
+        "renderer is stopped and the page reported too_large, as when the browser's processes together grow by more "
+        "than 3 times this. A page's JavaScript heap is limited to half of it. Not applied to a browser given by "
+        "cdp_url.",
+    )
+    max_render_bytes: int = Field(
+        64 * 1024 * 1024,
+        gt=0,
+        description="Bytes one render may receive through the guard proxy (the page and all it loads); past it the "
+        "render's connections are cut and the page reported too_large.",
+    )
     browser_start_timeout_s: float = Field(
         20.0, gt=0, description="How long a launched Chromium may take to open its DevTools endpoint."
     )

@@ -13,11 +13,13 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+import psutil
 
 from research_crawler.config.settings import FetchSettings
 from research_crawler.errors import BrowserError
@@ -43,6 +45,10 @@ _INSTALL_HINT = (
 )
 _POLL_S = 0.1
 _STOP_GRACE_S = 5.0
+_MIB = 1024 * 1024
+#: How long the list of the browser's processes is reused (finding them scans all of /proc; their sizes are read
+#: afresh every time).
+_MEMBERS_TTL_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +101,21 @@ _QUIET_FLAGS = (
 
 
 def chromium_flags(
-    *, user_data_dir: Path, port: int = 0, proxy_url: str | None = None, as_root: bool | None = None
+    *,
+    user_data_dir: Path,
+    port: int = 0,
+    proxy_url: str | None = None,
+    as_root: bool | None = None,
+    js_heap_mb: int | None = None,
 ) -> list[str]:
     """The command-line flags of DESIGN §4. Port 0 lets Chromium pick a free port and write it down.
 
     With `proxy_url` (the URL guard's proxy) every connection the browser makes goes through it, loopback
     included; Chromium resolves no name itself (the proxy does, and checks it) and WebRTC may not send UDP around
-    the proxy, so a page's STUN/TURN, prefetch and DNS prefetch cannot reach a host the guard refuses.
+    the proxy, so a page's STUN/TURN, prefetch and DNS prefetch cannot reach a host the guard refuses. With
+    `js_heap_mb`, a page's JavaScript heap stops there (V8's old space: its renderer ends, out of memory).
     """
+    heap = [f"--js-flags=--max-old-space-size={js_heap_mb}"] if js_heap_mb is not None else []
     flags = [
         "--headless",
         "--disable-gpu",
@@ -111,6 +124,7 @@ def chromium_flags(
         *_QUIET_FLAGS,
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
         "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+        *heap,
         f"--remote-debugging-port={port}",
         f"--user-data-dir={user_data_dir}",
     ]
@@ -165,6 +179,8 @@ class ChromiumProcess:
         self._process = process
         self._work_dir = work_dir
         self.handle = handle
+        self._members: list[tuple[psutil.Process, bool]] = []  # its processes, and which are renderers
+        self._members_read = -_MEMBERS_TTL_S
 
     @property
     def cdp_url(self) -> str:
@@ -195,7 +211,9 @@ class ChromiumProcess:
             with stderr_path.open("wb") as stderr:
                 process = await asyncio.create_subprocess_exec(
                     binary,
-                    *chromium_flags(user_data_dir=profile, proxy_url=proxy_url),
+                    *chromium_flags(
+                        user_data_dir=profile, proxy_url=proxy_url, js_heap_mb=settings.browser_max_memory_mb // 2
+                    ),
                     "about:blank",
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
@@ -224,6 +242,44 @@ class ChromiumProcess:
         chromium.handle = BrowserHandle(cdp_url=f"http://127.0.0.1:{port}", pid=process.pid, user_data_dir=profile)
         logger.info("started Chromium pid %d, DevTools at %s", process.pid, chromium.cdp_url)
         return chromium
+
+    def memory(self) -> tuple[float, float]:
+        """What the browser's processes hold in memory together, and its largest renderer (resident sizes, MiB)."""
+        sizes = self._sizes()
+        largest = max((rss for rss, renderer, _ in sizes if renderer), default=0)
+        return sum(rss for rss, _, _ in sizes) / _MIB, largest / _MIB
+
+    def stop_largest_renderer(self) -> float | None:
+        """End (SIGKILL) the renderer process holding the most memory — the page that grew —, and say how much it
+        held (MiB); None when there is no renderer. The browser lives on; that page's tab reports a crash."""
+        renderers = [(rss, process) for rss, renderer, process in self._sizes() if renderer]
+        if not renderers:
+            return None
+        rss, largest = max(renderers, key=lambda entry: entry[0])
+        with contextlib.suppress(psutil.Error):
+            largest.kill()
+        return rss / _MIB
+
+    def _sizes(self) -> list[tuple[int, bool, psutil.Process]]:
+        """(resident set size, is a renderer, process) of the browser's main process and every process under it.
+        Who they are is read again every `_MEMBERS_TTL_S`; their sizes every time."""
+        now = time.monotonic()
+        if now - self._members_read > _MEMBERS_TTL_S:
+            try:
+                main = psutil.Process(self._process.pid)
+                members = [main, *main.children(recursive=True)]
+            except psutil.Error:
+                members = []
+            known = {process.pid: renderer for process, renderer in self._members}
+            self._members = [
+                (process, known[process.pid] if process.pid in known else _is_renderer(process)) for process in members
+            ]
+            self._members_read = now
+        sizes = []
+        for process, renderer in self._members:
+            with contextlib.suppress(psutil.Error):
+                sizes.append((process.memory_info().rss, renderer, process))
+        return sizes
 
     async def _wait_for_endpoint(self) -> int:
         """Poll for the DevToolsActivePort file, then for ``/json/version`` on that port."""
@@ -272,6 +328,13 @@ class ChromiumProcess:
                     os.kill(leftover, signal.SIGKILL)
             await asyncio.sleep(_POLL_S)
         shutil.rmtree(self._work_dir, ignore_errors=True)
+
+
+def _is_renderer(process: psutil.Process) -> bool:
+    try:
+        return "--type=renderer" in process.cmdline()
+    except psutil.Error:
+        return False
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -29,6 +29,7 @@ from research_crawler.config.settings import FetchSettings
 from research_crawler.errors import BrowserError
 from research_crawler.pages.page import Determination
 from research_crawler.web.browser import ChromiumProcess, launch_chromium
+from research_crawler.web.browser_memory import MemoryBound
 from research_crawler.web.guard_proxy import GuardProxy
 from research_crawler.web.page_expansion import Expansion, ExpansionBounds, expand
 from research_crawler.web.politeness import HostPoliteness, politeness_key
@@ -77,6 +78,10 @@ class BrowserSession:
         self._bounds: dict[int, tuple[str, ExpansionBounds]] = {}
         self._expanded: dict[int, Expansion] = {}
         self._cookies_out: dict[int, list[dict[str, Any]]] = {}
+        #: The memory bound of a browser we launched (one given by cdp_url is not ours to stop), and the renders
+        #: whose tab crashed (its renderer stopped at that bound, or out of its JavaScript heap).
+        self._memory = MemoryBound(chromium, max_mb=settings.browser_max_memory_mb) if chromium is not None else None
+        self._crashed: set[int] = set()
 
     @classmethod
     async def open(
@@ -139,6 +144,8 @@ class BrowserSession:
     async def _on_tab(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
         if config is not None:
             self._tabs[id(config)] = page
+            key = id(config)
+            page.on("crash", lambda crashed: self._note_crash(key, crashed))
             pacing = self._pacings.get(id(config))
             if pacing is not None:
                 page.on("response", lambda response: _note_document(page, pacing, response))
@@ -207,6 +214,7 @@ class BrowserSession:
             connect_timeout_s=self._settings.connect_timeout_s,
             idle_timeout_s=self._settings.page_deadline_s,
             pacing=pacing,
+            max_bytes=self._settings.max_render_bytes,
         ).start()
         config = CrawlerRunConfig(
             cache_mode=CacheMode.BYPASS,
@@ -226,19 +234,27 @@ class BrowserSession:
             self._cookies_in[key] = cookies
         if expand is not None:
             self._bounds[key] = (url, expand)
+        watch = asyncio.create_task(self._memory.watch()) if self._memory is not None else None
         try:
             result = await self._crawler.arun(url, config=config)
         finally:
+            if watch is not None:
+                watch.cancel()
+                await asyncio.gather(watch, return_exceptions=True)
+            crashed = key in self._crashed
             try:
                 await self._close_tab(config)
             finally:
                 self._pacings.pop(key, None)
+                self._crashed.discard(key)
                 self._cookies_in.pop(key, None)
                 self._bounds.pop(key, None)
                 expansion = self._expanded.pop(key, None)
                 cookies_out = self._cookies_out.pop(key, [])
                 await proxy.aclose()
         headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
+        if crashed or proxy.overflowed:  # too large for the browser: never retried, never read
+            return Rendered(url, None, headers, failure=self._too_large(crashed), failure_kind=Determination.TOO_LARGE)
         html = result.html or ""
         status = result.status_code
         if status is None and not html:
@@ -247,6 +263,20 @@ class BrowserSession:
             return Rendered(url, None, headers, failure=_browser_failure(message), failure_kind=kind)
         note = expansion.note if expansion is not None else ""
         return Rendered(result.redirected_url or url, status, headers, html=html, cookies=cookies_out, expanded=note)
+
+    def _note_crash(self, key: int, page: Any) -> None:
+        """A tab's renderer ended while its render runs. A crash after the render is over (a tab closed while its
+        script spins) is no page's: `key`, an id, may already be another render's, whose tab is another."""
+        if self._tabs.get(key) is page:
+            self._crashed.add(key)
+
+    def _too_large(self, crashed: bool) -> str:
+        if not crashed:
+            return f"the page and what it loads passed {self._settings.max_render_bytes} bytes: its render was cut"
+        if self._memory is None:
+            return "the page crashed its tab in the browser (out of memory)"
+        bound = self._settings.browser_max_memory_mb
+        return f"the page took more memory in the browser than a page may ({bound} MB, its scripts {bound // 2} MB)"
 
     async def _close_tab(self, config: Any) -> None:
         page = self._tabs.pop(id(config), None)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from research_crawler.web.render_pacing import RenderPacing, Turn
@@ -50,7 +51,8 @@ class GuardProxy:
     `refused` lists every URL (or ``host:port`` of a tunnel) the guard refused, for the caller to report. With
     `refuse_all` nothing is let out at all: the browser's own traffic (update checks, account lookups) is pointed at
     such a proxy, the pages' contexts at a guarded one. With `pacing`, the render's page requests wait for their
-    host's turn just before they are sent.
+    host's turn just before they are sent. With `max_bytes`, the bytes the servers send back are counted as they
+    pass (encrypted ones too), and past it every connection of the proxy is cut (`overflowed`).
     """
 
     def __init__(
@@ -61,9 +63,14 @@ class GuardProxy:
         idle_timeout_s: float = 60.0,
         refuse_all: bool = False,
         pacing: RenderPacing | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self._guard = guard
         self._pacing = pacing
+        self._max_bytes = max_bytes
+        #: Bytes passed from the servers to the browser, all connections together; past `max_bytes`, `overflowed`.
+        self.passed = 0
+        self.overflowed = False
         self._refuse_all = refuse_all
         self._connect_timeout_s = connect_timeout_s
         self._idle_timeout_s = idle_timeout_s
@@ -95,6 +102,18 @@ class GuardProxy:
         if server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 5)
+
+    def _count(self, size: int) -> None:
+        """Count `size` bytes on their way to the browser; past the bound, end this connection and the others."""
+        self.passed += size
+        if self._max_bytes is not None and self.passed > self._max_bytes and not self.overflowed:
+            self.overflowed = True
+            logger.info("a render received more than %d bytes: its connections are cut", self._max_bytes)
+            for task in list(self._tasks):
+                if task is not asyncio.current_task():
+                    task.cancel()
+        if self.overflowed:
+            raise ConnectionAbortedError("the render received more than its bytes allow")
 
     # -- one client connection ------------------------------------------------------------------
 
@@ -188,7 +207,9 @@ class GuardProxy:
         try:
             writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
             await writer.drain()
-            await _pipe_both(reader, writer, upstream_reader, upstream_writer, idle_s=self._idle_timeout_s)
+            await _pipe_both(
+                reader, writer, upstream_reader, upstream_writer, idle_s=self._idle_timeout_s, count=self._count
+            )
         finally:
             upstream_writer.close()
 
@@ -244,8 +265,9 @@ class GuardProxy:
                         status_line = await upstream_reader.readuntil(b"\r\n")
                 finally:
                     self._pacing.answered(_status(status_line))
+                self._count(len(status_line))
                 writer.write(status_line)
-            await _copy(upstream_reader, writer, idle_s=self._idle_timeout_s)
+            await _copy(upstream_reader, writer, idle_s=self._idle_timeout_s, count=self._count)
         finally:
             upstream_writer.close()
 
@@ -268,12 +290,21 @@ async def _answer(writer: asyncio.StreamWriter, status: int, message: str) -> No
         await writer.drain()
 
 
-async def _copy(source: asyncio.StreamReader, sink: asyncio.StreamWriter, *, idle_s: float) -> None:
+async def _copy(
+    source: asyncio.StreamReader,
+    sink: asyncio.StreamWriter,
+    *,
+    idle_s: float,
+    count: Callable[[int], None] | None = None,
+) -> None:
+    """Copy until `source` ends; `count` hears of each chunk before it is passed on (and may end the copy)."""
     while True:
         async with asyncio.timeout(idle_s):
             chunk = await source.read(_PIPE_CHUNK)
         if not chunk:
             return
+        if count is not None:
+            count(len(chunk))
         sink.write(chunk)
         await sink.drain()
 
@@ -285,11 +316,12 @@ async def _pipe_both(
     upstream_writer: asyncio.StreamWriter,
     *,
     idle_s: float,
+    count: Callable[[int], None] | None = None,
 ) -> None:
-    """Copy both ways until one side closes (or stays idle for `idle_s`)."""
+    """Copy both ways until one side closes (or stays idle for `idle_s`); `count` hears of what the server sends."""
     tasks = [
         asyncio.create_task(_copy(client_reader, upstream_writer, idle_s=idle_s)),
-        asyncio.create_task(_copy(upstream_reader, client_writer, idle_s=idle_s)),
+        asyncio.create_task(_copy(upstream_reader, client_writer, idle_s=idle_s, count=count)),
     ]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)

@@ -26,6 +26,8 @@ __all__ = ["Refusal", "Rendered", "Renderer", "fetch_rendered"]
 
 #: Why a URL may not be requested (determination, reason), or None when it may.
 Refusal = Callable[[str], Awaitable[tuple[Determination, str] | None]]
+#: Failures a render is tried again after (a page too large for the browser would be as large again).
+_RETRYABLE = (Determination.TIMEOUT, Determination.NETWORK_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +47,9 @@ class Rendered:
 
     @property
     def retryable(self) -> bool:
-        """The browser failed to load the page (a timeout, a refused connection): worth another attempt."""
-        return self.failure_kind is not None
+        """The browser failed to load the page (a timeout, a refused connection): worth another attempt. A page too
+        large for the browser is not: it would be as large again."""
+        return self.failure_kind in _RETRYABLE
 
     @property
     def summary(self) -> str:

@@ -201,7 +201,7 @@ async def test_endless_javascript_times_out_and_the_tab_is_closed(
             targets = (await client.get(f"{browser._chromium.cdp_url}/json/list")).json()
         assert not [target for target in targets if "/spin" in target.get("url", "")]
         after = await fetcher.fetch(fault_server.url("/after"), render="browser")
-        assert after.ok  # the browser still works after the runaway page
+        assert after.ok, (after.determination, after.reason, after.status)
     finally:
         await fetcher.aclose()
     assert chromium_process_count() == baseline

@@ -11,10 +11,10 @@ reliability report assert exact counts and gaps from the server side. An "admin"
 from __future__ import annotations
 
 import contextlib
-import gzip
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -275,8 +275,15 @@ def loopback_alias(last_octet: int) -> str | None:
 
 
 def gzip_bomb(decompressed_bytes: int) -> bytes:
-    """A gzip body that inflates to `decompressed_bytes` of spaces inside an HTML page."""
-    return gzip.compress(b"<html><body>" + b" " * decompressed_bytes + b"</body></html>", 9)
+    """A gzip body that inflates to `decompressed_bytes` of spaces inside an HTML page (made a megabyte at a time:
+    a bomb of gigabytes costs its maker a megabyte)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # the gzip container
+    parts = [packer.compress(b"<html><body>")]
+    megabyte = b" " * (1 << 20)
+    whole, rest = divmod(decompressed_bytes, len(megabyte))
+    parts += [packer.compress(megabyte) for _ in range(whole)]
+    parts += [packer.compress(b" " * rest + b"</body></html>"), packer.flush()]
+    return b"".join(parts)
 
 
 def brotli_bomb(decompressed_bytes: int) -> bytes:

@@ -1,0 +1,85 @@
+"""The browser's bounds count what arrives: a page that allocates in its scripts or inflates a compression bomb is
+stopped at the memory a page may take in Chromium, and one that loads more than a render may receive is cut at the
+guard proxy; each is reported too large (never retried), and the browser goes on with the next page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fault_server import FaultServer, Reply, gzip_bomb
+
+from research_crawler.config.settings import FetchSettings
+from research_crawler.pages.page import Determination
+from research_crawler.web.browser import chromium_flags
+from research_crawler.web.fetcher import Fetcher
+
+#: Array buffers live outside V8's heap: only the watch on the renderer's memory stops them.
+BUFFERS = """<html><head><title>grows</title></head><body><p>loading…</p><script>
+var kept = [];
+function grow() { for (var i = 0; i < 8; i++) { var b = new Uint8Array(8000000); b.fill(7); kept.push(b); }
+                  setTimeout(grow, 0); }
+grow();
+</script></body></html>"""
+#: Plain arrays live in V8's heap: its limit (half the page's memory) ends the renderer first.
+ARRAYS = BUFFERS.replace(
+    "var b = new Uint8Array(8000000); b.fill(7); kept.push(b);", "kept.push(new Array(1e6).fill(i + 0.5));"
+)
+FETCHES_A_BLOB = """<html><body><p id="said">a page</p><script>
+fetch("/blob").then(function (r) { return r.arrayBuffer(); }).then(function (b) {
+  document.getElementById("said").textContent = "got " + b.byteLength; });
+</script></body></html>"""
+PLAIN = "<html><head><title>plain</title></head><body><p>A plain page after a page too large.</p></body></html>"
+
+
+@pytest.fixture
+def bounded(fast_settings: FetchSettings) -> FetchSettings:
+    """A page may take 384 MB in the browser (a plain page's renderer takes about 150), a render receive 8 MiB."""
+    update = {"page_deadline_s": 30.0, "browser_wait_s": 0.5, "browser_max_memory_mb": 384,
+              "max_render_bytes": 8 * 1024 * 1024}  # fmt: skip
+    return fast_settings.model_copy(update=update)
+
+
+def test_a_pages_javascript_heap_is_limited_at_launch(tmp_path: Path) -> None:
+    flags = chromium_flags(user_data_dir=tmp_path, js_heap_mb=512)
+    assert "--js-flags=--max-old-space-size=512" in flags
+    assert not any(flag.startswith("--js-flags") for flag in chromium_flags(user_data_dir=tmp_path))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", ["buffers", "arrays", "gzip bomb"])
+async def test_a_page_that_grows_in_the_browser_is_stopped_and_reported_too_large(
+    fault_server: FaultServer, bounded: FetchSettings, page: str
+) -> None:
+    if page == "gzip bomb":  # 600 MB of text from a body of 600 kB: the renderer holds the page it inflates
+        fault_server.route("/grows", Reply(200, gzip_bomb(600 * 1024 * 1024), headers={"Content-Encoding": "gzip"}))
+    else:
+        fault_server.page("/grows", BUFFERS if page == "buffers" else ARRAYS)
+    fault_server.page("/plain", PLAIN)
+    async with Fetcher(bounded) as fetcher:
+        grown = await fetcher.fetch(fault_server.url("/grows"), render="browser")
+        browser = fetcher._browser  # the test looks inside at the browser's processes
+        assert browser is not None and browser._chromium is not None
+        _, largest = browser._chromium.memory()
+        after = await fetcher.fetch(fault_server.url("/plain"), render="browser")
+    assert grown.determination is Determination.TOO_LARGE, (grown.determination, grown.reason)
+    assert "took more memory in the browser than a page may (384 MB, its scripts 192 MB)" in grown.reason
+    assert grown.attempts == 1, "a page too large is not rendered again"
+    assert largest < 384, f"a renderer still holds {largest:.0f} MB"
+    assert fault_server.hits_for("/grows") and len(fault_server.hits_for("/grows")) == 1
+    assert after.ok and "a page too large" in after.markdown, "the browser goes on with the next page"
+
+
+@pytest.mark.browser
+async def test_a_render_that_receives_more_than_it_may_is_cut_at_the_proxy(
+    fault_server: FaultServer, bounded: FetchSettings
+) -> None:
+    for name, size in (("big", 40 * 1024 * 1024), ("small", 1024 * 1024)):
+        fault_server.page(f"/{name}", FETCHES_A_BLOB.replace("/blob", f"/{name}.bin"))
+        fault_server.route(f"/{name}.bin", Reply(200, b"\0" * size, content_type="application/octet-stream"))
+    async with Fetcher(bounded) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/big"), render="browser")
+        small = await fetcher.fetch(fault_server.url("/small"), render="browser")
+    assert page.determination is Determination.TOO_LARGE and page.attempts == 1
+    assert page.reason == f"the page and what it loads passed {8 * 1024 * 1024} bytes: its render was cut"
+    assert small.ok and "got 1048576" in small.markdown, "what stays within the bound is read whole"
