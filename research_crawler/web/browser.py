@@ -48,7 +48,7 @@ _STOP_GRACE_S = 5.0
 _MIB = 1024 * 1024
 #: How long the list of the browser's processes is reused (finding them scans all of /proc; their sizes are read
 #: afresh every time).
-_MEMBERS_TTL_S = 2.0
+_MEMBERS_TTL_S = 0.5
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,8 @@ _BROWSER_CLOSE_TIMEOUT_S = 15.0
 _NET_ERROR = re.compile(r"net::ERR_[A-Z_]+")
 _DATA_REQUESTS = frozenset({"xhr", "fetch"})
 _CRAWL4AI_MARKER_COOKIE = "cookiesEnabled"
+#: How Playwright says a tab's renderer ended under it (stopped at the memory bound, or out of its JavaScript heap).
+_CRASHED = re.compile(r"Target crashed|Page crashed", re.IGNORECASE)
 _BROWSER_TIMEOUT = re.compile(r"Timeout \d+ms exceeded|TimeoutError", re.IGNORECASE)
 
 
@@ -55,8 +57,6 @@ class BrowserSession:
 
     def __init__(
         self,
-        crawler: AsyncWebCrawler,
-        chromium: ChromiumProcess | None,
         *,
         settings: FetchSettings,
         gate: RequestGate,
@@ -64,8 +64,8 @@ class BrowserSession:
         politeness: HostPoliteness,
         closed_proxy: GuardProxy,
     ) -> None:
-        self._crawler = crawler
-        self._chromium = chromium
+        self._crawler: AsyncWebCrawler | None = None
+        self._chromium: ChromiumProcess | None = None
         self._settings = settings
         self._gate = gate
         self._guard = guard
@@ -80,27 +80,39 @@ class BrowserSession:
         self._cookies_out: dict[int, list[dict[str, Any]]] = {}
         #: The memory bound of a browser we launched (one given by cdp_url is not ours to stop), and the renders
         #: whose tab crashed (its renderer stopped at that bound, or out of its JavaScript heap).
-        self._memory = MemoryBound(chromium, max_mb=settings.browser_max_memory_mb) if chromium is not None else None
+        self._memory: MemoryBound | None = None
         self._crashed: set[int] = set()
+        #: Renders in flight, and whether a render may start (cleared while a worn-out browser is relaunched).
+        self._active = 0
+        self._ready = asyncio.Event()
+        self._ready.set()
+        #: How many times the browser was relaunched because it stayed past its memory bound.
+        self.relaunches = 0
 
     @classmethod
     async def open(
         cls, settings: FetchSettings, *, gate: RequestGate, guard: UrlGuard, politeness: HostPoliteness
     ) -> BrowserSession:
         """Start (or connect to) the browser; each page's request will begin on `politeness`'s schedule."""
-        chromium: ChromiumProcess | None = None
         # The browser's own traffic (update checks, account lookups…) goes to a proxy that lets nothing out.
         closed_proxy = await GuardProxy(guard, refuse_all=True).start()
-
+        session = cls(settings=settings, gate=gate, guard=guard, politeness=politeness, closed_proxy=closed_proxy)
         try:
-            if settings.cdp_url:
-                cdp_url = settings.cdp_url
-            else:
-                chromium = await launch_chromium(settings, proxy_url=closed_proxy.url)
-                cdp_url = chromium.cdp_url
+            await session._start()
         except BaseException:
             await closed_proxy.aclose()
             raise
+        return session
+
+    async def _start(self) -> None:
+        """Launch our Chromium (or take the one at cdp_url) and drive it with Crawl4AI over CDP."""
+        settings = self._settings
+        chromium: ChromiumProcess | None = None
+        if settings.cdp_url:
+            cdp_url = settings.cdp_url
+        else:
+            chromium = await launch_chromium(settings, proxy_url=self._closed_proxy.url)
+            cdp_url = chromium.cdp_url
         try:
             config = BrowserConfig(
                 browser_type="chromium",
@@ -119,27 +131,32 @@ class BrowserSession:
             if not config.headers.get("sec-ch-ua"):
                 config.headers.pop("sec-ch-ua", None)  # no client hints for a non-browser User-Agent
             crawler = AsyncWebCrawler(config=config, logger=_Crawl4aiLogs())
-            session = cls(
-                crawler,
-                chromium,
-                settings=settings,
-                gate=gate,
-                guard=guard,
-                politeness=politeness,
-                closed_proxy=closed_proxy,
-            )
-            crawler.crawler_strategy.set_hook("on_page_context_created", session._on_tab)
-            crawler.crawler_strategy.set_hook("before_retrieve_html", session._before_html)
-            crawler.crawler_strategy.set_hook("before_return_html", session._after_html)
+            crawler.crawler_strategy.set_hook("on_page_context_created", self._on_tab)
+            crawler.crawler_strategy.set_hook("before_retrieve_html", self._before_html)
+            crawler.crawler_strategy.set_hook("before_return_html", self._after_html)
             await crawler.start()
         except BaseException as exc:
-            await closed_proxy.aclose()
             if chromium is not None:
                 await chromium.close()
             if isinstance(exc, Exception):
                 raise BrowserError(f"cannot drive the browser at {cdp_url} over CDP: {exc}") from exc
             raise
-        return session
+        self._crawler, self._chromium = crawler, chromium
+        if chromium is not None:
+            self._memory = MemoryBound(chromium, max_mb=settings.browser_max_memory_mb)
+
+    async def _relaunch(self) -> None:
+        """Replace a browser that stays past its memory bound with a fresh one; no render runs meanwhile."""
+        self._ready.clear()
+        try:
+            logger.warning("the browser stays past its memory bound with no page left to stop: it is relaunched")
+            await self._stop_browser()
+            self.relaunches += 1
+            await self._start()
+        except BrowserError as exc:  # the next render says so; this one's page is kept
+            logger.warning("relaunching the browser failed: %s", exc)
+        finally:
+            self._ready.set()
 
     async def _on_tab(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
         if config is not None:
@@ -207,7 +224,22 @@ class BrowserSession:
         """Load `url` in a fresh tab of a context of its own, through a proxy of its own that lets its page request
         leave on its host's schedule; the tab and the proxy (every connection of the render) are closed whatever
         happens. The tab starts with `cookies`; with `expand`, its "load more" control is pressed within those
-        bounds before its HTML is taken."""
+        bounds before its HTML is taken. A browser left past its memory bound is relaunched once no render runs."""
+        while not self._ready.is_set():
+            await self._ready.wait()
+        self._active += 1
+        try:
+            return await self._render(url, timeout_s=timeout_s, cookies=cookies, expand=expand)
+        finally:
+            self._active -= 1
+            if self._memory is not None and self._memory.worn_out and self._active == 0 and self._ready.is_set():
+                await self._relaunch()
+
+    async def _render(
+        self, url: str, *, timeout_s: float, cookies: list[dict[str, Any]] | None, expand: ExpansionBounds | None
+    ) -> Rendered:
+        if self._crawler is None:
+            raise BrowserError("the browser could not be relaunched after it passed its memory bound")
         pacing = RenderPacing(self._politeness.begin_send, self._politeness.sent)
         proxy = await GuardProxy(
             self._guard,
@@ -253,6 +285,7 @@ class BrowserSession:
                 cookies_out = self._cookies_out.pop(key, [])
                 await proxy.aclose()
         headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
+        crashed = crashed or (not result.html and bool(_CRASHED.search(result.error_message or "")))
         if crashed or proxy.overflowed:  # too large for the browser: never retried, never read
             return Rendered(url, None, headers, failure=self._too_large(crashed), failure_kind=Determination.TOO_LARGE)
         html = result.html or ""
@@ -288,15 +321,20 @@ class BrowserSession:
 
     async def close(self) -> None:
         try:
-            await asyncio.wait_for(self._crawler.close(), _BROWSER_CLOSE_TIMEOUT_S)
+            await self._stop_browser()
+        finally:
+            await self._closed_proxy.aclose()
+
+    async def _stop_browser(self) -> None:
+        crawler, chromium, self._crawler, self._chromium, self._memory = self._crawler, self._chromium, None, None, None
+        try:
+            if crawler is not None:
+                await asyncio.wait_for(crawler.close(), _BROWSER_CLOSE_TIMEOUT_S)
         except Exception as exc:  # the browser is ended below whatever state its driver is in
             logger.warning("closing the browser connection failed: %s", exc)
         finally:
-            try:
-                if self._chromium is not None:
-                    await self._chromium.close()
-            finally:
-                await self._closed_proxy.aclose()
+            if chromium is not None:
+                await chromium.close()
 
 
 class _Crawl4aiLogs(AsyncLoggerBase):

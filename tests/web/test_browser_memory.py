@@ -5,25 +5,26 @@ guard proxy; each is reported too large (never retried), and the browser goes on
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from fault_server import FaultServer, Reply, gzip_bomb
 
 from research_crawler.config.settings import FetchSettings
 from research_crawler.pages.page import Determination
-from research_crawler.web.browser import chromium_flags
+from research_crawler.web.browser import ChromiumProcess, chromium_flags, chromium_process_count
+from research_crawler.web.browser_memory import MemoryBound
 from research_crawler.web.fetcher import Fetcher
 
-#: Array buffers live outside V8's heap: only the watch on the renderer's memory stops them.
-BUFFERS = """<html><head><title>grows</title></head><body><p>loading…</p><script>
+#: Array buffers live outside V8's heap: only the watch on the renderer's memory stops them. The script runs before the
+#: page has loaded, so the render lasts until its renderer is stopped.
+BUFFERS = """<html><head><title>grows</title><script>
 var kept = [];
-function grow() { for (var i = 0; i < 8; i++) { var b = new Uint8Array(8000000); b.fill(7); kept.push(b); }
-                  setTimeout(grow, 0); }
-grow();
-</script></body></html>"""
+for (var i = 0; ; i++) { var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b); }
+</script></head><body><p>loading…</p></body></html>"""
 #: Plain arrays live in V8's heap: its limit (half the page's memory) ends the renderer first.
 ARRAYS = BUFFERS.replace(
-    "var b = new Uint8Array(8000000); b.fill(7); kept.push(b);", "kept.push(new Array(1e6).fill(i + 0.5));"
+    "var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b);", "kept.push(new Array(1e6).fill(i + 0.5));"
 )
 FETCHES_A_BLOB = """<html><body><p id="said">a page</p><script>
 fetch("/blob").then(function (r) { return r.arrayBuffer(); }).then(function (b) {
@@ -44,6 +45,54 @@ def test_a_pages_javascript_heap_is_limited_at_launch(tmp_path: Path) -> None:
     flags = chromium_flags(user_data_dir=tmp_path, js_heap_mb=512)
     assert "--js-flags=--max-old-space-size=512" in flags
     assert not any(flag.startswith("--js-flags") for flag in chromium_flags(user_data_dir=tmp_path))
+
+
+class _Tree:
+    """A browser's process tree as the bound reads it: (total, largest renderer) in MiB, per reading."""
+
+    def __init__(self, *readings: tuple[float, float]) -> None:
+        self.readings = [(100.0, 0.0), *readings]  # the first reading is the browser at launch
+        self.stopped: list[float] = []
+
+    def memory(self) -> tuple[float, float]:
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
+
+    def stop_largest_renderer(self) -> float | None:
+        largest = self.readings[0][1] if self.readings else 0.0
+        if not largest:
+            return None
+        self.stopped.append(largest)
+        return largest
+
+
+def _bound(tree: _Tree) -> MemoryBound:
+    return MemoryBound(cast(ChromiumProcess, tree), max_mb=100, interval_s=0.0)
+
+
+async def test_a_renderer_past_its_bound_is_stopped_and_the_browser_kept() -> None:
+    tree = _Tree((180.0, 50.0), (260.0, 150.0), (150.0, 40.0), (150.0, 40.0))
+    bound = _bound(tree)
+    for _ in range(3):
+        await bound.check()
+    assert bound.stops == 1 and not bound.worn_out, "within its bounds again once that renderer is gone"
+
+
+async def test_a_browser_that_stays_past_its_bound_is_worn_out() -> None:
+    # the tree may hold 100 + 3 * 100 MB; it grows past that with every renderer small, and stays there
+    tree = _Tree((450.0, 60.0), (420.0, 30.0), (420.0, 30.0))
+    bound = _bound(tree)
+    await bound.check()
+    assert bound.stops == 1 and not bound.worn_out, "the largest renderer is stopped first"
+    await bound.check()
+    assert bound.worn_out and bound.stops == 1, "then no other page is stopped: the browser is relaunched"
+    await bound.check()
+    assert bound.stops == 1
+
+
+async def test_a_browser_past_its_bound_with_no_renderer_is_worn_out() -> None:
+    bound = _bound(_Tree((500.0, 0.0)))
+    await bound.check()
+    assert bound.worn_out and bound.stops == 0
 
 
 @pytest.mark.browser
@@ -83,3 +132,30 @@ async def test_a_render_that_receives_more_than_it_may_is_cut_at_the_proxy(
     assert page.determination is Determination.TOO_LARGE and page.attempts == 1
     assert page.reason == f"the page and what it loads passed {8 * 1024 * 1024} bytes: its render was cut"
     assert small.ok and "got 1048576" in small.markdown, "what stays within the bound is read whole"
+
+
+@pytest.mark.browser
+async def test_a_browser_left_past_its_bound_is_relaunched_and_the_next_page_read(
+    fault_server: FaultServer, bounded: FetchSettings
+) -> None:
+    fault_server.page("/plain", PLAIN)
+    fault_server.page("/other", PLAIN.replace("plain", "other"))
+    fault_server.page("/third", PLAIN)
+    async with Fetcher(bounded) as fetcher:
+        first = await fetcher.fetch(fault_server.url("/plain"), render="browser")
+        session = fetcher._browser  # the test looks inside: the browser is made to seem past its bound
+        assert session is not None and session._memory is not None and session._chromium is not None
+        old = session._chromium
+        bound: Any = session._memory
+        bound._tree_bound_mb = 0.0
+        stopped = await fetcher.fetch(fault_server.url("/other"), render="browser")
+        assert session.relaunches == 1 and session._chromium is not old
+        assert old._process.returncode is not None, "the worn-out browser is ended"
+        assert chromium_process_count(old.user_data_dir) == 0, "and every process of it"
+        new = session._chromium
+        after = await fetcher.fetch(fault_server.url("/third"), render="browser")
+    assert first.ok
+    # the renderer stopped for the tree is the largest one, this page's or the browser's own blank tab's
+    assert stopped.ok or stopped.determination is Determination.TOO_LARGE, (stopped.determination, stopped.reason)
+    assert after.ok and "a page too large" in after.markdown, "the relaunched browser reads the next page"
+    assert chromium_process_count(new.user_data_dir) == 0
