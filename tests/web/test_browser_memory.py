@@ -159,3 +159,14 @@ async def test_a_browser_left_past_its_bound_is_relaunched_and_the_next_page_rea
     assert stopped.ok or stopped.determination is Determination.TOO_LARGE, (stopped.determination, stopped.reason)
     assert after.ok and "a page too large" in after.markdown, "the relaunched browser reads the next page"
     assert chromium_process_count(new.user_data_dir) == 0
+
+
+@pytest.mark.browser
+def test_the_reliability_catalogues_case_holds() -> None:
+    from research_crawler.eval.reliability import resource_cases  # noqa: F401 - registers the group's cases
+    from research_crawler.eval.reliability.catalogue import registered_cases, run_case
+
+    (found,) = [entry for entry in registered_cases(["resource bounds"]) if "grows in Chromium" in entry[1]]
+    result = run_case(*found)
+    assert result.held, result.detail
+    assert "grows: too_large" in result.detail and "bomb: too_large" in result.detail

@@ -243,3 +243,37 @@ def _query_of_megabytes() -> Outcome:
         "; a run was started" if started else ""
     )
     return Outcome(held, detail)
+
+
+#: A page whose script fills array buffers (outside V8's heap) before it has loaded: it used to take Chromium's tree
+#: to 5.2 GB.
+_GROWING_PAGE = """<html><head><title>grows</title><script>
+var kept = [];
+for (var i = 0; ; i++) { var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b); }
+</script></head><body><p>loading</p></body></html>"""
+
+
+@case(_GROUP, "a page that grows in Chromium, or a gzip bomb rendered there, is stopped at its bound and too_large")
+async def _browser_memory() -> Outcome:
+    from research_crawler.eval.reliability.fault_web import FaultServer, Reply, gzip_bomb
+    from research_crawler.eval.reliability.fetch_cases import fast_settings
+    from research_crawler.pages.page import Determination
+    from research_crawler.web.browser import find_chromium
+    from research_crawler.web.fetcher import Fetcher
+
+    try:
+        find_chromium(None)
+    except Exception as exc:
+        return Outcome(False, skipped=f"no Chromium: {exc}")
+    bound_mb = 384
+    with FaultServer() as server:
+        server.page("/grows", _GROWING_PAGE)
+        server.route("/bomb", Reply(200, gzip_bomb(600 * _MIB), headers={"Content-Encoding": "gzip"}))
+        server.page("/after", "<html><body><p>The page after the pages too large.</p></body></html>")
+        settings = fast_settings(server, page_deadline_s=30.0, browser_wait_s=0.5, browser_max_memory_mb=bound_mb)
+        async with Fetcher(settings) as fetcher:
+            pages = [await fetcher.fetch(server.url(path), render="browser") for path in ("/grows", "/bomb")]
+            after = await fetcher.fetch(server.url("/after"), render="browser")
+    held = after.ok and all(p.determination is Determination.TOO_LARGE and p.attempts == 1 for p in pages)
+    detail = "; ".join(f"{p.url.rsplit('/', 1)[-1]}: {p.determination} after {p.elapsed_s:.1f} s" for p in pages)
+    return Outcome(held, f"{detail} ({pages[0].reason}); the next page {after.determination}", pages, 30.0)
