@@ -10,7 +10,10 @@ render means (retries, final-URL checks, determination) is decided in `rendering
 is the `Renderer` behind that seam. A render starts with its site's cookies and hands back what the page set
 (`cookie_jars.py`); when asked, it presses the page's "load more" control before the HTML is taken
 (`page_expansion.py`), each press on the host's turn, and the data requests that starts must pass robots.txt and
-the guard. Crawl4AI's own log calls go to our logger (`_Crawl4aiLogs`).
+the guard. A render of the browser we launched runs beside its memory bound (`browser_memory.py`): a tab whose
+renderer was stopped there, or ran out of its JavaScript heap, or whose proxy cut it at `max_render_bytes`, is
+too large; a browser left past its bound is relaunched once no render runs. Crawl4AI's own log calls go to our logger
+(`_Crawl4aiLogs`).
 """
 
 from __future__ import annotations
