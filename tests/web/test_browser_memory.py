@@ -11,6 +11,7 @@ import pytest
 from fault_server import FaultServer, Reply, gzip_bomb
 
 from research_crawler.config.settings import FetchSettings
+from research_crawler.eval.reliability.resource_cases import GROWING_PAGE
 from research_crawler.pages.page import Determination
 from research_crawler.web.browser import ChromiumProcess, chromium_flags, chromium_process_count
 from research_crawler.web.browser_memory import MemoryBound
@@ -18,14 +19,12 @@ from research_crawler.web.fetcher import Fetcher
 
 #: Array buffers live outside V8's heap: only the watch on the renderer's memory stops them. The script runs before the
 #: page has loaded, so the render lasts until its renderer is stopped.
-BUFFERS = """<html><head><title>grows</title><script>
-var kept = [];
-for (var i = 0; ; i++) { var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b); }
-</script></head><body><p>loading…</p></body></html>"""
+BUFFERS = GROWING_PAGE
 #: Plain arrays live in V8's heap: its limit (half the page's memory) ends the renderer first.
 ARRAYS = BUFFERS.replace(
     "var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b);", "kept.push(new Array(1e6).fill(i + 0.5));"
 )
+assert ARRAYS != BUFFERS, "the arrays page is its own"
 FETCHES_A_BLOB = """<html><body><p id="said">a page</p><script>
 fetch("/blob").then(function (r) { return r.arrayBuffer(); }).then(function (b) {
   document.getElementById("said").textContent = "got " + b.byteLength; });

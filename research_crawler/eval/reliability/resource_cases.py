@@ -19,7 +19,7 @@ import psutil
 
 from research_crawler.eval.reliability.catalogue import Outcome, case
 
-__all__: list[str] = []
+__all__ = ["GROWING_PAGE"]
 
 _GROUP = "resource bounds"
 _MIB = 1024 * 1024
@@ -247,7 +247,7 @@ def _query_of_megabytes() -> Outcome:
 
 #: A page whose script fills array buffers (outside V8's heap) before it has loaded: it used to take Chromium's tree
 #: to 5.2 GB.
-_GROWING_PAGE = """<html><head><title>grows</title><script>
+GROWING_PAGE = """<html><head><title>grows</title><script>
 var kept = [];
 for (var i = 0; ; i++) { var b = new Uint8Array(8000000); b.fill(i % 250); kept.push(b); }
 </script></head><body><p>loading</p></body></html>"""
@@ -267,7 +267,7 @@ async def _browser_memory() -> Outcome:
         return Outcome(False, skipped=f"no Chromium: {exc}")
     bound_mb = 384
     with FaultServer() as server:
-        server.page("/grows", _GROWING_PAGE)
+        server.page("/grows", GROWING_PAGE)
         server.route("/bomb", Reply(200, gzip_bomb(600 * _MIB), headers={"Content-Encoding": "gzip"}))
         server.page("/after", "<html><body><p>The page after the pages too large.</p></body></html>")
         settings = fast_settings(server, page_deadline_s=30.0, browser_wait_s=0.5, browser_max_memory_mb=bound_mb)
