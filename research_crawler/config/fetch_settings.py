@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import NoDecode
 
-from research_crawler.config.settings_section import SettingsSection
+from research_crawler.config.sections import SettingsSection
 
 __all__ = ["FetchSettings", "PageViewSettings", "RenderMode"]
 

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 
 from research_crawler.config.model_prices import ModelPrice, list_prices
-from research_crawler.config.settings_section import SettingsSection
+from research_crawler.config.sections import SettingsSection
 from research_crawler.errors import ConfigError
 
 __all__ = ["MODEL_ROLES", "ModelSettings"]

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from research_crawler.config.settings_section import SettingsSection
+from research_crawler.config.sections import SettingsSection
 
 __all__ = ["RunSettings"]
 

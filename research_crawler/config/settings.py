@@ -13,18 +13,23 @@ from typing import Any
 from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from research_crawler.config.eval_settings import EvalSettings
-from research_crawler.config.explore_settings import ExploreSettings
 from research_crawler.config.fetch_settings import FetchSettings, PageViewSettings
 from research_crawler.config.fetch_settings import RenderMode as RenderMode
-from research_crawler.config.library_settings import LibrarySettings
 from research_crawler.config.model_settings import MODEL_ROLES, ModelSettings
 from research_crawler.config.preset_files import PRESETS_DIR as PRESETS_DIR
 from research_crawler.config.preset_files import preset_file, preset_names
-from research_crawler.config.report_settings import ReportSettings, RerankSettings
-from research_crawler.config.report_settings import RerankerKind as RerankerKind
 from research_crawler.config.run_settings import RunSettings
-from research_crawler.config.serve_settings import ServeSettings
+from research_crawler.config.sections import (
+    EvalSettings,
+    ExploreSettings,
+    LibrarySettings,
+    ReportSettings,
+    RerankSettings,
+    ServeSettings,
+    SimulatedModelSettings,
+)
+from research_crawler.config.sections import FaultKind as FaultKind
+from research_crawler.config.sections import RerankerKind as RerankerKind
 from research_crawler.config.settings_file import CONFIG_FILE_NAME, find_config_file
 from research_crawler.config.settings_sources import (
     OpenAIEnvironmentSource,
@@ -32,8 +37,6 @@ from research_crawler.config.settings_sources import (
     reading_config_file,
     reading_preset,
 )
-from research_crawler.config.simulated_settings import FaultKind as FaultKind
-from research_crawler.config.simulated_settings import SimulatedModelSettings
 from research_crawler.config.user_files import load_toml, read_user_file
 from research_crawler.errors import ConfigError
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from research_crawler.config.report_settings import ReportSettings
+from research_crawler.config.sections import ReportSettings
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.eval.judges import JUDGE_METRICS, JudgeMetric, judge_templates
 from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest

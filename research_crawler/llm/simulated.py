@@ -17,7 +17,7 @@ import random
 import time
 from typing import Any
 
-from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.config.sections import SimulatedModelSettings
 from research_crawler.errors import ConfigError
 from research_crawler.llm.client import REASK_NAME, BaseModelClient, ModelReply, ModelRequest, ToolCallSpec
 from research_crawler.llm.simulated_agents import RULES, Player, text_reply

@@ -10,7 +10,7 @@ import random
 import threading
 from collections import Counter
 
-from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.config.sections import SimulatedModelSettings
 from research_crawler.llm.client import ModelReply, ToolCallSpec
 from research_crawler.llm.model_retries import TransientModelError
 

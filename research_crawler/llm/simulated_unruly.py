@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
-from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.config.sections import SimulatedModelSettings
 from research_crawler.llm.client import ModelReply, ToolCallSpec
 from research_crawler.llm.simulated_conversation import Conversation
 

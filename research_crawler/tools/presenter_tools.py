@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Annotated
 
-from research_crawler.config.report_settings import MAX_SUMMARY_CHARS
+from research_crawler.config.sections import MAX_SUMMARY_CHARS
 from research_crawler.pages.cleanup import shorten
 from research_crawler.report.models import ReportItem
 

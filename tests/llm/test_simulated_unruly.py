@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from research_crawler.config.simulated_settings import SimulatedModelSettings
+from research_crawler.config.sections import SimulatedModelSettings
 from research_crawler.llm.client import ModelReply, ToolCallSpec
 from research_crawler.llm.simulated_conversation import Conversation
 from research_crawler.llm.simulated_unruly import misbehave

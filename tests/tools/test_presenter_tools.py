@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from research_crawler.config.report_settings import MAX_SUMMARY_CHARS
+from research_crawler.config.sections import MAX_SUMMARY_CHARS
 from research_crawler.report.models import ReportItem
 from research_crawler.tools.presenter_tools import PresenterTools, summary_start
 
