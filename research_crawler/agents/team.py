@@ -8,6 +8,7 @@ Who speaks when is `speaker_selection`; the tools each agent calls live in `rese
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import autogen
 
@@ -43,6 +44,7 @@ __all__ = [
 # The Web Selector: chooses the sites to explore for a query from the site pool (or the user's sites) and fills P. It
 # runs in the Page Selector nested chat and cannot add a site outside the pool.
 
+
 def make_web_selector(
     exploration: Exploration, pool: SitePool, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, SiteSelectionTools]:
@@ -62,6 +64,7 @@ def make_web_selector(
 # --- Request Reader ------------------------------------------------------------------------------------------------
 # The Web Selector reading the request: before any site is chosen, it records the request as a contract with
 # `record_request` (and, for a follow-up, how the follow-up changes the earlier one).
+
 
 def make_request_reader(
     exploration: Exploration, model: ModelSpec, *, text: str
@@ -83,6 +86,7 @@ def make_request_reader(
 # --- Planner -------------------------------------------------------------------------------------------------------
 # The Planner: orchestrates one site — lists the best pending URLs, picks the next page, searches the site, and hands
 # over to the Supervisor. Its tools change the Web Context; the speaker selection reads what it asked.
+
 
 def make_planner(
     exploration: Exploration, model: ModelSpec
@@ -110,50 +114,49 @@ def make_planner(
     return planner, executor
 
 
-# --- Crawler -------------------------------------------------------------------------------------------------------
-# The Crawler: scores the numbered links of the page being scraped and stores the useful ones in C.
+# --- Crawler and Collector ----------------------------------------------------------------------------------------
+# The two agents of the page being scraped, made alike. The Crawler scores the page's numbered links and stores the
+# useful ones in C; the Item Collector (the paper's Paper Collector) stores the relevant items of the page in CP and
+# writes the short page report the Planner reads.
+
+
+def _page_agent(
+    role: Role, exploration: Exploration, model: ModelSpec, tools: list[Callable[..., str]]
+) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
+    agent = make_llm_agent(
+        role,
+        system_message=system_message(role, exploration.settings),
+        model=model,
+        stop_after_tool=exploration.settings.run.stop_after_tool,
+    )
+    executor = make_executor(f"{role.agent_name}Tools")
+    register_tools(agent, executor, tools)
+    finish_llm_agent(agent, model)
+    return agent, executor
+
 
 def make_crawler(
     exploration: Exploration, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, CrawlerTools]:
     """The Crawler agent, its executor, and its tools (which count the links they queued)."""
-    crawler = make_llm_agent(
-        Role.CRAWLER,
-        system_message=system_message(Role.CRAWLER, exploration.settings),
-        model=model,
-        stop_after_tool=exploration.settings.run.stop_after_tool,
-    )
-    executor = make_executor("CrawlerTools")
     tools = CrawlerTools(exploration)
-    register_tools(crawler, executor, tools.tools())
-    finish_llm_agent(crawler, model)
+    crawler, executor = _page_agent(Role.CRAWLER, exploration, model, tools.tools())
     return crawler, executor, tools
 
-
-# --- Collector -----------------------------------------------------------------------------------------------------
-# The Item Collector (the paper's Paper Collector): stores the relevant items of the page being scraped in CP and
-# writes the short page report the Planner reads.
 
 def make_collector(
     exploration: Exploration, model: ModelSpec
 ) -> tuple[autogen.ConversableAgent, autogen.ConversableAgent, CollectorTools]:
     """The Item Collector agent, its executor, and its tools (which count the items they added)."""
-    collector = make_llm_agent(
-        Role.COLLECTOR,
-        system_message=system_message(Role.COLLECTOR, exploration.settings),
-        model=model,
-        stop_after_tool=exploration.settings.run.stop_after_tool,
-    )
-    executor = make_executor("CollectorTools")
     tools = CollectorTools(exploration)
-    register_tools(collector, executor, tools.tools())
-    finish_llm_agent(collector, model)
+    collector, executor = _page_agent(Role.COLLECTOR, exploration, model, tools.tools())
     return collector, executor, tools
 
 
 # --- Supervisor ----------------------------------------------------------------------------------------------------
 # The Supervisor: reads the query and the items collected on the current site, then approves the site or gives the
 # Planner specific feedback. It runs in a nested chat, isolated from the navigation history.
+
 
 def make_supervisor(
     exploration: Exploration, model: ModelSpec
@@ -177,6 +180,7 @@ def make_supervisor(
 # --- Presenter -----------------------------------------------------------------------------------------------------
 # The Presenter: receives the best items (ranked, with metadata) in its task message, or through its `get_top_items`
 # tool (run.items_in_task off), and writes the report in Markdown, following the format the user asked for.
+
 
 def make_presenter(
     settings: Settings, tools: PresenterTools, model: ModelSpec

@@ -77,8 +77,7 @@ def evaluate(
 ) -> None:
     """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
     ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
-    from research_crawler.api import require_model_endpoint
-    from research_crawler.cli.run_helpers import check_reranker
+    from research_crawler.cli.run_helpers import check_can_run
 
     with extra_needed("eval", "evaluation"):  # a core install has no LangSmith
         from research_crawler.eval.dataset import resolve_dataset
@@ -90,9 +89,7 @@ def evaluate(
     if judge_model and judge == "llm":
         flags["models.agent_models"] = {"judge": judge_model}
     settings = load_settings(ctx, flags, preset=preset)
-    if backend == "openai" or judge == "llm":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai" or judge == "llm")
     os.environ.setdefault("TQDM_DISABLE", "1")  # LangSmith's own bar has no total: ours below has one
     target = out or settings.runs_dir / f"eval-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
     result = run_evaluation(

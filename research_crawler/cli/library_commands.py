@@ -197,10 +197,10 @@ def watch(
 ) -> None:
     """Run a request and report only what is new since the last watch of it (all of it the first time), then
     record it in the library. Pages seen before are asked for conditionally (fetch.revisit_cache)."""
-    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.api import ResearchCrawler
     from research_crawler.cli.library_view import show_watch
     from research_crawler.cli.run_helpers import (
-        check_reranker,
+        check_can_run,
         fresh_run_dir,
         progress_view,
         query_argument,
@@ -224,9 +224,7 @@ def watch(
     if feed is not None:
         check_feed(feed, this_watch)  # and so does a feed that cannot be written (another watch's)
     crawler = ResearchCrawler(settings, backend=backend)
-    if backend == "openai":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai")
     run_dir = fresh_run_dir(out, settings, query)
     sites = list(site or [])
     report = run_with_view(

@@ -58,10 +58,10 @@ def ask(
     quiet: QuietOption = False,
 ) -> None:
     """Answer one research request: live progress, then the report (also written to the run directory)."""
-    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.api import ResearchCrawler
     from research_crawler.cli.library_commands import record_in_library
     from research_crawler.cli.run_helpers import (
-        check_reranker,
+        check_can_run,
         fresh_run_dir,
         print_report,
         progress_view,
@@ -73,9 +73,7 @@ def ask(
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
     crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
-    if backend == "openai":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai")
     run_dir = fresh_run_dir(out, settings, query)
     sites = list(site or [])
     report = run_with_view(
@@ -104,16 +102,14 @@ def chat(
     quiet: QuietOption = False,
 ) -> None:
     """An interactive session: a request, the report, then follow-ups that reuse what was already found."""
-    from research_crawler.api import ResearchCrawler, require_model_endpoint
+    from research_crawler.api import ResearchCrawler
     from research_crawler.cli.chat_repl import ChatRepl, prompt_toolkit_reader
     from research_crawler.cli.live_view import choose_view_mode
-    from research_crawler.cli.run_helpers import check_reranker
+    from research_crawler.cli.run_helpers import check_can_run
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
-    if backend == "openai":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai")
     history = Path(typer.get_app_dir("research-crawler")) / "chat_history"
     repl = ChatRepl(
         ResearchCrawler(settings, backend=backend),
@@ -156,11 +152,11 @@ def batch(
     from research_crawler.cli.batch import SUMMARY_FILE, BatchRow, BatchRunner
     from research_crawler.cli.batch_file import load_batch
     from research_crawler.cli.foreground_run import stop_on_ctrl_c
-    from research_crawler.cli.run_helpers import check_reranker
+    from research_crawler.cli.run_helpers import check_can_run
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     settings = load_settings(ctx, flags, preset=preset)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=False)  # each entry's model endpoint: checked by the runner
     entries = load_batch(file)
 
     def progress(row: BatchRow) -> None:
@@ -288,8 +284,8 @@ def resume(
     """Continue a run that was killed or stopped: collected items are kept, no page is fetched twice. It runs with
     your settings plus what the run directory recorded of its scope, views, flow and models by name (never a
     program, an endpoint, the URL guard or a looser limit from it); options and --set given here win."""
-    from research_crawler.api import ResearchCrawler, require_model_endpoint
-    from research_crawler.cli.run_helpers import check_reranker, print_report, progress_view, run_with_view
+    from research_crawler.api import ResearchCrawler
+    from research_crawler.cli.run_helpers import check_can_run, print_report, progress_view, run_with_view
     from research_crawler.run.run_dir import RunMeta
     from research_crawler.text.untrusted import untrusted
 
@@ -301,9 +297,7 @@ def resume(
     crawler = ResearchCrawler(load_settings(ctx), backend=backend)
     resumed = crawler.settings_to_resume(run_dir, overrides=overrides)
     settings = resumed.settings
-    if backend == "openai":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai")
     no_view = quiet or (as_json and not console.is_terminal)
     if no_view and (note := resumed.note()):  # the view says it otherwise; quiet or not, the user is told
         err_console.print(untrusted(note), markup=False, highlight=False, soft_wrap=True)

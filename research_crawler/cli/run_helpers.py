@@ -142,12 +142,15 @@ def resume_command(run_dir: Path) -> str:
     return f"research-crawler resume {shlex.quote(str(run_dir))}"
 
 
-
-def check_reranker(settings: Settings) -> None:
-    """Fail before any work (and before a run directory exists) when the chosen reranker, or the model that
-    pre-ranks the Crawler's links, cannot load."""
+def check_can_run(settings: Settings, *, needs_model: bool) -> None:
+    """Fail before any work (and before a run directory exists) when a real model is needed and has no endpoint,
+    or when the chosen reranker, or the model that pre-ranks the Crawler's links, cannot load."""
+    from research_crawler.api import require_model_endpoint
     from research_crawler.rank.link_prerank import check_link_ranker
     from research_crawler.rank.rerank import load_reranker
+
+    if needs_model:
+        require_model_endpoint(settings)
 
     load_reranker(settings.rerank)
     if settings.page_view.crawler_top_links and settings.page_view.crawler_view == "links":

@@ -55,8 +55,7 @@ def serve(
         from research_crawler.serve.access import is_loopback
         from research_crawler.serve.app import create_app
 
-    from research_crawler.api import require_model_endpoint
-    from research_crawler.cli.run_helpers import check_reranker
+    from research_crawler.cli.run_helpers import check_can_run
 
     backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
     flags.update({"serve.host": host, "serve.port": port, "serve.token": token})
@@ -67,9 +66,7 @@ def serve(
             f"research-crawler serve --host {settings.serve.host} --token \"$(openssl rand -hex 16)\"",
             code=2,
         )
-    if backend == "openai":
-        require_model_endpoint(settings)
-    check_reranker(settings)
+    check_can_run(settings, needs_model=backend == "openai")
     listener = _bind(settings.serve.host, settings.serve.port)
     app = create_app(settings, backend=backend)
     console.print(f"research-crawler serve: {_address(settings, listener)}  (Ctrl-C stops)", highlight=False)
