@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from calendar import month_abbr, month_name
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -111,7 +112,9 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         return player.call("search_site", {"query": words or " ".join(sorted(content_words(query)))})
     if "Pending URLs on" in last_text:
         tried = {a.get("url") for a in calls_made(site_part, "scrape_url")}
-        listed = re.findall(r"^\d+\. (\S+) — ", last_text, re.MULTILINE)
+        # the view marks an item's page "(collected)": opening it finds no new item, so a model looking for more
+        # leaves it
+        listed = re.findall(r"^\d+\. (\S+) — .*?(?<! \(collected\))$", last_text, re.MULTILINE)
         for url in listed:
             if url not in tried:
                 return player.call("scrape_url", {"url": url})
@@ -129,6 +132,7 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     query = content_words(request)
     lines = link_lines(task)
     topical = _link_closeness(player.meaning, request, lines) if player.meaning is not None else None
+    calendar = _calendar_scores(request, lines, _today(chat))
     links = []
     for index, (number, text, context) in enumerate(lines):
         words = content_words(text)
@@ -137,7 +141,9 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         else:
             overlap = len(query & (words | content_words(context)))
             score = min(10.0, 4.0 + 6.0 * overlap / max(1, len(query))) if overlap else None
-        if score is None and (words & NAVIGATION_WORDS or _CALENDAR.match(text)):
+        if score is None and number in calendar:
+            score = calendar[number]
+        elif score is None and (words & NAVIGATION_WORDS or _CALENDAR.match(text)):
             score = 3.0
         elif score is None and words and not words & BOILERPLATE_WORDS:
             score = 1.0
@@ -147,6 +153,38 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     if topical is not None and not any(link["score"] >= 4.0 for link in links):
         _closest_subjects(links, lines, topical)
     return player.call("save_links", {"links": links[:40]})
+
+
+def _today(chat: Conversation) -> date:
+    said = re.search(r"Today is (\d{4}-\d{2}-\d{2})", chat.system())
+    return date.fromisoformat(said.group(1)) if said else date.today()
+
+
+def _calendar_scores(request: str, lines: list[tuple[int, str, str]], today: date) -> dict[int, float]:
+    """An archive's calendar links as a model weighs them against the request's dates: a year the request asks for
+    above the rest (3.0) and a year outside its dates below them; for the newest items, the latest year and the
+    latest month of the page first, whatever order the page lists them in. Links it has no reason to tell apart
+    are left out (they keep the navigation score)."""
+    reading = request_reading(request, today=today)
+    years = {n: int(m.group(1)) for n, text, _ in lines if (m := re.fullmatch(r"\s*((?:19|20)\d\d)\W*(?:\(\d+\))?\s*",
+                                                                            text))}  # fmt: skip
+    months = {n: _MONTHS[m.group(1).lower()] for n, text, _ in lines
+              if (m := re.fullmatch(r"\s*([a-z]+)\.?(?:\s+\d{4})?\W*(?:\(\d+\))?\s*", text, re.I))
+              and m.group(1).lower() in _MONTHS}  # fmt: skip
+    scores: dict[int, float] = {}
+    if "date_from" in reading or "date_to" in reading:
+        low = int(str(reading.get("date_from", "0001"))[:4])
+        high = int(str(reading.get("date_to", "9999"))[:4])
+        scores.update({n: 5.0 if low <= year <= high else 1.0 for n, year in years.items()})
+    elif reading.get("order") == "newest" or reading.get("recent"):
+        for calendar in (years, months):
+            for rank, n in enumerate(sorted(calendar, key=lambda n: -calendar[n])[:2]):
+                scores[n] = 4.0 - rank / 2
+    return scores
+
+
+#: A month by its name or its usual abbreviation ("March", "Mar", "Sept"), as an English reader knows them.
+_MONTHS = {name.lower(): n for names in (month_name, month_abbr) for n, name in enumerate(names) if n} | {"sept": 9}
 
 
 def _closest_subjects(links: list[dict[str, Any]], lines: list[tuple[int, str, str]], closeness: list[float]) -> None:

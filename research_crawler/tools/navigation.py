@@ -43,13 +43,14 @@ def get_top_urls(
 
     Returns:
         Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path; the page of
-        an item already collected is marked "(collected)": opening it finds no new item; a short anchor such as
+        an item already collected is marked "(collected)" and listed after the pages that may hold something new:
+        opening it finds no new item; a short anchor such as
         "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
         under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
-    top = web_context.top_urls(k)
+    top = _new_before_collected(web_context, k)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
         collected = web_context.collected
@@ -63,6 +64,13 @@ def get_top_urls(
     else:
         text = f"No pending URLs on {web_context.site_url}."
     return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))
+
+
+def _new_before_collected(web_context: WebContext, k: int) -> list[PendingURL]:
+    """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
+    that may hold something new: they would fill the Planner's short view with pages that add nothing."""
+    in_order = web_context.top_urls(web_context.pending_count)
+    return sorted(in_order, key=lambda pending: pending.url in web_context.collected)[:k]  # a stable sort
 
 
 #: An anchor this short ("2024", "March", "Next page") says little without the page it was on.

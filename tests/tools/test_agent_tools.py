@@ -103,8 +103,24 @@ def test_get_top_urls_says_which_pages_hold_items_collected_already(web: WebCont
     web.add_item("http://papers.test/abs/2", title="Protein folding with diffusion", score=8, found_on=page.url)
     lines = get_top_urls(web, 3, state=STATE).message.splitlines()
     collected = [line for line in lines if line.endswith(" (collected)")]
-    assert len(collected) == 1 and collected[0].startswith("2. /abs/2 — ")
+    assert len(collected) == 1 and collected[0].startswith("3. /abs/2 — ")  # after the pages that may hold more
     assert not any("(collected)" in line for line in lines if "/abs/1" in line)
+
+
+def test_get_top_urls_lists_pages_that_may_hold_something_new_before_items_collected(web: WebContext) -> None:
+    # a search result's items collected from the listing rank highest in C, yet opening them adds nothing: the
+    # Planner's short view shows the listing's next page and the other item first, the collected ones after
+    web.take(SITE)
+    page = make_page()
+    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9.5}, {"id": 3, "score": 4}], state=STATE)
+    web.add_item("http://papers.test/abs/2", title="Protein folding with diffusion", score=8, found_on=page.url)
+    web.add_item("http://papers.test/abs/1", title="Graph neural networks for molecules", score=8, found_on=page.url)
+    assert web.top_urls(2)[0].url == "http://papers.test/abs/2"  # C's own order is unchanged
+    top = get_top_urls(web, 2, state=STATE)
+    assert [p.url for p in top.urls] == ["http://papers.test/list/cs?skip=25", "http://papers.test/abs/2"]
+    lines = get_top_urls(web, 3, state=STATE).message.splitlines()
+    assert lines[1:4] == ["1. /list/cs?skip=25 — next page", "2. /abs/2 — Protein folding with diffusion (collected)",
+                          "3. /abs/1 — Graph neural networks for molecules (collected)"]  # fmt: skip
 
 
 def test_get_top_urls_says_when_nothing_is_left() -> None:
