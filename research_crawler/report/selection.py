@@ -1,5 +1,5 @@
-"""Choosing the report's items under the request's contract: dates filter, "newest first" orders by date, the
-count is met or the shortfall said — never padded — and one line per constraint says how it was met.
+"""Choosing the report's items under the request's contract: dates and named authors filter, "newest first" orders
+by date, the count is met or the shortfall said — never padded — and one line per constraint says how it was met.
 """
 
 from __future__ import annotations
@@ -55,8 +55,10 @@ def select_items(
     if request.order == "newest":
         inside.sort(key=_newest_key, reverse=True)  # a stable sort: equal dates keep their relevance order
     by_authors = [item for item in inside if _by(item, request.authors)]
-    if request.authors:  # the works of the authors asked for come first, in the order above
-        inside = by_authors + [item for item in inside if item not in by_authors]
+    by_others = [item for item in inside if request.authors and item.authors and item not in by_authors]
+    unsigned = [item for item in inside if request.authors and not item.authors]
+    if request.authors:  # only the works of the authors asked for, as dates keep only the works of their dates
+        inside = by_authors
     chosen = [item.model_copy(update={"rank": rank}) for rank, item in enumerate(inside[:wanted], 1)]
     lines = []
     kind = request.item_kind or item_kind
@@ -89,8 +91,16 @@ def select_items(
         names = ", ".join(request.fields)
         lines.append(f"fields asked for: {names}{' only' if request.fields_only else ''}")
     if request.authors:
-        lines.append(f"{len(by_authors)} by {', '.join(request.authors)}, shown first")
-    return Selection(chosen, lines, outside, undated)
+        line = f"{len(chosen)} by {', '.join(request.authors)}"
+        if by_others:
+            line += f"; {len(by_others)} by other authors left out"
+        lines.append(line)
+        if unsigned:
+            titles = ", ".join(f"“{item.title}”" for item in unsigned[:3]) + (" …" if len(unsigned) > 3 else "")
+            lines.append(
+                f"{len(unsigned)} {kind}(s) with no authors shown could not be checked and were left out: {titles}"
+            )
+    return Selection(chosen, lines, outside + by_others, undated + unsigned)
 
 
 def _words(text: str) -> str:
