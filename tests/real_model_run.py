@@ -20,7 +20,7 @@ from research_crawler.run.run_dir import PAGES_DIR
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 from research_crawler.tools.page_evidence import PageEvidence
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 __all__ = ["Recipe", "check_guards", "readme_recipe", "run_recipe"]
 

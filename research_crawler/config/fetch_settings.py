@@ -28,7 +28,7 @@ class FetchSettings(SettingsSection):
     render: RenderMode = Field(
         "auto",
         description="Default strategy: plain HTTP, the headless browser, or auto: HTTP, and the browser again for "
-        "a page that asks for JavaScript and shows next to no text without it (tools/script_rendering.py).",
+        "a page that asks for JavaScript and shows next to no text without it (web/rendering.py).",
     )
     obey_robots: bool = Field(True, description="Obey robots.txt (RFC 9309).")
     per_host_delay_s: float = Field(1.0, ge=0, description="Minimum gap between two requests to one host.")

@@ -15,7 +15,7 @@ from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem
 from research_crawler.errors import StateError
 from research_crawler.report.models import Report, ReportItem
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 __all__ = ["PAGES_DIR", "RunEvidence", "collected_items_of", "read_evidence"]
 

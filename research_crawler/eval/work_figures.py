@@ -19,7 +19,7 @@ from research_crawler.eval.testbed import Item
 from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.report.identity import normal_title, surname
 from research_crawler.report.models import Report, ReportItem
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 __all__ = ["WorkFigures", "entry_problems", "work_figures"]
 

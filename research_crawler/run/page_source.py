@@ -17,7 +17,7 @@ from research_crawler.pages.page import Determination, Page
 from research_crawler.run.trace import Trace
 from research_crawler.web.fetch_ahead import AheadOutcome, FetchAhead
 from research_crawler.web.fetcher import Fetcher
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 __all__ = ["PageSource"]
 

@@ -45,7 +45,7 @@ from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration
 from research_crawler.web.fetcher import Fetcher
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 from research_crawler.web.shared_politeness import SharedPoliteness
 
 __all__ = ["ResearchSession"]

@@ -5,7 +5,7 @@ Playwright's own browser download is never used. Every tab is opened in our own 
 closed after use, every request of a tab (redirect hops included) goes through the URL guard's proxy
 (`guard_proxy.py`), and with an allowlist every sub-resource request is checked against it too. Each render has a
 proxy of its own (so its own browser context): the render's page request leaves on its host's schedule, its
-tunnels end with it, and concurrent renders never mix their requests (`render_pacing.py`). What a
+tunnels end with it, and concurrent renders never mix their requests (`pacing.py`). What a
 render means (retries, final-URL checks, determination) is decided in `rendering.py`; `BrowserSession`
 is the `Renderer` behind that seam. A render starts with its site's cookies and hands back what the page set
 (`cookie_jars.py`); when asked, it presses the page's "load more" control before the HTML is taken
@@ -34,9 +34,9 @@ from research_crawler.pages.page import Determination
 from research_crawler.web.browser import ChromiumProcess, launch_chromium
 from research_crawler.web.browser_memory import MemoryBound
 from research_crawler.web.guard_proxy import GuardProxy
+from research_crawler.web.pacing import RenderPacing
 from research_crawler.web.page_expansion import Expansion, ExpansionBounds, expand
 from research_crawler.web.politeness import HostPoliteness, politeness_key
-from research_crawler.web.render_pacing import RenderPacing
 from research_crawler.web.rendering import Rendered
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.url_guard import UrlGuard

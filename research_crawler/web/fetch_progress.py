@@ -1,10 +1,14 @@
-"""One fetch's progress and its page clock: the total deadline that starts with the first request."""
+"""One fetch's progress and its page clock (the total deadline that starts with the first request), and the words its
+outcome adds to its page's reason."""
 
 from __future__ import annotations
 
 import asyncio
 
-__all__ = ["FetchProgress"]
+from research_crawler.config.settings import RenderMode
+from research_crawler.pages.page import Page
+
+__all__ = ["FetchProgress", "attempts_text", "joined", "rendered_in_place_of", "stopping_took"]
 
 
 class FetchProgress:
@@ -38,3 +42,49 @@ class FetchProgress:
         if self._expires is None:
             return None
         return self._expires - asyncio.get_running_loop().time()
+
+
+# The words a fetch's outcome adds to its page's reason: attempts made, a deadline's overrun, and what became of a
+# page that `render="auto"` sent to the browser.
+
+
+def rendered_in_place_of(page: Page, rendered: Page, why: str) -> Page:
+    """The browser's `rendered` page standing for the HTTP `page` (its URL, both attempts, why it was rendered);
+    `page` itself, with the browser's outcome in its reason, when the browser could not read it."""
+    if not rendered.ok:
+        note = f"needs JavaScript; the browser got {rendered.determination.value}: {rendered.reason}"
+        return page.model_copy(update={"reason": joined(page.reason, note)})
+    note = f"rendered with the browser: {why}"
+    attempts = page.attempts + rendered.attempts
+    return rendered.model_copy(update={"url": page.url, "reason": joined(rendered.reason, note), "attempts": attempts})
+
+
+def joined(first: str, second: str) -> str:
+    return f"{first}; {second}" if first else second
+
+
+def attempts_text(count: int) -> str:
+    return f"{count} attempt" if count == 1 else f"{count} attempts"
+
+
+#: Time after the deadline worth a word in the reason (below it, only the event loop's scheduling).
+_OVERRUN_NOTED_S = 0.1
+
+
+def stopping_took(scope: asyncio.Timeout, mode: RenderMode) -> str:
+    """How long stopping the page took after its deadline fired, when that is worth saying.
+
+    The deadline cancels the fetch, but what the cancelled code awaits while it unwinds still runs: in the
+    browser that is Crawl4AI closing the tab (``page.close()`` in its clean-up), and Chromium takes about
+    half a second to close a tab whose renderer is stuck in a script. That time is the page's, so it is
+    reported here rather than hidden; the tab is closed when the fetch returns (never left running).
+    """
+    deadline = scope.when()
+    if deadline is None:
+        return ""
+    overrun = asyncio.get_running_loop().time() - deadline
+    if overrun < _OVERRUN_NOTED_S:
+        return ""
+    if mode == "browser":
+        return f"; closing its browser tab took {overrun:.2f} s more (a page busy in its scripts closes slowly)"
+    return f"; stopping the request took {overrun:.2f} s more"

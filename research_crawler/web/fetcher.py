@@ -43,10 +43,10 @@ from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.errors import BrowserError, InvalidURLError
 from research_crawler.pages.html_forms import FormSubmission, submission_identity
 from research_crawler.pages.page import Determination, Page
+from research_crawler.web import fetch_progress
 from research_crawler.web.browser_session import BrowserSession
 from research_crawler.web.cookie_jars import SiteCookies
 from research_crawler.web.fetch_progress import FetchProgress
-from research_crawler.web.fetch_reasons import attempts_text, joined, rendered_in_place_of, stopping_took
 from research_crawler.web.http_transport import HttpTransport
 from research_crawler.web.interstitials import pass_interstitial
 from research_crawler.web.page_building import (
@@ -56,15 +56,14 @@ from research_crawler.web.page_building import (
     page_from_file,
     page_from_response,
 )
-from research_crawler.web.page_cache import PageCache
 from research_crawler.web.page_expansion import ExpansionBounds, expansion_signal
+from research_crawler.web.page_store import PageCache
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
-from research_crawler.web.rendering import fetch_rendered
+from research_crawler.web.rendering import fetch_rendered, script_rendering_reason
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.revisit_cache import RevisitCache
 from research_crawler.web.robots import RobotsCache
-from research_crawler.web.script_rendering import script_rendering_reason
 from research_crawler.web.shared_politeness import SharedPoliteness
 from research_crawler.web.url_guard import Resolver, UrlGuard
 
@@ -293,7 +292,7 @@ class Fetcher:
                 final_url=progress.url or url,
                 determination=Determination.TIMEOUT,
                 reason=f"the page deadline of {self._settings.page_deadline_s:g} s passed "
-                f"({attempts_text(progress.attempts)} made){stopping_took(scope, mode)}",
+                f"({fetch_progress.attempts_text(progress.attempts)} made){fetch_progress.stopping_took(scope, mode)}",
                 render="http" if mode == "auto" else mode,
                 attempts=progress.attempts,
             )
@@ -411,9 +410,9 @@ class Fetcher:
                 self._no_browser = str(exc)
                 logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
             else:
-                return rendered_in_place_of(page, rendered, why or f"it has {more}")
+                return fetch_progress.rendered_in_place_of(page, rendered, why or f"it has {more}")
         note = f"needs JavaScript, no browser: {self._no_browser}" if why else f"{more} not pressed: no browser"
-        return page.model_copy(update={"reason": joined(page.reason, note)})
+        return page.model_copy(update={"reason": fetch_progress.joined(page.reason, note)})
 
     async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
         refusal = await self._gate.refusal(url)
@@ -485,7 +484,7 @@ class Fetcher:
                 status=None,
                 determination=Determination.TIMEOUT,
                 reason=f"the deadline of {self._settings.page_deadline_s:g} s passed "
-                f"({attempts_text(progress.attempts)} made)",
+                f"({fetch_progress.attempts_text(progress.attempts)} made)",
                 attempts=progress.attempts,
             )
 

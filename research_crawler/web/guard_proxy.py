@@ -11,7 +11,7 @@ Plain-HTTP requests are forwarded one per client connection (``Connection: close
 alive browser connection can never carry a second request to another host through the first one's socket.
 
 With a `RenderPacing` (one proxy per render) the render's page request — its navigation and redirect hops —
-leaves only when its host's schedule allows, the moment it is sent upstream (`render_pacing.py`); closing the
+leaves only when its host's schedule allows, the moment it is sent upstream (`pacing.py`); closing the
 proxy ends every tunnel of the render, so none is kept alive into another.
 """
 
@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from research_crawler.web.render_pacing import RenderPacing, Turn
+from research_crawler.web.pacing import RenderPacing, Turn
 from research_crawler.web.url_guard import UrlGuard
 
 __all__ = ["GuardProxy"]

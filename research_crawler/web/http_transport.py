@@ -26,11 +26,11 @@ from research_crawler.web.content_encoding import ACCEPT_ENCODING, BoundedDecode
 from research_crawler.web.cookie_jars import refusing_jar
 from research_crawler.web.fetch_progress import FetchProgress
 from research_crawler.web.html_body import media_type
+from research_crawler.web.pacing import SendPacing
 from research_crawler.web.pinned_transport import GuardRefusedError, PinnedTransport
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.raw_response import HopCheck, RawResponse
 from research_crawler.web.retries import retry_politely
-from research_crawler.web.send_pacing import SendPacing
 from research_crawler.web.url_guard import UrlGuard
 
 __all__ = ["REDIRECT_STATUSES", "ConditionalHeaders", "HttpTransport"]

@@ -39,7 +39,7 @@ from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.page import Determination, Page
 from research_crawler.web.block_pages import main_text_words
 from research_crawler.web.page_building import failed_page
-from research_crawler.web.script_rendering import script_rendering_reason
+from research_crawler.web.rendering import script_rendering_reason
 
 __all__ = ["MAX_PASSES", "Interstitial", "find_interstitial", "pass_interstitial"]
 

@@ -120,7 +120,7 @@ class HostPoliteness:
 
         With `begins_here` False the request leaves from somewhere else, which calls `begin` (or `begin_send`) when
         it does (a browser page: the guard proxy, as the browser's own request leaves; a plain-HTTP request: its
-        headers being written, `send_pacing`): the slot then only books the turn and sleeps until it, so that the
+        headers being written, `pacing.SendPacing`): the slot then only books the turn and sleeps until it, so that the
         begin there finds the gap already waited, and never spends a begin itself.
         """
         state = self._state(host)

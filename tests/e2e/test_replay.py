@@ -12,7 +12,7 @@ from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 
 def test_two_replays_of_one_recording_give_the_same_report(

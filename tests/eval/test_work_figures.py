@@ -16,7 +16,7 @@ from research_crawler.eval.testbed_sites import TestbedSites
 from research_crawler.eval.work_figures import WorkFigures, entry_problems, work_figures
 from research_crawler.pages.page import Determination, Page
 from research_crawler.report.models import Report, ReportItem
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 WEB = generate_unfamiliar_web(2024)
 BASES = {name: f"http://127.0.0.1:{9100 + n}/" for n, name in enumerate(WEB.site_names())}

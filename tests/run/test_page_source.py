@@ -15,7 +15,7 @@ from research_crawler.report.models import Report
 from research_crawler.run.run_dir import PAGES_DIR
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import TraceEvent, read_trace
-from research_crawler.web.page_archive import PageArchive
+from research_crawler.web.page_store import PageArchive
 
 SITES = ("arxiv-like", "journal-like")
 

@@ -11,8 +11,8 @@ import pytest
 from fault_server import FaultServer, Reply
 
 from research_crawler.web.guard_proxy import GuardProxy
+from research_crawler.web.pacing import RenderPacing
 from research_crawler.web.politeness import HostPoliteness
-from research_crawler.web.render_pacing import RenderPacing
 from research_crawler.web.url_guard import UrlGuard
 
 GUARD = UrlGuard(allowed_hosts=["127.0.0.1"])

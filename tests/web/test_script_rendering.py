@@ -8,7 +8,7 @@ import pytest
 import realweb
 
 from research_crawler.web.page_building import html_page, page_from_file
-from research_crawler.web.script_rendering import script_rendering_reason
+from research_crawler.web.rendering import script_rendering_reason
 
 NOTICE = "<noscript><p>PaperStream needs JavaScript to show the list of papers.</p></noscript>"
 

@@ -1,17 +1,29 @@
-"""The pages one Fetcher has fetched, by canonical URL, so that no page is fetched twice.
+"""Where fetched pages are kept: the pages one Fetcher has fetched, in memory (`PageCache`), and the pages a run
+fetched, in its run directory (`PageArchive`: resume, follow-ups and `--replay`). The pages kept across runs for
+conditional requests are the revisit cache (revisit_cache.py, SQLite).
 
-Concurrent requests for the same URL share one fetch (an asyncio future); a page is also found under
-the URL its redirects ended at.
+The page cache keeps pages by canonical URL, so that no page is fetched twice.
+
+Concurrent requests for the same URL share one fetch (an asyncio future); a page is also found under the URL its
+redirects ended at.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
+from pydantic import ValidationError
+
+from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.pages.page import Page, RenderKind
 
-__all__ = ["PageCache"]
+__all__ = ["PageArchive", "PageCache"]
 
 
 class PageCache:
@@ -94,3 +106,47 @@ class PageCache:
             return page
         finally:
             self._in_flight.pop(key, None)
+
+
+# The pages a run fetched, kept in its run directory: one fetch per page across resume and follow-ups, and the
+# recording that `--replay` answers from (the web changes, a benchmark on a recording does not).
+
+
+logger = logging.getLogger(__name__)
+
+
+class PageArchive:
+    """Pages stored as JSON files (raw HTML included) under `directory`, keyed by their canonical URL."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, url: str) -> Path:
+        canonical = try_canonicalize_url(url) or url
+        return self.directory / f"{hashlib.sha1(canonical.encode('utf-8')).hexdigest()}.json"
+
+    def get(self, url: str) -> Page | None:
+        """The stored page for `url`, or None (an unreadable file is logged and treated as absent)."""
+        path = self._path(url)
+        if not path.is_file():
+            return None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            page = Page.model_validate(data)
+        except (OSError, ValueError, ValidationError) as exc:
+            logger.warning("ignoring an unreadable archived page %s: %s", path.name, exc)
+            return None
+        return page
+
+    def put(self, page: Page) -> None:
+        """Store `page` under its requested URL (and its final URL, when a redirect led elsewhere)."""
+        data = page.model_dump(mode="json")
+        data["html"] = page.html
+        text = json.dumps(data, ensure_ascii=False)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self._path(page.url), text)
+        if page.final_url != page.url:
+            atomic_write_text(self._path(page.final_url), text)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.directory.glob("*.json")) if self.directory.is_dir() else 0

@@ -1,18 +1,13 @@
-"""Which requests of one browser render are its page request, paced on the host's schedule as they leave.
+"""Requests paced on their host's schedule as they leave: a plain-HTTP request's headers (`SendPacing`) and a browser
+render's page request (`RenderPacing`).
 
-A render's page request is its navigation: the first request the render makes and each redirect hop, until the
-document arrives. Those begin only when the host's schedule allows (`HostPoliteness.begin`: the per-host delay,
-Crawl-delay and Retry-After back-off, shared by every query and worker), exactly like a plain-HTTP page request.
-What the document then loads — stylesheets, scripts, images, and the XHR/fetch calls its scripts make to fill it
-in — is part of reading that one page, as a person's browser loads it: not paced, like the plain-HTTP fetcher that
-counts one request per page. They cannot outlast the render either: its proxy, and every tunnel through it, is
-closed when the render ends.
+A plain-HTTP request begins on its host's schedule as its headers are written, not when it is handed to httpx.
 
-Over plain HTTP the guard proxy sees each request and the status of its answer, so the navigation is known
-exactly. Inside an HTTPS tunnel it sees neither: the first tunnel to each host that the render opens before its
-document arrived is paced (it carries the navigation, or a redirect hop to another host; a preconnect to a
-sub-resource's host at worst waits its turn), and the browser tells when the document arrived
-(`document_arrived`). A same-host redirect inside one tunnel cannot be told apart and is not paced on its own.
+Between the two, httpx opens or picks a connection (DNS pin, TCP, TLS): begun before that, two requests could reach
+the server closer than the host's delay. httpcore's ``trace`` request extension calls us as the headers are about to
+be written; the begin is taken there (waiting for the host's turn if need be) and the headers leave in the same
+event-loop step. When they are written (or failed to be) the schedule is told, and the host's gap counts from then:
+on Ray the begin is a remote call whose answer arrives later than the actor granted it.
 """
 
 from __future__ import annotations
@@ -21,10 +16,61 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
-from research_crawler.web.politeness import politeness_key
+from research_crawler.web.politeness import HostPoliteness, politeness_key
 
-__all__ = ["RenderPacing", "Turn"]
+__all__ = ["RenderPacing", "SendPacing", "Turn"]
+
+logger = logging.getLogger(__name__)
+
+_HEADERS_ABOUT_TO_BE_WRITTEN = frozenset({"http11.send_request_headers.started", "http2.send_request_headers.started"})
+_HEADERS_WRITTEN = frozenset(
+    {
+        "http11.send_request_headers.complete",
+        "http11.send_request_headers.failed",
+        "http2.send_request_headers.complete",
+        "http2.send_request_headers.failed",
+    }
+)
+
+
+class SendPacing:
+    """The ``trace`` extension of one request to `host` (a politeness key): each time its headers go on the wire
+    they begin on `politeness`'s schedule (a request that never writes them, e.g. its connection failed, takes no
+    turn)."""
+
+    def __init__(self, politeness: HostPoliteness, host: str) -> None:
+        self._politeness = politeness
+        self._host = host
+        self._ticket: str | None = None
+
+    def extensions(self) -> dict[str, Any]:
+        """The request extensions that install this pacing."""
+        return {"trace": self}
+
+    async def __call__(self, event: str, info: dict[str, Any]) -> None:
+        if event in _HEADERS_ABOUT_TO_BE_WRITTEN:
+            self._ticket = await self._politeness.begin_send(self._host)
+            logger.debug("request to %s begins on its host's schedule as its headers are written", self._host)
+        elif event in _HEADERS_WRITTEN and self._ticket is not None:
+            ticket, self._ticket = self._ticket, None
+            self._politeness.sent(self._host, ticket)
+
+
+# Which requests of one browser render are its page request, paced on the host's schedule as they leave. A render's
+# page request is its navigation: the first request the render makes and each redirect hop, until the document
+# arrives. Those begin only when the host's schedule allows (`HostPoliteness.begin`: the per-host delay, Crawl-delay
+# and Retry-After back-off, shared by every query and worker), exactly like a plain-HTTP page request. What the
+# document then loads — stylesheets, scripts, images, and the XHR/fetch calls its scripts make to fill it in — is part
+# of reading that one page, as a person's browser loads it: not paced, like the plain-HTTP fetcher that counts one
+# request per page. They cannot outlast the render either: its proxy, and every tunnel through it, is closed when the
+# render ends. Over plain HTTP the guard proxy sees each request and the status of its answer, so the navigation is
+# known exactly. Inside an HTTPS tunnel it sees neither: the first tunnel to each host that the render opens before
+# its document arrived is paced (it carries the navigation, or a redirect hop to another host; a preconnect to a sub-
+# resource's host at worst waits its turn), and the browser tells when the document arrived (`document_arrived`). A
+# same-host redirect inside one tunnel cannot be told apart and is not paced on its own.
+
 
 logger = logging.getLogger(__name__)
 
