@@ -38,7 +38,6 @@ GROUPS = (
     "resource bounds",
     "answers that agree with themselves",
     "run directories from elsewhere",
-    "answers that agree with themselves",
 )
 
 
