@@ -1,5 +1,6 @@
-"""Choosing the report's items under the request's contract: dates and named authors filter, "newest first" orders
-by date, the count is met or the shortfall said — never padded — and one line per constraint says how it was met.
+"""Choosing the report's items under the request's contract: dates filter, a byline naming other authors than those
+asked for is left out (one not shown is listed after, said unchecked), "newest first" orders by date, the count is
+met or the shortfall said — never padded — and one line per constraint says how it was met.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def select_items(
     by_authors = [item for item in inside if _by(item, request.authors)]
     by_others = [item for item in inside if request.authors and item.authors and item not in by_authors]
     unsigned = [item for item in inside if request.authors and not item.authors]
-    if request.authors:  # only the works of the authors asked for, as dates keep only the works of their dates
-        inside = by_authors
+    if request.authors:  # a byline naming others is left out; one not shown is listed after, said unchecked
+        inside = by_authors + unsigned
     chosen = [item.model_copy(update={"rank": rank}) for rank, item in enumerate(inside[:wanted], 1)]
     lines = []
     kind = request.item_kind or item_kind
@@ -91,16 +92,17 @@ def select_items(
         names = ", ".join(request.fields)
         lines.append(f"fields asked for: {names}{' only' if request.fields_only else ''}")
     if request.authors:
-        line = f"{len(chosen)} by {', '.join(request.authors)}"
+        line = f"{len([item for item in chosen if item.authors])} by {', '.join(request.authors)}"
         if by_others:
             line += f"; {len(by_others)} by other authors left out"
         lines.append(line)
-        if unsigned:
-            titles = ", ".join(f"“{item.title}”" for item in unsigned[:3]) + (" …" if len(unsigned) > 3 else "")
+        unchecked = [item for item in chosen if not item.authors]
+        if unchecked:
+            titles = ", ".join(f"“{item.title}”" for item in unchecked[:3]) + (" …" if len(unchecked) > 3 else "")
             lines.append(
-                f"{len(unsigned)} {kind}(s) with no authors shown could not be checked and were left out: {titles}"
+                f"{len(unchecked)} {kind}(s) with no authors shown could not be checked, listed after: {titles}"
             )
-    return Selection(chosen, lines, outside + by_others, undated + unsigned)
+    return Selection(chosen, lines, outside + by_others, undated)
 
 
 def _words(text: str) -> str:

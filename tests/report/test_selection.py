@@ -1,5 +1,5 @@
-"""Choosing a report's items under the contract: dates filter, newest first by date, never padded, only the works of
-named authors, one work one item — and a compliance line per constraint."""
+"""Choosing a report's items under the contract: dates filter, newest first by date, never padded, no work by
+other authors than those named, one work one item — and a compliance line per constraint."""
 
 from __future__ import annotations
 
@@ -58,9 +58,9 @@ def test_without_constraints_the_ranking_stands() -> None:
     assert choose(ResearchRequest(text="x"), wanted=3)[0] == [1, 2, 3]
 
 
-def test_only_the_works_of_named_authors_are_reported_and_the_rest_said() -> None:
-    # "by Lee" is a constraint like a year: a work whose byline names others is left out, and one whose authors
-    # could not be read is left out and named (the report never claims it is by Lee)
+def test_works_by_other_authors_are_left_out_and_unchecked_ones_listed_after() -> None:
+    # "by Lee" is a constraint like a year: a work whose byline names others is left out and counted; one whose
+    # authors could not be read is listed after Lee's, named as unchecked (the report never claims it is by Lee)
     by_lee = item(9, "2022-01-01", authors=["Lee, Ana"])
     also_lee = item(8, "2024-01-01", authors=["Bo Chen", "Ana Lee"])
     by_others = [item(n, "2023-01-01", authors=["Kim, Sun"]) for n in (1, 2)]
@@ -72,6 +72,9 @@ def test_only_the_works_of_named_authors_are_reported_and_the_rest_said() -> Non
         recent_days=365,
         item_kind="paper",
     )
-    assert [i.url.rsplit("/", 1)[1] for i in chosen.items] == ["9", "8"]  # the ranking's order, never padded
+    assert [i.url.rsplit("/", 1)[1] for i in chosen.items] == ["9", "8", "3"]  # Lee's in the ranking's order first
     assert chosen.compliance[0] == "2 by Ana Lee; 2 by other authors left out"
-    assert chosen.compliance[1].startswith("1 paper(s) with no authors shown could not be checked and were left out")
+    assert (
+        chosen.compliance[1]
+        == "1 paper(s) with no authors shown could not be checked, listed after: “Paper number 3 on graph networks”"
+    )
