@@ -12,7 +12,7 @@ challenges): whether the page is told blocked. Every miss is printed with what w
 ``--realweb`` adds ../shared/realweb's item pages, scored against their own citation tags (they carry
 them), so that a change is seen not to make them worse.
 
-Usage: .venv/bin/python benchmarks/page_understanding.py [--part dev|heldout|all] [--corpus DIR]
+Usage: .venv/bin/python benchmarks/page_understanding.py [--part dev|heldout|development2|heldout2|all] [--corpus DIR]
        [--realweb DIR] [--quiet] [--out benchmarks/out/page_understanding.json]
 """
 
@@ -313,7 +313,7 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--part", choices=("dev", "heldout", "all"), default="dev")
+    parser.add_argument("--part", choices=("dev", "heldout", "development2", "heldout2", "all"), default="dev")
     parser.add_argument("--corpus", default=None)
     parser.add_argument("--realweb", nargs="?", const=str(REALWEB), default=None)
     parser.add_argument("--quiet", action="store_true", help="figures only, no list of misses")
@@ -323,7 +323,7 @@ def main() -> None:
     root = corpus_dir(args.corpus)
     print(f"machine: {machine()}; corpus: {root}")
     document: dict[str, Any] = {"machine": machine(), "corpus": str(root), "parts": {}}
-    parts = ("dev", "heldout") if args.part == "all" else (args.part,)
+    parts = ("dev", "heldout", "development2", "heldout2") if args.part == "all" else (args.part,)
     for part in parts:
         pages = read_page_corpus(root, parts=(part,))
         sites = len({page.site for page in pages})

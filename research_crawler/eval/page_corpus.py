@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 PageKind = Literal["item", "listing", "search", "other", "blocked"]
-Part = Literal["dev", "heldout", "dropped"]
+Part = Literal["dev", "heldout", "development2", "heldout2", "dropped"]
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
 

@@ -25,6 +25,10 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
+# A postal address under a name: "…, Notkestrasse 85, 22603 Hamburg, Germany" (a postcode before a place, in a
+# line of comma-separated parts).
+_ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]{2,}")
+
 
 def people_in(text: str, *, continuing: bool = False) -> list[str]:
     """The names of a byline block: a list of names, or one name followed by its affiliation (any text after the
@@ -41,7 +45,7 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
 
 def between_names(text: str) -> bool:
     """Whether a line may sit between two names of one byline: an affiliation, an e-mail, a profile link."""
-    return bool(_FURNITURE.search(text) or _INSTITUTION.search(text))
+    return bool(_FURNITURE.search(text) or _INSTITUTION.search(text) or _ADDRESS.search(text))
 
 
 def unmistakable(text: str, people: list[str]) -> bool:

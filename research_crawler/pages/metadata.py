@@ -103,7 +103,13 @@ _DOCUMENT_TYPE = re.compile(
     r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
     re.I,
 )
-_REFERENCE_LINE = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|pages?|pp\.)\s*\d", re.I)
+_REFERENCE_LINE = re.compile(
+    r"\b(?:vol(?:ume)?\.?|issue|no\.|pages?|pp\.)\s*\d"
+    # a citation line: "Appl. Phys. Lett. 84, 657 (2004);", or one that gives the work's address or DOI
+    r"|\b\d+\s*,\s*\w*\d+\s*\((?:1[5-9]|20)\d\d\)|https?://|\bdoi:|\b10\.\d{4,9}/",
+    re.I,
+)
+_BETWEEN_TITLE_AND_BYLINE = 2  # citation or date lines a page may put between a title and its byline
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 _NOT_PUBLICATION = re.compile(
     r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
@@ -232,13 +238,26 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
             score += _IN_TITLE_ELEMENT
-        if page.byline_after(block.index, reach=1, strict=True):
+        if page.byline_after(_past_citation_lines(page, block.index), reach=1, strict=True):
             score += _FOLLOWED_BY_BYLINE
         # Item titles are longer than site names and section headings ("The STAR experiment", "School").
         score += min(count, 15) * _PER_WORD - block.index / 100_000
         if score >= min_score and (best is None or score > best[2]):
             best = (text, block.index, score)
     return best
+
+
+def _past_citation_lines(page: VisiblePage, index: int) -> int:
+    """`index`, moved past the citation and date lines right under it ("J. Chem. Phys. 138, 054312 (2013);",
+    "https://doi.org/…", "Published 4 June 2008"), where the byline may follow them."""
+    for _ in range(_BETWEEN_TITLE_AND_BYLINE):
+        following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
+        if following is None or following.heading or following.chrome or len(following.text.split()) > 15:
+            break
+        if not (_REFERENCE_LINE.search(following.text) or dates_in_text(following.text)):
+            break
+        index += 1
+    return index
 
 
 def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:

@@ -50,6 +50,7 @@ _UNSEEN = frozenset(
     }
 )
 _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_BYLINE_RUN = 80  # blocks a byline may run on once it has started (names with their affiliations)
 # Class names that hide an element by convention (Bootstrap, WordPress, screen-reader-only text).
 _HIDING_CLASSES = re.compile(
     r"(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|screenreader-only|offscreen|d-none|hidden|hide)(?:$|\s)",
@@ -249,12 +250,14 @@ class VisiblePage:
 
     def byline_after(self, index: int, *, reach: int = 8, strict: bool = False) -> list[str]:
         """The names written just below block `index` (a title): the first run of blocks that read as names,
-        within `reach` blocks; affiliation, e-mail and "More by" lines between names do not end the run. With
-        `strict`, a run counts only if it reads unmistakably as a byline (two names or more, "by …", initials or
-        affiliation marks), not one capitalised pair of words that could be anything."""
+        starting within `reach` blocks; affiliation, address, e-mail and "More by" lines between names do not end
+        the run. With `strict`, a run counts only if it reads unmistakably as a byline (two names or more, "by …",
+        initials or affiliation marks), not one capitalised pair of words that could be anything."""
         names: list[str] = []
         skipped = 0
-        for block in self.blocks[index + 1 : index + 1 + reach]:
+        for offset, block in enumerate(self.blocks[index + 1 : index + 1 + reach + _BYLINE_RUN]):
+            if offset >= reach and not names:
+                break  # the byline starts within `reach`; once started, it runs as long as its names go on
             if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or block.chrome:
                 break  # a labelled field starts: "Medientyp:" is no byline
             people = people_in(block.text, continuing=bool(names))

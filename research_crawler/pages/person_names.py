@@ -14,6 +14,9 @@ __all__ = ["clean_name", "is_person_name", "name_key", "split_people", "surname"
 
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
 _MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
+# A footnote letter set on the line after a name, "Banerjeea)", "Sumiya1,a)": a letter (after an affiliation
+# number) closed by a parenthesis that nothing opened.
+_LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)?[a-z]\)(?=[\s,;]|$)")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
     r"|\s*\[[^\[\]]{1,40}\]",  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
@@ -281,6 +284,7 @@ def split_people(text: str) -> list[str]:
     """The names in an author list, in its order. "Last, First" stays one name; "A, B and C", "A; B", "A & B" and
     "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
+    text = _LETTER_MARKS.sub("", text)
     text = _BY.sub("", text).strip(" ,;")
     if not text:
         return []

@@ -224,3 +224,50 @@ def test_a_title_written_with_and_or_an_ampersand_is_one_title() -> None:
     )
     assert found.title == "Surveillance, stigma & sociotechnical design for HIV"
     assert found.authors == ["Calvin Liang", "Jevan Alexander Hutson", "Os Keyes"] and found.date == "2020-10-05"
+
+
+def test_a_title_with_its_byline_under_a_citation_line_beats_related_articles_listed_before_it() -> None:
+    # A saved page body without <head>: other items' titles and bylines come first, the page's own heading has
+    # its journal reference and DOI between it and its byline.
+    related = "".join(
+        f'<div><a href="/doi/10.1/{n}">{title}</a><div>{names}</div></div>'
+        for n, (title, names) in enumerate(
+            [
+                (
+                    "Configuration interaction study of the excited states of small oxide ring structures",
+                    "Ann Lee and Bo Chen",
+                ),
+                ("Silver as an electron source for the photodissociation of hydronium", "Bo Chen and Cy Diaz"),
+            ]
+        )
+    )
+    body = (
+        related + "<h1>Excitonic states in a nanotube</h1>"
+        "<div>J. Chem. Phys. 138, 054312 (2013);</div><div>https://doi.org/10.1063/1.4789815</div>"
+        "<div>Dana Evans and Eli Fox</div><p>Published Online: 07 February 2013</p>"
+    )
+    found = read_item_metadata(f"<html><body>{body}</body></html>", url=URL)
+    assert found.title == "Excitonic states in a nanotube"
+    assert found.authors == ["Dana Evans", "Eli Fox"]
+
+
+def test_a_journal_citation_line_is_no_title() -> None:
+    body = (
+        "<h1>Total reflection mirrors for free electron lasers</h1>"
+        "<div>Appl. Phys. Lett. 84, 657 (2004); https://doi.org/10.1063/1.1645320</div>"
+        "<div>B. Steeg, L. Juha, and J. Feldhaus</div>"
+    )
+    found = read_item_metadata(f"<html><body>{body}</body></html>", url=URL)
+    assert found.title == "Total reflection mirrors for free electron lasers"
+    assert found.authors == ["B. Steeg", "L. Juha", "J. Feldhaus"]
+
+
+def test_a_byline_whose_names_alternate_with_addresses_is_read_whole() -> None:
+    people = [("A. Berg", "Notkestrasse 85, 22603 Hamburg, Germany"), ("C. Dahl", "University of Oslo, Norway")]
+    others = ["E. Falk", "G. Hahn", "I. Jung", "K. Lang", "M. Nagel", "O. Pohl"]
+    people += [(name, f"Lab {n}, Hauptstrasse {n}, 1010{n} Wien, Austria") for n, name in enumerate(others)]
+    byline = "".join(f"<div>{name}</div><div>{address}</div>" for name, address in people)
+    body = f"<h1>Total reflection mirrors for free electron lasers</h1>{byline}<p>Abstract</p>"
+    found = read_item_metadata(f"<html><body>{body}</body></html>", url=URL)
+    assert found.authors is not None and len(found.authors) == 8
+    assert found.authors[:2] == ["A. Berg", "C. Dahl"] and found.authors[-1] == "O. Pohl"

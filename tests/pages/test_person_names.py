@@ -41,6 +41,8 @@ from research_crawler.pages.person_names import is_person_name, name_key, split_
         ("Michael L. Anderson, PhD,", ["Michael L. Anderson"]),
         ("By CHARLOTTE FAIRLIE", ["CHARLOTTE FAIRLIE"]),
         ("Prateesh Goyal, MIT CSAIL; Preey Shah, IIT Bombay", ["Prateesh Goyal", "Preey Shah"]),
+        ("Seemita Banerjeea) and Chiranjib Majumder", ["Seemita Banerjee", "Chiranjib Majumder"]),
+        ("Ana Lima1,a), Bo Chen2, and Cy Diaz2,b)", ["Ana Lima", "Bo Chen", "Cy Diaz"]),
     ],
 )
 def test_author_lists_are_cut_into_names_in_order(written: str, names: list[str]) -> None:
