@@ -14,9 +14,9 @@ __all__ = ["clean_name", "is_person_name", "name_key", "split_people", "surname"
 
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
 _MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
-# A footnote letter set on the line after a name, "Banerjeea)", "Sumiya1,a)": a letter (after an affiliation
-# number) closed by a parenthesis that nothing opened.
-_LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)?[a-z]\)(?=[\s,;]|$)")
+# A footnote letter set on the line after a name, "Banerjeea)", "Stefani1,2,a)": a letter (after affiliation
+# numbers) closed by a parenthesis that nothing opened.
+_LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
     r"|\s*\[[^\[\]]{1,40}\]",  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"

@@ -43,6 +43,7 @@ from research_crawler.pages.person_names import is_person_name, name_key, split_
         ("Prateesh Goyal, MIT CSAIL; Preey Shah, IIT Bombay", ["Prateesh Goyal", "Preey Shah"]),
         ("Seemita Banerjeea) and Chiranjib Majumder", ["Seemita Banerjee", "Chiranjib Majumder"]),
         ("Ana Lima1,a), Bo Chen2, and Cy Diaz2,b)", ["Ana Lima", "Bo Chen", "Cy Diaz"]),
+        ("Ana Lima1,2,a), Bo Chen1, and Cy Diaz2", ["Ana Lima", "Bo Chen", "Cy Diaz"]),
     ],
 )
 def test_author_lists_are_cut_into_names_in_order(written: str, names: list[str]) -> None:
