@@ -3,7 +3,8 @@
 The corpus is data kept beside the project (``../shared/pagecorpus``, or ``$RESEARCH_CRAWLER_PAGECORPUS``):
 ``MANIFEST.tsv`` names each page's file (gzip), site, provenance (repository, path, commit, licence) and its
 part — ``dev`` (read while developing), ``heldout`` (chosen at random by a seeded script before any page was
-read, and never read while developing) or ``dropped`` (with the reason). ``labels/<id>.json`` holds what a
+read, and never read while developing), ``development2`` and ``heldout2`` (a second batch, split the same way) or
+``dropped`` (with the reason). ``labels/<id>.json`` holds what a
 person read off the page: the kind of page, its title, first author's surname, number of authors and date for
 an item page; the links to the items for a listing; whether a person could search the site from it. No label
 comes from a parser. This module reads the corpus and says whether an answer agrees with a label.
