@@ -140,15 +140,22 @@ def chromium_flags(
     return flags
 
 
+def _profile_prefix() -> str:
+    """The start of the name of every profile this process gives a browser it launches: its pid is in it, so the
+    browsers of other processes on the machine (another run, another test session) are never counted as ours."""
+    return f"{_DIR_PREFIX}{os.getpid()}-"
+
+
 def chromium_process_count(user_data_dir: Path | str | None = None) -> int:
-    """Running processes whose command line names `user_data_dir` (default: any profile of ours).
+    """Running processes whose command line names `user_data_dir` (default: any profile this process launched a
+    browser with, whether or not the process is still its child).
 
     Read from /proc; 0 where /proc does not exist.
     """
     if user_data_dir is not None:
         needle = f"--user-data-dir={user_data_dir}"
     else:
-        needle = f"--user-data-dir={Path(tempfile.gettempdir()) / _DIR_PREFIX}"
+        needle = f"--user-data-dir={Path(tempfile.gettempdir()) / _profile_prefix()}"
     return len(_pids_whose_cmdline_contains(needle))
 
 
@@ -203,7 +210,7 @@ class ChromiumProcess:
         """Start Chromium (all its traffic through `proxy_url`, the URL guard's proxy, when given) and wait until
         its ``/json/version`` answers; BrowserError when it cannot."""
         binary = find_chromium(settings.chromium_path)
-        work_dir = Path(tempfile.mkdtemp(prefix=_DIR_PREFIX))
+        work_dir = Path(tempfile.mkdtemp(prefix=_profile_prefix()))
         profile = work_dir / "profile"
         profile.mkdir()
         stderr_path = work_dir / "stderr.log"
