@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from cli_helpers import RUN_FILES
@@ -187,7 +188,10 @@ def test_resume_continues_a_run_and_fetches_nothing_twice(
     fetched = [e["url"] for e in events if e["event"] == "fetch" and e.get("source", "web") == "web"]
     assert len(fetched) == len(set(fetched)), "a page was fetched twice"
     hits = Counter(hit.path for hit in testbed_server.hits("repo-like") if not hit.path.startswith("/robots.txt"))
-    assert hits and max(hits.values()) == 1, hits.most_common(3)
+    # a guess fetched ahead and given up while its request was under way ('cancelled') may be asked for again when
+    # the agents do choose it; no other page is
+    given_up = {urlsplit(e["url"]).path for e in events if e["event"] == "fetch_ahead" and e["action"] == "cancelled"}
+    assert hits and {path for path, count in hits.items() if count > 1} <= given_up, hits.most_common(3)
 
 
 def test_resume_of_something_that_is_not_a_run_is_a_clear_error(home: Path) -> None:

@@ -95,7 +95,9 @@ def injected_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         patch = pytest.MonkeyPatch()
         patch.setattr(SimulatedModelClient, "_complete", recording)
         try:
-            report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/")])
+            # the run starts on a paper's page: items seen on a listing are not opened again (their pages are marked
+            # collected), and the hostile payloads of the papers' pages must be read by the agents
+            report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/abs/1")])
         finally:
             patch.undo()
         yield InjectedRun(report, Path(report.run_dir or ""), site, canary, recorded, settings, pwned, request.param)

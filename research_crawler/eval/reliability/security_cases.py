@@ -205,7 +205,8 @@ def _injection_run(
         try:
             from research_crawler.run.session import ResearchSession
 
-            report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/")])
+            # started on a paper's page: its hostile payloads are read (a listing's items are not opened again)
+            report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[site.url("/abs/1")])
         finally:
             SimulatedModelClient._complete = original  # type: ignore[method-assign]
             package.removeHandler(handler)
