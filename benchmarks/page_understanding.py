@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import statistics
 import sys
 import tempfile
@@ -37,6 +36,7 @@ from research_crawler.eval.page_corpus import (
     CorpusPage,
     PageLabels,
     author_count_matches,
+    find_page_corpus,
     first_author_matches,
     read_page_corpus,
     title_matches,
@@ -54,13 +54,10 @@ FIELDS = ("title", "first author", "author count", "year", "exact date")
 
 def corpus_dir(given: str | None) -> Path:
     """The corpus: --corpus, else $RESEARCH_CRAWLER_PAGECORPUS, else ../shared/pagecorpus, else ../pagecorpus."""
-    for candidate in (given, os.environ.get("RESEARCH_CRAWLER_PAGECORPUS")):
-        if candidate:
-            return Path(candidate)
-    for candidate in (REPO.parent / "shared" / "pagecorpus", REPO.parent / "pagecorpus"):
-        if (candidate / "MANIFEST.tsv").is_file():
-            return candidate
-    sys.exit("no page corpus found: give --corpus DIR or set RESEARCH_CRAWLER_PAGECORPUS")
+    found = find_page_corpus(REPO, given)
+    if found is None:
+        sys.exit("no page corpus found: give --corpus DIR or set RESEARCH_CRAWLER_PAGECORPUS")
+    return found
 
 
 # --- what each system reads -------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from fault_server import FaultServer, Hit, Reply
 
+from research_crawler.eval.testbed.markup import MONTHS
+
 
 @dataclass(frozen=True)
 class Paper:
@@ -189,22 +191,6 @@ def feed_site(server: FaultServer, papers: list[Paper]) -> None:
         Reply(200, sitemap([(server.url(p.path), p.date) for p in papers]), content_type="application/xml"),
     )
     server.robots(f"User-agent: *\nAllow: /\nSitemap: {server.url('/sitemap.xml')}\n")
-
-
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def deep_archive_site(server: FaultServer, papers: list[Paper], *, breadcrumbs: bool = True) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ __all__ = [
     "CorpusPage",
     "PageLabels",
     "author_count_matches",
+    "find_page_corpus",
     "first_author_matches",
     "read_page_corpus",
     "title_matches",
@@ -186,3 +188,16 @@ def _as_list(value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     return [str(item) for item in value]  # type: ignore[attr-defined]
+
+
+def find_page_corpus(project: Path, given: str | None = None) -> Path | None:
+    """The corpus: `given`, else ``$RESEARCH_CRAWLER_PAGECORPUS``, else ``../shared/pagecorpus`` or ``../pagecorpus``
+    beside the `project` directory where one holds a MANIFEST.tsv; None when none is found."""
+    for named in (given, os.environ.get("RESEARCH_CRAWLER_PAGECORPUS")):
+        if named:
+            return Path(named)
+    return next(
+        (path for path in (project.parent / "shared" / "pagecorpus", project.parent / "pagecorpus")
+         if (path / "MANIFEST.tsv").is_file()),
+        None,
+    )  # fmt: skip

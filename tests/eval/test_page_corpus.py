@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from research_crawler.errors import ConfigError
 from research_crawler.eval.page_corpus import (
     PageLabels,
     author_count_matches,
+    find_page_corpus,
     first_author_matches,
     read_page_corpus,
     title_matches,
@@ -23,18 +23,9 @@ from research_crawler.eval.page_corpus import (
 from research_crawler.pages.metadata import read_item_metadata
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = next(
-    (
-        path
-        for path in (
-            Path(os.environ.get("RESEARCH_CRAWLER_PAGECORPUS", "/nonexistent")),
-            REPO.parent / "shared" / "pagecorpus",
-            REPO.parent / "pagecorpus",
-        )
-        if (path / "MANIFEST.tsv").is_file()
-    ),
-    None,
-)
+CORPUS = find_page_corpus(REPO)
+if CORPUS is not None and not (CORPUS / "MANIFEST.tsv").is_file():
+    CORPUS = None  # $RESEARCH_CRAWLER_PAGECORPUS names no corpus here
 #: Development pages of kinds the corpus has many of: a publisher's article, a repository's record, a thesis
 #: database, a library catalogue, a page whose article a script renders. (Never a held-out page.)
 SLICE = (
