@@ -138,7 +138,9 @@ async def test_a_browser_left_past_its_bound_is_relaunched_and_the_next_page_rea
     fault_server: FaultServer, bounded: FetchSettings
 ) -> None:
     fault_server.page("/plain", PLAIN)
-    fault_server.page("/other", PLAIN.replace("plain", "other"))
+    # the page stalls 1.5 s before its body: the memory watch (every 0.25 s) reads the browser while it renders, on
+    # a quiet machine as on a busy one
+    fault_server.route("/other", Reply(200, PLAIN.replace("plain", "other"), stall_s=1.5))
     fault_server.page("/third", PLAIN)
     async with Fetcher(bounded) as fetcher:
         first = await fetcher.fetch(fault_server.url("/plain"), render="browser")
