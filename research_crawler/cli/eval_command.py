@@ -14,26 +14,23 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from research_crawler.cli.options import (
-    ItemKindOption,
-    MaxSubpagesOption,
-    ModelOption,
-    ParallelSitesOption,
-    PresetOption,
+    NO_RUN_OPTIONS,
     RayAddressOption,
-    RerankerOption,
     RunOptions,
     ScaleBackendOption,
     load_settings,
+    with_run_options,
 )
 from research_crawler.cli.output import console, err_console, friendly_errors
 from research_crawler.errors import extra_needed
 
 
 @friendly_errors
+@with_run_options
 def evaluate(
     ctx: typer.Context,
     dataset: Annotated[str, typer.Argument(help="testbed, preprints, or a dataset YAML file.")],
-    model: ModelOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     judge_model: Annotated[
         str | None,
         typer.Option("--judge-model", help="The LLM judge's model, or 'simulated' for the offline judge double."),
@@ -69,11 +66,6 @@ def evaluate(
         Path | None,
         typer.Option("--replay", help="Answer only from an earlier evaluation's recorded pages.", file_okay=False),
     ] = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
 ) -> None:
     """Evaluate the agents on a dataset: the RAG triad (LLM judge, through LangSmith) and, on the testbed,
     ground-truth metrics; writes results.json, results.csv and the per-site Table I (table.md)."""
@@ -84,11 +76,11 @@ def evaluate(
         from research_crawler.eval.runner import run_evaluation
         from research_crawler.eval.table import tables_markdown
 
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    backend, flags = run.backend_and_flags()
     judge: Literal["llm", "simulated"] = "simulated" if judge_model == "simulated" else "llm"
     if judge_model and judge == "llm":
         flags["models.agent_models"] = {"judge": judge_model}
-    settings = load_settings(ctx, flags, preset=preset)
+    settings = load_settings(ctx, flags, preset=run.preset)
     check_can_run(settings, needs_model=backend == "openai" or judge == "llm")
     os.environ.setdefault("TQDM_DISABLE", "1")  # LangSmith's own bar has no total: ours below has one
     target = out or settings.runs_dir / f"eval-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}"
@@ -121,4 +113,3 @@ def evaluate(
     console.print(f"Experiment: {escape(result.experiment_name)} ({where})", highlight=False, soft_wrap=True)
     if result.experiment_url:
         console.print(f"LangSmith experiment: {result.experiment_url}")
-

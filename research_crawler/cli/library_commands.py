@@ -24,18 +24,14 @@ if TYPE_CHECKING:
     from research_crawler.library.records import LibraryItem
     from research_crawler.report.models import Report
 from research_crawler.cli.options import (
-    ItemKindOption,
-    MaxSubpagesOption,
-    ModelOption,
+    NO_RUN_OPTIONS,
     OutOption,
-    ParallelSitesOption,
-    PresetOption,
     QuietOption,
-    RerankerOption,
     RunOptions,
     SiteOption,
     global_options,
     load_settings,
+    with_run_options,
 )
 from research_crawler.cli.output import console, err_console, fail, friendly_errors, this_command
 from research_crawler.errors import LibraryError
@@ -177,16 +173,12 @@ def export_command(
 
 
 @friendly_errors
+@with_run_options
 def watch(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help='The research request to follow, e.g. "new papers on GNNs".')],
     site: SiteOption = None,
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     out: OutOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help='Print {"new": [...], "known": [...], "run_dir": ...} instead of tables.')
@@ -214,10 +206,10 @@ def watch(
     from research_crawler.library.records import Watch
 
     query = query_argument(query, command="watch")
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    backend, flags = run.backend_and_flags()
     if "fetch.revisit_cache" not in global_options(ctx).assignments:
         flags["fetch.revisit_cache"] = True
-    settings = load_settings(ctx, flags, preset=preset)
+    settings = load_settings(ctx, flags, preset=run.preset)
     path = library_path(settings, library)
     check_library(path)  # a library that cannot be used (damaged, another program's) fails before the run
     this_watch = Watch.of(query, list(site or []))

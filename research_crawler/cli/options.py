@@ -4,16 +4,19 @@ a command's own flags become the Settings it runs with. Imported at start: the s
 
 from __future__ import annotations
 
+import functools
+import inspect
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, ParamSpec, TypeVar, get_type_hints
 
 import typer
 
 from research_crawler.cli.output import fail
-from research_crawler.config.preset_files import preset_file
+from research_crawler.config.settings_files import preset_file
 from research_crawler.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -75,14 +78,16 @@ RayAddressOption = Annotated[
 
 @dataclass(frozen=True)
 class RunOptions:
-    """The run options of one command, as given (None: not given)."""
+    """The run options every command that runs the agents takes (ask, chat, batch, watch, resume, eval, serve), as
+    given (None: not given). A command declares one parameter ``run: RunOptions`` and `with_run_options` gives it
+    the six options below: each is declared here once."""
 
-    model: str | None = None
-    reranker: Reranker | None = None
-    max_subpages: int | None = None
-    parallel_sites: int | None = None
-    item_kind: str | None = None
-    preset: str | None = None
+    model: ModelOption = None
+    reranker: RerankerOption = None
+    max_subpages: MaxSubpagesOption = None
+    parallel_sites: ParallelSitesOption = None
+    item_kind: ItemKindOption = None
+    preset: PresetOption = None
 
     def backend_and_flags(self) -> tuple[Backend, dict[str, Any]]:
         """The backend `--model` names, and the settings the options stand for (dotted names)."""
@@ -96,6 +101,38 @@ class RunOptions:
             }
         )
         return backend, {name: value for name, value in flags.items() if value is not None}
+
+
+#: What a command's ``run`` parameter is declared with (Python needs a default there; `with_run_options` puts the
+#: options in its place, so Typer never hands this over).
+NO_RUN_OPTIONS = RunOptions()
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def with_run_options(command: Callable[_P, _R]) -> Callable[..., _R]:
+    """`command`, whose parameter ``run: RunOptions`` Typer sees as the six run options in its place (Typer reads
+    a command's options from its signature; this one is rewritten, and the values given are handed over as one
+    `RunOptions`)."""
+    signature = inspect.signature(command, eval_str=True)
+    hints = get_type_hints(RunOptions, include_extras=True)
+    options = [
+        inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=annotation)
+        for name, annotation in hints.items()
+    ]
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        parameters.extend(options if parameter.name == "run" else [parameter])
+
+    @functools.wraps(command)
+    def run_command(*args: Any, **kwargs: Any) -> _R:
+        given = RunOptions(**{name: kwargs.pop(name) for name in hints})
+        return command(*args, run=given, **kwargs)  # type: ignore[arg-type]
+
+    run_command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    run_command.__annotations__ = {p.name: p.annotation for p in parameters if p.annotation is not p.empty}
+    return run_command
 
 
 def global_options(ctx: typer.Context) -> GlobalOptions:

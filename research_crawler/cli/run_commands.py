@@ -14,22 +14,18 @@ from rich.markup import escape
 from rich.panel import Panel
 
 from research_crawler.cli.options import (
-    ItemKindOption,
+    NO_RUN_OPTIONS,
     JsonOption,
-    MaxSubpagesOption,
-    ModelOption,
     OutOption,
-    ParallelSitesOption,
-    PresetOption,
     QuietOption,
     RayAddressOption,
     Reranker,
-    RerankerOption,
     RunOptions,
     ScaleBackendOption,
     SiteOption,
     explicit_overrides,
     load_settings,
+    with_run_options,
 )
 from research_crawler.cli.output import console, err_console, friendly_errors, this_command
 
@@ -37,16 +33,12 @@ from research_crawler.cli.output import console, err_console, friendly_errors, t
 
 
 @friendly_errors
+@with_run_options
 def ask(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help='The research request, e.g. "five recent papers on GNNs".')],
     site: SiteOption = None,
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     out: OutOption = None,
     replay: Annotated[
         Path | None,
@@ -70,8 +62,8 @@ def ask(
     )
 
     query = query_argument(query, command="ask")
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
-    settings = load_settings(ctx, flags, preset=preset)
+    backend, flags = run.backend_and_flags()
+    settings = load_settings(ctx, flags, preset=run.preset)
     crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
     check_can_run(settings, needs_model=backend == "openai")
     run_dir = fresh_run_dir(out, settings, query)
@@ -90,15 +82,11 @@ def ask(
 
 
 @friendly_errors
+@with_run_options
 def chat(
     ctx: typer.Context,
     site: SiteOption = None,
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     quiet: QuietOption = False,
 ) -> None:
     """An interactive session: a request, the report, then follow-ups that reuse what was already found."""
@@ -107,8 +95,8 @@ def chat(
     from research_crawler.cli.live_view import choose_view_mode
     from research_crawler.cli.run_helpers import check_can_run
 
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
-    settings = load_settings(ctx, flags, preset=preset)
+    backend, flags = run.backend_and_flags()
+    settings = load_settings(ctx, flags, preset=run.preset)
     check_can_run(settings, needs_model=backend == "openai")
     history = Path(typer.get_app_dir("research-crawler")) / "chat_history"
     repl = ChatRepl(
@@ -128,6 +116,7 @@ def chat(
 
 
 @friendly_errors
+@with_run_options
 def batch(
     ctx: typer.Context,
     file: Annotated[
@@ -140,12 +129,7 @@ def batch(
     ] = False,
     scale: ScaleBackendOption = "local",
     ray_address: RayAddressOption = None,
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     quiet: QuietOption = False,
 ) -> None:
     """Run the queries of a file, one run directory each, with summary.csv; re-running skips finished ones."""
@@ -154,8 +138,8 @@ def batch(
     from research_crawler.cli.foreground_run import stop_on_ctrl_c
     from research_crawler.cli.run_helpers import check_can_run
 
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
-    settings = load_settings(ctx, flags, preset=preset)
+    backend, flags = run.backend_and_flags()
+    settings = load_settings(ctx, flags, preset=run.preset)
     check_can_run(settings, needs_model=False)  # each entry's model endpoint: checked by the runner
     entries = load_batch(file)
 
@@ -269,15 +253,11 @@ def demo(
 
 
 @friendly_errors
+@with_run_options
 def resume(
     ctx: typer.Context,
     run_dir: Annotated[Path, typer.Argument(help="A run directory (holds run.json).", file_okay=False)],
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -290,10 +270,10 @@ def resume(
     from research_crawler.text.untrusted import untrusted
 
     meta = RunMeta.read(run_dir)
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
-    if model is None:
+    backend, flags = run.backend_and_flags()
+    if run.model is None:
         backend = meta.backend
-    overrides = explicit_overrides(ctx, flags, preset=preset)
+    overrides = explicit_overrides(ctx, flags, preset=run.preset)
     crawler = ResearchCrawler(load_settings(ctx), backend=backend)
     resumed = crawler.settings_to_resume(run_dir, overrides=overrides)
     settings = resumed.settings

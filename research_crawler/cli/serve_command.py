@@ -12,14 +12,10 @@ import typer
 if TYPE_CHECKING:
     from research_crawler.config.settings import Settings
 from research_crawler.cli.options import (
-    ItemKindOption,
-    MaxSubpagesOption,
-    ModelOption,
-    ParallelSitesOption,
-    PresetOption,
-    RerankerOption,
+    NO_RUN_OPTIONS,
     RunOptions,
     load_settings,
+    with_run_options,
 )
 from research_crawler.cli.output import console, fail, friendly_errors
 from research_crawler.errors import extra_needed
@@ -28,6 +24,7 @@ __all__ = ["serve"]
 
 
 @friendly_errors
+@with_run_options
 def serve(
     ctx: typer.Context,
     host: Annotated[
@@ -41,12 +38,7 @@ def serve(
             help="Access token checked on every request (or RESEARCH_CRAWLER_SERVE__TOKEN); needed off loopback.",
         ),
     ] = None,
-    model: ModelOption = None,
-    reranker: RerankerOption = None,
-    max_subpages: MaxSubpagesOption = None,
-    parallel_sites: ParallelSitesOption = None,
-    item_kind: ItemKindOption = None,
-    preset: PresetOption = None,
+    run: RunOptions = NO_RUN_OPTIONS,
 ) -> None:
     """The web app: ask in the browser, watch the agents work, read reports, follow up, reopen past runs."""
     with extra_needed("serve", "the web app"):  # a core install has no FastAPI, uvicorn, Jinja2 or sse-starlette
@@ -57,13 +49,13 @@ def serve(
 
     from research_crawler.cli.run_helpers import check_can_run
 
-    backend, flags = RunOptions(model, reranker, max_subpages, parallel_sites, item_kind, preset).backend_and_flags()
+    backend, flags = run.backend_and_flags()
     flags.update({"serve.host": host, "serve.port": port, "serve.token": token})
-    settings = load_settings(ctx, flags, preset=preset)
+    settings = load_settings(ctx, flags, preset=run.preset)
     if not is_loopback(settings.serve.host) and settings.serve.token is None:
         fail(
             f"binding {settings.serve.host} lets other machines start crawls: give an access token, e.g. "
-            f"research-crawler serve --host {settings.serve.host} --token \"$(openssl rand -hex 16)\"",
+            f'research-crawler serve --host {settings.serve.host} --token "$(openssl rand -hex 16)"',
             code=2,
         )
     check_can_run(settings, needs_model=backend == "openai")
