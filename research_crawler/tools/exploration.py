@@ -48,7 +48,7 @@ class EventSink(Protocol):
 
 
 class PageMemory(Protocol):
-    """What the agents made of pages in earlier runs, kept beside the pages themselves (`web/revisit_cache.py`)."""
+    """What the agents made of pages in earlier runs, kept beside the pages themselves (`web/page_store.py`)."""
 
     def memory(self, url: str) -> Any:
         """What was remembered for canonical `url`'s kept copy (None: nothing)."""

@@ -57,12 +57,11 @@ from research_crawler.web.page_building import (
     page_from_response,
 )
 from research_crawler.web.page_expansion import ExpansionBounds, expansion_signal
-from research_crawler.web.page_store import PageCache
+from research_crawler.web.page_store import PageCache, RevisitCache
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
 from research_crawler.web.rendering import fetch_rendered, script_rendering_reason
 from research_crawler.web.request_gate import RequestGate
-from research_crawler.web.revisit_cache import RevisitCache
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.shared_politeness import SharedPoliteness
 from research_crawler.web.url_guard import Resolver, UrlGuard

@@ -1,6 +1,7 @@
-"""Revisits across runs: a page kept with its validators is asked for conditionally by the next run's fetcher, a
-304 costs no download (the kept page comes back, marked revisited), a changed page replaces it, and the cache
-keeps to its size and age limits."""
+"""The page stores. Revisits across runs: a page kept with its validators is asked for conditionally by the next
+run's fetcher, a 304 costs no download (the kept page comes back, marked revisited), a changed page replaces it,
+and the cache keeps to its size and age limits. The run archive and the revisit cache keep one format (raw HTML
+included), and an entry that cannot be read back counts as absent."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from fault_server import FaultServer, Reply
 
 from research_crawler.config.settings import FetchSettings
 from research_crawler.errors import ConfigError
-from research_crawler.pages.page import Page
+from research_crawler.pages.page import Determination, Page
 from research_crawler.web.fetcher import Fetcher
-from research_crawler.web.revisit_cache import RevisitCache
+from research_crawler.web.page_store import PageArchive, RevisitCache
 
 PAGE_V1 = "<html><head><title>Listing v1</title></head><body><a href='/a'>Paper A on proteins</a></body></html>"
 PAGE_V2 = (
@@ -171,3 +172,30 @@ async def test_a_cache_file_that_cannot_be_used_is_one_line_and_a_failing_one_a_
     cache.close()  # every operation on a closed file fails: the fetch goes on as if nothing were kept
     page = await _fetch_in_a_new_run(fast_settings, cache, fault_server.url("/p"))
     assert page.ok and not page.revisited and page.title == "Listing v1"
+
+
+def test_both_stores_give_back_the_page_they_kept_html_included_and_an_unreadable_entry_as_absent(
+    tmp_path: Path,
+) -> None:
+    page = Page(
+        url="https://example.org/a",
+        final_url="https://example.org/b",
+        status=200,
+        determination=Determination.OK,
+        html=PAGE_V2,
+    )
+    archive, cache = PageArchive(tmp_path / "pages"), _cache(tmp_path)
+    archive.put(page)
+    assert cache.put(page, {"etag": '"v2"'})
+    from_archive, from_cache = archive.get("https://example.org/a"), cache.page("https://example.org/b")
+    assert from_archive is not None and from_cache is not None
+    assert from_archive.html == from_cache.html == PAGE_V2
+    assert archive.get("https://example.org/b") is not None  # kept under the URL its redirect ended at too
+
+    for path in (tmp_path / "pages").glob("*.json"):
+        path.write_text('{"url": "https://example.org/a", "status": "not a number"', encoding="utf-8")
+    assert archive.get("https://example.org/a") is None
+    cache._db.execute("UPDATE pages SET page = ?", (b"not zlib",))
+    assert cache.page("https://example.org/b") is None
+    assert cache.validators("https://example.org/b") == {}  # the damaged entry was dropped: fetched in full next
+    cache.close()
