@@ -17,8 +17,7 @@ from research_crawler.cli.options import GlobalOptions
 from research_crawler.cli.output import fail
 from research_crawler.cli.run_commands import ask, batch, chat, demo, resume
 from research_crawler.cli.serve_command import serve
-from research_crawler.config.preset_files import preset_names
-from research_crawler.config.settings_file import CONFIG_FILE_NAME
+from research_crawler.config.settings_files import CONFIG_FILE_NAME, preset_names
 from research_crawler.errors import ConfigError
 
 app = typer.Typer(

@@ -16,8 +16,6 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 from research_crawler.config.fetch_settings import FetchSettings, PageViewSettings
 from research_crawler.config.fetch_settings import RenderMode as RenderMode
 from research_crawler.config.model_settings import MODEL_ROLES, ModelSettings
-from research_crawler.config.preset_files import PRESETS_DIR as PRESETS_DIR
-from research_crawler.config.preset_files import preset_file, preset_names
 from research_crawler.config.run_settings import RunSettings
 from research_crawler.config.sections import (
     EvalSettings,
@@ -30,7 +28,8 @@ from research_crawler.config.sections import (
 )
 from research_crawler.config.sections import FaultKind as FaultKind
 from research_crawler.config.sections import RerankerKind as RerankerKind
-from research_crawler.config.settings_file import CONFIG_FILE_NAME, find_config_file
+from research_crawler.config.settings_files import CONFIG_FILE_NAME, find_config_file, preset_file, preset_names
+from research_crawler.config.settings_files import PRESETS_DIR as PRESETS_DIR
 from research_crawler.config.settings_sources import (
     OpenAIEnvironmentSource,
     file_sources,
