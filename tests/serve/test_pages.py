@@ -14,7 +14,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.report.models import Report, ReportItem, SiteSummary
 from research_crawler.run.run_dir import RunMeta, new_run_dir
 from research_crawler.serve.graph_svg import draw_graph_svg
-from research_crawler.serve.html_text import safe_href
+from research_crawler.serve.pages import safe_href
 
 SCRIPT = "<script>alert('pwned')</script>"
 IMG = '<img src=x onerror="alert(1)">'
