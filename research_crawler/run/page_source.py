@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 from research_crawler.config.fetch_settings import RenderMode
 from research_crawler.context.search_context import SiteRef
@@ -102,27 +104,27 @@ class PageSource:
             self._trace.emit("fetch_ahead", action=outcome, url=url)
 
     def __call__(self, url: str, site: SiteRef, /, *, form: FormSubmission | None = None) -> Page:
-        ahead = self._take_ahead(url, site)  # fetched ahead (and archived by then, or soon): from the web all the same
-        source = "archive"
-        page = None if ahead else self._archive.get(url)
+        archived = self._archive.get(url)
+        # One crossing to the fetcher's loop at most: a guess fetched ahead is taken (the site's other guesses given
+        # up) and the page fetched, or joined, in one go; a page of the archive or the recording needs none.
+        ahead, page = False, None
+        if self._ahead is not None or (archived is None and self._recording is None):
+            reading = self._read_on_loop(url, site, form=form, fetch=archived is None and self._recording is None)
+            ahead, page = asyncio.run_coroutine_threadsafe(reading, self._loop).result(timeout=self._wait_s)
+        source = "web"  # fetched ahead (and archived by then, or soon): from the web all the same
+        if page is None:
+            page, source = archived, "archive"
         with self._guesses_lock:
-            if page is not None and url in self._guesses and url not in self._counted:
+            if source == "archive" and page is not None and url in self._guesses and url not in self._counted:
                 # A guess given up earlier and read now (a later choice, the citation guard) was downloaded in
                 # this run all the same: counted as fetched, as it is when the Scraper takes it at once.
                 source = "web"
             if page is None or source != "archive":
                 self._counted.add(url)
-        if page is None and self._recording is not None:
+        if page is None:  # neither fetched nor archived: a replay, which answers from its recording alone
             source = "replay"
-            page = self._recording.get(url) or self._not_recorded(url)
-        if page is None:
-            source = "web"
-            fetching = (
-                self._fetcher.submit(form, site_url=site.url)
-                if form is not None
-                else self._fetcher.fetch(url, render=site.render, site_url=site.url)
-            )
-            page = asyncio.run_coroutine_threadsafe(fetching, self._loop).result(timeout=self._wait_s)
+            page = self._recording.get(url) if self._recording is not None else None
+            page = page or self._not_recorded(url)
         if source != "archive":
             self._archive.put(page)
             self.fetched.append(page)
@@ -144,17 +146,23 @@ class PageSource:
         )
         return page
 
-    def _take_ahead(self, url: str, site: SiteRef) -> bool:
-        """Whether `url` was fetched ahead (its fetch is then joined, not repeated); the site's other guesses
-        are given up."""
-        if self._ahead is None:
-            return False
-        taking = asyncio.run_coroutine_threadsafe(self._ahead.take(url, site_url=site.url), self._loop)
-        ahead, outcomes = taking.result(timeout=self._wait_s)
-        self._trace_outcomes(outcomes)
-        if ahead:
-            self._trace.emit("fetch_ahead", action="taken", url=url)
-        return ahead
+    async def _read_on_loop(
+        self, url: str, site: SiteRef, *, form: FormSubmission | None, fetch: bool
+    ) -> tuple[bool, Page | None]:
+        """Whether `url` was fetched ahead (its fetch is then joined, not repeated; the site's other guesses are
+        given up), and the page from the web when it was, or when `fetch` says the web is where it must come from."""
+        ahead = False
+        if self._ahead is not None:
+            ahead, outcomes = await self._ahead.take(url, site_url=site.url)
+            self._trace_outcomes(outcomes)
+            if ahead:
+                self._trace.emit("fetch_ahead", action="taken", url=url)
+        return ahead, (await self._fetch(url, site, form=form) if ahead or fetch else None)
+
+    def _fetch(self, url: str, site: SiteRef, *, form: FormSubmission | None) -> Coroutine[Any, Any, Page]:
+        if form is not None:
+            return self._fetcher.submit(form, site_url=site.url)
+        return self._fetcher.fetch(url, render=site.render, site_url=site.url)
 
     def _not_recorded(self, url: str) -> Page:
         return Page(

@@ -4,14 +4,20 @@ the run reads the same pages and finds the same items as without fetching ahead.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Testbed
 from research_crawler.report.models import Report
+from research_crawler.run import page_source
 from research_crawler.run.run_dir import PAGES_DIR
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import TraceEvent, read_trace
@@ -63,3 +69,33 @@ def test_guesses_are_recorded_only_when_read_and_change_nothing_found(
     assert scraped[0] == scraped[1]
     assert [item.url for item in report.items] == [item.url for item in plain.items]
     assert report.stats.pages_fetched == plain.stats.pages_fetched
+
+
+def test_a_page_read_crosses_to_the_fetchers_loop_once_at_most(
+    testbed: Testbed, testbed_server: TestbedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Taking a guess fetched ahead and fetching (or joining) the page is one trip from the chat's thread to the
+    fetcher's loop, not one each; a page of the run's archive needs none."""
+    reading = threading.local()
+    crossings: list[int] = []
+    read, cross = page_source.PageSource.__call__, asyncio.run_coroutine_threadsafe
+
+    def counted_read(self: page_source.PageSource, *args: Any, **kwargs: Any) -> Any:
+        reading.crossings = 0
+        try:
+            return read(self, *args, **kwargs)
+        finally:
+            crossings.append(reading.crossings)
+            del reading.crossings
+
+    def counted_cross(coroutine: Any, loop: asyncio.AbstractEventLoop) -> Any:
+        if hasattr(reading, "crossings"):
+            reading.crossings += 1
+        return cross(coroutine, loop)
+
+    monkeypatch.setattr(page_source.PageSource, "__call__", counted_read)
+    monkeypatch.setattr(page_source.asyncio, "run_coroutine_threadsafe", counted_cross)
+    report, events = _run(testbed_server, testbed, tmp_path, ahead=1)
+    assert any(e["event"] == "fetch" and e.get("ahead") for e in events), "some reads took a guess"
+    assert len(crossings) >= report.stats.pages_fetched >= 3
+    assert max(crossings) == 1, Counter(crossings)
