@@ -12,8 +12,9 @@ challenges): whether the page is told blocked. Every miss is printed with what w
 ``--realweb`` adds ../shared/realweb's item pages, scored against their own citation tags (they carry
 them), so that a change is seen not to make them worse.
 
-Usage: .venv/bin/python benchmarks/page_understanding.py [--part dev|heldout|development2|heldout2|all] [--corpus DIR]
+Usage: .venv/bin/python benchmarks/page_understanding.py [--part PART|all] [--corpus DIR]
        [--realweb DIR] [--quiet] [--out benchmarks/out/page_understanding.json]
+PART: dev, heldout (first batch), development2, heldout2 (second), development3, heldout3 (third).
 """
 
 from __future__ import annotations
@@ -308,9 +309,13 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
     return {"items": items, "listings": [], "forms": [], "blocked": []}
 
 
+#: The corpus's parts, batch by batch: each batch's development part, then the part it kept aside.
+PARTS = ("dev", "heldout", "development2", "heldout2", "development3", "heldout3")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--part", choices=("dev", "heldout", "development2", "heldout2", "all"), default="dev")
+    parser.add_argument("--part", choices=(*PARTS, "all"), default="dev")
     parser.add_argument("--corpus", default=None)
     parser.add_argument("--realweb", nargs="?", const=str(REALWEB), default=None)
     parser.add_argument("--quiet", action="store_true", help="figures only, no list of misses")
@@ -320,7 +325,7 @@ def main() -> None:
     root = corpus_dir(args.corpus)
     print(f"machine: {machine()}; corpus: {root}")
     document: dict[str, Any] = {"machine": machine(), "corpus": str(root), "parts": {}}
-    parts = ("dev", "heldout", "development2", "heldout2") if args.part == "all" else (args.part,)
+    parts = PARTS if args.part == "all" else (args.part,)
     for part in parts:
         pages = read_page_corpus(root, parts=(part,))
         sites = len({page.site for page in pages})

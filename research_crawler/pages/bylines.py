@@ -11,7 +11,7 @@ from typing import Any
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["MAX_SKIPPED", "between_names", "marked_authors", "people_in", "unmistakable"]
+__all__ = ["MAX_SKIPPED", "between_names", "linked_names", "marked_authors", "people_in", "unmistakable"]
 
 #: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
 MAX_SKIPPED = 5
@@ -24,6 +24,9 @@ _INSTITUTION = re.compile(
     r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b",
     re.I,
 )
+
+# What may sit between the links of a linked byline: spacing, commas, semicolons, "&", "and", bars and dots.
+_LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
 
 # A postal address under a name: "…, Notkestrasse 85, 22603 Hamburg, Germany" (a postcode before a place, in a
 # line of comma-separated parts).
@@ -41,6 +44,24 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest)):
         return split_people(name)
     return []
+
+
+def linked_names(text: str, links: tuple[str, ...]) -> list[str]:
+    """The names of a byline written as a run of links, one name each, with nothing but spacing or separators
+    between them ("Zukeran, A.  Looy, P.C.  Chakrabarti, A." on an old IEEE Xplore page): [] when any link is no
+    one person's name or other words sit between them."""
+    if len(links) < 2:
+        return []
+    rest = text
+    for link in links:
+        before, found, after = rest.partition(link)
+        if not found:
+            return []
+        rest = f"{before} {after}"
+    if _LINK_SEPARATORS.sub("", rest):
+        return []
+    names = [split_people(link) for link in links]
+    return [people[0] for people in names] if all(len(people) == 1 for people in names) else []
 
 
 def between_names(text: str) -> bool:

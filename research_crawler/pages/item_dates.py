@@ -24,6 +24,8 @@ _YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s+([A-Za-z]+)\.?(?:\s+(\d{1,2}))?$")
 _MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
 _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
+# "03/01/2003" in a tag: month first, as Highwire tags and Zotero read it (a first number over 12 is the day).
+_SLASHED_YEAR_LAST = re.compile(r"^\d{1,2}/\d{1,2}/\d{4}$")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
@@ -31,10 +33,10 @@ _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
 _LETTER = r"[^\W\d_]"
 _DATE_IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
-    r"(?P<iso>(?:1[5-9]|20)\d\d-\d{1,2}(?:-\d{1,2})?)"
+    r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
     rf"|(?P<words>(?:\d{{1,2}}\.?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
-    r")(?![\w/-])",
+    r")(?![\d/-]|[^\W\d_A-Z])",  # "25 March 2015Full publication history": a capital may follow, glued
 )
 
 
@@ -51,6 +53,8 @@ def normalise_date(raw: str) -> str:
         parts = _date_parts(match.group(3), MONTHS.get(match.group(2).lower()), match.group(1), named=True)
     elif match := _MONTH_YEAR.match(text):
         parts = _date_parts(match.group(2), MONTHS.get(match.group(1).lower()), None, named=True)
+    elif _SLASHED_YEAR_LAST.match(text):
+        parts = _month_first(text)
     else:
         parts = None
     return parts or text
@@ -99,6 +103,15 @@ def _day_first(text: str) -> str | None:
     if month > 12 and day <= 12:  # "11/22/2022" is American
         day, month = month, day
     return _date_parts(str(year), month, str(day))
+
+
+def _month_first(text: str) -> str | None:
+    """A tag's "MM/DD/YYYY", read by dateparser in month-day-year order ("13/01/2003" can only be day-first)."""
+    from dateparser import parse
+
+    order = "DMY" if int(text.split("/")[0]) > 12 else "MDY"
+    found = parse(text, settings={"DATE_ORDER": order, "REQUIRE_PARTS": ["day", "month", "year"]})
+    return found.date().isoformat() if found else None
 
 
 @lru_cache(maxsize=1)

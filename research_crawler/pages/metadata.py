@@ -98,6 +98,7 @@ _MIN_SCORE_UNDER_GENERIC_TITLE = 2.5
 _OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
+_SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " » ")
 # "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
 _DOCUMENT_TYPE = re.compile(
     r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
@@ -187,7 +188,7 @@ def _decide_title(
     visible = _visible_title(page)
     if shown:
         chosen = shown[0]
-        title = _with_subtitle(chosen.title or "", page)
+        title = _with_subtitle(_shown_part(chosen.title or "", page), page)
         values["title"], sources["title"] = title, chosen.source
         return title, _block_of(page, title)
     if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
@@ -282,6 +283,18 @@ def _without_container(title: str, containers: list[str]) -> str:
                 return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
             if title.startswith(f"{container}{separator}"):
                 return title[len(container) + len(separator) :].lstrip()
+    return title
+
+
+def _shown_part(title: str, page: VisiblePage) -> str:
+    """`title` as the page shows it: a tag title that only the <title> element writes whole, with the site's name
+    after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
+    if page.shows(title):
+        return title
+    for separator in _SITE_SEPARATORS:
+        head, found, _ = title.rpartition(separator)
+        if found and len(words_of(head).split()) >= 2 and page.shows(head):
+            return _shown_part(head, page)
     return title
 
 
@@ -403,6 +416,9 @@ def _decide_date(
             values["date"], sources["date"] = shown
         elif shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
             values["date"], sources["date"] = shown  # the page shows the same date more precisely
+        elif (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
+            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}"
+            values["date"], sources["date"] = labelled, "page_field"
         else:
             values["date"], sources["date"] = tagged.date, tagged.source
         return
@@ -416,6 +432,20 @@ def _decide_date(
         for block in page.blocks
     ):
         values["date"], sources["date"] = year, "htmldate"
+
+
+def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
+    """The day the page labels as the work's publication ("First published: 10 November 2015") where a tag gives
+    a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — in
+    the same year or the next: None when the page shows the tag's day or labels no day."""
+    year = year_of(tagged)
+    days = [value for _, value in page.labelled_dates() if len(value) == 10]
+    if not days or year is None or len(tagged) != 10 or tagged in days:
+        return None  # a tag's month ("2021/08", an issue's) is kept as the tag gives it
+    if not 0 <= int(year) - int(days[0][:4]) <= 1:
+        return None
+    shown_days = {found for block in page.blocks if not block.chrome for found in dates_in_text(block.text)}
+    return None if tagged in shown_days else days[0]
 
 
 def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, MetadataSource] | None:

@@ -20,7 +20,14 @@ from typing import Any, Literal
 import lxml.html
 from lxml import etree
 
-from research_crawler.pages.bylines import MAX_SKIPPED, between_names, marked_authors, people_in, unmistakable
+from research_crawler.pages.bylines import (
+    MAX_SKIPPED,
+    between_names,
+    linked_names,
+    marked_authors,
+    people_in,
+    unmistakable,
+)
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
@@ -57,8 +64,10 @@ _HIDING_CLASSES = re.compile(
     re.I,
 )
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
-_CHROME_NAMES = re.compile(
-    r"(?:^|[\s_-])(?:nav|navbar|menu|footer|breadcrumbs?|sidebar|masthead|cookie)(?:$|[\s_-])", re.I
+# A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
+# layout wrapper that only mentions one ("content-sidebar-wrap", a theme's "mega-menu-1" on <body>) holds content.
+_CHROME_WORDS = frozenset(
+    {"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead", "cookie"}
 )
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 
@@ -203,6 +212,8 @@ _LABELS: dict[str, FieldKind] = {
     ),
 }
 _MAX_LABEL_WORDS = 5
+# Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
+_OTHER_WORKS = re.compile(r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)", re.I)
 _AUTHOR_ROLE = re.compile(
     r"(?P<name>[^\s,;()\[\]][^;()\[\]]{1,80}?)\s*¬?\s*[\[(](?:creator|author|autor(?:in)?|verfasser(?:in)?|"
     r"auteur|autore)[\])]",
@@ -221,6 +232,7 @@ class Block:
     chrome: bool
     header_cell: bool = False
     words: str = ""
+    links: tuple[str, ...] = ()  # the texts of the links it holds, in order
 
 
 @dataclass
@@ -260,7 +272,7 @@ class VisiblePage:
                 break  # the byline starts within `reach`; once started, it runs as long as its names go on
             if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or block.chrome:
                 break  # a labelled field starts: "Medientyp:" is no byline
-            people = people_in(block.text, continuing=bool(names))
+            people = people_in(block.text, continuing=bool(names)) or linked_names(block.text, block.links)
             if people:
                 if not names and strict and not unmistakable(block.text, people):
                     return []
@@ -314,7 +326,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     page = VisiblePage(
         blocks=blocks,
         title_element=title_element,
-        marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e)),
+        marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e) or _in_other_works(e)),
     )
     page._words = " " + " ".join(block.words for block in blocks) + " "
     page._compact = page._words.replace(" ", "")
@@ -356,7 +368,24 @@ def _in_chrome(element: Any) -> bool:
             continue
         if node.tag in _CHROME_TAGS or (node.get("role") or "").lower() in ("navigation", "banner", "contentinfo"):
             return True
-        if _CHROME_NAMES.search(f"{node.get('id') or ''} {node.get('class') or ''}"):
+        if node.tag not in ("body", "html") and _names_chrome(f"{node.get('id') or ''} {node.get('class') or ''}"):
+            return True
+    return False
+
+
+def _in_other_works(element: Any) -> bool:
+    """Whether `element` sits in a list of other works (references, "Cited by", recommended or related articles),
+    whose authors the markup marks too."""
+    return any(
+        isinstance(node.tag, str) and _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}")
+        for node in (element, *element.iterancestors())
+    )
+
+
+def _names_chrome(names: str) -> bool:
+    for name in names.lower().split():
+        parts = [part for part in re.split(r"[-_]+", name) if part]
+        if parts and (parts[0] in _CHROME_WORDS or parts[-1] in _CHROME_WORDS):
             return True
     return False
 
@@ -372,6 +401,7 @@ def _blocks(root: Any) -> list[Block]:
     """Visible text block by block, in document order (like the page view's blocks)."""
     blocks: list[Block] = []
     parts: list[str] = []
+    links: list[str] = []
     owner: list[Any] = [root]
 
     def flush() -> None:
@@ -380,8 +410,10 @@ def _blocks(root: Any) -> list[Block]:
         if text:
             element = owner[0]
             header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
-            block = Block(text, _heading_level(element), len(blocks), _in_chrome(element), header, words_of(text))
-            blocks.append(block)
+            shown = tuple(link for link in links if link)
+            level, chrome = _heading_level(element), _in_chrome(element)
+            blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown))
+        links.clear()
 
     for event, element in etree.iterwalk(root, events=("start", "end")):
         is_block = element.tag in BLOCK_TAGS or element.tag in ("td", "th", "dt", "dd")
@@ -390,6 +422,8 @@ def _blocks(root: Any) -> list[Block]:
                 flush()
             if is_block or not parts:
                 owner[0] = element
+            if element.tag == "a":
+                links.append(collapse_whitespace(clean_text(element.text_content())))
             if element.text:
                 parts.append(element.text)
         else:

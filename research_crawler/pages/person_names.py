@@ -17,6 +17,9 @@ _MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥
 # A footnote letter set on the line after a name, "Banerjeea)", "Stefani1,2,a)": a letter (after affiliation
 # numbers) closed by a parenthesis that nothing opened.
 _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
+# Affiliation letters set apart after a name, "Sarah Maria Vargas a b, Ana Carolina Barcelos a": single lower-case
+# letters (a run of them, or "a,b") between the name and the next separator or the end.
+_SPACED_LETTER_MARKS = re.compile(r"(?<=[^\W\d_]{2})(?:\s[a-z](?:,[a-z])*)+(?=\s*(?:[,;&]|$))")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
     r"|\s*\[[^\[\]]{1,40}\]",  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
@@ -25,7 +28,7 @@ _ROLES = re.compile(
 _DEGREES = re.compile(
     r",?\s+(?:PhD|Ph\.D\.|MD|M\.D\.|MSc|MPH|MBA|BSc|MA|DPhil|Dr\.?|Prof\.?|FRS|Jr\.?|Sr\.?)\b\.?", re.I
 )
-_BY = re.compile(r"^\s*(?:by|von|par|di|por|door|av|af)\s+", re.I)
+_BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)\s+", re.I)  # "---- by Kenneth Surin"
 # "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
 _LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
 _PARTICLES = frozenset(
@@ -284,7 +287,7 @@ def split_people(text: str) -> list[str]:
     """The names in an author list, in its order. "Last, First" stays one name; "A, B and C", "A; B", "A & B" and
     "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
-    text = _LETTER_MARKS.sub("", text)
+    text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", text))
     text = _BY.sub("", text).strip(" ,;")
     if not text:
         return []

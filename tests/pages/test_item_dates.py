@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.pages.item_dates import dates_in_text, htmldate_date, year_of
+from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
 
 
 @pytest.mark.parametrize(
@@ -20,10 +20,19 @@ from research_crawler.pages.item_dates import dates_in_text, htmldate_date, year
         ("Folder Created: 2009-07-11", ["2009-07-11"]),
         ("Volume 9, Numbers 1-2 / February, 1996", ["1996-02"]),
         ("pp 17977–17979 and 2000 words", []),
+        ("Date of publication: 2015/12/03", ["2015-12-03"]),
+        ("First published: 25 March 2015Full publication history", ["2015-03-25"]),
+        ("doi:10.1000/2015/12 and 2015for", []),
     ],
 )
 def test_dates_written_in_text(text: str, dates: list[str]) -> None:
     assert dates_in_text(text) == dates
+
+
+def test_a_tag_s_slashed_date_with_the_year_last_is_read_month_first() -> None:
+    assert normalise_date("03/01/2003") == "2003-03-01"  # as Highwire tags and Zotero read it
+    assert normalise_date("25/12/2015") == "2015-12-25"  # no 25th month: the day comes first
+    assert normalise_date("2008/07/01") == "2008-07-01" and normalise_date("31/31/2015") == "31/31/2015"
 
 
 def test_a_year_alone_counts_only_when_asked() -> None:

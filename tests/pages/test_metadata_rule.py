@@ -271,3 +271,64 @@ def test_a_byline_whose_names_alternate_with_addresses_is_read_whole() -> None:
     found = read_item_metadata(f"<html><body>{body}</body></html>", url=URL)
     assert found.authors is not None and len(found.authors) == 8
     assert found.authors[:2] == ["A. Berg", "C. Dahl"] and found.authors[-1] == "O. Pohl"
+
+
+def test_a_byline_of_linked_names_with_only_spaces_between_them_is_read_name_by_name() -> None:
+    names = ["Zukeran, A.", "Looy, P.C.", "Chakrabarti, A.", "Jen-Shih Chang"]
+    byline = "&nbsp;&nbsp;".join(f'<a href="/search?au={n}">{n}</a>' for n in names)
+    body = f"<div>Collection efficiency of ultrafine particles under pulse operating modes</div><div>{byline}</div>"
+    body += "<div>Dept. of Electr. Eng., Musashi Inst. of Technol.;</div><div>Publication Date: Sep/Oct 1999</div>"
+    found = read_item_metadata(_page(body=body, title="Xplore: Collection efficiency of ultrafine particles"), url=URL)
+    assert found.authors == names and found.date == "1999"
+    mixed = body.replace("&nbsp;&nbsp;", " with thanks to ", 1)  # words between the links: no linked byline
+    assert read_item_metadata(_page(body=mixed), url=URL).authors != names
+
+
+def test_names_the_markup_marks_in_a_reference_list_are_not_the_item_s_authors() -> None:
+    head = _meta("citation_title", "Potential energy curve of Cr2")
+    body = "<h1>Potential energy curve of Cr2</h1><p>Alexander O. Mitrushenkov a, Paolo Palmieri b</p>"
+    references = '<div class="paginatedReferences"><h2>References</h2><ul>'
+    references += "".join(f'<li><span class="author">{n}</span> et al.</li>' for n in ("V.E. Bondybey", "A.D. McLean"))
+    found = read_item_metadata(_page(head, body + references + "</ul></div>"), url=URL)
+    assert found.authors == ["Alexander O. Mitrushenkov", "Paolo Palmieri"]
+    unread = read_item_metadata(_page(head, "<h1>Potential energy curve of Cr2</h1>" + references), url=URL)
+    assert unread.authors == []
+
+
+def test_a_tag_s_first_of_the_month_the_page_never_shows_gives_way_to_the_day_it_labels_as_published() -> None:
+    head = _meta("citation_title", "Fatigue of welded joints") + _meta("citation_publication_date", "2016/06/01")
+    body = "<h1>Fatigue of welded joints</h1><p>Volume 45, Issue 6, June 2016</p>"
+    body += "<p>First published: 10 November 2015</p>"
+    found = read_item_metadata(_page(head, body), url=URL)
+    assert found.date == "2015-11-10" and found.sources["date"] == "page_field" and "2016-06-01" in found.notes["date"]
+    shown = body.replace("June 2016", "1 June 2016")  # the page shows the tag's day too: the tag stands
+    assert read_item_metadata(_page(head, shown), url=URL).date == "2016-06-01"
+
+
+def test_a_layout_wrapper_whose_class_mentions_a_sidebar_is_no_chrome_and_a_corporate_byline_is_read() -> None:
+    article = (
+        '<article><h1>Now Available: Our 2023 Annual Report</h1><p class="entry-meta">March 12, 2024 By '
+        '<span class="entry-author"><a href="/author/orcid/" rel="author">ORCID</a></span></p>'
+        "<p>We are pleased to invite you to explore the report.</p></article>"
+    )
+    html = (
+        '<html><head><title>Now Available: Our 2023 Annual Report</title></head><body class="mega-menu-primary">'
+        f'<nav class="site-nav"><a href="/">Home</a></nav><div class="content-sidebar-wrap">{article}'
+        '<aside class="sidebar"><a href="/x">Other post</a></aside></div></body></html>'
+    )
+    found = read_item_metadata(html, url=URL)
+    assert found.title == "Now Available: Our 2023 Annual Report" and found.authors == ["ORCID"]
+    assert found.date == "2024-03-12"
+
+
+def test_a_tag_title_with_the_site_s_name_is_read_as_the_page_shows_it_and_the_date_in_its_heading_is_read() -> None:
+    head = '<meta property="og:title" content="Forschungsprojekt legt Grundstein für Datenschutz - BMBF">'
+    heading = (
+        '<h1><span>Forschungsprojekt legt Grundstein für Datenschutz</span><span class="aural">: </span>'
+        '<small><span class="aural">Datum:</span> <time datetime="2022-01-26">26.01.2022</time> '
+        "<span>Pressemitteilung: 6/2022</span></small></h1><p>Heute ist der Kick-off des Projekts.</p>"
+    )
+    found = read_item_metadata(
+        _page(head, heading, title="Forschungsprojekt legt Grundstein für Datenschutz - BMBF"), url=URL
+    )
+    assert found.title == "Forschungsprojekt legt Grundstein für Datenschutz" and found.date == "2022-01-26"

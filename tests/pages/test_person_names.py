@@ -44,6 +44,10 @@ from research_crawler.pages.person_names import is_person_name, name_key, split_
         ("Seemita Banerjeea) and Chiranjib Majumder", ["Seemita Banerjee", "Chiranjib Majumder"]),
         ("Ana Lima1,a), Bo Chen2, and Cy Diaz2,b)", ["Ana Lima", "Bo Chen", "Cy Diaz"]),
         ("Ana Lima1,2,a), Bo Chen1, and Cy Diaz2", ["Ana Lima", "Bo Chen", "Cy Diaz"]),
+        ("Alexander O. Mitrushenkov a, Paolo Palmieri b", ["Alexander O. Mitrushenkov", "Paolo Palmieri"]),
+        ("Ana Vargas a b, Bo Barcelos a, Cy Rocha b c d", ["Ana Vargas", "Bo Barcelos", "Cy Rocha"]),
+        ("Mahir Yazar a,b, Abigail York b", ["Mahir Yazar", "Abigail York"]),
+        ("---- by Kenneth Surin", ["Kenneth Surin"]),
     ],
 )
 def test_author_lists_are_cut_into_names_in_order(written: str, names: list[str]) -> None:
