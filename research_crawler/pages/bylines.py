@@ -25,6 +25,9 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
+# Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
+_OTHER_WORKS = re.compile(r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)", re.I)
+
 # What may sit between the links of a linked byline: spacing, commas, semicolons, "&", "and", bars and dots.
 _LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
 
@@ -77,7 +80,8 @@ def unmistakable(text: str, people: list[str]) -> bool:
 def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
     """The names in the first element the markup calls the author (rel=author, itemprop=author, class "author",
     "byline", "fn"), and in its siblings marked the same way (one list item per author): a reference list further
-    down marks its authors too, but in other containers. Elements `skip` names (hidden, chrome) are left out."""
+    down marks its authors too, but in other containers, and names in a list of other works (references, "Cited
+    by", recommendations) are never the item's. Elements `skip` names (hidden, chrome) are left out."""
     names: list[str] = []
     group: tuple[Any, Any] | None = None
     for element in root.iter():
@@ -91,7 +95,7 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
         text = collapse_whitespace(clean_text(element.text_content()))
-        if not text or len(text.split()) > 40 or skip(element):
+        if not text or len(text.split()) > 40 or skip(element) or _in_other_works(element):
             continue
         people = split_people(text) or ([text] if "author" in rel and len(text.split()) == 1 else [])
         if people and group is None:
@@ -99,3 +103,10 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
             group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
         names += [name for name in people if name not in names]
     return names
+
+
+def _in_other_works(element: Any) -> bool:
+    return any(
+        isinstance(node.tag, str) and _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}")
+        for node in (element, *element.iterancestors())
+    )

@@ -212,8 +212,6 @@ _LABELS: dict[str, FieldKind] = {
     ),
 }
 _MAX_LABEL_WORDS = 5
-# Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
-_OTHER_WORKS = re.compile(r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)", re.I)
 _AUTHOR_ROLE = re.compile(
     r"(?P<name>[^\s,;()\[\]][^;()\[\]]{1,80}?)\s*¬?\s*[\[(](?:creator|author|autor(?:in)?|verfasser(?:in)?|"
     r"auteur|autore)[\])]",
@@ -326,7 +324,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     page = VisiblePage(
         blocks=blocks,
         title_element=title_element,
-        marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e) or _in_other_works(e)),
+        marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e)),
     )
     page._words = " " + " ".join(block.words for block in blocks) + " "
     page._compact = page._words.replace(" ", "")
@@ -371,15 +369,6 @@ def _in_chrome(element: Any) -> bool:
         if node.tag not in ("body", "html") and _names_chrome(f"{node.get('id') or ''} {node.get('class') or ''}"):
             return True
     return False
-
-
-def _in_other_works(element: Any) -> bool:
-    """Whether `element` sits in a list of other works (references, "Cited by", recommended or related articles),
-    whose authors the markup marks too."""
-    return any(
-        isinstance(node.tag, str) and _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}")
-        for node in (element, *element.iterancestors())
-    )
 
 
 def _names_chrome(names: str) -> bool:
