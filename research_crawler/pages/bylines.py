@@ -9,9 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["MAX_SKIPPED", "between_names", "linked_names", "marked_authors", "people_in", "unmistakable"]
+__all__ = [
+    "MAX_SKIPPED",
+    "between_names",
+    "byline_above",
+    "linked_names",
+    "marked_authors",
+    "people_in",
+    "shortened",
+    "unmistakable",
+]
 
 #: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
 MAX_SKIPPED = 5
@@ -67,6 +77,28 @@ def linked_names(text: str, links: tuple[str, ...]) -> list[str]:
     return [people[0] for people in names] if all(len(people) == 1 for people in names) else []
 
 
+def byline_above(blocks: list[Any], index: int) -> list[str]:
+    """The names written right above block `index` (a title) where none follow it: a block of names just before it,
+    beside a date or reading unmistakably as a byline ("22.11.2022 / Christian Mihatsch / <h1>…")."""
+    before = [block for block in blocks[max(0, index - 2) : index] if not block.chrome]
+    for position, block in enumerate(reversed(before)):
+        people = people_in(block.text)
+        if not people:
+            continue
+        beside = before[: len(before) - 1 - position]
+        dated = any(dates_in_text(other.text, bare_years=False) and len(other.text.split()) <= 4 for other in beside)
+        return people if dated or unmistakable(block.text, people) else []
+    return []
+
+
+def shortened(names: list[str], shown: list[str]) -> bool:
+    """Whether a tag gives the names the page shows, each cut short ("Todd" where the byline reads "Todd Bates")."""
+    if len(names) != len(shown):
+        return False
+    pairs = [(set(_words(tag)), set(_words(seen))) for tag, seen in zip(names, shown, strict=True)]
+    return any(tag < seen for tag, seen in pairs) and all(tag <= seen for tag, seen in pairs)
+
+
 def between_names(text: str) -> bool:
     """Whether a line may sit between two names of one byline: an affiliation, an e-mail, a profile link."""
     return bool(_FURNITURE.search(text) or _INSTITUTION.search(text) or _ADDRESS.search(text))
@@ -110,3 +142,7 @@ def _in_other_works(element: Any) -> bool:
         isinstance(node.tag, str) and _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}")
         for node in (element, *element.iterancestors())
     )
+
+
+def _words(name: str) -> list[str]:
+    return re.findall(r"[^\W_]+", name.casefold())

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from research_crawler.pages.bylines import byline_above, shortened
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
 from research_crawler.pages.metadata_sources import (
@@ -352,7 +353,7 @@ def _decide_authors(
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
-    if visible and shown == 0:
+    if visible and (shown == 0 or _names_the_site(tag_names, page) or shortened(tag_names, visible)):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
     elif (
@@ -368,6 +369,14 @@ def _decide_authors(
         values["authors"], sources["authors"] = visible, where
     else:
         values["authors"], sources["authors"] = tag_names, tagged.source
+
+
+def _names_the_site(names: list[str], page: VisiblePage) -> bool:
+    """Whether a tag's authors are the site's name ("Helmholtz Klima" on "… | Helmholtz-Klima-Initiative"): every
+    one is in the part of the <title> element after its last separator."""
+    segments = [words_of(part) for part in _TITLE_SEPARATORS.split(page.title_element)]
+    site = f" {segments[-1]} " if len(segments) > 1 else ""
+    return bool(site.strip()) and all(f" {words_of(name)} " in site for name in names)
 
 
 def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[str], MetadataSource]:
@@ -387,7 +396,7 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     if named:
         return named, "page_field"
     if title_index is not None:
-        byline = page.byline_after(title_index)
+        byline = page.byline_after(title_index) or byline_above(page.blocks, title_index)
         if byline:
             return byline, "page_byline"
     marked = page.marked_authors()
@@ -466,7 +475,7 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
                 near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
         for index in sorted(near, key=lambda i: (near[i], i)):
             block = page.blocks[index]
-            if block.chrome or _NOT_PUBLICATION.search(block.text):
+            if (block.chrome and not page.blocks[title_index].chrome) or _NOT_PUBLICATION.search(block.text):
                 continue
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
                 continue

@@ -69,6 +69,7 @@ _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
 _CHROME_WORDS = frozenset(
     {"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead", "cookie"}
 )
+_CONTENT_WORDS = frozenset({"content", "article", "entry"})
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 
 # Labels a page puts before a value, by what the value is (lower case, without ':' or '*'), in the languages of
@@ -268,8 +269,12 @@ class VisiblePage:
         for offset, block in enumerate(self.blocks[index + 1 : index + 1 + reach + _BYLINE_RUN]):
             if offset >= reach and not names:
                 break  # the byline starts within `reach`; once started, it runs as long as its names go on
-            if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or block.chrome:
-                break  # a labelled field starts: "Medientyp:" is no byline
+            if not names and block.words == self.blocks[index].words:
+                continue  # the title shown twice (a heading, then its text)
+            if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or (
+                block.chrome and not self.blocks[index].chrome
+            ):
+                break  # a labelled field starts: "Medientyp:" is no byline; chrome, unless the title is in it too
             people = people_in(block.text, continuing=bool(names)) or linked_names(block.text, block.links)
             if people:
                 if not names and strict and not unmistakable(block.text, people):
@@ -307,7 +312,11 @@ class VisiblePage:
             dates = dates_in_text(value, bare_years=True)
             if dates:
                 found.append((index, dates[0]))
-        return found
+        # a later label giving the first one's date more precisely ("Publication: … 2020", "Published: 7 Feb 2020")
+        finer = [
+            pair for pair in found[1:] if found and len(pair[1]) > len(found[0][1]) and pair[1].startswith(found[0][1])
+        ]
+        return [max(finer, key=lambda pair: len(pair[1])), *found] if finer else found
 
 
 def read_visible_page(tree: Any) -> VisiblePage:
@@ -372,11 +381,12 @@ def _in_chrome(element: Any) -> bool:
 
 
 def _names_chrome(names: str) -> bool:
-    for name in names.lower().split():
-        parts = [part for part in re.split(r"[-_]+", name) if part]
-        if parts and (parts[0] in _CHROME_WORDS or parts[-1] in _CHROME_WORDS):
-            return True
-    return False
+    """Whether an element's id and classes name chrome: one begins or ends with a chrome word, and none names the
+    article's content ("c--article-sidebar", a theme's id="sidebar" with class "site-content" hold the article)."""
+    split = [[part for part in re.split(r"[-_]+", name) if part] for name in names.lower().split()]
+    if any(_CONTENT_WORDS.intersection(parts) for parts in split):
+        return False
+    return any(parts and (parts[0] in _CHROME_WORDS or parts[-1] in _CHROME_WORDS) for parts in split)
 
 
 def _heading_level(element: Any) -> int:

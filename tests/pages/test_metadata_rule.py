@@ -332,3 +332,42 @@ def test_a_tag_title_with_the_site_s_name_is_read_as_the_page_shows_it_and_the_d
         _page(head, heading, title="Forschungsprojekt legt Grundstein für Datenschutz - BMBF"), url=URL
     )
     assert found.title == "Forschungsprojekt legt Grundstein für Datenschutz" and found.date == "2022-01-26"
+
+
+def test_an_article_whose_theme_calls_its_column_a_sidebar_is_read_and_its_byline_and_day_found() -> None:
+    article = (
+        '<div id="sidebar" class="site-content content-area"><article><header><h1>The First Decade</h1>'
+        '<span class="author vcard"><a class="url fn" href="/a/">Maximilian Steinbeis</a></span>'
+        "<p>Sa 13 Jul 2019</p></header><p>Ten years have passed since 2009.</p></article></div>"
+    )
+    found = read_item_metadata(_page(body=article, title="The First Decade | Verfassungsblog"), url=URL)
+    assert found.authors == ["Maximilian Steinbeis"] and found.date == "2019-07-13"
+
+
+def test_a_title_shown_twice_then_a_byline_heading_gives_the_page_s_order_over_the_tags() -> None:
+    names = ["Zhou Zhao", "Zhu Zhang", "Shuwen Xiao"]
+    head = _meta("citation_title", "Long-form Video Question Answering") + "".join(
+        _meta("citation_author", name) for name in reversed(names)
+    )
+    body = "<h1>Long-form Video Question Answering</h1><h1></h1><p>Long-form Video Question Answering</p>"
+    body += f"<h2>{', '.join(names)}</h2><p>Proceedings of the Twenty-Seventh IJCAI</p>"
+    assert read_item_metadata(_page(head, body), url=URL).authors == names
+
+
+def test_a_tag_author_cut_short_or_naming_the_site_gives_way_to_the_byline_the_page_shows() -> None:
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "New Robot Samples Blood",'
+    head += ' "author": {"@type": "Person", "name": "Todd"}}</script>'
+    body = "<h1>New Robot Samples Blood</h1><p>By</p><p>Todd Bates</p><p>February 5, 2020</p>"
+    assert read_item_metadata(_page(head, body), url=URL).authors == ["Todd Bates"]
+    site = head.replace('"Person", "name": "Todd"', '"Organization", "name": "Helmholtz Klima"')
+    above = "<p>22.11.2022</p><h5>Christian Mihatsch</h5><h1>New Robot Samples Blood</h1><p>The results are in.</p>"
+    found = read_item_metadata(
+        _page(site, above, title="New Robot Samples Blood | Helmholtz-Klima-Initiative"), url=URL
+    )
+    assert found.authors == ["Christian Mihatsch"] and found.date == "2022-11-22"
+
+
+def test_a_later_label_giving_the_first_labelled_date_more_precisely_is_the_date() -> None:
+    body = "<h1>Diversity and Inclusion Metrics</h1><p>Margaret Mitchell, Dylan Baker</p>"
+    body += "<p>Publication: AIES '20: Proceedings of the Conference, 2020</p><p>Published: 7 February 2020</p>"
+    assert read_item_metadata(_page(body=body), url=URL).date == "2020-02-07"
