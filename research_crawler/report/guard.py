@@ -16,8 +16,7 @@ from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, Field
 
-from research_crawler.report.claim import Claim, FieldKind
-from research_crawler.report.field_claims import find_claims
+from research_crawler.report.field_claims import Claim, FieldKind, find_claims
 from research_crawler.report.markdown_blocks import Block, BlockKind, split_blocks
 from research_crawler.report.markdown_links import (
     Action,

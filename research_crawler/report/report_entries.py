@@ -19,8 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.pages.metadata import normalise_doi
-from research_crawler.report.claim import FieldKind
-from research_crawler.report.field_claims import find_claims
+from research_crawler.report.field_claims import FieldKind, find_claims
 from research_crawler.report.markdown_blocks import Block, BlockKind
 from research_crawler.report.markdown_links import LinkKind, find_links
 from research_crawler.report.models import ReportItem
