@@ -15,8 +15,12 @@ _ENTRY_START = re.compile(r"^\s*(?:\d+\.\s*)?(?:[*+-]\s*)?(?:#+\s*)?\[(\d+)\]")
 
 
 def _page_body(text: str) -> str:
+    """The page between its markers, as a reader tells the page from the task's own words around it."""
     start = text.find("<page-content")
-    return text[start:] if start >= 0 else text
+    if start < 0:
+        return text
+    end = text.find("</page-content>", start)
+    return text[start:end] if end >= 0 else text[start:]
 
 
 def link_lines(text: str) -> list[tuple[int, str, str]]:

@@ -145,6 +145,8 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     containers = _consent_containers(scope)
     if not said and not containers:
         return None  # nothing calls itself a notice: the page is what it is (most pages end here, parsed once)
+    if _own_heading(scope, containers):
+        return None  # the page shows its own heading beside the notice: a page with a banner on top, not a notice
     words = _visible_words(scope, skip_frames=False)
     if words > _MAX_PAGE_WORDS:
         return None
@@ -160,6 +162,19 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     if words and in_containers / words >= _CONTAINER_SHARE and other_words <= _MAX_WORDS_BESIDE_CONTAINER:
         return "consent"
     return None
+
+
+def _own_heading(scope: lxml.html.HtmlElement, containers: list[lxml.html.HtmlElement]) -> bool:
+    """Whether the page has a main heading of its own: an ``<h1>`` outside its frames and consent notices that
+    speaks of neither consent nor a region (a short page, an empty listing or search, under a cookie banner)."""
+    for heading in scope.iter("h1"):
+        around = list(heading.iterancestors())
+        if any(_is_frame(element) for element in around) or any(notice in around for notice in containers):
+            continue
+        text = _text(heading)
+        if text and not (_CONSENT_HEADING.search(text) or _REGION_HEADING.search(text)):
+            return True
+    return False
 
 
 def _consent_containers(scope: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:

@@ -162,6 +162,12 @@ def test_no_saved_real_page_is_taken_for_a_notice_or_a_wall() -> None:
         "<input type=password name=p></form></header><main><h1>Search results</h1>"
         + "".join(f"<p><a href='/p/{n}'>A result about protein folding number {n}</a></p>" for n in range(15))
         + "</main></body></html>",
+        # an empty listing under a cookie banner (a dialog labelled "Cookie consent") is an empty listing
+        "<html><head><title>Optics recent submissions | Archive</title></head><body><header><a href='/'>Archive"
+        "</a></header><main><h1>Optics</h1><h2>Recent submissions</h2><p>No entries in this listing.</p></main>"
+        "<div id='cookie-consent' class='cookie-banner' role='dialog' aria-label='Cookie consent'><p>We use cookies "
+        "to keep you signed in and measure how the site is used.</p><button>Accept all cookies</button>"
+        "<button>Reject optional cookies</button></div></body></html>",
     ],
 )
 def test_look_alikes_are_ordinary_pages(html: str) -> None:
