@@ -73,6 +73,8 @@ _ACCEPT = re.compile(
     r"|go to (?:the )?(?:site|website|page)|take me to|yes|save)\b",
     re.IGNORECASE,
 )
+#: A heading that names a document about cookies or privacy, not a notice asking for a choice.
+_POLICY_DOCUMENT = re.compile(r"\b(?:polic(?:y|ies)|statement|terms)\b", re.IGNORECASE)
 #: Links that lead to a notice's settings or its policy, not through it.
 _NOT_THROUGH = re.compile(
     r"\b(?:settings|preferences|manage|customi[sz]e|options|learn more|more info(?:rmation)?|read more|details"
@@ -166,13 +168,15 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
 
 def _own_heading(scope: lxml.html.HtmlElement, containers: list[lxml.html.HtmlElement]) -> bool:
     """Whether the page has a main heading of its own: an ``<h1>`` outside its frames and consent notices that
-    speaks of neither consent nor a region (a short page, an empty listing or search, under a cookie banner)."""
+    speaks of neither consent nor a region (a short page, an empty listing or search, under a cookie banner), or
+    names a policy (a privacy and cookie policy explains; it asks nothing)."""
     for heading in scope.iter("h1"):
         around = list(heading.iterancestors())
         if any(_is_frame(element) for element in around) or any(notice in around for notice in containers):
             continue
         text = _text(heading)
-        if text and not (_CONSENT_HEADING.search(text) or _REGION_HEADING.search(text)):
+        notice = _CONSENT_HEADING.search(text) or _REGION_HEADING.search(text)
+        if text and (not notice or _POLICY_DOCUMENT.search(text)):
             return True
     return False
 

@@ -168,6 +168,11 @@ def test_no_saved_real_page_is_taken_for_a_notice_or_a_wall() -> None:
         "<div id='cookie-consent' class='cookie-banner' role='dialog' aria-label='Cookie consent'><p>We use cookies "
         "to keep you signed in and measure how the site is used.</p><button>Accept all cookies</button>"
         "<button>Reject optional cookies</button></div></body></html>",
+        # a privacy and cookie policy explains; it asks nothing
+        "<html><head><title>Privacy | Archive</title></head><body><main><h1>Privacy and cookie policy</h1><h2>Cookies"
+        "</h2><p>Essential cookies keep you signed in. Optional analytics cookies are only set after you accept them."
+        "</p></main><div class='cookie-banner' role='dialog' aria-label='Cookie consent'><p>We use cookies.</p>"
+        "<button>Accept all cookies</button></div></body></html>",
     ],
 )
 def test_look_alikes_are_ordinary_pages(html: str) -> None:
