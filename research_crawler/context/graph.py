@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.context.web_context import clean_text
 from research_crawler.errors import CorruptStateError, ToolInputError

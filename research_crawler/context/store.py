@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext
 from research_crawler.context.web_context import WebContext

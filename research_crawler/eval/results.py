@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.judges import JUDGE_METRICS, JudgeVerdict
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures

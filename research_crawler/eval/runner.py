@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 import langsmith
 
 from research_crawler.config.settings import MODEL_ROLES, Settings
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import DatasetQuery, EvalDataset, load_dataset
 from research_crawler.eval.evaluation_calls import RUNS_DIR, EvaluationCalls, run_dir_name

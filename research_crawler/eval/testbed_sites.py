@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import EvalDataset

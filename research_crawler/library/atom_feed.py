@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.library.records import LibraryItem, Watch
 from research_crawler.text.untrusted import untrusted

@@ -13,7 +13,7 @@ from pathlib import Path
 import platformdirs
 
 from research_crawler.config.settings import Settings
-from research_crawler.context.shared_sqlite import open_shared_sqlite
+from research_crawler.context.durable_files import open_shared_sqlite
 from research_crawler.errors import LibraryError
 from research_crawler.library.schema import migrate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.report.bibtex import to_bibtex
 from research_crawler.report.markdown_text import markdown_text
 from research_crawler.report.models import Report

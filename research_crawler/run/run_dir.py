@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError, StateError
 
 __all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir", "unwritable", "usable_out_dir"]

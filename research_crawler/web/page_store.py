@@ -31,8 +31,7 @@ import platformdirs
 from pydantic import ValidationError
 
 from research_crawler.config.fetch_settings import FetchSettings
-from research_crawler.context.atomic_files import atomic_write_text
-from research_crawler.context.shared_sqlite import open_shared_sqlite
+from research_crawler.context.durable_files import atomic_write_text, open_shared_sqlite
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import ConfigError
 from research_crawler.pages.page import Page, RenderKind

@@ -176,7 +176,7 @@ def test_a_file_that_cannot_be_written_mid_command_is_one_line(home: Path, monke
 def test_a_disk_that_fills_up_mid_run_is_one_line_with_the_command_that_continues(
     home: Path, testbed_server: TestbedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from research_crawler.context import atomic_files, graph
+    from research_crawler.context import durable_files, graph
 
     writes = 0
 
@@ -185,7 +185,7 @@ def test_a_disk_that_fills_up_mid_run_is_one_line_with_the_command_that_continue
         writes += 1
         if writes > 4:  # the disk is full from the fifth save of the graph on, as a file's flush finds it
             raise OSError(28, "No space left on device")
-        atomic_files.atomic_write_text(path, text)
+        durable_files.atomic_write_text(path, text)
 
     site = testbed_server.base_url("arxiv-like")
     ask = ["ask", "Find papers on graph neural networks", "--site", site, "--model", "simulated", "--out", "out"]

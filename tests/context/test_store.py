@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from research_crawler.context import atomic_files
+from research_crawler.context import durable_files
 from research_crawler.context import store as store_module
-from research_crawler.context.atomic_files import atomic_write_bytes, atomic_write_text
+from research_crawler.context.durable_files import atomic_write_bytes, atomic_write_text
 from research_crawler.context.graph import GRAPH_JSON_FILE, GRAPHML_FILE, NavigationGraph
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
 from research_crawler.context.store import (
@@ -145,7 +145,7 @@ def test_a_crash_during_save_leaves_the_previous_state_loadable(tmp_path: Path, 
     def crash(src, dst) -> None:
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(atomic_files.os, "replace", crash)
+    monkeypatch.setattr(durable_files.os, "replace", crash)
     with pytest.raises(OSError, match="disk on fire"):
         save(store, second)
     monkeypatch.undo()
@@ -163,7 +163,7 @@ def test_an_interrupt_while_writing_leaves_the_previous_state(tmp_path: Path, mo
     def interrupted(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(atomic_files.os, "fsync", interrupted)
+    monkeypatch.setattr(durable_files.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save(store, small_state(query="another query"))
     monkeypatch.undo()

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError
 from research_crawler.eval.dataset import builtin_dataset_path
 from research_crawler.eval.testbed import DEFAULT_SEED, Testbed, generate_testbed

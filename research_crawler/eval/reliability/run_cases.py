@@ -37,7 +37,7 @@ ResearchSession(Settings(), backend="simulated").run(sys.argv[1], sites=[sys.arg
 _WRITER = """
 import sys
 from pathlib import Path
-from research_crawler.context.atomic_files import atomic_write_text
+from research_crawler.context.durable_files import atomic_write_text
 path, n = Path(sys.argv[1]), 0
 while True:
     n += 1
