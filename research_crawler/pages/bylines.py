@@ -9,13 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
-from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.person_names import split_people
 
 __all__ = [
     "MAX_SKIPPED",
     "between_names",
     "byline_above",
+    "dated_people",
+    "dateline_near",
     "linked_names",
     "marked_authors",
     "people_in",
@@ -36,7 +38,10 @@ _INSTITUTION = re.compile(
 )
 
 # Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
-_OTHER_WORKS = re.compile(r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)", re.I)
+# Pull quotes name whom they quote ("pull-quote__author"): a quoted person is no author of the item either.
+_OTHER_WORKS = re.compile(
+    r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)|quote|testimonial", re.I
+)
 
 # What may sit between the links of a linked byline: spacing, commas, semicolons, "&", "and", bars and dots.
 _LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
@@ -46,16 +51,41 @@ _LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
 _ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]{2,}")
 
 
+# A dateline's parts: a comma, a bar, a bullet or a dash between spaces, "|" or "//" ("Tue 3 May 2016 // 16:26").
+_DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—]\s)\s*")
+_DATELINE_WORDS = 16
+_CITATION = re.compile(r"\b(?:vol(?:ume)?|issue|number|no|pp?|pages?|bd|heft|jg)\b\.?\s*\d", re.I)
+
+
 def people_in(text: str, *, continuing: bool = False) -> list[str]:
-    """The names of a byline block: a list of names, or one name followed by its affiliation (any text after the
-    name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse")."""
-    people = split_people(text)
+    """The names of a byline block: a list of names, one name followed by its affiliation (any text after the
+    name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse"), or the names of
+    a dateline (`dated_people`)."""
+    people = split_people(text) or dated_people(text)
     if people:
         return people
     name, comma, rest = text.partition(",")
     # a reference line ("First Monday, Volume 25, Number 10") is no name followed by its affiliation
     if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest)):
         return split_people(name)
+    return []
+
+
+def dated_people(text: str) -> list[str]:
+    """The names of a short line that gives a date and who wrote the item — "Mattias Geniar, April 19, 2020",
+    "Dienstag, 13. Mai 2014, von Dr. Sebastian Brüggemann", "23.06.2016 um 16:14 Uhr - Markus Reuter - 91
+    Ergänzungen": the line holds a date, and its first part without digits that reads as names is the byline,
+    after no more than a word or two (a weekday, "Posted"). [] for any other line."""
+    if len(text.split()) > _DATELINE_WORDS or not dates_in_text(text) or _CITATION.search(text):
+        return []  # a citation line ("First Monday, Volume 25, Number 10 - 5 October 2020") names its journal
+    for part in _DATELINE_PARTS.split(without_dates(text)):
+        if not part.strip() or re.search(r"\d", part):
+            continue
+        people = split_people(part)
+        if people:
+            return people
+        if len(part.split()) > 2:
+            return []
     return []
 
 
@@ -88,6 +118,23 @@ def byline_above(blocks: list[Any], index: int) -> list[str]:
         beside = before[: len(before) - 1 - position]
         dated = any(dates_in_text(other.text, bare_years=False) and len(other.text.split()) <= 4 for other in beside)
         return people if dated or unmistakable(block.text, people) else []
+    return []
+
+
+def dateline_near(blocks: list[Any], index: int, *, before: int, after: int) -> list[str]:
+    """The names of the dateline nearest block `index` (a title) within `before` blocks above it and `after` below
+    ("Mattias Geniar, April 19, 2020" under a newsletter's blurb; "Dienstag, 13. Mai 2014, von Dr. Sebastian
+    Brüggemann" above the sharing links): a short line that gives a date and who wrote the item, outside the
+    page's chrome unless it is right beside the title."""
+    near = sorted(range(max(0, index - before), min(len(blocks), index + after + 1)), key=lambda i: (abs(i - index), i))
+    for position in near:
+        close = abs(position - index) <= 2  # a page's header may hold the dateline right above the title
+        if (
+            position != index
+            and (close or not blocks[position].chrome)
+            and (people := dated_people(blocks[position].text))
+        ):
+            return people
     return []
 
 
@@ -139,7 +186,8 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
 
 def _in_other_works(element: Any) -> bool:
     return any(
-        isinstance(node.tag, str) and _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}")
+        isinstance(node.tag, str)
+        and (node.tag == "blockquote" or _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}"))
         for node in (element, *element.iterancestors())
     )
 

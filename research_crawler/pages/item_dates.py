@@ -15,7 +15,7 @@ from typing import Any
 
 from research_crawler.pages.html_tree import MONTHS
 
-__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "year_of"]
+__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "without_dates", "year_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,8 @@ _DATE_IN_TEXT = re.compile(
     r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
     rf"|(?P<words>(?:\d{{1,2}}\.?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
-    r")(?![\d/-]|[^\W\d_A-Z])",  # "25 March 2015Full publication history": a capital may follow, glued
+    # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET")
+    r")(?!(?!\d{1,2}:\d\d)[\d/-]|[^\W\d_A-Z])",
 )
 
 
@@ -83,6 +84,11 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     if bare_years and not found:
         found = [match.group(1) for match in _YEAR.finditer(text)]
     return found
+
+
+def without_dates(text: str, *, mark: str = " | ") -> str:
+    """`text` with each date written in it replaced by `mark` ("By Laura E. Adkins | ")."""
+    return _DATE_IN_TEXT.sub(mark, text)
 
 
 def htmldate_date(html: str, *, url: str | None) -> str | None:

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from research_crawler.pages.bylines import byline_above, shortened
+from research_crawler.pages.bylines import byline_above, dated_people, dateline_near, shortened
 from research_crawler.pages.html_tree import base_url, parse_html
-from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
+from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import (
     MetadataSource,
     Reading,
@@ -25,8 +25,9 @@ from research_crawler.pages.metadata_sources import (
     normalise_doi,
     read_tag_sources,
 )
-from research_crawler.pages.page_shows import VisiblePage, label_kind, read_visible_page, words_of
+from research_crawler.pages.page_shows import Block, VisiblePage, label_kind, read_visible_page, words_of
 from research_crawler.pages.person_names import is_person_name, name_key, split_people
+from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
@@ -111,16 +112,10 @@ _REFERENCE_LINE = re.compile(
     r"|\b\d+\s*,\s*\w*\d+\s*\((?:1[5-9]|20)\d\d\)|https?://|\bdoi:|\b10\.\d{4,9}/",
     re.I,
 )
-_BETWEEN_TITLE_AND_BYLINE = 2  # citation or date lines a page may put between a title and its byline
+_BETWEEN_TITLE_AND_BYLINE = 8  # citation, date and sharing lines, a standfirst, between a title and its byline
+_SHARING_WORDS = 3
+_VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
-_NOT_PUBLICATION = re.compile(
-    r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
-    r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last)\b|©",
-    re.I,
-)
-_DATE_REACH_BEFORE, _DATE_REACH_AFTER = 4, 10
-_YEAR_REACH = (4, 3)
-_YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
 
 
 class ItemMetadata(BaseModel):
@@ -167,7 +162,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     if title:
         values["title"] = _without_container(title, container_names(tree))
     _decide_authors(readings, page, title_index, values, sources, notes)
-    _decide_date(readings, page, title_index, html, url, values, sources, notes)
+    decide_date(readings, page, title_index, html, url, values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
         if reading is not None:
@@ -187,6 +182,12 @@ def _decide_title(
     # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
     visible = _visible_title(page)
+    only_in_tab = shown and not any(page.shows(_shown_part(r.title or "", page)) for r in shown)
+    if only_in_tab and (variant := _heading_variant(page, shown[0].title)):
+        # a tag title only the <title> element writes, and a heading that says it in other words: the heading
+        values["title"], sources["title"] = variant.text, "page_heading"
+        notes["title"] = f"the page's {shown[0].source} title {shown[0].title!r} is shown only as {variant.text!r}"
+        return variant.text, variant.index
     if shown:
         chosen = shown[0]
         title = _with_subtitle(_shown_part(chosen.title or "", page), page)
@@ -215,6 +216,23 @@ def _decide_title(
     return title_element, None
 
 
+def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
+    """The heading that shows `title` in other words ("Die Ablehnung von “Gendersprache” – medial produziert" for
+    "Die Ablehnung der Gendersprache » SciLogs"): one outside the chrome that holds most of the words of the title's
+    main part (its longest part between the site's separators), two at least."""
+    parts = [words_of(part) for part in _TITLE_SEPARATORS.split(title or "")]
+    main = set(max(parts, key=lambda part: len(part.split()), default="").split())
+    best: tuple[float, Block] | None = None
+    for block in page.blocks:
+        if not 1 <= block.heading <= 3 or block.chrome or _generic(block.text):
+            continue
+        shared = main & set(block.words.split())
+        share = len(shared) / len(main) if main else 0.0
+        if len(shared) >= 2 and share >= _VARIANT_SHARE and (best is None or share > best[0]):
+            best = (share, block)
+    return best[1] if best else None
+
+
 def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, int, float] | None:
     """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
     fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
@@ -240,7 +258,8 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
             score += _IN_TITLE_ELEMENT
-        if page.byline_after(_past_citation_lines(page, block.index), reach=1, strict=True):
+        above_byline, dated = _past_citation_lines(page, block.index, heading=bool(block.heading))
+        if page.byline_after(above_byline, reach=1, strict=not dated):
             score += _FOLLOWED_BY_BYLINE
         # Item titles are longer than site names and section headings ("The STAR experiment", "School").
         score += min(count, 15) * _PER_WORD - block.index / 100_000
@@ -249,17 +268,30 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     return best
 
 
-def _past_citation_lines(page: VisiblePage, index: int) -> int:
-    """`index`, moved past the citation and date lines right under it ("J. Chem. Phys. 138, 054312 (2013);",
-    "https://doi.org/…", "Published 4 June 2008"), where the byline may follow them."""
+def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool = False) -> tuple[int, bool]:
+    """`index`, moved past what a page may put between a title and its byline — citation and date lines
+    ("J. Chem. Phys. 138, 054312 (2013);", "https://doi.org/…", "Published 4 June 2008"), sharing links of a word
+    or two ("Facebook", "Print Article") and, under a heading, one standfirst (the sentence that sums the article
+    up) — and whether a date line was among them (a name right after a date is a dateline's byline)."""
+    dated = False
+    standfirst = heading
     for _ in range(_BETWEEN_TITLE_AND_BYLINE):
         following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
-        if following is None or following.heading or following.chrome or len(following.text.split()) > 15:
+        if following is None or following.heading or following.chrome or len(following.text.split()) > 40:
             break
-        if not (_REFERENCE_LINE.search(following.text) or dates_in_text(following.text)):
+        if split_people(following.text) or dated_people(following.text):
+            break  # the byline itself
+        words = len(following.text.split())
+        if _REFERENCE_LINE.search(following.text) or (words <= 15 and dates_in_text(following.text)):
+            dated = dated or bool(dates_in_text(following.text))
+        elif words <= _SHARING_WORDS and not label_kind(following.text):
+            pass
+        elif standfirst and words > _SHARING_WORDS:
+            standfirst = False
+        else:
             break
         index += 1
-    return index
+    return index, dated
 
 
 def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:
@@ -396,90 +428,12 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     if named:
         return named, "page_field"
     if title_index is not None:
-        byline = page.byline_after(title_index) or byline_above(page.blocks, title_index)
+        byline = (
+            page.byline_after(title_index)
+            or byline_above(page.blocks, title_index)
+            or dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
+        )
         if byline:
             return byline, "page_byline"
     marked = page.marked_authors()
     return marked, "page_byline"
-
-
-# --- date -------------------------------------------------------------------------------------------------
-
-
-def _decide_date(
-    readings: list[Reading],
-    page: VisiblePage,
-    title_index: int | None,
-    html: str,
-    url: str,
-    values: dict[str, Any],
-    sources: dict[str, Any],
-    notes: dict[str, str],
-) -> None:
-    tagged = next((r for r in readings if r.date and year_of(r.date)), None)
-    shown = _shown_date(page, title_index)
-    if tagged is not None:
-        year = year_of(tagged.date)
-        if shown is not None and year is not None and not page.shows(year):
-            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
-            values["date"], sources["date"] = shown
-        elif shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
-            values["date"], sources["date"] = shown  # the page shows the same date more precisely
-        elif (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
-            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}"
-            values["date"], sources["date"] = labelled, "page_field"
-        else:
-            values["date"], sources["date"] = tagged.date, tagged.source
-        return
-    if shown is not None:
-        values["date"], sources["date"] = shown
-        return
-    found = htmldate_date(html, url=url if url.startswith("http") else None)
-    year = year_of(found)
-    if year and any(
-        f" {year} " in f" {block.words} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
-        for block in page.blocks
-    ):
-        values["date"], sources["date"] = year, "htmldate"
-
-
-def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
-    """The day the page labels as the work's publication ("First published: 10 November 2015") where a tag gives
-    a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — in
-    the same year or the next: None when the page shows the tag's day or labels no day."""
-    year = year_of(tagged)
-    days = [value for _, value in page.labelled_dates() if len(value) == 10]
-    if not days or year is None or len(tagged) != 10 or tagged in days:
-        return None  # a tag's month ("2021/08", an issue's) is kept as the tag gives it
-    if not 0 <= int(year) - int(days[0][:4]) <= 1:
-        return None
-    shown_days = {found for block in page.blocks if not block.chrome for found in dates_in_text(block.text)}
-    return None if tagged in shown_days else days[0]
-
-
-def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, MetadataSource] | None:
-    """The publication date the page shows: beside a label that says so, else written near the title (where the
-    page shows the title more than once, near any of them): a date with a month first, nearest the title first;
-    then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709"."""
-    labelled = page.labelled_dates()
-    if labelled:
-        return labelled[0][1], "page_field"
-    if title_index is None:
-        return None
-    title = page.blocks[title_index].words
-    anchors = [b.index for b in page.blocks if b.words == title] or [title_index]
-    for bare_years, (before, after) in ((False, (_DATE_REACH_BEFORE, _DATE_REACH_AFTER)), (True, _YEAR_REACH)):
-        near: dict[int, int] = {}
-        for anchor in anchors:
-            for block in page.blocks[max(0, anchor - before) : anchor + after + 1]:
-                near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
-        for index in sorted(near, key=lambda i: (near[i], i)):
-            block = page.blocks[index]
-            if (block.chrome and not page.blocks[title_index].chrome) or _NOT_PUBLICATION.search(block.text):
-                continue
-            if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
-                continue
-            dates = dates_in_text(block.text, bare_years=bare_years)
-            if dates:
-                return dates[0], "page_text"
-    return None

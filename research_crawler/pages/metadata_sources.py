@@ -305,7 +305,7 @@ def _schema_org_people(value: Any) -> list[str]:
             name = _clean(_text(person.get("name")) or " ".join(p for p in (given, family) if p))
         else:
             name = None
-        if name:
+        if name and not _ADDRESS_NOT_NAME.match(name):  # an author given as its profile's address is no name
             names.append(name)
     return names
 
@@ -339,10 +339,15 @@ def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:
     return metas
 
 
+_ADDRESS_NOT_NAME = re.compile(r"^\s*(?:https?://|www\.|/)\S*\s*$", re.I)
+
+
 def _people(values: list[str]) -> list[str]:
     """Author tags' names in order; a tag that holds a whole list ("A, B and C", "A; B") is split."""
     names: list[str] = []
     for value in _clean_all(values):
+        if _ADDRESS_NOT_NAME.match(value):
+            continue  # "https://…/dr.-sebastian-brueggemann.html": a profile's address, not a name
         split = split_people(value) if len(values) == 1 or ";" in value else []
         names.extend(split if len(split) > 1 else [value])
     return names

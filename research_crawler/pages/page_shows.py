@@ -3,9 +3,8 @@ its headings, the values of its labelled fields ("Title:", "Author(s)", "Jahr", 
 the byline under a title, and the dates written beside labels that say publication.
 
 Only what a browser shows counts (scripts, hidden elements and ``<head>`` are left out), plus the HTML a page's
-inline scripts write with ``document.write`` — a browser shows that too. This is the evidence the metadata
-rule (`metadata.py`) weighs a page's tags against.
-"""
+inline scripts write with ``document.write`` (a browser shows that too): the evidence `metadata.py` weighs tags
+against."""
 
 from __future__ import annotations
 
@@ -470,7 +469,8 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         for label, value in labelled:
             if value.strip():
                 add(label, value, index)
-        if labelled or block.header_cell or not label_kind(block.text):
+        # (a menu's section heading, "Auteurs" over the site's writers, labels no value of the item)
+        if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue
         following = [b for b in blocks[index + 1 : index + 3] if b.text.strip(" :")]
         if following and not label_kind(following[0].text) and not following[0].header_cell:

@@ -22,7 +22,9 @@ _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
 _SPACED_LETTER_MARKS = re.compile(r"(?<=[^\W\d_]{2})(?:\s[a-z](?:,[a-z])*)+(?=\s*(?:[,;&]|$))")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
-    r"|\s*\[[^\[\]]{1,40}\]",  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
+    r"|\s*\[[^\[\]]{1,40}\]"  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
+    # and a short note in parentheses after a name: an editor's initials "Julia Hitz (eg)", a place "(Bruxelles)"
+    r"|\s*\((?![^()]*\d)[^()]{1,40}\)(?=\s*(?:[,;&]|$))",
     re.I,
 )
 _DEGREES = re.compile(
@@ -257,7 +259,7 @@ _NOT_NAME_WORDS = frozenset(
     ]
 )
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")
-_NAME_WORD = re.compile(r"^[^\W\d_][\w'’.\-]*$")
+_NAME_WORD = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")  # no digits: "NY-12 Candidate Forum" is no one
 
 
 def clean_name(text: str) -> str:
