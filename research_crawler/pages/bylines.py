@@ -23,6 +23,7 @@ __all__ = [
     "people_in",
     "shortened",
     "unmistakable",
+    "without_other_works",
 ]
 
 #: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
@@ -184,11 +185,22 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
     return names
 
 
+def without_other_works(root: Any) -> Any:
+    """`root` with the containers of other works' entries (reference lists, "Cited by", recommendations, pull
+    quotes) taken out, in place: what is left names only the item's own people."""
+    for element in list(root.iter()):
+        if isinstance(element.tag, str) and element.getparent() is not None and _other_works_container(element):
+            element.drop_tree()
+    return root
+
+
+def _other_works_container(node: Any) -> bool:
+    return node.tag == "blockquote" or bool(_OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}"))
+
+
 def _in_other_works(element: Any) -> bool:
     return any(
-        isinstance(node.tag, str)
-        and (node.tag == "blockquote" or _OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}"))
-        for node in (element, *element.iterancestors())
+        isinstance(node.tag, str) and _other_works_container(node) for node in (element, *element.iterancestors())
     )
 
 

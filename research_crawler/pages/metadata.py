@@ -5,6 +5,9 @@ microdata, page-state JSON, Open Graph, ``<title>``; `page_shows`: its headings,
 dates), and one rule decides: **a tag is believed when the page shows it; where the page's tags say what the page
 does not show and the page shows something else, what the page shows wins** — and the item records which source
 each field came from (`sources`) and which tag it overruled (`notes`). Without tags, what the page shows is read.
+Where neither the tags nor what the page shows name an author, one independent reader votes (`second_reader`:
+trafilatura's metadata extraction), and its names are kept only where the page shows every one of them and shows
+its item's title (a listing's first entry has authors too).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from research_crawler.pages.metadata_sources import (
 )
 from research_crawler.pages.page_shows import Block, VisiblePage, label_kind, read_visible_page, words_of
 from research_crawler.pages.person_names import is_person_name, name_key, split_people
+from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
 
@@ -161,7 +165,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     title, title_index = _decide_title(readings, page, values, sources, notes)
     if title:
         values["title"] = _without_container(title, container_names(tree))
-    _decide_authors(readings, page, title_index, values, sources, notes)
+    _decide_authors(readings, page, title_index, html, url, values, sources, notes)
     decide_date(readings, page, title_index, html, url, values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
@@ -258,8 +262,7 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
             score += _IN_TITLE_ELEMENT
-        above_byline, dated = _past_citation_lines(page, block.index, heading=bool(block.heading))
-        if page.byline_after(above_byline, reach=1, strict=not dated):
+        if _byline_past(page, block.index, heading=bool(block.heading)):
             score += _FOLLOWED_BY_BYLINE
         # Item titles are longer than site names and section headings ("The STAR experiment", "School").
         score += min(count, 15) * _PER_WORD - block.index / 100_000
@@ -268,7 +271,13 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     return best
 
 
-def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool = False) -> tuple[int, bool]:
+def _byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:
+    """The byline right after what a page may put between a title (block `index`) and its byline."""
+    index, dated = _past_citation_lines(page, index, heading=heading)
+    return page.byline_after(index, reach=1, strict=not dated)  # strictly, unless after a date line
+
+
+def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tuple[int, bool]:
     """`index`, moved past what a page may put between a title and its byline — citation and date lines
     ("J. Chem. Phys. 138, 054312 (2013);", "https://doi.org/…", "Published 4 June 2008"), sharing links of a word
     or two ("Facebook", "Print Article") and, under a heading, one standfirst (the sentence that sums the article
@@ -284,7 +293,7 @@ def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool = False
         words = len(following.text.split())
         if _REFERENCE_LINE.search(following.text) or (words <= 15 and dates_in_text(following.text)):
             dated = dated or bool(dates_in_text(following.text))
-        elif words <= _SHARING_WORDS and not label_kind(following.text):
+        elif words <= _SHARING_WORDS and not label_kind(following.text) and not following.text.rstrip().endswith(":"):
             pass
         elif standfirst and words > _SHARING_WORDS:
             standfirst = False
@@ -371,6 +380,8 @@ def _decide_authors(
     readings: list[Reading],
     page: VisiblePage,
     title_index: int | None,
+    html: str,
+    url: str,
     values: dict[str, Any],
     sources: dict[str, Any],
     notes: dict[str, str],
@@ -380,6 +391,9 @@ def _decide_authors(
     if tagged is None:
         if visible:
             values["authors"], sources["authors"] = visible, where
+        elif title_index is not None and (voted := authors_by_trafilatura(html, url=url, shows=page.shows)):
+            # (only on a page that shows its item's title: a listing's first entry has authors too)
+            values["authors"], sources["authors"] = voted, "trafilatura"
         return
     tag_names = list(tagged.authors)
     tag_keys = [name_key(name) for name in tag_names]
@@ -430,6 +444,7 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     if title_index is not None:
         byline = (
             page.byline_after(title_index)
+            or _byline_past(page, title_index, heading=True)
             or byline_above(page.blocks, title_index)
             or dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
         )

@@ -47,6 +47,7 @@ MetadataSource = Literal[
     "page_byline",
     "page_text",
     "htmldate",
+    "trafilatura",
 ]
 
 # bioRxiv puts a placeholder (Jan 1 of the year) in citation_publication_date and the posting day in

@@ -21,6 +21,7 @@ _NOT_PUBLICATION = re.compile(
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10
 _YEAR_REACH = (4, 3)
 _DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr - Markus Reuter - 91 Ergänzungen")
+_SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
 
 
@@ -65,7 +66,9 @@ def decide_date(
 
 def _dateline(text: str) -> bool:
     """Whether a line is about its date: a date with a few words besides (a time, a name), not a sentence."""
-    return len(without_dates(text).replace("|", " ").split()) <= _DATELINE_WORDS
+    besides = len(without_dates(text).replace("|", " ").split())
+    sentence = text.rstrip().endswith((".", "!", "?")) and besides >= _SENTENCE_WORDS
+    return besides <= _DATELINE_WORDS and not sentence
 
 
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:

@@ -1,0 +1,185 @@
+"""Articles, blog posts and news pages as the page corpus's fourth batch showed them: bylines written as datelines,
+standfirsts and sharing links between a headline and its byline, section names in the <title>, a tag title only the
+browser's tab shows, dates in prose beside the dateline, names that are no author (a pull quote's, a menu's, a
+profile's address), and a second reader's vote where nothing else names an author.
+
+Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
+"""
+
+from __future__ import annotations
+
+from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.person_names import is_person_name, split_people
+
+URL = "https://news.example.org/2020/04/19/story"
+TEXT = "<p>" + "A sentence of the article that goes on for a while to make a paragraph of it. " * 4 + "</p>"
+
+
+def _page(body: str, *, title: str = "", head: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def test_a_dateline_naming_the_writer_under_a_blurb_is_the_byline() -> None:
+    body = (
+        "<h1></h1><h2>cron notes issue 130: kernels and queues</h2>"
+        "<p>cron notes is a newsletter about Linux and open source, sent every Sunday to whoever subscribes.</p>"
+        "<p>I respect your privacy and you will not get spam, ever: a weekly newsletter and nothing more.</p>"
+        f"<p>Mattias Geniar, April 19, 2020</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="cron notes issue 130: kernels and queues"), url=URL)
+    assert (found.authors, found.date) == (["Mattias Geniar"], "2020-04-19")
+
+
+def test_a_dateline_with_a_weekday_and_von_in_the_header_right_above_the_title_is_the_byline() -> None:
+    body = (
+        "<header><nav><a href='/'>Home</a> <a href='/archiv'>Archiv</a></nav>"
+        "<div class='meta'>Dienstag, 13. Mai 2014, von Dr. Sebastian Brüggemann</div></header>"
+        "<p><a href='#'>Weiterempfehlen</a> <a href='#'>Drucken</a></p>"
+        f"<h1>Rezension: Internetrecht, 5. Auflage</h1>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Rezension: Internetrecht, 5. Auflage - Rechtsblog"), url=URL)
+    assert found.authors == ["Sebastian Brüggemann"]
+
+
+def test_a_profile_address_given_as_the_markup_s_author_is_no_name() -> None:
+    body = (
+        '<div itemscope itemtype="http://schema.org/BlogPosting">'
+        '<a itemprop="author" href="/pages/jane-roe.html">/pages/jane-roe.html</a>'
+        "<h1 itemprop='headline'>Rezension: Internetrecht</h1><p>13. Mai 2014, von Jane Roe</p>"
+        f"{TEXT}</div>"
+    )
+    found = read_item_metadata(_page(body, title="Rezension: Internetrecht"), url=URL)
+    assert found.authors == ["Jane Roe"]
+
+
+def test_a_byline_written_with_its_date_after_an_image_credit_and_sharing_links_is_read() -> None:
+    body = (
+        "<p>The Schmooze</p><h1>The Adorable Reason You Can Set Your Alert Sound to Hummus</h1>"
+        "<ul><li>Share on Facebook</li><li>Share on Twitter</li><li>Print Article</li></ul>"
+        "<p>Image by Getty Images</p><p>By Laura E. Adkins December 28, 2016</p>"
+        f"{TEXT}<h3>UPCOMING EVENT</h3><p>NY-12 Candidate Forum</p><p>Aug 10, 2022</p>"
+    )
+    found = read_item_metadata(_page(body, title="Why Does Slack Say Hummus?"), url=URL)
+    assert (found.title, found.authors, found.date) == (
+        "The Adorable Reason You Can Set Your Alert Sound to Hummus",
+        ["Laura E. Adkins"],
+        "2016-12-28",
+    )
+
+
+def test_a_headline_over_its_standfirst_and_byline_is_the_title_not_the_standfirst() -> None:
+    body = (
+        "<p>Technology</p><h1>Why New Yorkers Received a Push Alert About a Manhunt</h1>"
+        "<p>The city has never before used the emergency system the way it did Monday morning.</p>"
+        f"<p>By Kaveh Waddell</p><p>September 19, 2016</p>{TEXT}"
+    )
+    found = read_item_metadata(
+        _page(body, title="Why New Yorkers Received an Alert About a Manhunt - Monthly"), url=URL
+    )
+    assert found.title == "Why New Yorkers Received a Push Alert About a Manhunt"
+    assert (found.authors, found.date) == (["Kaveh Waddell"], "2016-09-19")
+
+
+def test_a_section_name_the_title_element_repeats_loses_to_the_headline_over_its_dateline() -> None:
+    body = (
+        "<h2>The Two-Way</h2><h3>America</h3><h1>Jury Finds The Defendant Guilty In Church Shooting</h1>"
+        "<p>Facebook</p><p>Twitter</p><p>Email</p><p>December 15, 20163:33 PM ET</p><p>Rebecca Hersher</p>"
+        "<p>The defendant is escorted from the police department on June 18, 2015, in a photograph.</p>"
+        f"{TEXT}"
+    )
+    title = "Defendant Convicted Of Church Massacre : The Two-Way : Radio"
+    found = read_item_metadata(_page(body, title=title), url=URL)
+    assert found.title == "Jury Finds The Defendant Guilty In Church Shooting"
+    assert (found.authors, found.date) == (["Rebecca Hersher"], "2016-12-15")
+
+
+def test_a_tag_title_only_the_tab_shows_gives_way_to_the_heading_that_says_it_in_other_words() -> None:
+    tag = "Die Ablehnung der Gendersprache » SciLogs - Wissenschaftsblogs"
+    head = f'<meta property="og:title" content="{tag}">'
+    body = (
+        "<h1>BLOG: Die Engelbart-Galaxis</h1><p>Digitale Welten jenseits der Schriftkultur</p>"
+        f"<h1>Die Ablehnung von „Gendersprache“ – medial produziert</h1><p>Von Henning Lobin</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title=tag, head=head), url=URL)
+    assert found.title == "Die Ablehnung von „Gendersprache“ – medial produziert"
+    assert found.sources["title"] == "page_heading" and tag in found.notes["title"]
+
+
+def test_a_dateline_beats_a_date_in_the_standfirst_nearer_the_title() -> None:
+    body = (
+        "<h1>Die Abmahnungen gegen Nutzer freier Bilder</h1>"
+        "<p>Seit Dezember 2015 verschickt eine Firma zahlreiche Abmahnungen wegen fehlerhafter Lizenzangaben.</p>"
+        f"<p>23.06.2016 um 16:14 Uhr - Markus Reuter - 91 Ergänzungen</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Die Abmahnungen gegen Nutzer freier Bilder"), url=URL)
+    assert (found.authors, found.date) == (["Markus Reuter"], "2016-06-23")
+
+
+def test_a_date_glued_to_its_time_is_read() -> None:
+    assert dates_in_text("December 15, 20163:33 PM ET") == ["2016-12-15"]
+    assert dates_in_text("issue 20163 of 2016") == []
+
+
+def test_a_pull_quote_s_attribution_names_no_author_of_the_article() -> None:
+    body = (
+        "<h1>Why Your Office May Be Too Hot or Cold</h1>"
+        f"{TEXT}<div class='pull-quote'><blockquote>I agree with my wife.</blockquote>"
+        "<div class='pull-quote__author'><span class='author'>Boris Kingma</span></div></div>"
+        f"{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Why Your Office May Be Too Hot or Cold"), url=URL)
+    assert found.authors == []
+
+
+def test_a_menu_heading_over_the_site_s_writers_is_no_author_field() -> None:
+    body = (
+        "<nav><h3>Auteurs</h3><ul><li>Pierre Puchot</li><li>Léo Guy-Denarcy</li><li>Barbara Stiegler</li></ul></nav>"
+        "<h2>Pour le néolibéralisme, la retraite est un archaïsme</h2>"
+        f"<p class='byline'>Par <span class='author'>Barbara Stiegler</span></p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Pour le néolibéralisme, la retraite est un archaïsme | AOC"), url=URL)
+    assert found.authors == ["Barbara Stiegler"]
+
+
+def test_an_editor_s_initials_in_parentheses_after_a_name_are_no_part_of_it() -> None:
+    assert split_people("Julia Hitz (eg)") == ["Julia Hitz"]
+    body = f"<h1>Berlin confronts its colonial past</h1>{TEXT}<p>Author: Julia Hitz (eg)</p>"
+    found = read_item_metadata(_page(body, title="Berlin confronts its colonial past | News"), url=URL)
+    assert found.authors == ["Julia Hitz"]
+
+
+def test_words_with_digits_are_no_person_s_name() -> None:
+    assert not is_person_name("NY-12 Candidate Forum")
+    assert is_person_name("Jean-Luc Picard")
+
+
+def test_a_citation_line_with_its_date_names_its_journal_not_an_author() -> None:
+    body = (
+        "<p>Surveillance, stigma and design for HIV</p><p>by Calvin Liang, Jevan Hutson, and Os Keyes.</p>"
+        "<p>First Monday, Volume 25, Number 10 - 5 October 2020</p>"
+        f"{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Surveillance, stigma and design for HIV"), url=URL)
+    assert found.authors == ["Calvin Liang", "Jevan Hutson", "Os Keyes"]
+
+
+def test_where_nothing_else_names_an_author_a_second_reader_s_name_is_kept_if_the_page_shows_it() -> None:
+    head = '<meta name="author" content="Jane Doe">'
+    body = f"<h1>Resolving the Time Paradox</h1>{TEXT}<p>Jane Doe writes software and essays in Lisbon.</p>"
+    found = read_item_metadata(_page(body, title="Resolving the Time Paradox", head=head), url=URL)
+    assert (found.authors, found.sources.get("authors")) == (["Jane Doe"], "trafilatura")
+    hidden = read_item_metadata(_page(f"<h1>Resolving the Time Paradox</h1>{TEXT}", head=head), url=URL)
+    assert hidden.authors == []  # a name the page never shows is no vote
+
+
+def test_the_day_htmldate_finds_is_kept_where_the_page_writes_that_day_in_its_chrome() -> None:
+    body = (
+        "<h1>Die Ablehnung von Gendersprache, medial produziert</h1>"
+        "<aside class='sidebar'><span>8. April 2019|</span> <span>Von Henning Lobin</span></aside>"
+        f"{TEXT * 12}<p>Akt drei: am Dienstag, den 2.4.2019, stehen die Ergebnisse der Umfrage auf der Titelseite.</p>"
+    )
+    head = '<meta property="article:published_time" content="2019-04-08T09:00:00+00:00">'
+    page = _page(body, title="Die Ablehnung von Gendersprache » Blogs", head=head)
+    found = read_item_metadata(page, url="https://blogs.example.org/engelbart/ablehnung")
+    assert (found.date, found.sources.get("date")) == ("2019-04-08", "htmldate")
