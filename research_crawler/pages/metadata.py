@@ -166,7 +166,11 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     if title:
         values["title"] = _without_container(title, container_names(tree))
     _decide_authors(readings, page, title_index, html, url, values, sources, notes)
-    decide_date(readings, page, title_index, html, url, values, sources, notes)
+    date, date_source, date_note = decide_date(readings, page, title_index, html=html, url=url)
+    if date and date_source:
+        values["date"], sources["date"] = date, date_source
+    if date_note:
+        notes["date"] = date_note
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
         if reading is not None:

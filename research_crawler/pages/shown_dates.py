@@ -5,13 +5,12 @@ year; where it does not and the page shows another, what the page shows wins (th
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from research_crawler.pages.item_dates import dates_in_text, htmldate_date, without_dates, year_of
 from research_crawler.pages.metadata_sources import MetadataSource, Reading
 from research_crawler.pages.page_shows import VisiblePage
 
-__all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "decide_date"]
+__all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
 _NOT_PUBLICATION = re.compile(
     r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
@@ -25,34 +24,31 @@ _SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
 
 
+#: A date decided: its value, where it was read, and the tag it overruled (None: none).
+DateDecision = tuple[str | None, MetadataSource | None, str | None]
+
+
 def decide_date(
-    readings: list[Reading],
-    page: VisiblePage,
-    title_index: int | None,
-    html: str,
-    url: str,
-    values: dict[str, Any],
-    sources: dict[str, Any],
-    notes: dict[str, str],
-) -> None:
+    readings: list[Reading], page: VisiblePage, title_index: int | None, *, html: str, url: str
+) -> DateDecision:
+    """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled."""
     tagged = next((r for r in readings if r.date and year_of(r.date)), None)
     shown = _shown_date(page, title_index)
     if tagged is not None:
         year = year_of(tagged.date)
         if shown is not None and year is not None and not page.shows(year):
-            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
-            values["date"], sources["date"] = shown
-        elif shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
-            values["date"], sources["date"] = shown  # the page shows the same date more precisely
-        elif (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
-            notes["date"] = f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}"
-            values["date"], sources["date"] = labelled, "page_field"
-        else:
-            values["date"], sources["date"] = tagged.date, tagged.source
-        return
+            return *shown, f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
+        if shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
+            return *shown, None  # the page shows the same date more precisely
+        if (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
+            return (
+                labelled,
+                "page_field",
+                f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}",
+            )
+        return tagged.date, tagged.source, None
     if shown is not None:
-        values["date"], sources["date"] = shown
-        return
+        return *shown, None
     found = htmldate_date(html, url=url if url.startswith("http") else None)
     year = year_of(found)
     if year and any(
@@ -61,7 +57,8 @@ def decide_date(
     ):
         # its day too, where the page writes that day (in a dateline its theme sets apart: "8. April 2019|")
         shown_days = {day for block in page.blocks for day in dates_in_text(block.text)}
-        values["date"], sources["date"] = (found if found in shown_days else year), "htmldate"
+        return (found if found in shown_days else year), "htmldate", None
+    return None, None, None
 
 
 def _dateline(text: str) -> bool:

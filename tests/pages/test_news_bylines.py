@@ -8,6 +8,8 @@ Each page below is written for the test in the shape of a kind of real page; non
 
 from __future__ import annotations
 
+import pytest
+
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.person_names import is_person_name, split_people
@@ -29,28 +31,6 @@ def test_a_dateline_naming_the_writer_under_a_blurb_is_the_byline() -> None:
     )
     found = read_item_metadata(_page(body, title="cron notes issue 130: kernels and queues"), url=URL)
     assert (found.authors, found.date) == (["Mattias Geniar"], "2020-04-19")
-
-
-def test_a_dateline_with_a_weekday_and_von_in_the_header_right_above_the_title_is_the_byline() -> None:
-    body = (
-        "<header><nav><a href='/'>Home</a> <a href='/archiv'>Archiv</a></nav>"
-        "<div class='meta'>Dienstag, 13. Mai 2014, von Dr. Sebastian Brüggemann</div></header>"
-        "<p><a href='#'>Weiterempfehlen</a> <a href='#'>Drucken</a></p>"
-        f"<h1>Rezension: Internetrecht, 5. Auflage</h1>{TEXT}"
-    )
-    found = read_item_metadata(_page(body, title="Rezension: Internetrecht, 5. Auflage - Rechtsblog"), url=URL)
-    assert found.authors == ["Sebastian Brüggemann"]
-
-
-def test_a_profile_address_given_as_the_markup_s_author_is_no_name() -> None:
-    body = (
-        '<div itemscope itemtype="http://schema.org/BlogPosting">'
-        '<a itemprop="author" href="/pages/jane-roe.html">/pages/jane-roe.html</a>'
-        "<h1 itemprop='headline'>Rezension: Internetrecht</h1><p>13. Mai 2014, von Jane Roe</p>"
-        f"{TEXT}</div>"
-    )
-    found = read_item_metadata(_page(body, title="Rezension: Internetrecht"), url=URL)
-    assert found.authors == ["Jane Roe"]
 
 
 def test_a_byline_written_with_its_date_after_an_image_credit_and_sharing_links_is_read() -> None:
@@ -121,27 +101,6 @@ def test_a_date_glued_to_its_time_is_read() -> None:
     assert dates_in_text("issue 20163 of 2016") == []
 
 
-def test_a_pull_quote_s_attribution_names_no_author_of_the_article() -> None:
-    body = (
-        "<h1>Why Your Office May Be Too Hot or Cold</h1>"
-        f"{TEXT}<div class='pull-quote'><blockquote>I agree with my wife.</blockquote>"
-        "<div class='pull-quote__author'><span class='author'>Boris Kingma</span></div></div>"
-        f"{TEXT}"
-    )
-    found = read_item_metadata(_page(body, title="Why Your Office May Be Too Hot or Cold"), url=URL)
-    assert found.authors == []
-
-
-def test_a_menu_heading_over_the_site_s_writers_is_no_author_field() -> None:
-    body = (
-        "<nav><h3>Auteurs</h3><ul><li>Pierre Puchot</li><li>Léo Guy-Denarcy</li><li>Barbara Stiegler</li></ul></nav>"
-        "<h2>Pour le néolibéralisme, la retraite est un archaïsme</h2>"
-        f"<p class='byline'>Par <span class='author'>Barbara Stiegler</span></p>{TEXT}"
-    )
-    found = read_item_metadata(_page(body, title="Pour le néolibéralisme, la retraite est un archaïsme | AOC"), url=URL)
-    assert found.authors == ["Barbara Stiegler"]
-
-
 def test_an_editor_s_initials_in_parentheses_after_a_name_are_no_part_of_it() -> None:
     assert split_people("Julia Hitz (eg)") == ["Julia Hitz"]
     body = f"<h1>Berlin confronts its colonial past</h1>{TEXT}<p>Author: Julia Hitz (eg)</p>"
@@ -152,16 +111,6 @@ def test_an_editor_s_initials_in_parentheses_after_a_name_are_no_part_of_it() ->
 def test_words_with_digits_are_no_person_s_name() -> None:
     assert not is_person_name("NY-12 Candidate Forum")
     assert is_person_name("Jean-Luc Picard")
-
-
-def test_a_citation_line_with_its_date_names_its_journal_not_an_author() -> None:
-    body = (
-        "<p>Surveillance, stigma and design for HIV</p><p>by Calvin Liang, Jevan Hutson, and Os Keyes.</p>"
-        "<p>First Monday, Volume 25, Number 10 - 5 October 2020</p>"
-        f"{TEXT}"
-    )
-    found = read_item_metadata(_page(body, title="Surveillance, stigma and design for HIV"), url=URL)
-    assert found.authors == ["Calvin Liang", "Jevan Hutson", "Os Keyes"]
 
 
 def test_where_nothing_else_names_an_author_a_second_reader_s_name_is_kept_if_the_page_shows_it() -> None:
@@ -183,3 +132,63 @@ def test_the_day_htmldate_finds_is_kept_where_the_page_writes_that_day_in_its_ch
     page = _page(body, title="Die Ablehnung von Gendersprache » Blogs", head=head)
     found = read_item_metadata(page, url="https://blogs.example.org/engelbart/ablehnung")
     assert (found.date, found.sources.get("date")) == ("2019-04-08", "htmldate")
+
+
+#: Pages whose authors are all the test reads: (what the page shows, its <title>, the authors a reader names).
+AUTHORS_ONLY = {
+    "a_dateline_with_a_weekday_and_von_in_the_header_right_above_the_title_is_the_byline": (
+        (
+            "<header><nav><a href='/'>Home</a> <a href='/archiv'>Archiv</a></nav>"
+            "<div class='meta'>Dienstag, 13. Mai 2014, von Dr. Sebastian Brüggemann</div></header>"
+            "<p><a href='#'>Weiterempfehlen</a> <a href='#'>Drucken</a></p>"
+            f"<h1>Rezension: Internetrecht, 5. Auflage</h1>{TEXT}"
+        ),
+        "Rezension: Internetrecht, 5. Auflage - Rechtsblog",
+        ["Sebastian Brüggemann"],
+    ),
+    "a_profile_address_given_as_the_markup_s_author_is_no_name": (
+        (
+            '<div itemscope itemtype="http://schema.org/BlogPosting">'
+            '<a itemprop="author" href="/pages/jane-roe.html">/pages/jane-roe.html</a>'
+            "<h1 itemprop='headline'>Rezension: Internetrecht</h1><p>13. Mai 2014, von Jane Roe</p>"
+            f"{TEXT}</div>"
+        ),
+        "Rezension: Internetrecht",
+        ["Jane Roe"],
+    ),
+    "a_pull_quote_s_attribution_names_no_author_of_the_article": (
+        (
+            "<h1>Why Your Office May Be Too Hot or Cold</h1>"
+            f"{TEXT}<div class='pull-quote'><blockquote>I agree with my wife.</blockquote>"
+            "<div class='pull-quote__author'><span class='author'>Boris Kingma</span></div></div>"
+            f"{TEXT}"
+        ),
+        "Why Your Office May Be Too Hot or Cold",
+        [],
+    ),
+    "a_menu_heading_over_the_site_s_writers_is_no_author_field": (
+        (
+            "<nav><h3>Auteurs</h3><ul><li>Pierre Puchot</li><li>Léo Guy-Denarcy</li>"
+            "<li>Barbara Stiegler</li></ul></nav>"
+            "<h2>Pour le néolibéralisme, la retraite est un archaïsme</h2>"
+            f"<p class='byline'>Par <span class='author'>Barbara Stiegler</span></p>{TEXT}"
+        ),
+        "Pour le néolibéralisme, la retraite est un archaïsme | AOC",
+        ["Barbara Stiegler"],
+    ),
+    "a_citation_line_with_its_date_names_its_journal_not_an_author": (
+        (
+            "<p>Surveillance, stigma and design for HIV</p><p>by Calvin Liang, Jevan Hutson, and Os Keyes.</p>"
+            "<p>First Monday, Volume 25, Number 10 - 5 October 2020</p>"
+            f"{TEXT}"
+        ),
+        "Surveillance, stigma and design for HIV",
+        ["Calvin Liang", "Jevan Hutson", "Os Keyes"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(AUTHORS_ONLY))
+def test_the_authors_a_reader_names(case: str) -> None:
+    body, title, authors = AUTHORS_ONLY[case]
+    assert read_item_metadata(_page(body, title=title), url=URL).authors == authors
