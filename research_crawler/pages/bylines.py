@@ -55,6 +55,7 @@ _ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]
 # A dateline's parts: a comma, a bar, a bullet or a dash between spaces, "|" or "//" ("Tue 3 May 2016 // 16:26").
 _DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—]\s)\s*")
 _DATELINE_WORDS = 16
+_BY_ORGANISATION = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar)\s+([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,4})$")
 _CITATION = re.compile(r"\b(?:vol(?:ume)?|issue|number|no|pp?|pages?|bd|heft|jg)\b\.?\s*\d", re.I)
 
 
@@ -85,6 +86,8 @@ def dated_people(text: str) -> list[str]:
         people = split_people(part)
         if people:
             return people
+        if organisation := _BY_ORGANISATION.match(part.strip()):
+            return [organisation.group(1)]  # "By Wikimedia Foundation•15 January 2020": a corporate author
         if len(part.split()) > 2:
             return []
     return []

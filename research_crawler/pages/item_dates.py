@@ -15,7 +15,7 @@ from typing import Any
 
 from research_crawler.pages.html_tree import MONTHS
 
-__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "without_dates", "year_of"]
+__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "tag_date", "without_dates", "year_of"]
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +27,7 @@ _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 # "03/01/2003" in a tag: month first, as Highwire tags and Zotero read it (a first number over 12 is the day).
 _SLASHED_YEAR_LAST = re.compile(r"^\d{1,2}/\d{1,2}/\d{4}$")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
 
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
 # Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
@@ -84,6 +85,16 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     if bare_years and not found:
         found = [match.group(1) for match in _YEAR.finditer(text)]
     return found
+
+
+def tag_date(raw: str) -> str:
+    """A tag's date as `normalise_date` writes it, or, where that cannot read it whole, the one date written in it
+    ("Thursday, September 29, 2016" → "2016-09-29")."""
+    normalised = normalise_date(raw)
+    if _ISO_LIKE.match(normalised):
+        return normalised
+    found = dates_in_text(raw)
+    return found[0] if len(found) == 1 else normalised
 
 
 def without_dates(text: str, *, mark: str = " | ") -> str:

@@ -22,7 +22,7 @@ from extruct.opengraph import OpenGraphExtractor
 from extruct.w3cmicrodata import MicrodataExtractor
 
 from research_crawler.context.urls import try_canonicalize_url
-from research_crawler.pages.item_dates import normalise_date
+from research_crawler.pages.item_dates import tag_date
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.script_json import page_state_objects
 
@@ -198,7 +198,7 @@ def _dublin_core(tree: lxml.html.HtmlElement) -> dict[str, Any]:
     return {
         "title": _first_clean(terms.get("title", [])),
         "authors": _people(terms.get("creator", [])) or _people(terms.get("contributor", [])),
-        "date": next((normalise_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None),
+        "date": next((tag_date(v) for term in _DC_DATE_TERMS for v in _clean_all(terms.get(term, []))), None),
         "abstract": _first_clean(terms.get("abstract", []) + terms.get("description", []), abstract=True),
         "doi": next((d for v in terms.get("identifier", []) if (d := normalise_doi(v))), None),
     }
@@ -282,7 +282,7 @@ def _schema_org_fields(article: dict[str, Any]) -> dict[str, Any]:
     return {
         "title": _clean(_text(article.get("headline")) or _text(article.get("name"))),
         "authors": _schema_org_people(article.get("author") or article.get("creator")),
-        "date": normalise_date(date_value) if date_value else None,
+        "date": tag_date(date_value) if date_value else None,
         "abstract": _clean(_text(article.get("abstract")) or _text(article.get("description")), abstract=True),
         "doi": _schema_org_doi(article),
     }
@@ -355,7 +355,7 @@ def _people(values: list[str]) -> list[str]:
 
 
 def _first_date(metas: dict[str, list[str]], tags: Any) -> str | None:
-    return next((normalise_date(v) for tag in tags for v in _clean_all(metas.get(tag, []))), None)
+    return next((tag_date(v) for tag in tags for v in _clean_all(metas.get(tag, []))), None)
 
 
 def _first_url(values: list[str], base: str) -> str | None:

@@ -192,3 +192,21 @@ AUTHORS_ONLY = {
 def test_the_authors_a_reader_names(case: str) -> None:
     body, title, authors = AUTHORS_ONLY[case]
     assert read_item_metadata(_page(body, title=title), url=URL).authors == authors
+
+
+def test_a_dateline_naming_an_organisation_after_by_gives_it_as_the_author() -> None:
+    body = (
+        "<h1>Access to the encyclopedia restored after two and a half years</h1>"
+        f"<p>By Wikimedia Foundation•15 January 2020</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Access restored – Wikimedia Foundation"), url=URL)
+    assert (found.authors, found.date) == (["Wikimedia Foundation"], "2020-01-15")
+
+
+def test_a_tag_date_written_with_its_weekday_is_read_as_a_date() -> None:
+    head = (
+        '<div itemscope itemtype="http://schema.org/BlogPosting"><h2 itemprop="name">Cloud sets a course</h2>'
+        '<span itemprop="datePublished">Thursday, September 29, 2016</span></div>'
+    )
+    found = read_item_metadata(_page(head + TEXT, title="Cloud sets a course"), url=URL)
+    assert found.date == "2016-09-29"
