@@ -20,8 +20,10 @@ __all__ = [
     "dateline_near",
     "linked_names",
     "marked_authors",
+    "owner_of_site",
     "people_in",
     "shortened",
+    "signed_after",
     "unmistakable",
     "without_other_works",
 ]
@@ -55,6 +57,14 @@ _ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]
 # A dateline's parts: a comma, a bar, a bullet or a dash between spaces, "|" or "//" ("Tue 3 May 2016 // 16:26").
 _DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—]\s)\s*")
 _DATELINE_WORDS = 16
+_SIGNED = re.compile(
+    r"^(?:posted|written|published|geschrieben|verfasst|publié|écrit)\s+(?:by|von|par)\s+"
+    r"([^\W\d_][^,;|]{1,60}?)(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
+    re.I,
+)
+_ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
+_SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
+_POSSESSIVE = re.compile(r"^([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){1,3})['’]s\s")
 _BY_ORGANISATION = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar)\s+([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,4})$")
 _CITATION = re.compile(r"\b(?:vol(?:ume)?|issue|number|no|pp?|pages?|bd|heft|jg)\b\.?\s*\d", re.I)
 
@@ -138,6 +148,32 @@ def dateline_near(blocks: list[Any], index: int, *, before: int, after: int) -> 
             and (close or not blocks[position].chrome)
             and (people := dated_people(blocks[position].text))
         ):
+            return people
+    return []
+
+
+def signed_after(blocks: list[Any], index: int) -> list[str]:
+    """The writer a blog names in the line that signs its post, below the title (block `index`): "posted by Stadler
+    at 12:53", "Written by Jane Roe on 3 May 2016" — a surname alone will do there, as the line says who wrote it."""
+    for block in blocks[index + 1 :]:
+        signed = _SIGNED.match(block.text.strip()) if not block.chrome else None
+        if signed:
+            name = signed.group(1).strip()
+            people = split_people(name)
+            return people or ([name] if _ONE_NAME.match(name) else [])
+    return []
+
+
+def owner_of_site(title_element: str, shows: Callable[[str], bool]) -> list[str]:
+    """The person a one-person site is named after, where no post names its writer: the name the <title> gives
+    after the post's title ("Zeitphilosophie – Dr. Alexander Klier") or before a possessive ("Gregory Szorc's
+    Digital Home"), when the page shows that name too (its header, its footer's copyright)."""
+    parts = [part.strip() for part in _SITE_PARTS.split(title_element) if part.strip()]
+    candidates = [parts[-1]] if len(parts) > 1 else []
+    candidates += [match.group(1) for match in _POSSESSIVE.finditer(title_element)]
+    for candidate in candidates:
+        people = split_people(candidate)
+        if len(people) == 1 and shows(people[0]):
             return people
     return []
 

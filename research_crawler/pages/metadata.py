@@ -18,7 +18,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from research_crawler.pages.bylines import byline_above, dated_people, dateline_near, shortened
+from research_crawler.pages.bylines import (
+    byline_above,
+    dated_people,
+    dateline_near,
+    owner_of_site,
+    shortened,
+    signed_after,
+)
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import (
@@ -398,6 +405,8 @@ def _decide_authors(
         elif title_index is not None and (voted := authors_by_trafilatura(html, url=url, shows=page.shows)):
             # (only on a page that shows its item's title: a listing's first entry has authors too)
             values["authors"], sources["authors"] = voted, "trafilatura"
+        elif title_index is not None and (owner := owner_of_site(page.title_element, page.shows)):
+            values["authors"], sources["authors"] = owner, "page_byline"  # a one-person site's owner
         return
     tag_names = list(tagged.authors)
     tag_keys = [name_key(name) for name in tag_names]
@@ -455,4 +464,6 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
         if byline:
             return byline, "page_byline"
     marked = page.marked_authors()
+    if not marked and title_index is not None:
+        marked = signed_after(page.blocks, title_index)
     return marked, "page_byline"

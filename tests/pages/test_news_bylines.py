@@ -210,3 +210,25 @@ def test_a_tag_date_written_with_its_weekday_is_read_as_a_date() -> None:
     )
     found = read_item_metadata(_page(head + TEXT, title="Cloud sets a course"), url=URL)
     assert found.date == "2016-09-29"
+
+
+def test_a_post_signed_posted_by_a_surname_after_its_text_names_its_writer() -> None:
+    body = (
+        "<h1>Internet-Law</h1><p>Onlinerecht und Bürgerrechte</p><h2>17.7.11</h2>"
+        f"<h3>Verstößt der Ausschluss von Pseudonymen gegen deutsches Recht?</h3>{TEXT}"
+        "<p>posted by Stadler at 12:53</p><p>Comment by Mirko Lange — 17.07, 2011 @ 13:04</p>"
+    )
+    found = read_item_metadata(_page(body, title="Internet-Law » Verstößt der Ausschluss von Pseudonymen"), url=URL)
+    assert found.authors == ["Stadler"]
+
+
+def test_a_one_person_site_s_owner_is_the_author_where_no_post_names_one() -> None:
+    body = f"<h2>Mercurial's Journey to Python 3</h2><p>January 13, 2020</p>{TEXT}<p>Copyright 2012- Gregory Szorc.</p>"
+    title = "Gregory Szorc's Digital Home | Mercurial's Journey to Python 3"
+    found = read_item_metadata(_page(body, title=title), url=URL)
+    assert found.authors == ["Gregory Szorc"]
+    essay = f"<h1>Zeitphilosophie</h1>{TEXT}"
+    assert read_item_metadata(_page(essay, title="Zeitphilosophie – Alexander Klier"), url=URL).authors == []
+    shown = f"<p>Alexander Klier</p><h1>Zeitphilosophie</h1>{TEXT}"
+    found = read_item_metadata(_page(shown, title="Zeitphilosophie – Alexander Klier"), url=URL)
+    assert found.authors == ["Alexander Klier"]
