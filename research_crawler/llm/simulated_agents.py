@@ -17,7 +17,7 @@ from typing import Any
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
 from research_crawler.llm.simulated_meaning import MeaningJudge, item_score, link_score, site_fits
-from research_crawler.llm.simulated_page_reading import entries, link_lines
+from research_crawler.llm.simulated_page_reading import authors_shown, entries, link_lines
 from research_crawler.llm.simulated_request import follow_up_reading, read_count, request_reading
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
@@ -95,13 +95,15 @@ def play_web_selector(chat: Conversation, tools: set[str], player: Player) -> Mo
 
 def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
     query = chat.query()
-    target = read_count(query) or player.enough_items
     site_part = chat.since_last("Now exploring")
     last = site_part[-1] if site_part else {}
     last_text = text_of(last)
+    target = _items_wanted(site_part) or read_count(query) or player.enough_items
     # What the Scraper's reports since the site was announced say was collected (the announcement's own
     # count may hold an earlier request's items).
-    collected = last_int(r"(\d+) (?:item\(s\) collected here|\w+ collected so far)", site_part[1:])
+    collected = last_int(
+        r"(\d+) (?:item\(s\) collected here|of \d+ \w+ collected so far|\w+ collected so far)", site_part[1:]
+    )
     if collected is not None and collected >= target:
         return player.call("finish_site", {})
     has_search = any("this site has a search form" in text_of(m) for m in site_part)
@@ -114,14 +116,39 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         tried = {a.get("url") for a in calls_made(site_part, "scrape_url")}
         # the view marks an item's page "(collected)": opening it finds no new item, so a model looking for more
         # leaves it
-        listed = re.findall(r"^\d+\. (\S+) — .*?(?<! \(collected\))$", last_text, re.MULTILINE)
-        for url in listed:
-            if url not in tried:
-                return player.call("scrape_url", {"url": url})
+        listed = re.findall(r"^\d+\. (\S+) — (.*?)(?<! \(collected\))$", last_text, re.MULTILINE)
+        choices = [url for url, anchor in listed if url not in tried and _promising(anchor)]
+        if last_int(r"(\d+) subpages? left", [last]) == 1:
+            # the last page: an index (a year, a month, a section) would only give links no page is left to open,
+            # so an item's own page (its anchor a title) comes first
+            titled = [url for url, anchor in listed if url in choices and _is_title(anchor)]
+            choices = titled + [url for url in choices if url not in titled]
+        if choices:
+            return player.call("scrape_url", {"url": choices[0]})
         return player.call("finish_site", {})
     if "No pending URLs" in last_text or "No subpages" in last_text:
         return player.call("finish_site", {})
     return player.call("get_top_urls", {"k": 10})
+
+
+def _items_wanted(messages: list[dict[str, Any]]) -> int | None:
+    """How many items the run's messages say the report lists ("up to 10 papers", "3 of 10 papers collected")."""
+    return last_int(r"\bof (\d+) \w+ collected so far", messages) or last_int(r"\blists up to (\d+) ", messages)
+
+
+#: Site chrome a reader looking for papers does not open (besides the words of `BOILERPLATE_WORDS`).
+_CHROME_WORDS = frozenset({"deposit", "submit", "submission", "submissions", "policies", "home", "faq", "imprint"})
+
+
+def _promising(anchor: str) -> bool:
+    """Whether a pending URL's anchor is worth a page to a reader looking for items: anything but site chrome."""
+    words = content_words(re.sub(r"\s*\(on: .*\)$", "", anchor))
+    return bool(words) and not words <= BOILERPLATE_WORDS | _CHROME_WORDS
+
+
+def _is_title(anchor: str) -> bool:
+    """Whether an anchor reads as an item's title (four words or more), not an index's name ("2025", "Oceans")."""
+    return len(re.sub(r"\s*\(on: .*\)$", "", anchor).split()) >= 4
 
 
 def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelReply:
@@ -244,6 +271,8 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
             item: dict[str, Any] = {"id": number, "title": title, "score": score, "description": title}
             if (shown := _DATE_SHOWN.search(block.replace(title, " "))) is not None:
                 item["date"] = shown.group(0)  # the tool asks for the date "as the page shows it"
+            if names := authors_shown(block):
+                item["authors"] = names  # and the authors as it shows them
             items.append(item)
     marker = re.search(r'<page-content url="([^"]*)" title="([^"]*)">', task)
     page_url, title = (marker.group(1), marker.group(2)) if marker else (None, "")
@@ -283,9 +312,11 @@ def play_supervisor(chat: Conversation, tools: set[str], player: Player) -> Mode
     )
     found = last_int(r"(\d+) item\(s\) collected on", [{"content": listing}]) or 0
     request = request_of(listing) or chat.query()
-    target = read_count(request) or player.enough_items
+    wanted = last_int(r"\bof the (\d+) \w* ?the report lists", [{"content": listing}])
+    target = wanted or read_count(request) or player.enough_items
     left = last_int(r"\((\d+) subpages left\)", [{"content": listing}])
-    if found >= target or left == 0:
+    # the Planner handed over: it found nothing more worth opening, so a report's usual share is enough
+    if found >= target or left == 0 or (not read_count(request) and found >= player.enough_items):
         return player.call("approve_site", {"reason": f"{found} relevant item(s) collected."})
     return player.call(
         "request_more",

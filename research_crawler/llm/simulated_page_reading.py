@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["entries", "link_lines"]
+__all__ = ["authors_shown", "entries", "link_lines"]
 
 _LINK = re.compile(r"\[(\d+)\]\s+([^\[\]\n]+?)(?=\s*\[|\s*\]|\s+—|\n|$)")
 # A link that opens a line, after a list number, a bullet or a heading mark, or a number and a heading ("1. ### [12]").
@@ -34,8 +34,9 @@ def link_lines(text: str) -> list[tuple[int, str, str]]:
 
 
 def entries(text: str) -> list[tuple[int, str, str]]:
-    """(link number, title, block text) for each link that opens a line of the page, as a reader sees a
-    list of items: the title is the anchor when it is long enough, else the next line of plain text."""
+    """(link number, title, block text: its lines) for each link that opens a line of the page, as a reader sees a
+    list of items: the title is the anchor when it is long enough, else the next line of plain text; without the
+    date, badge or names the line puts after it."""
     lines = _page_body(text).splitlines()
     found = []
     for index, line in enumerate(lines):
@@ -53,5 +54,39 @@ def entries(text: str) -> list[tuple[int, str, str]]:
                 (f.strip() for f in block[1:] if len(f.split()) >= 4 and not _LINK.search(f) and ":" not in f[:12]),
                 title,
             )
-        found.append((int(match.group(1)), title, " ".join(block)))
+        found.append((int(match.group(1)), _title_alone(title), "\n".join(block)))
     return found
+
+
+#: What a listing's line puts after an entry's title, as a reader tells them apart: a date in brackets, an access
+#: badge, a byline ("Costa, Oskar; Eze, Minh", "by A, B and C").
+_TAIL_DATE = re.compile(r"\s*\([^()]*\b(?:19|20)\d\d\)\s*$")
+_TAIL_BADGE = re.compile(
+    r"\s+(?:subscribers only|members only|open access|free access|free|paywalled|subscription)\s*$", re.IGNORECASE
+)
+_TAIL_INVERTED_NAMES = re.compile(r"\s+[A-Z][\w'’-]+, [A-Z][\w.'’ -]*(?:; [A-Z][\w'’-]+, [A-Z][\w.'’ -]*)+\s*$")
+
+
+def _title_alone(line: str) -> str:
+    """An entry's title without what the line puts after it (date, badge, byline); the line itself when that
+    would leave fewer than three words."""
+    title = line
+    for tail in (_TAIL_DATE, _TAIL_BADGE, _TAIL_INVERTED_NAMES, _TAIL_DATE, _TAIL_BADGE):
+        title = tail.sub("", title)
+    return title.strip() if len(title.split()) >= 3 else line.strip()
+
+
+_BYLINE = re.compile(r"^\s*by ([A-Z][^·|\n()]+?)(?:\s*[·|(]|\s*$)", re.MULTILINE)
+_INVERTED = re.compile(r"([A-Z][\w'’-]+, [A-Z][\w.'’ -]*(?:; [A-Z][\w'’-]+, [A-Z][\w.'’ -]*)+)")
+
+
+def authors_shown(block: str) -> list[str]:
+    """The authors an entry (its lines) shows, as it shows them: a line "by A, B and C", or "Surname, Given;
+    Surname, Given"."""
+    if (inverted := _INVERTED.search(block)) is not None:
+        return [name.strip() for name in inverted.group(1).split(";") if name.strip()]
+    if (byline := _BYLINE.search(block)) is not None:
+        names = re.split(r",\s*|\s+and\s+|\s*&\s*", byline.group(1).strip())
+        if all(1 <= len(name.split()) <= 4 for name in names if name):
+            return [name.strip() for name in names if name.strip()]
+    return []

@@ -23,6 +23,11 @@ def announce_site(x: Exploration, trace: Trace) -> str:
         intro += f'\nRead as: {x.request_summary()}. Search words: "{x.search.request.search_words}".'
         if x.search.request.has_dates():
             intro += " Prefer listings and searches sorted or filtered by date."
+    kind = x.settings.explore.item_kind
+    intro += (
+        f"\nThe report lists up to {x.items_wanted} {kind}s: keep opening promising pages until that many relevant "
+        f"{kind}s are collected here or nothing promising is left."
+    )
     _fetch_next_start_page(x)
     if (unfinished := resume_unfinished_scrape(x, trace)) is not None:
         return f"{intro}\nReading {unfinished} again for the Scraper: a stop interrupted its scrape."

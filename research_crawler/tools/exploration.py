@@ -147,10 +147,19 @@ class Exploration:
             item_kind=self.settings.explore.item_kind,
         )
 
+    @property
+    def items_wanted(self) -> int:
+        """How many items the report lists: the number the request asks for, else `report.top_k`."""
+        request = self.search.request
+        return (request.count if request is not None else None) or self.settings.report.top_k
+
     def hint_state(self) -> HintState:
         items = self.web.item_count if self.search.current_site is not None else 0
         return HintState(
-            subpages_left=self.subpages_left, items_collected=items, item_kind=self.settings.explore.item_kind
+            subpages_left=self.subpages_left,
+            items_collected=items,
+            item_kind=self.settings.explore.item_kind,
+            items_wanted=self.items_wanted,
         )
 
     def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:

@@ -22,6 +22,8 @@ class HintState(BaseModel):
     subpages_left: int = Field(ge=0)
     items_collected: int = Field(ge=0)
     item_kind: str = "paper"
+    #: How many items the report lists: the number the request asks for, else `report.top_k`.
+    items_wanted: int = Field(10, ge=1)
 
 
 @cache

@@ -20,6 +20,7 @@ from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebC
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.metadata import normalise_date
 from research_crawler.pages.page import Page
+from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.page_evidence import PageEvidence
 
@@ -47,9 +48,9 @@ class ItemCandidate(BaseModel):
     score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
     description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
     date: Annotated[str | None, Field(description="Its date as the page shows it, if it shows one.")] = None
-    authors: Annotated[
-        list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")
-    ] = None
+    authors: Annotated[list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")] = (
+        None
+    )
 
 
 class CollectItemsResult(BaseModel):
@@ -59,9 +60,7 @@ class CollectItemsResult(BaseModel):
     updated: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
-    retitled: list[str] = Field(
-        default_factory=list, description="Titles not on the page, replaced by the page's own."
-    )
+    retitled: list[str] = Field(default_factory=list, description="Titles not on the page, replaced by the page's own.")
     message: str = ""
 
 
@@ -158,11 +157,30 @@ def _checked_title(
     candidate: ItemCandidate, shown: str, evidence: PageEvidence, result: CollectItemsResult
 ) -> ItemCandidate:
     """`candidate` with a title the page shows: its own when the page shows it, else `shown` (the text of its link,
-    or the page's title), said in the result."""
-    if evidence.shows(candidate.title) or not " ".join(shown.split()):
+    or the page's title), said in the result. A title that runs on past its link's whole text (a page's text view
+    puts what follows a link on the same line: "Title Subscribers only", "Title Costa, O.; Eze, M. (May 2, 2024)")
+    is the link's text, when that text is long enough to be a title itself."""
+    link_text = " ".join(shown.split())
+    if _runs_past(candidate.title, link_text):
+        result.retitled.append(f"{candidate.title!r} runs past its link's text: stored as {link_text!r}")
+        return candidate.model_copy(update={"title": link_text})
+    if evidence.shows(candidate.title) or not link_text:
         return candidate
     result.retitled.append(f"{candidate.title!r} is not on this page: stored as {shown!r}, as the page shows it")
     return candidate.model_copy(update={"title": shown})
+
+
+#: A link's text this long names an item by itself ("Deep Learning" could be a section; four words are a title).
+_TITLE_WORDS = 4
+
+
+def _runs_past(title: str, link_text: str) -> bool:
+    """Whether `title` is `link_text` followed by more words (`link_text` long enough to be a title, and not
+    shortened: "A Long Title That…" is cut by the site, and the model's fuller title may be right)."""
+    if link_text.rstrip().endswith(("…", "...")):
+        return False
+    words, link_words = normalise_title(title).split(), normalise_title(link_text).split()
+    return len(link_words) >= _TITLE_WORDS and len(words) > len(link_words) and words[: len(link_words)] == link_words
 
 
 def _names(authors: list[str] | None) -> list[str]:

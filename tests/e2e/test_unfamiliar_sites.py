@@ -21,8 +21,6 @@ from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 
 #: What is not built yet, by capability (issue 26): the tests that need it are expected to fail until it is.
-CONSENT = "the consent wall is passed, but not every work of the journal behind it is reported yet (issue 26)"
-VISIBLE_METADATA = "titles, bylines and written dates are not read from pages without metadata tags yet (issue 22)"
 DEEP = "deep browse hierarchies are not reached within the per-site budget yet (issue 26)"
 
 
@@ -63,7 +61,6 @@ def reports_most(figures: WorkFigures) -> bool:
     return figures.relevant_works_reported >= 0.9 * figures.relevant_works and figures.wrong_entries == 0
 
 
-@pytest.mark.xfail(strict=True, reason=CONSENT)
 def test_a_consent_wall_is_passed_once_and_the_journal_read(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:
@@ -77,7 +74,6 @@ def test_a_consent_wall_is_passed_once_and_the_journal_read(
     assert "Cookie settings" not in {site.detail for site in report.sites}
 
 
-@pytest.mark.xfail(strict=True, reason=VISIBLE_METADATA)
 def test_untagged_articles_give_the_title_year_and_authors_the_page_shows(
     settings: Settings, web: Testbed, server: TestbedServer
 ) -> None:

@@ -65,3 +65,62 @@ def test_the_planner_leaves_items_collected_already_while_it_wants_more() -> Non
     )
     only_collected = report.replace("3. /browse/ocean — Ocean\n4. /about — About\n", "")
     assert _play("Planner", [announce, only_collected], {"scrape_url", "finish_site"}) == ("finish_site", {})
+
+
+def test_the_planner_collects_as_many_as_the_report_lists_and_never_opens_site_chrome() -> None:
+    announce = (
+        'Now exploring archive.test (http://archive.test/), at most 5 subpages. Request: "Find papers on X".\n'
+        "The report lists up to 10 papers: keep opening promising pages until that many relevant papers are "
+        "collected here or nothing promising is left."
+    )
+    report = (
+        "Page http://archive.test/search?q=x — Results\nStored 6 relevant item(s).\n\n"
+        "Pending URLs on http://archive.test/ (3 in all):\n"
+        "1. /deposit — Deposit\n2. /browse/ocean — Ocean\n3. /about — About\n\n"
+        "Hint: 3 subpages left on this site; 6 of 10 papers collected so far."
+    )
+    # 6 is more than the 5 it takes as enough when told nothing, but fewer than the 10 it is told the report lists
+    assert _play("Planner", [announce, report], {"scrape_url", "finish_site"}) == (
+        "scrape_url",
+        {"url": "/browse/ocean"},
+    )
+    chrome_only = report.replace("2. /browse/ocean — Ocean\n", "")
+    assert _play("Planner", [announce, chrome_only], {"scrape_url", "finish_site"}) == ("finish_site", {})
+    # told nothing of the report's length (what another model might also take from the request alone), 5 is enough
+    untold = report.replace(announce, "").replace("6 of 10 papers", "6 papers")
+    assert _play("Planner", [announce.splitlines()[0], untold], {"scrape_url", "finish_site"}) == ("finish_site", {})
+
+
+def test_the_supervisor_weighs_the_items_against_what_the_report_lists() -> None:
+    def verdict(found: int, left: int) -> str:
+        listing = (
+            f'Query: "Find papers on X"\n{found} item(s) collected on http://archive.test/:\n'
+            + "".join(f"{n}. Paper {n} — http://archive.test/record/{n} (score 7/10)\n" for n in range(1, found + 1))
+            + f"\nHint: Approve the site if the papers collected ({found} of the 3 the report lists) answer the "
+            f"query, or the site cannot give more; otherwise say what is missing ({left} subpages left)."
+        )
+        chat = Conversation([{"role": "system", "content": "You are the Supervisor of research-crawler."},
+                             {"role": "user", "content": listing}])  # fmt: skip
+        (call,) = RULES["supervisor"](
+            chat, {"approve_site", "request_more"}, Player(call=_call, enough_items=5)
+        ).tool_calls
+        return call.name
+
+    assert verdict(3, left=2) == "approve_site"  # 3 of the 3 the report lists, though 5 would be its own "enough"
+    assert verdict(2, left=2) == "request_more"
+    assert verdict(2, left=0) == "approve_site"  # the site cannot give more
+
+
+def test_on_its_last_page_the_planner_opens_an_item_rather_than_an_index() -> None:
+    announce = 'Now exploring archive.test (http://archive.test/), at most 5 subpages. Request: "Find papers on X".'
+    report = (
+        "Page http://archive.test/browse/x/2026/05 — X, May 2026\nStored 1 relevant item(s).\n\n"
+        "Pending URLs on http://archive.test/ (3 in all):\n"
+        "1. /browse/x/2025 — 2025 (on: X)\n2. /record/95 — How Dry Processing Reshapes NASICON Frameworks\n\n"
+        "Hint: {left} subpages left on this site; 1 of 3 papers collected so far."
+    )
+    assert _play("Planner", [announce, report.format(left=1)], {"scrape_url"}) == ("scrape_url", {"url": "/record/95"})
+    assert _play("Planner", [announce, report.format(left=2)], {"scrape_url"}) == (
+        "scrape_url",
+        {"url": "/browse/x/2025"},
+    )

@@ -3,7 +3,7 @@ in the layouts real sites use (a numbered list of headings, an entry's links on 
 
 from __future__ import annotations
 
-from research_crawler.llm.simulated_page_reading import entries, link_lines
+from research_crawler.llm.simulated_page_reading import authors_shown, entries, link_lines
 
 # A search results page as the Collector reads it: a numbered list whose entries are headings (Nature's layout).
 NUMBERED_HEADINGS = """<page-content url="https://site.example/search?q=x" title="Search">
@@ -42,3 +42,21 @@ def test_links_sharing_a_line_in_the_link_view_keep_their_own_anchor() -> None:
     assert lines[17] == ("arXiv:2411.14419", "| Title: Combining statistics")
     assert lines[18][0] == "pdf" and lines[19][0] == "html" and lines[19][1] == "| Title: Combining statistics"
     assert lines[21][0] == "Benoit Semelin"
+
+
+def test_an_entry_is_read_as_its_title_apart_from_its_badge_byline_and_date() -> None:
+    page = (
+        '<page-content url="http://press.test/" title="Latest">\n# Latest articles\n'
+        "  * [5] Screening a Billion Molecules for Activity in Mouse Infections Subscribers only\n"
+        "by Marta Novak, Daniel Banerjee and Leila Nguyen · 22 Jun 2026 · Clinical Microbiology\n"
+        "  1. [8] Where Lizard Island Transects Survive: Larval Settlement Costa, Oskar; Eze, Minh (August 12, 2024)\n"
+        "  2. [9] Learning to Rank by Gradient Descent\n"
+        "</page-content>"
+    )
+    found = {number: (title, block) for number, title, block in entries(page)}
+    assert found[5][0] == "Screening a Billion Molecules for Activity in Mouse Infections"
+    assert authors_shown(found[5][1]) == ["Marta Novak", "Daniel Banerjee", "Leila Nguyen"]
+    assert found[8][0] == "Where Lizard Island Transects Survive: Larval Settlement"
+    assert authors_shown(found[8][1]) == ["Costa, Oskar", "Eze, Minh"]
+    # "by" inside a title is no byline
+    assert found[9][0] == "Learning to Rank by Gradient Descent" and authors_shown(found[9][1]) == []

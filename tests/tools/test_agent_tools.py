@@ -174,7 +174,7 @@ def test_get_collected_items_lists_query_and_items(web: WebContext) -> None:
     view = get_collected_items(web, query="protein diffusion", state=STATE)
     assert view.message.startswith('Query: "protein diffusion"')
     assert "Protein folding with diffusion — http://papers.test/abs/2 (score 7/10)" in view.message
-    assert "papers collected (1) answer the query" in view.message
+    assert "papers collected (1 of the 10 the report lists) answer the query" in view.message
 
 
 def test_collect_items_refuses_off_site_items_unless_allowed(web: WebContext) -> None:

@@ -85,10 +85,20 @@ def test_the_page_itself_with_a_title_it_does_not_show_gets_the_pages_title() ->
 
 def test_dates_and_authors_are_kept_only_where_the_page_shows_them() -> None:
     web, _ = stored(
-        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8, "date": "5 Oct 2025",
-         "authors": ["Ada Lovelace", "alan turing", "Charles Babbage"]},
-        {"id": 2, "title": "Message Passing Without Messages", "score": 7, "date": "2026-11-26T10:00:00",
-         "authors": ["x"]},
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace", "alan turing", "Charles Babbage"],
+        },
+        {
+            "id": 2,
+            "title": "Message Passing Without Messages",
+            "score": 7,
+            "date": "2026-11-26T10:00:00",
+            "authors": ["x"],
+        },
     )
     first, second = web.items()
     assert (first.date, first.authors) == ("2025-10-05", ("Ada Lovelace", "alan turing"))
@@ -109,8 +119,13 @@ def _exploration(web: WebContext, item_page: Page) -> Exploration:
 
 def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_field() -> None:
     web, _ = stored(
-        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
-         "date": "5 Oct 2025", "authors": ["Ada Lovelace"]}
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace"],
+        }
     )
     bare = Page(
         url="http://papers.test/abs/1",
@@ -133,8 +148,15 @@ def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_f
 
 
 def test_the_items_own_tags_win_over_the_models_reading() -> None:
-    web, _ = stored({"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
-                     "date": "5 Oct 2025", "authors": ["Ada Lovelace"]})
+    web, _ = stored(
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace"],
+        }
+    )
     tagged = Page(
         url="http://papers.test/abs/1",
         final_url="http://papers.test/abs/1",
@@ -150,3 +172,32 @@ def test_the_items_own_tags_win_over_the_models_reading() -> None:
     read = with_metadata(x, collected_report_items(x)[0])
     assert read is not None and read.authors == ["Lovelace, Ada", "Turing, Alan"] and read.date == "2025-10-04"
     assert FOUND_ON_SOURCE not in read.metadata_sources.values()
+
+
+def test_a_title_that_runs_past_its_links_text_is_the_links_text() -> None:
+    """A page's text view puts what follows a link on its line (a badge, a byline): a model that reads them into the
+    title is corrected to the link's text, unless that text is too short to be a title or shortened by the site."""
+    web, notes = stored(
+        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction Ada Lovelace", "score": 8}
+    )
+    (item,) = web.items()
+    assert item.title == "A Benchmark of Graph Transformers for Link Prediction" and len(notes) == 1
+    web, notes = stored({"id": 2, "title": "Message Passing Without Messages", "score": 8})
+    assert web.items()[0].title == "Message Passing Without Messages" and notes == []
+
+
+def test_a_fuller_title_than_a_shortened_link_is_kept() -> None:
+    page = listing()
+    page = page.model_copy(
+        update={
+            "markdown": "[A Benchmark of Graph Transformers…][1]\n"
+            "A Benchmark of Graph Transformers for Link Prediction",
+            "links": [
+                Link(id=1, url="http://papers.test/abs/1", text="A Benchmark of Graph Transformers…", same_site=True)
+            ],
+        }
+    )
+    web = WebContext.for_site(SITE)
+    collect_items(web, page, [{"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8}],
+                  state=STATE)  # fmt: skip
+    assert web.items()[0].title == "A Benchmark of Graph Transformers for Link Prediction"

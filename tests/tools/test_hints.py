@@ -25,9 +25,10 @@ def test_every_placeholder_is_filled(tool: str, case: str) -> None:
 
 
 def test_counters_reach_the_text() -> None:
-    text = hint("get_top_urls", "some", HintState(subpages_left=2, items_collected=5))
+    text = hint("get_top_urls", "some", HintState(subpages_left=2, items_collected=5, items_wanted=3))
     assert "2 subpages left" in text
-    assert "5 papers collected" in text
+    assert "5 of 3 papers collected" in text
+    assert "once 3 relevant papers" in text
     assert "Supervisor" in text
 
 
