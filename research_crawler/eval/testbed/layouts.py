@@ -7,6 +7,7 @@ from research_crawler.eval.testbed.biorxiv_like import BiorxivLikeSite
 from research_crawler.eval.testbed.consent_journal import ConsentJournalSite
 from research_crawler.eval.testbed.deep_archive import DeepArchiveSite
 from research_crawler.eval.testbed.feed_preprints import FeedPreprintsSite
+from research_crawler.eval.testbed.fresh_heldout import FreshBulletinSite, FreshLanguageSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -32,6 +33,8 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "paywall-press": PaywallPressSite,
     "heldout-society": HeldoutSocietySite,
     "heldout-preprints": HeldoutPreprintsSite,
+    "fresh-bulletin": FreshBulletinSite,
+    "fresh-lang": FreshLanguageSite,
 }
 
 

@@ -30,6 +30,8 @@ Layout = Literal[
     "paywall-press",
     "heldout-society",
     "heldout-preprints",
+    "fresh-bulletin",
+    "fresh-lang",
 ]
 
 

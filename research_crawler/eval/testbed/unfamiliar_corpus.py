@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from research_crawler.errors import ConfigError
+from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
     HELDOUT_SHARED,
@@ -51,6 +52,7 @@ _PER_TOPIC = {
     "heldout-society": (4, 5),
     "heldout-preprints": (4, 5),
     "loadmore-portal": (9, 10),
+    **FRESH_PER_TOPIC,
 }
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
@@ -237,7 +239,23 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     )
     plans = UNFAMILIAR_PLANS | HELDOUT_PLANS
     queries = [q for spec in specs for q in _requests(rng, testbed, spec, plans.get(spec.name, ()), topics)]
-    return testbed.model_copy(update={"queries": tuple(queries)})
+    return _with_fresh_sites(testbed.model_copy(update={"queries": tuple(queries)}), seed, topics, near_misses)
+
+
+def _with_fresh_sites(
+    testbed: Testbed, seed: int, topics: tuple[UnfamiliarTopic, ...], near_misses: tuple[NearMiss, ...]
+) -> Testbed:
+    """`testbed` with the fresh held-out sites (`fresh_heldout.py`) added, drawn from their own random stream so that
+    the other sites' items and requests are the same with them as without."""
+    rng = random.Random(f"fresh-heldout-{seed}")
+    writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near_misses})
+    items = [
+        item for spec in FRESH_SITE_SPECS for slug, category in spec.categories.items()
+        for item in writer.items(spec, slug, category)
+    ]  # fmt: skip
+    web = testbed.model_copy(update={"sites": testbed.sites + FRESH_SITE_SPECS, "items": testbed.items + tuple(items)})
+    queries = [q for spec in FRESH_SITE_SPECS for q in _requests(rng, web, spec, FRESH_PLANS[spec.name], topics)]
+    return web.model_copy(update={"queries": testbed.queries + tuple(queries)})
 
 
 class _Writer:
@@ -409,6 +427,8 @@ def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, 
     layout = spec.layout
     if layout.startswith("heldout-"):
         return heldout_identity(layout, day, serial, title)
+    if layout.startswith("fresh-"):
+        return fresh_identity(layout, day, serial, title)
     if layout == "consent-journal":
         key = f"mer.{day.year}.{serial:04d}"
         doi = f"{DOI_PREFIX}/{key}"
