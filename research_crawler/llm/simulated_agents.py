@@ -17,7 +17,7 @@ from typing import Any
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
 from research_crawler.llm.simulated_meaning import MeaningJudge, item_score, link_score, site_fits
-from research_crawler.llm.simulated_page_reading import authors_shown, entries, link_lines
+from research_crawler.llm.simulated_page_reading import abstract_shown, authors_shown, entries, link_lines
 from research_crawler.llm.simulated_request import follow_up_reading, read_count, request_reading
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
@@ -117,7 +117,8 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
         # the view marks an item's page "(collected)": opening it finds no new item, so a model looking for more
         # leaves it
         listed = re.findall(r"^\d+\. (\S+) — (.*?)(?<! \(collected\))$", last_text, re.MULTILINE)
-        choices = [url for url, anchor in listed if url not in tried and _promising(anchor)]
+        by_author = bool(re.search(r"\bby [A-Z]", query))
+        choices = [url for url, anchor in listed if url not in tried and _promising(url, anchor, by_author=by_author)]
         if last_int(r"(\d+) subpages? left", [last]) == 1:
             # the last page: an index (a year, a month, a section) would only give links no page is left to open,
             # so an item's own page (its anchor a title) comes first
@@ -140,10 +141,13 @@ def _items_wanted(messages: list[dict[str, Any]]) -> int | None:
 _CHROME_WORDS = frozenset({"deposit", "submit", "submission", "submissions", "policies", "home", "faq", "imprint"})
 
 
-def _promising(anchor: str) -> bool:
-    """Whether a pending URL's anchor is worth a page to a reader looking for items: anything but site chrome."""
+def _promising(url: str, anchor: str, *, by_author: bool) -> bool:
+    """Whether a pending URL is worth a page to a reader looking for items: anything but site chrome, and a person's
+    page or a search for a person's name (an author link) only when the request asks for someone's works."""
     words = content_words(re.sub(r"\s*\(on: .*\)$", "", anchor))
-    return bool(words) and not words <= BOILERPLATE_WORDS | _CHROME_WORDS
+    if not words or words <= BOILERPLATE_WORDS | _CHROME_WORDS:
+        return False
+    return by_author or not re.search(r"author|person|people|profile", url, re.IGNORECASE)
 
 
 def _is_title(anchor: str) -> bool:
@@ -276,9 +280,11 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
             items.append(item)
     marker = re.search(r'<page-content url="([^"]*)" title="([^"]*)">', task)
     page_url, title = (marker.group(1), marker.group(2)) if marker else (None, "")
-    if page_url and title and re.search(r"\babstract\b", task, re.I):
-        if player.meaning is not None:
-            page_is_item = item_score(player.meaning.similarity(request, [title])[0]) is not None
+    # a page that lists several papers is a listing, however close its title and whatever abstracts it shows
+    if page_url and title and re.search(r"\babstract\b", task, re.I) and len(listed) < _LISTING_ENTRIES:
+        if player.meaning is not None:  # the title, or the title with the abstract's start: what it is about
+            about = [title, f"{title}. {abstract}"] if (abstract := abstract_shown(task)) else [title]
+            page_is_item = item_score(max(player.meaning.similarity(request, about))) is not None
         else:
             page_is_item = len(query & content_words(title)) >= need
         if page_is_item:
@@ -286,6 +292,8 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
     return player.call("collect_items", {"items": items[:25]})  # an empty list when none is relevant
 
 
+#: Entries from which a page is a listing of items rather than one item's page.
+_LISTING_ENTRIES = 3
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
 #: A date as an entry of a listing shows it: 2025-02-01, 1 February 2025, Feb 1, 2025.
 _DATE_SHOWN = re.compile(

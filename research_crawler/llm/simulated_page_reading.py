@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["authors_shown", "entries", "link_lines"]
+__all__ = ["abstract_shown", "authors_shown", "entries", "link_lines"]
 
 _LINK = re.compile(r"\[(\d+)\]\s+([^\[\]\n]+?)(?=\s*\[|\s*\]|\s+—|\n|$)")
 # A link that opens a line, after a list number, a bullet or a heading mark, or a number and a heading ("1. ### [12]").
@@ -90,3 +90,14 @@ def authors_shown(block: str) -> list[str]:
         if all(1 <= len(name.split()) <= 4 for name in names if name):
             return [name.strip() for name in names if name.strip()]
     return []
+
+
+#: What a reader takes in of an abstract before judging what a paper is about.
+_ABSTRACT_CHARS = 300
+
+
+def abstract_shown(text: str) -> str:
+    """The start of the abstract a page shows (the text after its "Abstract" heading or label), "" when none."""
+    body = _page_body(text)
+    match = re.search(r"\babstract\b[\s|:*#_-]*(\S.*)", body, re.IGNORECASE | re.DOTALL)
+    return " ".join(match.group(1).split())[:_ABSTRACT_CHARS] if match else ""

@@ -124,3 +124,18 @@ def test_on_its_last_page_the_planner_opens_an_item_rather_than_an_index() -> No
         "scrape_url",
         {"url": "/browse/x/2025"},
     )
+
+
+def test_the_planner_opens_an_author_link_only_for_a_request_by_an_author() -> None:
+    report = (
+        "Page http://archive.test/search?q=x — Results\nStored 6 relevant item(s).\n\n"
+        "Pending URLs on http://archive.test/ (2 in all):\n"
+        "1. /search?query=Sato%2C+Xin&searchtype=author — Xin Sato\n2. /list/cs.LG/recent — Machine Learning\n\n"
+        "Hint: 3 subpages left on this site; 6 of 10 papers collected so far."
+    )
+    for request, url in (
+        ("Find papers on X", "/list/cs.LG/recent"),
+        ("Find papers on X by Sato", "/search?query=Sato%2C+Xin&searchtype=author"),
+    ):
+        announce = f'Now exploring archive.test (http://archive.test/), at most 5 subpages. Request: "{request}".'
+        assert _play("Planner", [announce, report], {"scrape_url", "finish_site"}) == ("scrape_url", {"url": url})

@@ -3,7 +3,7 @@ in the layouts real sites use (a numbered list of headings, an entry's links on 
 
 from __future__ import annotations
 
-from research_crawler.llm.simulated_page_reading import authors_shown, entries, link_lines
+from research_crawler.llm.simulated_page_reading import abstract_shown, authors_shown, entries, link_lines
 
 # A search results page as the Collector reads it: a numbered list whose entries are headings (Nature's layout).
 NUMBERED_HEADINGS = """<page-content url="https://site.example/search?q=x" title="Search">
@@ -60,3 +60,15 @@ def test_an_entry_is_read_as_its_title_apart_from_its_badge_byline_and_date() ->
     assert authors_shown(found[8][1]) == ["Costa, Oskar", "Eze, Minh"]
     # "by" inside a title is no byline
     assert found[9][0] == "Learning to Rank by Gradient Descent" and authors_shown(found[9][1]) == []
+
+
+def test_the_abstract_a_page_shows_is_read_and_the_task_after_the_page_is_not_the_page() -> None:
+    task = (
+        '<page-content url="http://archive.test/record/9" title="NASICON Frameworks">\n# NASICON Frameworks\n'
+        "| Abstract | Sodium superionic conductors could replace liquid electrolytes in batteries. |\n"
+        "</page-content>\nStore the relevant papers with collect_items; if there are none, say so."
+    )
+    assert abstract_shown(task).startswith("Sodium superionic conductors could replace liquid electrolytes")
+    assert "collect_items" not in abstract_shown(task)
+    listing = '<page-content url="http://x.test/" title="X">\n  * [1] Physics\n</page-content>\nStore the papers.'
+    assert entries(listing) == [(1, "Physics", "  * [1] Physics")]
