@@ -163,7 +163,7 @@ def test_the_unfamiliar_webs_requests_are_its_generators_with_their_contracts() 
     web = generate_testbed(unfamiliar=True)
     dataset = load_dataset(builtin_dataset_path("testbed"))
     unfamiliar = [q for q in dataset.queries if q.kind == "unfamiliar"]
-    assert [q.id for q in unfamiliar] == [q.id for q in web.queries if q.kind == "unfamiliar"] and len(unfamiliar) == 26
+    assert [q.id for q in unfamiliar] == [q.id for q in web.queries if q.kind == "unfamiliar"] and len(unfamiliar) == 32
     for query in unfamiliar:
         truth = web.query(query.id)
         assert (query.site, query.query, query.relevant, query.also_sites) == (

@@ -192,7 +192,8 @@ class FreshLanguageSite(SiteApp):
             f'<header><a href="/en/">{esc(self.spec.title)}</a> <a href="/">Language</a> '
             '<form action="/en/search" method="get"><input name="q" aria-label="Search publications">'
             "<button>Search</button></form></header>\n"
-            f'<main>{content}</main>\n<footer><a href="/en/about">About</a> · <a href="/en/privacy">Privacy</a></footer>'
+            f'<main>{content}</main>\n<footer><a href="/en/about">About</a> · '
+            '<a href="/en/privacy">Privacy</a></footer>'
         )
         return Response.html(document(title=f"{title} | {self.spec.title}", head=head, body=body), kind=kind,
                              status=status)  # fmt: skip
@@ -226,7 +227,8 @@ class FreshLanguageSite(SiteApp):
         themes = "".join(
             f'<li><a href="/en/collection/{url_slug(theme)}">{esc(theme)}</a></li>' for theme in self._themes()
         )
-        content = f"<h1>{esc(self.spec.title)}</h1><p>{esc(self.spec.tagline)}.</p><h2>Collections</h2><ul>{themes}</ul>"
+        intro = f"<h1>{esc(self.spec.title)}</h1><p>{esc(self.spec.tagline)}.</p>"
+        content = f"{intro}<h2>Collections</h2><ul>{themes}</ul>"
         return self.page(title="Home", content=content, kind="home")
 
     def _collection(self, request: Request, slug: str) -> Response:

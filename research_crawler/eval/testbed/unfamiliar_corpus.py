@@ -52,8 +52,7 @@ _PER_TOPIC = {
     "heldout-society": (4, 5),
     "heldout-preprints": (4, 5),
     "loadmore-portal": (9, 10),
-    **FRESH_PER_TOPIC,
-}
+} | FRESH_PER_TOPIC
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
 _BATCHED = ("deep-archive",)
@@ -242,17 +241,11 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     return _with_fresh_sites(testbed.model_copy(update={"queries": tuple(queries)}), seed, topics, near_misses)
 
 
-def _with_fresh_sites(
-    testbed: Testbed, seed: int, topics: tuple[UnfamiliarTopic, ...], near_misses: tuple[NearMiss, ...]
-) -> Testbed:
-    """`testbed` with the fresh held-out sites (`fresh_heldout.py`) added, drawn from their own random stream so that
-    the other sites' items and requests are the same with them as without."""
+def _with_fresh_sites(testbed: Testbed, seed: int, topics: tuple[UnfamiliarTopic, ...], near: Any) -> Testbed:
+    """`testbed` and the fresh held-out sites, from their own random stream (the others' items stay the same)."""
     rng = random.Random(f"fresh-heldout-{seed}")
-    writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near_misses})
-    items = [
-        item for spec in FRESH_SITE_SPECS for slug, category in spec.categories.items()
-        for item in writer.items(spec, slug, category)
-    ]  # fmt: skip
+    writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near})
+    items = [i for spec in FRESH_SITE_SPECS for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
     web = testbed.model_copy(update={"sites": testbed.sites + FRESH_SITE_SPECS, "items": testbed.items + tuple(items)})
     queries = [q for spec in FRESH_SITE_SPECS for q in _requests(rng, web, spec, FRESH_PLANS[spec.name], topics)]
     return web.model_copy(update={"queries": testbed.queries + tuple(queries)})
@@ -425,10 +418,8 @@ class _Writer:
 def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, str, str, str | None, str | None]:
     """(key, path, PDF path, DOI, arXiv-style id) in the site's own scheme."""
     layout = spec.layout
-    if layout.startswith("heldout-"):
-        return heldout_identity(layout, day, serial, title)
-    if layout.startswith("fresh-"):
-        return fresh_identity(layout, day, serial, title)
+    if layout.startswith(("heldout-", "fresh-")):
+        return (heldout_identity if layout.startswith("heldout-") else fresh_identity)(layout, day, serial, title)
     if layout == "consent-journal":
         key = f"mer.{day.year}.{serial:04d}"
         doi = f"{DOI_PREFIX}/{key}"
