@@ -48,9 +48,9 @@ class ItemCandidate(BaseModel):
     score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
     description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
     date: Annotated[str | None, Field(description="Its date as the page shows it, if it shows one.")] = None
-    authors: Annotated[list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")] = (
-        None
-    )
+    authors: Annotated[
+        list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")
+    ] = None
 
 
 class CollectItemsResult(BaseModel):
@@ -60,7 +60,9 @@ class CollectItemsResult(BaseModel):
     updated: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
-    retitled: list[str] = Field(default_factory=list, description="Titles not on the page, replaced by the page's own.")
+    retitled: list[str] = Field(
+        default_factory=list, description="Titles not on the page, replaced by the page's own."
+    )
     message: str = ""
 
 
