@@ -276,9 +276,9 @@ def apply_decision(x: Exploration, decision: Decision, *, stop_detail: str = "")
     completes the search and hands over to the Presenter instead.
     """
     if "planner_action" in decision.clears:
-        x.planner_action = "none"
+        x.flow.planner_action = "none"
     if "supervisor_verdict" in decision.clears:
-        x.supervisor_verdict = "none"
+        x.flow.supervisor_verdict = "none"
     if decision.effect is Effect.NEXT_SITE:
         if x.start_next_site(decision.reason, decision.detail) is None:
             x.complete(StopReason.ALL_SITES_DONE)

@@ -167,7 +167,7 @@ def make_supervisor(
         Role.SUPERVISOR,
         system_message=system_message(Role.SUPERVISOR, exploration.settings),
         model=model,
-        done=(lambda _message: exploration.supervisor_verdict != "none")
+        done=(lambda _message: exploration.flow.supervisor_verdict != "none")
         if exploration.settings.run.stop_after_tool
         else None,
     )

@@ -27,18 +27,14 @@ class PageSelectorChat:
         x = self.exploration
         if self.pool.named:
             chosen = select_named_sites(x, self.pool)
-            return (
-                "Sites named by the user: " + ", ".join(f"{site.name} ({site.url})" for site in chosen) + "."
-            )
+            return "Sites named by the user: " + ", ".join(f"{site.name} ({site.url})" for site in chosen) + "."
         message = (
             f'Request: "{x.search.query}"\n'
             f"Candidate sites (id: name — description):\n{pool_listing(self.pool)}\n"
             f"Call select_sites with the ids of at most {x.settings.explore.max_sites} sites, best first."
         )
-        text = run_nested_chat(
-            self.executor, self.selector, message, max_turns=x.settings.run.nested_max_turns
-        )
-        x.sites_selected = True
+        text = run_nested_chat(self.executor, self.selector, message, max_turns=x.settings.run.nested_max_turns)
+        x.flow.sites_selected = True
         if not self.tools.chosen:
             return f"The Web Selector chose no site ({text or 'no reply'})."
         return "Sites selected: " + ", ".join(f"{site.name} ({site.url})" for site in self.tools.chosen) + "."

@@ -107,7 +107,7 @@ class PresenterChat:
             )
             draft = revised or draft
         draft = self._checked(quotes_unescaped(draft), items, request=request)
-        allowed = set(x.fetched_urls)  # this turn's pages, and those read before it in the run directory:
+        allowed = set(x.pages.fetched_urls)  # this turn's pages, and those read before it in the run directory:
         allowed.update(url for web in x.web_contexts.values() for url in web.visited_urls)
         allowed.update(url for item in items for url in (item.url, item.found_on, item.pdf_url) if url)
         self.guard = guard_report(

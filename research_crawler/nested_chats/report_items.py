@@ -71,7 +71,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         site = SiteRef(name=web.name or item.site, url=item.site)
     if site is None:
         return item
-    page = x.fetch_page(item.url, site)
+    page = x.pages.fetch_page(item.url, site)
     if page.determination is Determination.REFUSED and "URL guard" in page.reason:
         # Its link leads (or redirects) where the crawler may not go — a private address, another scheme: the
         # report never points a reader there.

@@ -80,11 +80,11 @@ class ScraperChat:
     def run(self) -> str:
         """Scrape the Planner's target and return the page report."""
         x = self.exploration
-        target = x.scrape_target
+        target = x.flow.scrape_target
         if target is None:
             return "The Scraper had no page to read: the Planner must choose a URL with scrape_url."
         x.start_scrape(target)
-        page = x.fetch_page(target.url, x.site, form=target.form)
+        page = x.pages.fetch_page(target.url, x.site, form=target.form)
         x.graph.add_page(page.final_url, determination=page.determination.value, title=page.title)
         if page.final_url != target.url:
             x.graph.add_page(target.url, determination=page.determination.value, title=page.title)
@@ -107,7 +107,7 @@ class ScraperChat:
         if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
             with x.lock:  # a site named by its URL takes its start page's title
                 x.web.name = " ".join(page.title.split())[:80]
-        x.current_page = page
+        x.flow.current_page = page
         self.crawler_tools.new_links = 0
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
@@ -118,7 +118,7 @@ class ScraperChat:
                 report = self._crawl_and_collect(page)
                 unchanged.remember(page, report)
         finally:
-            x.current_page = None
+            x.flow.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         x.stuck.record_scrape(new_links=new_links, new_items=new_items)
         x.end_scrape(target.url)
@@ -141,7 +141,7 @@ class ScraperChat:
         """`report` with what is left: the subpages and items, or (report_lists_top_urls) the best pending
         URLs, whose hint gives the same counts."""
         x = self.exploration
-        x.scrape_target = None
+        x.flow.scrape_target = None
         if x.settings.run.report_lists_top_urls and x.subpages_left > 0:
             listing = navigation.get_top_urls(
                 x.web, x.settings.explore.top_k_urls, state=x.hint_state(), page_titles=x.graph.title
@@ -164,13 +164,13 @@ class ScraperChat:
     def _note_search_form(self, page: Page) -> bool:
         """Remember the site's search form if `page` shows the first one seen there; whether it did."""
         site = self.exploration.site.url
-        if site in self.exploration.site_search:
+        if site in self.exploration.findings.site_search:
             return False
         mechanisms = usable_mechanisms(find_search_mechanisms(page.html, url=page.final_url))
         if not mechanisms:
             return False
-        self.exploration.site_search[site] = mechanisms
-        self.exploration.search_form_pages[site] = page.final_url
+        self.exploration.findings.site_search[site] = mechanisms
+        self.exploration.findings.search_form_pages[site] = page.final_url
         return True
 
     def _crawl_and_collect(self, page: Page) -> str:
@@ -224,12 +224,12 @@ class ScraperChat:
     def _fetch_ahead(self) -> None:
         """Start fetching the site's best pending URLs (the Planner's likely next choice) in the background."""
         x = self.exploration
-        if x.fetch_ahead is None or not x.settings.fetch.fetch_ahead or x.subpages_left == 0:
+        if x.pages.fetch_ahead is None or not x.settings.fetch.fetch_ahead or x.subpages_left == 0:
             return
         with x.lock:
             urls = [entry.url for entry in x.web.top_urls(x.settings.fetch.fetch_ahead)]
         for url in urls:
-            x.fetch_ahead(url, x.site)
+            x.pages.fetch_ahead(url, x.site)
 
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links

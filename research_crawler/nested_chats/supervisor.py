@@ -22,7 +22,7 @@ class SupervisorChat:
 
     def run(self) -> str:
         x = self.exploration
-        x.supervisor_verdict, x.supervisor_feedback = "none", ""
+        x.flow.supervisor_verdict, x.flow.supervisor_feedback = "none", ""
         site = (
             f"Site: {x.site.name} ({x.site.url}); {x.web.visited_count} page(s) visited, "
             f"{x.subpages_left} subpage(s) left.\n"
@@ -37,9 +37,9 @@ class SupervisorChat:
                 "or request_more."
             )
         text = run_nested_chat(self.executor, self.supervisor, message, max_turns=x.settings.run.nested_max_turns)
-        x.trace.emit("verdict", site=x.site.url, verdict=x.supervisor_verdict, feedback=x.supervisor_feedback)
-        if x.supervisor_verdict == "more":
-            return f"Supervisor: more is needed on this site. Feedback: {x.supervisor_feedback}"
-        if x.supervisor_verdict == "approved":
-            return f"Supervisor: the site is approved. {x.supervisor_feedback}".strip()
+        x.trace.emit("verdict", site=x.site.url, verdict=x.flow.supervisor_verdict, feedback=x.flow.supervisor_feedback)
+        if x.flow.supervisor_verdict == "more":
+            return f"Supervisor: more is needed on this site. Feedback: {x.flow.supervisor_feedback}"
+        if x.flow.supervisor_verdict == "approved":
+            return f"Supervisor: the site is approved. {x.flow.supervisor_feedback}".strip()
         return f"Supervisor gave no verdict ({text or 'no reply'}); the site is closed as it stands."

@@ -56,9 +56,9 @@ class UnchangedPages:
         """For a page unchanged since it was read for this request: its links and items stored again through the
         tools, no model asked; the page report to hand the Planner. None when the page must be read."""
         x = self.exploration
-        if not page.revisited or x.page_memory is None:
+        if not page.revisited or x.pages.page_memory is None:
             return None
-        stored = x.page_memory.memory(page.final_url)
+        stored = x.pages.page_memory.memory(page.final_url)
         entry: Any = stored.get(self._key()) if isinstance(stored, dict) else None
         if not isinstance(entry, dict) or entry.get("version") != _VERSION:
             return None
@@ -87,9 +87,9 @@ class UnchangedPages:
     def remember(self, page: Page, report: str) -> None:
         """Keep what the agents made of `page` for this request (after a scrape that ended well)."""
         x = self.exploration
-        if x.page_memory is None or not page.ok:
+        if x.pages.page_memory is None or not page.ok:
             return
-        stored = x.page_memory.memory(page.final_url)
+        stored = x.pages.page_memory.memory(page.final_url)
         memory = dict(stored) if isinstance(stored, dict) else {}
         memory[self._key()] = {
             "version": _VERSION,
@@ -98,4 +98,4 @@ class UnchangedPages:
             "items": [item.model_dump() for item in self.collector_tools.collected],
             "report": report[:_MAX_REPORT_CHARS],
         }
-        x.page_memory.remember(page.final_url, memory)
+        x.pages.page_memory.remember(page.final_url, memory)

@@ -62,7 +62,7 @@ def _one(x: Exploration, web: WebContext, of_items: set[str]) -> SiteCoverage:
             for entry in pending[:BEST_PENDING]
         ],
         promising_explored_share=round(promising_visited / known, 3) if known else None,
-        search_form=web.site_url in x.site_search,
+        search_form=web.site_url in x.findings.site_search,
         search_tried=searched,
         failed_pages=failed,
     )

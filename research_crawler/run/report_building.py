@@ -61,7 +61,7 @@ def build_report(
                 name=web.name if web is not None and web.name else finished.site.name,
                 url=finished.site.url,
                 reason=str(finished.reason),
-                detail=_with_walls(finished.detail, x.walls.get(finished.site.url, [])),
+                detail=_with_walls(finished.detail, x.findings.walls.get(finished.site.url, [])),
                 pages_visited=web.visited_count if web else 0,
                 items_collected=web.item_count if web else 0,
             )
@@ -143,4 +143,3 @@ def _unfinished_sites(x: Exploration, asked: Sequence[SiteRef], *, done: set[str
             )
         )
     return summaries
-

@@ -84,16 +84,14 @@ def sites_named_in_request(x: Exploration, pool: SitePool) -> SitePool:
     named, unknown = pool.with_request_sites(request.sites)
     if unknown:
         x.trace.emit("request", source="sites", unknown_sites=unknown)
-    if x.sites_selected:
+    if x.flow.sites_selected:
         for site in named.named:
             x.search.add_site(site.to_site_ref(), priority=-1.0)
         x.save()
     return named
 
 
-def _doubts(
-    recorded: ResearchRequest | None, *, text: str, previous: ResearchRequest | None, today: date
-) -> list[str]:
+def _doubts(recorded: ResearchRequest | None, *, text: str, previous: ResearchRequest | None, today: date) -> list[str]:
     """Why the model's reading cannot be believed (`context/reading_check.py`), against the request as written (a
     follow-up with the request it follows)."""
     if recorded is None:

@@ -43,7 +43,7 @@ from research_crawler.run.run_dir import PAGES_DIR, RUN_FILE, ModelBackend, RunM
 from research_crawler.run.run_lock import holding_run_dir
 from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, Flow, PageAccess, SiteFindings
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.page_store import PageArchive
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -103,9 +103,7 @@ class ResearchSession:
             raise ConfigError(f"cannot create the run directory {run_dir}: {exc.strerror or exc}") from None
         with holding_run_dir(run_dir):
             if (run_dir / RUN_FILE).exists():
-                raise StateError(
-                    f"{run_dir} already holds a run: continue it with `research-crawler resume {run_dir}`"
-                )
+                raise StateError(f"{run_dir} already holds a run: continue it with `research-crawler resume {run_dir}`")
             RunMeta(
                 query=search.query,
                 sites=list(sites),
@@ -223,18 +221,22 @@ class ResearchSession:
                 exploration = Exploration(
                     settings=self.settings,
                     search=search,
-                    fetch_page=source,
+                    pages=PageAccess(
+                        fetch_page=source,
+                        fetched_urls=source.fetched_urls,
+                        fetch_ahead=source.fetch_ahead,
+                        robots_sitemaps=source.sitemaps,
+                        page_memory=fetcher.revisits if recording is None else None,
+                    ),
                     trace=trace,
                     store=store,
                     web_contexts=dict(web_contexts or {}),
                     graph=graph if graph is not None else NavigationGraph(),
-                    subpage_offsets=dict(subpage_offsets or {}),
-                    fetched_urls=source.fetched_urls,
-                    fetch_ahead=source.fetch_ahead,
-                    robots_sitemaps=source.sitemaps,
-                    page_memory=fetcher.revisits if recording is None else None,
-                    sites_selected=action != "start"
-                    and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites)),
+                    findings=SiteFindings(subpage_offsets=dict(subpage_offsets or {})),
+                    flow=Flow(
+                        sites_selected=action != "start"
+                        and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites))
+                    ),
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
                 if not_restored:

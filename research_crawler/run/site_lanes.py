@@ -16,7 +16,7 @@ from research_crawler.run.chat_run import ChatRun
 from research_crawler.run.models import RunModels
 from research_crawler.run.presenting import Presenting
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, Flow
 
 __all__ = ["explore_in_parallel"]
 
@@ -30,7 +30,7 @@ def explore_in_parallel(
 
     A lane's RunLimitReached or ModelError propagates, ending the run as in sequential mode.
     """
-    if not x.sites_selected:
+    if not x.flow.sites_selected:
         selector, selector_exec, selector_tools = make_web_selector(x, pool, models.spec(Role.WEB_SELECTOR))
         PageSelectorChat(x, pool, selector, selector_exec, selector_tools).run()
     sites = [x.search.current_site] if x.search.current_site is not None else []
@@ -53,19 +53,12 @@ def explore_in_parallel(
         lane = Exploration(
             settings=x.settings,
             search=lane_search,
-            fetch_page=x.fetch_page,
+            pages=x.pages,
             trace=lane_trace,
             web_contexts=x.web_contexts,
             graph=NavigationGraph(),
-            sites_selected=True,
-            subpage_offsets=x.subpage_offsets,
-            fetched_urls=x.fetched_urls,
-            fetch_ahead=x.fetch_ahead,
-            robots_sitemaps=x.robots_sitemaps,
-            walls=x.walls,  # by site URL: the walls a lane meets, the report says
-            page_memory=x.page_memory,
-            site_search=x.site_search,  # by site URL: what each lane learns of its site's search, the report reads
-            search_form_pages=x.search_form_pages,
+            flow=Flow(sites_selected=True),
+            findings=x.findings,  # by site URL: what each lane learns of its site (search, walls), the report reads
             saver=save_all,
             lock=state_lock,
             lane=True,

@@ -41,10 +41,10 @@ def announce_site(x: Exploration, trace: Trace) -> str:
 
 def _fetch_next_start_page(x: Exploration) -> None:
     """The start page of the site after this one, fetched ahead while this one is explored (another host)."""
-    if x.fetch_ahead is not None and x.settings.fetch.fetch_ahead and x.search.pending_sites:
+    if x.pages.fetch_ahead is not None and x.settings.fetch.fetch_ahead and x.search.pending_sites:
         following = x.search.pending_sites[0].site
         if following.url not in x.web_contexts:  # a site explored before starts where it stopped, not at its root
-            x.fetch_ahead(following.url, following)
+            x.pages.fetch_ahead(following.url, following)
 
 
 def resume_unfinished_scrape(x: Exploration, trace: Trace) -> str | None:
@@ -53,7 +53,7 @@ def resume_unfinished_scrape(x: Exploration, trace: Trace) -> str | None:
     when there is none."""
     if x.search.current_site is None or not (unfinished := x.web.unfinished_scrapes()):
         return None
-    x.planner_action, x.scrape_target = "scrape", ScrapeTarget(unfinished[0])
+    x.flow.planner_action, x.flow.scrape_target = "scrape", ScrapeTarget(unfinished[0])
     trace.emit("scrape_resumed", url=unfinished[0])
     return unfinished[0]
 
@@ -67,5 +67,5 @@ def open_start_page(x: Exploration) -> bool:
         return False
     if web.pending_count != 1 or not web.is_pending(web.site_url):
         return False
-    x.planner_action, x.scrape_target = "scrape", ScrapeTarget(web.site_url)
+    x.flow.planner_action, x.flow.scrape_target = "scrape", ScrapeTarget(web.site_url)
     return True

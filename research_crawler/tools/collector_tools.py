@@ -30,7 +30,7 @@ class CollectorTools:
         its link, or give "url" when the page itself is the item; give its title exactly as shown and a
         relevance score from 0 (none) to 10 (exactly what was asked)."""
         x = self._x
-        page = x.current_page
+        page = x.flow.current_page
         if page is None:
             return "Error: no page is being scraped."
         with x.lock:  # the other agent of the page may be storing at the same time

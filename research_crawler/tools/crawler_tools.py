@@ -29,7 +29,7 @@ class CrawlerTools:
         relevance score from 0 (none) to 10 (certainly leads to relevant items). Leave out navigation
         boilerplate such as login, help, policies or social media."""
         x = self._x
-        page = x.current_page
+        page = x.flow.current_page
         if page is None:
             return "Error: no page is being scraped."
         with x.lock:  # the other agent of the page may be storing at the same time

@@ -27,7 +27,7 @@ from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.tools.hints import HintState
 from research_crawler.tools.stuck import StuckDetector
 
-__all__ = ["EventSink", "Exploration", "PageFetch", "PageMemory", "ScrapeTarget"]
+__all__ = ["EventSink", "Exploration", "Flow", "PageAccess", "PageFetch", "PageMemory", "ScrapeTarget", "SiteFindings"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,41 +71,67 @@ class ScrapeTarget:
 
 
 @dataclass
-class Exploration:
-    """Everything the tools of one run share."""
+class Flow:
+    """Where the turn stands, for the speaker selection (`agents/speaker_selection.py` reads these after each
+    turn): what the Planner asked for, the Supervisor's verdict, the page being read, and why the site failed."""
 
-    settings: Settings
-    search: SearchContext
-    fetch_page: PageFetch
-    trace: EventSink
-    store: RunStore | None = None
-    web_contexts: dict[str, WebContext] = field(default_factory=dict)
-    graph: NavigationGraph = field(default_factory=NavigationGraph)
-    stuck: StuckDetector = field(default_factory=StuckDetector)
     sites_selected: bool = False
     planner_action: Literal["none", "scrape", "review"] = "none"
     scrape_target: ScrapeTarget | None = None
     supervisor_verdict: Literal["none", "approved", "more"] = "none"
     supervisor_feedback: str = ""
     current_page: Page | None = None
-    site_search: dict[str, list[SearchMechanism]] = field(default_factory=dict)
-    search_form_pages: dict[str, str] = field(default_factory=dict)
-    subpage_offsets: dict[str, int] = field(default_factory=dict)
+    site_failure: str = ""
+    """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
+
+
+@dataclass
+class PageAccess:
+    """How the tools reach pages, shared by every site explored at once in one run."""
+
+    fetch_page: PageFetch
     fetched_urls: set[str] = field(default_factory=set)
+    """Every readable page's URL, asked for and final (the citation guard's fetched set)."""
     fetch_ahead: Callable[[str, SiteRef], None] | None = None
     """Starts fetching a page the agents will likely read next, in the background (None: nothing is fetched ahead)."""
     robots_sitemaps: Callable[[str], list[str]] | None = None
     """The sitemaps the robots.txt of a URL's site names (None: none are looked for)."""
-    saver: Callable[[], None] | None = None
     page_memory: PageMemory | None = None
     """What the agents made of pages in earlier runs: a page unchanged since (304) is not read by a model again."""
+
+
+@dataclass
+class SiteFindings:
+    """What the run learned of each site, by site URL: shared by the sites explored at once, read by the report."""
+
+    site_search: dict[str, list[SearchMechanism]] = field(default_factory=dict)
+    search_form_pages: dict[str, str] = field(default_factory=dict)
+    subpage_offsets: dict[str, int] = field(default_factory=dict)
+    """Pages a site had read before this query (a follow-up's budget starts after them)."""
+    walls: dict[str, list[str]] = field(default_factory=dict)
+    """The pages of a site that answered with a sign-in or a paywall (never passed), each once."""
+
+
+@dataclass
+class Exploration:
+    """Everything the tools of one exploration share: the contexts, the turn (`flow`), the way to pages (`pages`) and
+    what was learned of the sites (`findings`). A site explored beside others (`lane`) has its own search, trace,
+    graph, turn and stuck detector, and shares the rest with the run."""
+
+    settings: Settings
+    search: SearchContext
+    pages: PageAccess
+    trace: EventSink
+    store: RunStore | None = None
+    web_contexts: dict[str, WebContext] = field(default_factory=dict)
+    graph: NavigationGraph = field(default_factory=NavigationGraph)
+    stuck: StuckDetector = field(default_factory=StuckDetector)
+    flow: Flow = field(default_factory=Flow)
+    findings: SiteFindings = field(default_factory=SiteFindings)
+    saver: Callable[[], None] | None = None
     tool_errors: int = 0
     lane: bool = False
     """This exploration is one site's of several explored at once (`run/site_lanes.py`), inside the run's own."""
-    site_failure: str = ""
-    """Why the current site cannot be explored at all (its start page could not be opened), "" otherwise."""
-    walls: dict[str, list[str]] = field(default_factory=dict)
-    """Site URL → the pages of it that answered with a sign-in or a paywall (never passed), each once."""
     lock: threading.RLock = field(default_factory=threading.RLock)
     """Held while the contexts are changed and while they are saved: the Crawler's and the Collector's chats
     on one page run at the same time (`run.scrape_concurrently`), and parallel sites share one run's lock, so
@@ -133,7 +159,7 @@ class Exploration:
     def subpages_left(self) -> int:
         if self.search.current_site is None:
             return 0
-        used = self.web.visited_count - self.subpage_offsets.get(self.site.url, 0)
+        used = self.web.visited_count - self.findings.subpage_offsets.get(self.site.url, 0)
         return max(0, self.settings.explore.max_subpages - used)
 
     def request_summary(self, *, today: date | None = None) -> str:
@@ -172,9 +198,7 @@ class Exploration:
             self.search.finish_current_site(reason, detail or self.stuck.reason)
         site = self.search.next_site()
         self.stuck.reset()
-        self.site_failure = ""
-        self.planner_action, self.scrape_target, self.current_page = "none", None, None
-        self.supervisor_verdict, self.supervisor_feedback = "none", ""
+        self.flow = Flow(sites_selected=self.flow.sites_selected)  # a new site's turn starts afresh
         if site is not None and site.url not in self.web_contexts:
             self.web_contexts[site.url] = WebContext.for_site(site.url, name=site.name)
         self.trace.emit("site", action="start", site=site.url if site else None, reason=str(reason or ""))
@@ -206,16 +230,16 @@ class Exploration:
         with self.lock:
             self.web.end_scrape(url)
             if site_failure:
-                self.site_failure = site_failure
+                self.flow.site_failure = site_failure
             self.save()
 
     def note_wall(self, site_url: str, page: Page) -> int:
         """Record that `page` of the site at `site_url` answered with a sign-in or a paywall; how many of its pages
         have (0 when `page` is no such wall)."""
         if page.blocked_by not in ("login_wall", "paywall"):
-            return len(self.walls.get(site_url, []))
+            return len(self.findings.walls.get(site_url, []))
         with self.lock:
-            seen = self.walls.setdefault(site_url, [])
+            seen = self.findings.walls.setdefault(site_url, [])
             if page.url not in seen:
                 seen.append(page.url)
             return len(seen)

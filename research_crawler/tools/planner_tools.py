@@ -48,7 +48,7 @@ class PlannerTools:
             x.stuck.record_bad_choice(canonical, str(exc))
             return f"Error: {exc}. Choose a URL listed by get_top_urls."
         # The URL stays pending until the Scraper starts reading it (Exploration.start_scrape).
-        x.planner_action, x.scrape_target = "scrape", ScrapeTarget(canonical)
+        x.flow.planner_action, x.flow.scrape_target = "scrape", ScrapeTarget(canonical)
         return f"Opening {canonical} for the Scraper."
 
     def search_site(self, query: Annotated[str, "Keywords for the site's search box."]) -> str:
@@ -66,18 +66,18 @@ class PlannerTools:
         if (taken := self._already_decided("finish_site")) is not None:
             return taken
         x.stuck.record_review(x.web.visited_count + x.web.item_count)
-        x.planner_action = "review"
+        x.flow.planner_action = "review"
         return "The Supervisor will now review the items collected on this site."
 
     def _already_decided(self, tool: str) -> str | None:
         """The error for a second move in one turn (a model that makes parallel tool calls): the first
         move stands, this one changes nothing, and the model is told to make it next turn if still wanted."""
         x = self._x
-        if x.planner_action == "none":
+        if x.flow.planner_action == "none":
             return None
         first = (
-            f"{x.scrape_target.url} is already being opened"
-            if x.planner_action == "scrape" and x.scrape_target is not None
+            f"{x.flow.scrape_target.url} is already being opened"
+            if x.flow.planner_action == "scrape" and x.flow.scrape_target is not None
             else "the site is already handed to the Supervisor"
         )
         return (

@@ -41,10 +41,10 @@ def offer_feeds(x: Exploration, page: Page) -> int:
 
 def offer_sitemaps(x: Exploration, page: Page) -> int:
     """Queue the sitemaps the robots.txt of `page`'s site names (on the site only); how many were new."""
-    if x.robots_sitemaps is None:
+    if x.pages.robots_sitemaps is None:
         return 0
     offered = 0
-    for url in x.robots_sitemaps(page.final_url)[:_MAX_SITEMAPS]:
+    for url in x.pages.robots_sitemaps(page.final_url)[:_MAX_SITEMAPS]:
         anchor = "sitemap named by robots.txt: the site's pages with their last change, newest first"
         offered += _offer(x, url, SITEMAP_SCORE, anchor, page, kind="sitemap")
     return offered

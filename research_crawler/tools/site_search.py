@@ -56,7 +56,7 @@ def search_site(x: Exploration, query: str) -> str:
         return "Error: no subpages are left on this site. Call finish_site."
     if not isinstance(query, str) or not query.strip():
         return "Error: the search query is empty. Give the keywords to search for."
-    mechanisms = x.site_search.get(x.site.url, [])
+    mechanisms = x.findings.site_search.get(x.site.url, [])
     if not mechanisms:
         text = "No usable search form has been seen on this site yet."
         return with_hint(text, hint("search_site", "unusable", state))
@@ -84,7 +84,7 @@ def _resolve(x: Exploration, mechanism: SearchMechanism) -> tuple[SearchMechanis
     if mechanism.kind != "opensearch" or mechanism.url_template:
         return (mechanism, "") if mechanism.usable else (None, mechanism.note or "unusable")
     url = mechanism.description_url or ""
-    page = x.fetch_page(url, x.site)
+    page = x.pages.fetch_page(url, x.site)
     # The description is XML, which the fetcher marks non_html while keeping its text.
     if page.determination not in (Determination.OK, Determination.NON_HTML) or not page.html:
         detail = f"{page.determination.value}: {page.reason}" if page.reason else page.determination.value
@@ -121,13 +121,13 @@ def _open(x: Exploration, submission: FormSubmission, query: str, *, how: str, f
     if canonical is None or x.web.is_visited(canonical):
         x.stuck.record_bad_choice(submission.url, "this search was already made")
         return "Error: this search was already made on this site. Try other keywords or another URL."
-    form_page = x.search_form_pages.get(x.site.url)
+    form_page = x.findings.search_form_pages.get(x.site.url)
     if form_page is not None:
         x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
     # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
     posted = submission if submission.method == "POST" else None
-    x.planner_action = "scrape"
-    x.scrape_target = ScrapeTarget(canonical, kind="search", search_query=query, form=posted)
+    x.flow.planner_action = "scrape"
+    x.flow.scrape_target = ScrapeTarget(canonical, kind="search", search_query=query, form=posted)
     through = "its search form" if how == "form" else "its OpenSearch description"
     sent = " (sent by POST, as the form says)" if posted else ""
     fields = f", with the request's dates, order or author in the form ({', '.join(filled)})" if filled else ""

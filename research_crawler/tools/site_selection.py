@@ -23,7 +23,7 @@ def pool_listing(pool: SitePool) -> str:
 def _add(exploration: Exploration, sites: list[PoolSite]) -> None:
     for rank, site in enumerate(sites):
         exploration.search.add_site(site.to_site_ref(), priority=float(len(sites) - rank))
-    exploration.sites_selected = True
+    exploration.flow.sites_selected = True
     exploration.trace.emit("sites", chosen=[site.url for site in sites])
     exploration.save()
 

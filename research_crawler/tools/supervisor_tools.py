@@ -27,19 +27,19 @@ class SupervisorTools:
         site cannot give more."""
         if (given := self._already_given("approve_site")) is not None:
             return given
-        self._x.supervisor_verdict, self._x.supervisor_feedback = "approved", reason.strip()
+        self._x.flow.supervisor_verdict, self._x.flow.supervisor_feedback = "approved", reason.strip()
         return "Recorded: the site is approved. Reply with one short sentence."
 
     def request_more(self, feedback: Annotated[str, "What is missing and where the Planner should look."]) -> str:
         """Send the Planner back to work on this site, with precise feedback on what is missing."""
         if (given := self._already_given("request_more")) is not None:
             return given
-        self._x.supervisor_verdict, self._x.supervisor_feedback = "more", feedback.strip()
+        self._x.flow.supervisor_verdict, self._x.flow.supervisor_feedback = "more", feedback.strip()
         return "Recorded: the Planner will continue with your feedback. Reply with one short sentence."
 
     def _already_given(self, tool: str) -> str | None:
         """The error for a second verdict in one review (parallel tool calls): the first one stands."""
-        verdict = self._x.supervisor_verdict
+        verdict = self._x.flow.supervisor_verdict
         if verdict == "none":
             return None
         first = "approve_site" if verdict == "approved" else "request_more"

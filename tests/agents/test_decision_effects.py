@@ -13,7 +13,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.context.search_context import SearchContext, SiteRef, StopReason
 from research_crawler.pages.page import Page
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, Flow, PageAccess
 
 FIRST = SiteRef(name="First", url="http://first.test/")
 SECOND = SiteRef(name="Second", url="http://second.test/")
@@ -30,10 +30,16 @@ def exploring(*, current: bool = True, pending: bool = True) -> Exploration:
     search.add_site(FIRST, priority=2.0)
     if pending:
         search.add_site(SECOND, priority=1.0)
-    x = Exploration(settings=Settings(), search=search, fetch_page=_no_fetch, trace=Trace(None), sites_selected=True)
+    x = Exploration(
+        settings=Settings(),
+        search=search,
+        pages=PageAccess(_no_fetch),
+        trace=Trace(None),
+        flow=Flow(sites_selected=True),
+    )
     if current:
         x.start_next_site(None)
-    x.planner_action, x.supervisor_verdict = "review", "more"
+    x.flow.planner_action, x.flow.supervisor_verdict = "review", "more"
     return x
 
 
@@ -44,8 +50,8 @@ def test_row_applied(row: str, state: FlowState) -> None:
     speaker = apply_decision(x, decision, stop_detail="run limit of 9 model calls reached")
     assert speaker == decision.next_speaker
     new_site = decision.effect is Effect.NEXT_SITE  # a new site starts with every flag reset
-    assert (x.planner_action == "none") == (new_site or "planner_action" in decision.clears)
-    assert (x.supervisor_verdict == "none") == (new_site or "supervisor_verdict" in decision.clears)
+    assert (x.flow.planner_action == "none") == (new_site or "planner_action" in decision.clears)
+    assert (x.flow.supervisor_verdict == "none") == (new_site or "supervisor_verdict" in decision.clears)
     if decision.effect is Effect.NEXT_SITE and decision.reason is not None:
         assert x.search.current_site == SECOND
         assert [(r.site, r.reason) for r in x.search.finished_sites] == [(FIRST, decision.reason)]

@@ -23,7 +23,7 @@ from research_crawler.pages.search_forms import (
     read_opensearch_description,
 )
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration, ScrapeTarget
+from research_crawler.tools.exploration import Exploration, PageAccess, ScrapeTarget
 from research_crawler.tools.planner_tools import PlannerTools
 from research_crawler.tools.site_search import usable_mechanisms
 
@@ -475,11 +475,11 @@ def _exploring(site_url: str, page_html: str, web: FakeWeb) -> Exploration:
     """An exploration of the site at `site_url` after the Scraper read a page holding `page_html`."""
     search = SearchContext(query=QUERY)
     search.add_site(SiteRef(name="site", url=site_url))
-    x = Exploration(settings=Settings(), search=search, fetch_page=web, trace=Trace(None))
+    x = Exploration(settings=Settings(), search=search, pages=PageAccess(web), trace=Trace(None))
     x.start_next_site(None)
     mechanisms = usable_mechanisms(find_search_mechanisms(page_html, url=site_url))
     if mechanisms:
-        x.site_search[site_url] = mechanisms
+        x.findings.site_search[site_url] = mechanisms
     return x
 
 
@@ -491,9 +491,9 @@ def test_search_site_submits_a_get_form() -> None:
     x = _exploring(url, text, web)
     message = PlannerTools(x).search_site(QUERY)
     assert web.fetched == []  # the results page is the Scraper's to read
-    assert x.planner_action == "scrape" and x.scrape_target == ScrapeTarget(results, "search", QUERY)
+    assert x.flow.planner_action == "scrape" and x.flow.scrape_target == ScrapeTarget(results, "search", QUERY)
     assert not x.web.is_visited(results)  # visited when the Scraper starts reading it, not before
-    x.start_scrape(x.scrape_target)
+    x.start_scrape(x.flow.scrape_target)
     assert x.web.is_visited(results) and x.web.unfinished_scrapes() == [results]
     assert "search form" in message and results in message
 
@@ -511,13 +511,15 @@ def test_search_site_reads_the_opensearch_description_then_searches() -> None:
     x = _exploring(url, text, web)
     message = PlannerTools(x).search_site(QUERY)
     assert web.fetched == [description]
-    assert x.scrape_target is not None and x.scrape_target.url == results
+    assert x.flow.scrape_target is not None and x.flow.scrape_target.url == results
     assert "OpenSearch" in message
     # The description is read once per site: a second search builds its URL without fetching it again.
-    x.planner_action = "none"
+    x.flow.planner_action = "none"
     PlannerTools(x).search_site("message passing")
     assert web.fetched == [description]
-    assert x.scrape_target is not None and x.scrape_target.url == "https://peerj.com/search/?q=message+passing"
+    assert (
+        x.flow.scrape_target is not None and x.flow.scrape_target.url == "https://peerj.com/search/?q=message+passing"
+    )
 
 
 @needs_realweb
@@ -526,13 +528,13 @@ def test_search_site_posts_a_post_form_for_the_scraper() -> None:
     web = FakeWeb({})
     x = _exploring(url, text, web)
     message = PlannerTools(x).search_site(QUERY)
-    assert web.fetched == [] and x.planner_action == "scrape"  # the Scraper sends it
-    target = x.scrape_target
+    assert web.fetched == [] and x.flow.planner_action == "scrape"  # the Scraper sends it
+    target = x.flow.scrape_target
     assert target is not None and target.kind == "search" and target.form is not None
     assert target.form.method == "POST" and ("keywords", QUERY) in target.form.fields
     assert target.url == canonicalize_url(submission_identity(target.form)) and "sent by POST" in message
     x.start_scrape(target)
-    x.planner_action = "none"
+    x.flow.planner_action = "none"
     assert PlannerTools(x).search_site(QUERY).startswith("Error: this search was already made")
 
 
@@ -541,7 +543,7 @@ def test_search_site_without_any_search() -> None:
     text, url = _page("frontiers__article__1.html")
     x = _exploring(url, text, FakeWeb({}))
     message = PlannerTools(x).search_site(QUERY)
-    assert x.scrape_target is None and "No usable search form" in message
+    assert x.flow.scrape_target is None and "No usable search form" in message
 
 
 def test_search_site_falls_back_when_the_description_cannot_be_fetched() -> None:
@@ -554,8 +556,8 @@ def test_search_site_falls_back_when_the_description_cannot_be_fetched() -> None
     PlannerTools(x).search_site(QUERY)
     # The weak form ranks below the OpenSearch link; the description is missing, so the form is used.
     assert web.fetched == ["https://example.org/osd.xml"]
-    assert x.scrape_target is not None
-    assert x.scrape_target.url == "https://example.org/lookup?q=graph+neural+networks"
+    assert x.flow.scrape_target is not None
+    assert x.flow.scrape_target.url == "https://example.org/lookup?q=graph+neural+networks"
 
 
 def test_search_site_reports_an_unreachable_description() -> None:
@@ -564,7 +566,7 @@ def test_search_site_reports_an_unreachable_description() -> None:
     x = _exploring("https://example.org/", page, web)
     message = PlannerTools(x).search_site(QUERY)
     assert web.fetched == ["https://example.org/osd.xml"]
-    assert x.scrape_target is None and x.planner_action == "none"
+    assert x.flow.scrape_target is None and x.flow.planner_action == "none"
     assert "could not be fetched (not_found: no page)" in message and "Nothing was submitted" in message
 
 
@@ -572,11 +574,11 @@ def test_search_site_refuses_a_search_already_made() -> None:
     page = _doc('<form role="search" action="/search"><input name="q"></form>')
     x = _exploring("https://example.org/", page, FakeWeb({}))
     PlannerTools(x).search_site(QUERY)
-    assert x.scrape_target is not None
-    x.start_scrape(x.scrape_target)
-    x.planner_action, x.scrape_target = "none", None
+    assert x.flow.scrape_target is not None
+    x.start_scrape(x.flow.scrape_target)
+    x.flow.planner_action, x.flow.scrape_target = "none", None
     message = PlannerTools(x).search_site(QUERY)
-    assert message.startswith("Error: this search was already made") and x.scrape_target is None
+    assert message.startswith("Error: this search was already made") and x.flow.scrape_target is None
 
 
 @pytest.mark.parametrize("query", ["", "   "])
@@ -585,7 +587,7 @@ def test_search_site_rejects_an_empty_query_before_fetching(query: str) -> None:
     web = FakeWeb({})
     x = _exploring("https://example.org/", page, web)
     assert PlannerTools(x).search_site(query).startswith("Error: the search query is empty")
-    assert web.fetched == [] and x.scrape_target is None
+    assert web.fetched == [] and x.flow.scrape_target is None
 
 
 def test_search_site_costs_a_subpage_and_refuses_when_none_is_left() -> None:
@@ -593,11 +595,11 @@ def test_search_site_costs_a_subpage_and_refuses_when_none_is_left() -> None:
     x = _exploring("https://example.org/", page, FakeWeb({}))
     before = x.subpages_left
     PlannerTools(x).search_site(QUERY)
-    assert x.scrape_target is not None
-    x.start_scrape(x.scrape_target)
+    assert x.flow.scrape_target is not None
+    x.start_scrape(x.flow.scrape_target)
     assert x.subpages_left == before - 1
-    x.planner_action, x.scrape_target = "none", None
-    x.subpage_offsets[x.site.url] = 1 - before  # every subpage used
+    x.flow.planner_action, x.flow.scrape_target = "none", None
+    x.findings.subpage_offsets[x.site.url] = 1 - before  # every subpage used
     assert x.subpages_left == 0
     assert PlannerTools(x).search_site("other words").startswith("Error: no subpages are left")
-    assert x.scrape_target is None
+    assert x.flow.scrape_target is None

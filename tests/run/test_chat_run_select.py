@@ -19,7 +19,7 @@ from research_crawler.pages.page import Page
 from research_crawler.run.chat_run import ChatRun
 from research_crawler.run.models import RunModels
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, Flow, PageAccess
 
 SITE = SiteRef(name="Site", url="http://site.test/")
 
@@ -44,7 +44,9 @@ def chat_run() -> ChatRun:
     search = SearchContext(query="graph networks")
     search.add_site(SITE)
     trace = Trace(None)
-    x = Exploration(settings=settings, search=search, fetch_page=_fetch, trace=trace, sites_selected=True)
+    x = Exploration(
+        settings=settings, search=search, pages=PageAccess(_fetch), trace=trace, flow=Flow(sites_selected=True)
+    )
     x.start_next_site(None)
     models = RunModels(settings, backend="simulated", cancelled=threading.Event(), trace=trace)
     return ChatRun(x, pool=load_site_pool(), models=models, presenting=None, trace=trace)  # type: ignore[arg-type]
@@ -55,10 +57,10 @@ def speaker(name: Speaker) -> SimpleNamespace:
 
 
 def test_a_scrape_chosen_by_the_planner_goes_to_the_scraper_and_is_consumed(chat_run: ChatRun) -> None:
-    chat_run.x.planner_action = "scrape"
+    chat_run.x.flow.planner_action = "scrape"
     chosen = chat_run.select(speaker(Speaker.PLANNER_TOOLS), FakeGroupChat([{"content": "Opening /a"}]))  # type: ignore[arg-type]
     assert chosen.name == Speaker.SCRAPER.value
-    assert chat_run.x.planner_action == "none"
+    assert chat_run.x.flow.planner_action == "none"
 
 
 def test_an_unusable_planner_reply_ends_the_site_with_that_reason(chat_run: ChatRun) -> None:

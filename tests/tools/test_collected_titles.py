@@ -12,7 +12,7 @@ from research_crawler.nested_chats.report_items import collected_report_items, w
 from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.report.models import FOUND_ON_SOURCE
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, PageAccess
 from research_crawler.tools.hints import HintState
 from research_crawler.tools.items import collect_items
 
@@ -85,10 +85,20 @@ def test_the_page_itself_with_a_title_it_does_not_show_gets_the_pages_title() ->
 
 def test_dates_and_authors_are_kept_only_where_the_page_shows_them() -> None:
     web, _ = stored(
-        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8, "date": "5 Oct 2025",
-         "authors": ["Ada Lovelace", "alan turing", "Charles Babbage"]},
-        {"id": 2, "title": "Message Passing Without Messages", "score": 7, "date": "2026-11-26T10:00:00",
-         "authors": ["x"]},
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace", "alan turing", "Charles Babbage"],
+        },
+        {
+            "id": 2,
+            "title": "Message Passing Without Messages",
+            "score": 7,
+            "date": "2026-11-26T10:00:00",
+            "authors": ["x"],
+        },
     )
     first, second = web.items()
     assert (first.date, first.authors) == ("2025-10-05", ("Ada Lovelace", "alan turing"))
@@ -101,7 +111,7 @@ def _exploration(web: WebContext, item_page: Page) -> Exploration:
     return Exploration(
         settings=Settings(),
         search=search,
-        fetch_page=lambda url, site: item_page,
+        pages=PageAccess(lambda url, site: item_page),
         trace=Trace(None),
         web_contexts={SITE: web},
     )
@@ -109,8 +119,13 @@ def _exploration(web: WebContext, item_page: Page) -> Exploration:
 
 def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_field() -> None:
     web, _ = stored(
-        {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
-         "date": "5 Oct 2025", "authors": ["Ada Lovelace"]}
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace"],
+        }
     )
     bare = Page(
         url="http://papers.test/abs/1",
@@ -133,8 +148,15 @@ def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_f
 
 
 def test_the_items_own_tags_win_over_the_models_reading() -> None:
-    web, _ = stored({"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8,
-                     "date": "5 Oct 2025", "authors": ["Ada Lovelace"]})
+    web, _ = stored(
+        {
+            "id": 1,
+            "title": "A Benchmark of Graph Transformers for Link Prediction",
+            "score": 8,
+            "date": "5 Oct 2025",
+            "authors": ["Ada Lovelace"],
+        }
+    )
     tagged = Page(
         url="http://papers.test/abs/1",
         final_url="http://papers.test/abs/1",

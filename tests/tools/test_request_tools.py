@@ -7,7 +7,7 @@ from research_crawler.config.settings import Settings
 from research_crawler.context.search_context import SearchContext, SiteRef
 from research_crawler.pages.page import Page
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, PageAccess
 from research_crawler.tools.request_tools import RequestTools
 
 TEXT = "five papers on graph kernels from 2025, newest first"
@@ -18,7 +18,7 @@ def _fetch(url: str, _site: SiteRef) -> Page:
 
 
 def tools() -> tuple[Exploration, RequestTools]:
-    x = Exploration(settings=Settings(), search=SearchContext(query=TEXT), fetch_page=_fetch, trace=Trace(None))
+    x = Exploration(settings=Settings(), search=SearchContext(query=TEXT), pages=PageAccess(_fetch), trace=Trace(None))
     return x, RequestTools(x, text=TEXT)
 
 

@@ -10,7 +10,7 @@ from research_crawler.context.request_rules import read_request
 from research_crawler.context.search_context import SearchContext, SiteRef
 from research_crawler.pages.page import Determination, Page
 from research_crawler.run.trace import Trace
-from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.exploration import Exploration, PageAccess
 from research_crawler.tools.site_offers import FEED_SCORE, FEED_SCORE_NEWEST, SITEMAP_SCORE, offer_feeds, offer_sitemaps
 
 SITE = "https://journal.example/"
@@ -31,9 +31,8 @@ def exploring(request: str, sitemaps: list[str] | None = None) -> Exploration:
     x = Exploration(
         settings=Settings(),
         search=search,
-        fetch_page=fetch,
+        pages=PageAccess(fetch, robots_sitemaps=(lambda _url: list(sitemaps)) if sitemaps is not None else None),
         trace=Trace(None),
-        robots_sitemaps=(lambda _url: list(sitemaps)) if sitemaps is not None else None,
     )
     x.start_next_site(None)
     return x
