@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["clean_name", "is_person_name", "name_key", "split_people", "surname"]
+__all__ = ["NAME_PARTICLES", "clean_name", "is_person_name", "name_key", "split_people", "surname"]
 
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
 _MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
@@ -33,7 +33,8 @@ _DEGREES = re.compile(
 _BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)\s+", re.I)  # "---- by Kenneth Surin"
 # "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
 _LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
-_PARTICLES = frozenset(
+#: The lower-case words of a surname before its main word ("van", "de", "ibn"): never a name on their own.
+NAME_PARTICLES = frozenset(
     [
         "van",
         "von",
@@ -318,7 +319,7 @@ def surname(name: str) -> str:
     if not words:
         return ""
     start = len(words) - 1
-    while start > 0 and words[start - 1].lower() in _PARTICLES:
+    while start > 0 and words[start - 1].lower() in NAME_PARTICLES:
         start -= 1
     return " ".join(words[start:])
 
@@ -355,7 +356,7 @@ def _looks_inverted(last: str, first: str) -> bool:
     if not (_is_name_words(surname_words) and _is_name_words(given)):
         return False
     initials = all(_INITIALS.match(word) for word in given)
-    return initials or len(surname_words) == 1 or surname_words[0] in _PARTICLES
+    return initials or len(surname_words) == 1 or surname_words[0] in NAME_PARTICLES
 
 
 def _is_name_words(words: list[str]) -> bool:
@@ -366,9 +367,9 @@ def _is_name_words(words: list[str]) -> bool:
         bare = word.strip(".,'’")
         if not bare:
             return False
-        if bare.casefold() in _NOT_NAME_WORDS and bare.casefold() not in _PARTICLES:
+        if bare.casefold() in _NOT_NAME_WORDS and bare.casefold() not in NAME_PARTICLES:
             return False
-        if bare in _PARTICLES:  # "van", "de" (a capital "Y." is an initial)
+        if bare in NAME_PARTICLES:  # "van", "de" (a capital "Y." is an initial)
             continue
         if not _NAME_WORD.match(word):
             return False

@@ -18,6 +18,7 @@ from urllib.parse import unquote
 
 from research_crawler.pages.html_tree import MONTHS
 from research_crawler.pages.metadata import normalise_date, normalise_doi
+from research_crawler.pages.person_names import NAME_PARTICLES
 from research_crawler.report.text_edits import removal_span
 
 __all__ = ["AUTHOR_LABELS", "Claim", "FieldKind", "Span", "author_claims", "find_claims", "overlaps"]
@@ -253,30 +254,6 @@ AUTHOR_LABELS = frozenset(
 _BY_PREFIX = re.compile(r"^(?:by|par|por|door|przez)\s+", re.IGNORECASE)
 _ET_AL = re.compile(r"\s*,?\s*\bet\s+al\b\.?\s*$", re.IGNORECASE)
 _ET_AL_AFTER = re.compile(r"\s*,?\s*\bet\s+al\b\.?", re.IGNORECASE)
-_PARTICLES = frozenset(
-    {
-        "van",
-        "von",
-        "der",
-        "den",
-        "de",
-        "di",
-        "da",
-        "del",
-        "della",
-        "dos",
-        "du",
-        "la",
-        "le",
-        "ten",
-        "ter",
-        "bin",
-        "al",
-        "el",
-        "zu",
-        "y",
-    }
-)
 _CONJUNCTIONS = r"(?:and|&|und|et(?!\s+al\b)|y|e|i|og|en|och|и)"
 _NAME_SEPARATOR = re.compile(rf"\s*,\s*(?:{_CONJUNCTIONS}\s+)?|\s+{_CONJUNCTIONS}\s+|\s*[、，和与]\s*", re.IGNORECASE)
 _NAME_SEPARATOR_SEMICOLON = re.compile(rf"\s*;\s*(?:{_CONJUNCTIONS}\s+)?|\s+{_CONJUNCTIONS}\s+", re.IGNORECASE)
@@ -299,8 +276,8 @@ def _same_person(shown: str, known: str) -> bool:
     full_match = False
     for token in shown_tokens:
         if token in known_tokens:
-            full_match = full_match or (len(token) > 1 and token not in _PARTICLES)
-        elif not (len(token) == 1 and any(k.startswith(token) for k in known_tokens)) and token not in _PARTICLES:
+            full_match = full_match or (len(token) > 1 and token not in NAME_PARTICLES)
+        elif not (len(token) == 1 and any(k.startswith(token) for k in known_tokens)) and token not in NAME_PARTICLES:
             return False
     return full_match
 
@@ -316,9 +293,10 @@ def _name_like(text: str) -> bool:
         if not core:
             return False
         first = core[0]
-        if not (first.isupper() or (first.isalpha() and first.lower() == first.upper()) or core.lower() in _PARTICLES):
+        caseless = first.isalpha() and first.lower() == first.upper()
+        if not (first.isupper() or caseless or core.lower() in NAME_PARTICLES):
             return False
-    return any(word.strip(".,'’-").lower() not in _PARTICLES for word in words)
+    return any(word.strip(".,'’-").lower() not in NAME_PARTICLES for word in words)
 
 
 @dataclass(frozen=True, slots=True)
