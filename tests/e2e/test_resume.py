@@ -24,7 +24,7 @@ from research_crawler.eval.testbed.models import Testbed
 from research_crawler.llm.client import ModelReply, ModelRequest
 from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
+from research_crawler.run.trace import TraceEvent, read_trace
 
 SCRIPT = """
 import sys
@@ -153,13 +153,13 @@ def test_a_page_whose_scrape_a_crash_cut_short_is_read_again_on_resume(
     refetched = [e for e in trace[resumed:] if e["event"] == "fetch" and e["url"] == unfinished[0]]
     assert refetched and all(e["source"] == "archive" for e in refetched)
     page_hits = Counter(hit.path for hit in testbed_server.hits(site) if not hit.path.startswith("/robots.txt"))
-    # A page fetched ahead and not taken (cancelled in flight, or done and unused) never reaches the run's archive
-    # (web/fetch_ahead.py), nor does one being fetched ahead when the crash came: only such a page may be asked for
-    # again.
-    cut_ahead = {
-        urlsplit(e["url"]).path
-        for e in trace[:resumed]
-        if e["event"] == "fetch_ahead" and e["action"] in ("cancelled", "unused")
-    }
+    # A page fetched ahead and not taken (cancelled in flight, or done and unused), before the crash or after the
+    # resume, never reaches the run's archive (web/fetch_ahead.py), nor does one being fetched ahead when the crash
+    # came: only such a page may be asked for again.
+    def ahead(events: list[TraceEvent], *actions: str) -> set[str]:
+        return {urlsplit(e["url"]).path for e in events if e["event"] == "fetch_ahead" and e["action"] in actions}
+
+    under_way = ahead(trace[:resumed], "start") - ahead(trace[:resumed], "taken")
+    cut_ahead = ahead(trace, "cancelled", "unused") | under_way
     again = {path for path, hits in page_hits.items() if hits > 1}
     assert again <= cut_ahead, (page_hits.most_common(3), cut_ahead)
