@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
-import lxml.html
 from lxml import etree
 
 from research_crawler.pages.bylines import (
@@ -28,6 +27,7 @@ from research_crawler.pages.bylines import (
     unmistakable,
 )
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.html_tree import put_script_writes_in_place
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
 from research_crawler.pages.person_names import split_people
@@ -69,7 +69,6 @@ _CHROME_WORDS = frozenset(
     {"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead", "cookie"}
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})
-_WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 
 # Labels a page puts before a value, by what the value is (lower case, without ':' or '*'), in the languages of
 # the corpus's pages. Dates of other events than publication (update, deposit, receipt) are "other".
@@ -322,7 +321,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     """The visible page of a parsed document (the tree is not changed)."""
     root = copy.deepcopy(tree)
     title_element = collapse_whitespace(clean_text(root.findtext(".//title") or ""))
-    _add_written_html(root)
+    put_script_writes_in_place(root)
     for element in list(root.iter()):
         if element.getparent() is None:
             continue
@@ -480,21 +479,3 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
     return found, author_labels
 
 
-def _add_written_html(root: Any) -> None:
-    """Append what inline scripts write with document.write() as a block of its own: a browser shows it."""
-    written = []
-    for script in root.iter("script"):
-        for match in _WRITTEN.finditer(script.text or ""):
-            written.append(_js_unescape(match.group(2)))
-    body = root.find("body")
-    if not written or body is None:
-        return
-    try:
-        fragment = lxml.html.fragment_fromstring("".join(written), create_parent="div")
-    except (etree.ParserError, ValueError):
-        return
-    body.append(fragment)
-
-
-def _js_unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)

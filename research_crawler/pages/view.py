@@ -32,6 +32,7 @@ from research_crawler.pages.cleanup import (
     split_into_chunks,
     strip_markdown_links,
 )
+from research_crawler.pages.html_tree import put_script_writes_in_place
 from research_crawler.pages.links import BLOCK_TAGS, LABEL_ATTRIBUTE, LinkNumbering, reveal_markers
 from research_crawler.pages.markdown import html_to_markdown
 from research_crawler.pages.page import Link
@@ -264,6 +265,7 @@ def _parse(html: str) -> Any:
         return None
     if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in parser.error_log):
         logger.warning("page view: the page nests elements too deeply; text below the limit is lost")
+    put_script_writes_in_place(root)
     return root
 
 

@@ -612,3 +612,27 @@ def test_split_small_and_empty_inputs() -> None:
     assert split_into_chunks("a small page\n", token_budget=10) == ["a small page\n"]
     lines = "".join(f"line {i}\n" for i in range(1000))
     _assert_chunks(lines, split_into_chunks(lines, token_budget=37), 37)
+
+
+def test_result_rows_that_inline_scripts_write_are_read_in_place_with_their_links() -> None:
+    # Old catalogue software writes each result row with document.writeln inside the results table.
+    row = (
+        "<script type='text/javascript'>\nif (1 != 0) {{\n"
+        "document.writeln('<tr class=\"odd\">');\n"
+        "document.writeln('  <td>{n}</td>');\n"
+        "document.writeln('  <td><a href=\"detail?id={n}\">Guide number {n}<\\/a></td>');\n"
+        "document.writeln('</tr>');\n}}\n</script>\n"
+    )
+    html = (
+        "<html><body><p>Your search found 3 hits:</p><table><tr><th>#</th><th>Title</th></tr>"
+        + "".join(row.format(n=n) for n in (1, 2, 3))
+        + "</table><p>End of the list</p>"
+        "<script>document.write('<a href=\"' + next + '\">Next</a>')</script></body></html>"
+    )
+    view = build_page_view(html, url="http://catalogue.example/webopac/list")
+    assert [link.url for link in view.links] == [f"http://catalogue.example/webopac/detail?id={n}" for n in (1, 2, 3)]
+    assert [link.text for link in view.links] == ["Guide number 1", "Guide number 2", "Guide number 3"]
+    # in place: between the page's own text before and after the table, in the rows' order
+    text = view.markdown
+    assert text.index("3 hits") < text.index("Guide number 1") < text.index("Guide number 3") < text.index("End of")
+    assert "document.write" not in text and "Next" not in text
