@@ -8,6 +8,8 @@ from research_crawler.eval.testbed.consent_journal import ConsentJournalSite
 from research_crawler.eval.testbed.deep_archive import DeepArchiveSite
 from research_crawler.eval.testbed.feed_preprints import FeedPreprintsSite
 from research_crawler.eval.testbed.fresh_heldout import FreshBulletinSite, FreshLanguageSite
+from research_crawler.eval.testbed.fresh_heldout2 import Fresh2JournalSite, Fresh2ProceedingsSite
+from research_crawler.eval.testbed.fresh_heldout2_repository import Fresh2RepositorySite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -35,6 +37,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "heldout-preprints": HeldoutPreprintsSite,
     "fresh-bulletin": FreshBulletinSite,
     "fresh-lang": FreshLanguageSite,
+    "fresh2-journal": Fresh2JournalSite,
+    "fresh2-repository": Fresh2RepositorySite,
+    "fresh2-proceedings": Fresh2ProceedingsSite,
 }
 
 

@@ -32,6 +32,9 @@ Layout = Literal[
     "heldout-preprints",
     "fresh-bulletin",
     "fresh-lang",
+    "fresh2-journal",
+    "fresh2-repository",
+    "fresh2-proceedings",
 ]
 
 

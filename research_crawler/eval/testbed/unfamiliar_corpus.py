@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from research_crawler.errors import ConfigError
+from research_crawler.eval.testbed import fresh_heldout2 as fresh2
 from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
@@ -31,14 +32,8 @@ from research_crawler.eval.testbed.markup import url_slug
 from research_crawler.eval.testbed.models import Item, Query, SiteSpec, Testbed, Topic
 from research_crawler.eval.testbed.vocabulary import DOI_PREFIX, author_names, sentence_case
 
-__all__ = [
-    "UNFAMILIAR_PLANS",
-    "UNFAMILIAR_SITE_SPECS",
-    "NearMiss",
-    "UnfamiliarTopic",
-    "generate_unfamiliar_web",
-    "unfamiliar_topics",
-]
+__all__ = ["UNFAMILIAR_PLANS", "UNFAMILIAR_SITE_SPECS", "NearMiss", "UnfamiliarTopic", "generate_unfamiliar_web",
+           "unfamiliar_topics"]  # fmt: skip
 
 _DATA_FILE = "unfamiliar_topics.toml"
 _FIRST, _LAST = date(2022, 1, 1), date(2026, 10, 31)
@@ -52,7 +47,7 @@ _PER_TOPIC = {
     "heldout-society": (4, 5),
     "heldout-preprints": (4, 5),
     "loadmore-portal": (9, 10),
-} | FRESH_PER_TOPIC
+} | FRESH_PER_TOPIC | fresh2.FRESH2_PER_TOPIC
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
 _BATCHED = ("deep-archive",)
@@ -238,16 +233,21 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     )
     plans = UNFAMILIAR_PLANS | HELDOUT_PLANS
     queries = [q for spec in specs for q in _requests(rng, testbed, spec, plans.get(spec.name, ()), topics)]
-    return _with_fresh_sites(testbed.model_copy(update={"queries": tuple(queries)}), seed, topics, near_misses)
+    web = testbed.model_copy(update={"queries": tuple(queries)})
+    web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout", (FRESH_SITE_SPECS, FRESH_PLANS, {}))
+    return _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout2", fresh2.FRESH2_BATCH)
 
 
-def _with_fresh_sites(testbed: Testbed, seed: int, topics: tuple[UnfamiliarTopic, ...], near: Any) -> Testbed:
-    """`testbed` and the fresh held-out sites, from their own random stream (the others' items stay the same)."""
-    rng = random.Random(f"fresh-heldout-{seed}")
+def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, stream: str, batch: Any) -> Testbed:
+    """`testbed` and a fresh held-out batch (specs, plans, shared works), from its own stream (others' items kept)."""
+    specs, plans, shared = batch
+    rng = random.Random(f"{stream}-{seed}")
     writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near})
-    items = [i for spec in FRESH_SITE_SPECS for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
-    web = testbed.model_copy(update={"sites": testbed.sites + FRESH_SITE_SPECS, "items": testbed.items + tuple(items)})
-    queries = [q for spec in FRESH_SITE_SPECS for q in _requests(rng, web, spec, FRESH_PLANS[spec.name], topics)]
+    items = [i for spec in specs for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
+    for (preprints, journal), slugs in shared.items():
+        items = writer.publish(items, specs=specs, preprints=preprints, journal=journal, topics=slugs)
+    web = testbed.model_copy(update={"sites": testbed.sites + specs, "items": testbed.items + tuple(items)})
+    queries = [q for spec in specs for q in _requests(rng, web, spec, plans[spec.name], topics)]
     return web.model_copy(update={"queries": testbed.queries + tuple(queries)})
 
 
@@ -418,8 +418,9 @@ class _Writer:
 def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, str, str, str | None, str | None]:
     """(key, path, PDF path, DOI, arXiv-style id) in the site's own scheme."""
     layout = spec.layout
-    if layout.startswith(("heldout-", "fresh-")):
-        return (heldout_identity if layout.startswith("heldout-") else fresh_identity)(layout, day, serial, title)
+    schemes = {"heldout": heldout_identity, "fresh": fresh_identity, "fresh2": fresh2.fresh2_identity}
+    if layout.split("-")[0] in schemes:
+        return schemes[layout.split("-")[0]](layout, day, serial, title)
     if layout == "consent-journal":
         key = f"mer.{day.year}.{serial:04d}"
         doi = f"{DOI_PREFIX}/{key}"
