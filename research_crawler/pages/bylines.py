@@ -14,6 +14,7 @@ from research_crawler.pages.person_names import split_people
 
 __all__ = [
     "MAX_SKIPPED",
+    "agency_over_date",
     "between_names",
     "byline_above",
     "dated_people",
@@ -62,6 +63,9 @@ _SIGNED = re.compile(
     r"([^\W\d_][^,;|]{1,60}?)(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
     re.I,
 )
+_AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
+_DATE_MARK = "\x00"  # where a dateline's date was: no separator
+_BY_WORD = re.compile(r"\s*(?:by|von|par)\s", re.I)
 _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
 _SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
 _POSSESSIVE = re.compile(r"^([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){1,3})['’]s\s")
@@ -90,8 +94,8 @@ def dated_people(text: str) -> list[str]:
     after no more than a word or two (a weekday, "Posted"). [] for any other line."""
     if len(text.split()) > _DATELINE_WORDS or not dates_in_text(text) or _CITATION.search(text):
         return []  # a citation line ("First Monday, Volume 25, Number 10 - 5 October 2020") names its journal
-    for part in _DATELINE_PARTS.split(without_dates(text)):
-        if not part.strip() or re.search(r"\d", part):
+    for part in _dateline_parts(text):
+        if not part or re.search(r"\d", part):
             continue
         people = split_people(part)
         if people:
@@ -101,6 +105,19 @@ def dated_people(text: str) -> list[str]:
         if len(part.split()) > 2:
             return []
     return []
+
+
+def _dateline_parts(text: str) -> list[str]:
+    """A dateline's parts without its dates, in order: split at its separators ("25.10.2022 - Reiner Nagel"); words
+    that run straight on from a date with no separator are a topic line ("07.12.2022 Wissenschaft Atmosphäre
+    Klima"), not a byline, unless they say "by"/"von"/"par"."""
+    parts: list[str] = []
+    for part in _DATELINE_PARTS.split(without_dates(text, mark=_DATE_MARK)):
+        head, *after_dates = part.split(_DATE_MARK)
+        head = head.strip(" -–—")
+        parts += [] if head.endswith(":") else [head]  # a label ("Last Modified: Feb 18, 2020") names no one
+        parts += [rest.strip() for rest in after_dates if _BY_WORD.match(rest)]
+    return parts
 
 
 def linked_names(text: str, links: tuple[str, ...]) -> list[str]:
@@ -133,6 +150,16 @@ def byline_above(blocks: list[Any], index: int) -> list[str]:
         dated = any(dates_in_text(other.text, bare_years=False) and len(other.text.split()) <= 4 for other in beside)
         return people if dated or unmistakable(block.text, people) else []
     return []
+
+
+def agency_over_date(blocks: list[Any], index: int) -> list[str]:
+    """A news agency credited right under a title (block `index`) in capitals, over the date: "JIJI" / "Feb 18,
+    2020" — a corporate author, as wire services sign their reports ("AFP", "KYODO", "REUTERS")."""
+    credit, dated = blocks[index + 1 : index + 2], blocks[index + 2 : index + 3]
+    if not credit or not dated or not _AGENCY.match(credit[0].text.strip()):
+        return []
+    date_line = dated[0].text
+    return [credit[0].text.strip()] if len(date_line.split()) <= 6 and dates_in_text(date_line) else []
 
 
 def dateline_near(blocks: list[Any], index: int, *, before: int, after: int) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from research_crawler.pages.bylines import (
+    agency_over_date,
     byline_above,
     dated_people,
     dateline_near,
@@ -125,6 +126,7 @@ _REFERENCE_LINE = re.compile(
 )
 _BETWEEN_TITLE_AND_BYLINE = 8  # citation, date and sharing lines, a standfirst, between a title and its byline
 _SHARING_WORDS = 3
+_SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 
@@ -285,7 +287,14 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
 def _byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:
     """The byline right after what a page may put between a title (block `index`) and its byline."""
     index, dated = _past_citation_lines(page, index, heading=heading)
-    return page.byline_after(index, reach=1, strict=not dated)  # strictly, unless after a date line
+    # strictly, unless after a date line or over one ("Nuño Domínguez" / "Twitter" / "19 FEB 2020 - 18:37 CET")
+    return page.byline_after(index, reach=1, strict=not (dated or _dated_below(page, index + 1)))
+
+
+def _dated_below(page: VisiblePage, index: int) -> bool:
+    """Whether a short date line follows block `index` (a name) within two blocks."""
+    below = page.blocks[index + 1 : index + 3]
+    return any(len(block.text.split()) <= 8 and dates_in_text(block.text, bare_years=False) for block in below)
 
 
 def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tuple[int, bool]:
@@ -297,11 +306,19 @@ def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tup
     standfirst = heading
     for _ in range(_BETWEEN_TITLE_AND_BYLINE):
         following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
-        if following is None or following.heading or following.chrome or len(following.text.split()) > 40:
+        if following is None or len(following.text.split()) > 40:
             break
         if split_people(following.text) or dated_people(following.text):
             break  # the byline itself
         words = len(following.text.split())
+        if following.heading or following.chrome:
+            # a subtitle set as a heading (the standfirst) and a bar of sharing buttons may come before the byline
+            if following.heading and standfirst and words > _SHARING_WORDS and not following.chrome:
+                standfirst = False
+            elif not (following.chrome and not following.heading and words <= _SHARING_BAR_WORDS):
+                break
+            index += 1
+            continue
         if _REFERENCE_LINE.search(following.text) or (words <= 15 and dates_in_text(following.text)):
             dated = dated or bool(dates_in_text(following.text))
         elif words <= _SHARING_WORDS and not label_kind(following.text) and not following.text.rstrip().endswith(":"):
@@ -460,6 +477,7 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
             or _byline_past(page, title_index, heading=True)
             or byline_above(page.blocks, title_index)
             or dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
+            or agency_over_date(page.blocks, title_index)
         )
         if byline:
             return byline, "page_byline"

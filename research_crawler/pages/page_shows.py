@@ -273,6 +273,8 @@ class VisiblePage:
                 block.chrome and not self.blocks[index].chrome
             ):
                 break  # a labelled field starts: "Medientyp:" is no byline; chrome, unless the title is in it too
+            if names and block.heading:
+                break  # a heading ends a byline: "von Daniel Braun, Davor Pasoski" / "## Erdrutschsieg der VMRO-DPMNE"
             people = people_in(block.text, continuing=bool(names)) or linked_names(block.text, block.links)
             if people:
                 if not names and strict and not unmistakable(block.text, people):

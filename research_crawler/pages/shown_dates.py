@@ -19,6 +19,7 @@ _NOT_PUBLICATION = re.compile(
 )
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10
 _YEAR_REACH = (4, 3)
+_BESIDE_TITLE = 2  # blocks from the title within which a dateline in the page's chrome still counts
 _DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr - Markus Reuter - 91 Ergänzungen")
 _SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
@@ -101,7 +102,11 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
         # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of
         for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i)):
             block = page.blocks[index]
-            if (block.chrome and not page.blocks[title_index].chrome) or _NOT_PUBLICATION.search(block.text):
+            # chrome's dates are the site's, unless right beside the title (a theme may set its dateline apart)
+            beside = near[index] <= _BESIDE_TITLE and _dateline(block.text)
+            if (block.chrome and not page.blocks[title_index].chrome and not beside) or _NOT_PUBLICATION.search(
+                block.text
+            ):
                 continue
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
                 continue

@@ -124,9 +124,9 @@ def test_where_nothing_else_names_an_author_a_second_reader_s_name_is_kept_if_th
 
 def test_the_day_htmldate_finds_is_kept_where_the_page_writes_that_day_in_its_chrome() -> None:
     body = (
-        "<h1>Die Ablehnung von Gendersprache, medial produziert</h1>"
+        f"<h1>Die Ablehnung von Gendersprache, medial produziert</h1>{TEXT * 3}"
         "<aside class='sidebar'><span>8. April 2019|</span> <span>Von Henning Lobin</span></aside>"
-        f"{TEXT * 12}<p>Akt drei: am Dienstag, den 2.4.2019, stehen die Ergebnisse der Umfrage auf der Titelseite.</p>"
+        f"{TEXT * 9}<p>Akt drei: am Dienstag, den 2.4.2019, stehen die Ergebnisse der Umfrage auf der Titelseite.</p>"
     )
     head = '<meta property="article:published_time" content="2019-04-08T09:00:00+00:00">'
     page = _page(body, title="Die Ablehnung von Gendersprache » Blogs", head=head)
