@@ -65,6 +65,14 @@ _SIGNED = re.compile(
 )
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
+_BEFORE_A_DATE = re.compile(r"\s+(?:on|le|am|den|el|il|du|at)$", re.I)  # the word that introduces a date
+# A blog theme's line under a post: "This entry was posted in News on May 3, 2016 by admin.", "Dieser Beitrag wurde
+# am 04/02/2020 von kj in Bundesgericht veröffentlicht." — the writer is any name or handle after "by"/"von".
+_ENTRY_POSTED = re.compile(
+    r"^(?i:this (?:entry|post) was posted|dieser (?:beitrag|eintrag) wurde)\b.*?\b(?i:by|von)\s+"
+    r"(?P<name>[^\W\d_][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})(?=\s+in\b|\s*[.,;]|\s*$)"
+)
+_HANDLE = re.compile(r"^[^\W\d_]{2,20}$")
 _BY_WORD = re.compile(r"\s*(?:by|von|par)\s", re.I)
 _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
 _SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
@@ -114,7 +122,7 @@ def _dateline_parts(text: str) -> list[str]:
     parts: list[str] = []
     for part in _DATELINE_PARTS.split(without_dates(text, mark=_DATE_MARK)):
         head, *after_dates = part.split(_DATE_MARK)
-        head = head.strip(" -–—")
+        head = _BEFORE_A_DATE.sub("", head.strip(" -–—"))  # "Par Matthieu Hy le 07 Mai 2020"
         parts += [] if head.endswith(":") else [head]  # a label ("Last Modified: Feb 18, 2020") names no one
         parts += [rest.strip() for rest in after_dates if _BY_WORD.match(rest)]
     return parts
@@ -188,6 +196,10 @@ def signed_after(blocks: list[Any], index: int) -> list[str]:
             name = signed.group(1).strip()
             people = split_people(name)
             return people or ([name] if _ONE_NAME.match(name) else [])
+        posted = _ENTRY_POSTED.match(block.text.strip())  # a theme's entry footer, in its chrome or not
+        if posted:
+            name = posted.group("name").strip()
+            return split_people(name) or ([name] if _HANDLE.match(name) else [])
     return []
 
 

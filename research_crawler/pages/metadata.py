@@ -374,8 +374,8 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     if index is None or index + 1 >= len(page.blocks):
         return title
     subtitle = page.blocks[index + 1].text
-    if len(subtitle.split()) > 25:
-        return title
+    if len(subtitle.split()) > 25 or (len(subtitle.split()) == 1 and subtitle.isupper()):
+        return title  # a rubric in capitals under the heading ("AVOCAT") is the section's name, no subtitle
     title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
         joined = f"{title}{separator}{subtitle}"
@@ -429,7 +429,13 @@ def _decide_authors(
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
-    if visible and (shown == 0 or _names_the_site(tag_names, page) or shortened(tag_names, visible)):
+    names_the_site = _names_the_site(tag_names, page)
+    if not visible and names_the_site and not any(is_person_name(name) for name in tag_names):
+        notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
+        return
+    # a tag's one author that is no person's name (the magazine's, "Makronom") against the people a byline shows
+    organisation = len(tag_names) == 1 and not is_person_name(tag_names[0]) and not set(tag_keys) & set(seen_keys)
+    if visible and (shown == 0 or names_the_site or shortened(tag_names, visible) or organisation):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
     elif (

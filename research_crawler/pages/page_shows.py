@@ -479,5 +479,3 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
             if label_kind(block.text) == "authors" and block.text.rstrip().endswith(":") and not block.chrome:
                 author_labels.append(index)
     return found, author_labels
-
-

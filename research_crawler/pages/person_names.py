@@ -30,7 +30,8 @@ _ROLES = re.compile(
 _DEGREES = re.compile(
     r",?\s+(?:PhD|Ph\.D\.|MD|M\.D\.|MSc|MPH|MBA|BSc|MA|DPhil|Dr\.?|Prof\.?|FRS|Jr\.?|Sr\.?)\b\.?", re.I
 )
-_BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)\s+", re.I)  # "---- by Kenneth Surin"
+# "---- by Kenneth Surin", "Von: Wolfgang Schmale"
+_BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)", re.I)
 # "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
 _LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
 #: The lower-case words of a surname before its main word ("van", "de", "ibn"): never a name on their own.

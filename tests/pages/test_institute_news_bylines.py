@@ -74,3 +74,70 @@ def test_a_wire_service_in_capitals_over_the_date_is_a_corporate_author_and_the_
     rubric = f"<h1>Libre cours : un titre</h1><p>AVOCAT</p><p>Un chapeau qui résume l’article en une phrase.</p>{TEXT}"
     assert read_item_metadata(_page(rubric, title="Libre cours : un titre"), url=URL).authors == []
 
+
+def _json_ld_author(name: str, kind: str = "Organization") -> str:
+    return (
+        '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+        f'"author": {{"@type": "{kind}", "name": "{name}"}}}}</script>'
+    )
+
+
+def test_a_von_field_under_a_datum_field_names_the_writer_not_a_commenter_below() -> None:
+    body = (
+        "<h1>„Abgebrochene Forschung“ – Eine neue Studie</h1><p>Datum: 10 Feb 2020</p><p>Von: Wolfgang Schmale</p>"
+        f"<p>Tags: Geschichte, Wissenschaft</p>{TEXT}<h3>One Comment</h3>"
+        "<div class='comment'><span class='author'>Philipp Ther</span> 11. Februar 2020 at 9:41</div>"
+    )
+    found = read_item_metadata(_page(body, title="„Abgebrochene Forschung“ | Wolfgang Schmale"), url=URL)
+    assert (found.authors, found.date) == (["Wolfgang Schmale"], "2020-02-10")
+
+
+def test_a_rubric_in_capitals_under_the_title_is_no_subtitle_and_par_name_le_date_is_the_byline() -> None:
+    body = f"<h1>Libre cours : un avocat et la guerre</h1><p>AVOCAT</p><p>Par Matthieu Hy le 07 Mai 2020</p>{TEXT}"
+    head = '<meta property="og:title" content="Libre cours : un avocat et la guerre">'
+    found = read_item_metadata(
+        _page(body, title="Libre cours : un avocat et la guerre - Avocat | Actualité", head=head), url=URL
+    )
+    assert (found.title, found.authors, found.date) == (
+        "Libre cours : un avocat et la guerre",
+        ["Matthieu Hy"],
+        "2020-05-07",
+    )
+
+
+def test_a_blog_theme_s_entry_footer_names_the_writer_even_by_a_handle() -> None:
+    footer = (
+        "<footer class='entry-meta'>Dieser Beitrag wurde am 04/02/2020 von kj in Bundesgericht, SVG veröffentlicht. "
+        "Schlagworte: StGB 12.</footer>"
+    )
+    found = read_item_metadata(_page(f"<h1>Rasende Polizisten</h1>{TEXT}{footer}", title="Rasende Polizisten"), url=URL)
+    assert found.authors == ["kj"]
+    english = "<footer>This entry was posted in News on May 3, 2016 by Jane Roe. Bookmark the permalink.</footer>"
+    posted = read_item_metadata(_page(f"<h1>A Post</h1>{TEXT}{english}", title="A Post"), url=URL)
+    assert posted.authors == ["Jane Roe"]
+
+
+def test_a_tag_author_that_is_the_publication_gives_way_to_the_people_the_byline_shows() -> None:
+    body = (
+        "<p>Circular Economy</p><h1>Warum es ein Ressourcenschutzgesetz braucht</h1>"
+        "<p>Der jährliche Rohstoffkonsum muss bis Mitte des Jahrhunderts mindestens halbiert werden, sagen sie.</p>"
+        f"<p>Clara Löw, Siddharth Prakash &amp; Klaus Jacob</p><p>26. Oktober 2023</p>{TEXT}<footer>Makronom</footer>"
+    )
+    found = read_item_metadata(
+        _page(body, title="Warum es ein Ressourcenschutzgesetz braucht", head=_json_ld_author("Makronom")), url=URL
+    )
+    assert found.authors == ["Clara Löw", "Siddharth Prakash", "Klaus Jacob"]
+
+
+def test_a_tag_author_that_is_the_site_s_name_on_an_unsigned_article_is_no_author() -> None:
+    body = f"<h1>Open Progress</h1><p>Why collaborative thinking beats individual smarts</p><p>Jun 18th 2018</p>{TEXT}"
+    title = "Why collaborative thinking beats individual smarts | Open Future | The Economist"
+    found = read_item_metadata(_page(body, title=title, head=_json_ld_author("The Economist")), url=URL)
+    assert found.authors == [] and "site's name" in found.notes["authors"]
+    # a one-person site named after its owner keeps its owner as the tag's author
+    personal = _page(
+        f"<h1>On FAIR data</h1>{TEXT}<footer>© Donny Winston</footer>",
+        title="On FAIR data | Donny Winston",
+        head=_json_ld_author("Donny Winston", "Person"),
+    )
+    assert read_item_metadata(personal, url=URL).authors == ["Donny Winston"]
