@@ -263,6 +263,25 @@ class WebContext(BaseModel):
         self.discovered_urls.add(canonical)
         return True
 
+    def promote_url(self, url: str, score: float, *, anchor_text: str, found_on: str) -> bool:
+        """Queue `url`, or raise it in C when it waits there already: it takes at least `score`, the new
+        `anchor_text` (what it is now known to be) and counts as found on the page read last. A URL visited, or
+        marked discovered without waiting in C, changes nothing. True when C changed."""
+        canonical = canonicalize_url(url)
+        value = _checked_score(score, what="link")
+        if canonical not in self.pending:
+            return self.add_url(canonical, value, anchor_text=anchor_text, found_on=found_on)
+        entry = self.pending[canonical]
+        self.pending[canonical] = entry.model_copy(
+            update={
+                "score": max(entry.score, value),
+                "anchor_text": _checked_text(anchor_text, what="anchor_text"),
+                "found_on": canonicalize_url(found_on),
+                "found_at": len(self.visited_urls),
+            }
+        )
+        return True
+
     def take(self, url: str) -> PendingURL:
         """Take the pending URL the Planner chose and mark it visited.
 

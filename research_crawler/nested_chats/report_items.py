@@ -12,6 +12,7 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
+from research_crawler.report.index_pages import index_page_reason
 from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
@@ -63,7 +64,8 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     soft 404 served with status 200) — is kept as the Collector read it on the ok page where it was
     found, but no metadata is ever taken from a page that is not ``ok``, so a challenge page's title or
     tags can never stand in for the item's. None for an item whose link the URL guard refuses (it leads, or
-    redirects, to a private address or another scheme): the report never sends a reader there.
+    redirects, to a private address or another scheme): the report never sends a reader there; and None for a
+    page that plainly lists other works rather than being one (`report/index_pages.py`).
     """
     site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
     if site is None and item.site in x.web_contexts:  # a site of an earlier query in this run directory
@@ -81,6 +83,11 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         x.note_wall(site.url, page)  # said in the site's summary: the item's details are the listing's
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
+    listed_on = {found.found_on for web in x.web_contexts.values() for found in web.items() if found.url != item.url}
+    index = index_page_reason(page.final_url, (link.url for link in page.links), meta, listed_on=listed_on)
+    if index is not None:  # a journal's volumes, a listing: no work, whatever the Collector took it for
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=f"a listing, not an item: {index}")
+        return None
     title = plain_text(meta.title)  # the publisher's title over the Collector's reading
     authors = [name for name in (plain_text(a) for a in meta.authors) if name]
     # a field the page's metadata lacks keeps what the Collector read where it found the item, and says so

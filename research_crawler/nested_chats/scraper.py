@@ -37,7 +37,7 @@ from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
-from research_crawler.tools.site_offers import offer_feeds, offer_sitemaps
+from research_crawler.tools.site_offers import offer_feeds, offer_next_page, offer_sitemaps
 from research_crawler.tools.site_search import found_nothing, usable_mechanisms
 
 __all__ = ["ScraperChat"]
@@ -120,12 +120,15 @@ class ScraperChat:
         finally:
             x.flow.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
-        x.stuck.record_scrape(new_links=new_links, new_items=new_items)
+        next_page = offer_next_page(x, page, new_items=new_items)
+        x.stuck.record_scrape(new_links=new_links + next_page, new_items=new_items)
         x.end_scrape(target.url)
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
         if search_form_found:  # said once per site: the Planner keeps every page report
             facts.append("this site has a search form (search_site can use it)")
+        if next_page:
+            facts.append("the next page of this listing is queued")
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):

@@ -5,22 +5,30 @@ natural source for "the most recent", and goes near the top when the request ask
 
 Bounded: a few of each per site, on the site only; a sitemap is a page of its own, fetched only if chosen, and read
 from its first part (`pages/sitemaps.py`): never a reason to fetch a whole sitemap.
+
+A listing paged by number (``?page=N``, "Next ›") is read on as a person pages through it: the next page of a
+listing that gave items, or of any listing on a site with no search to use, is raised to the middle of the
+Crawler's scale and named for what it is ("the next page of …"), one page at a time, within the site's budget.
 """
 
 from __future__ import annotations
 
-from research_crawler.context.urls import is_same_site, try_canonicalize_url
+from research_crawler.context.pagination import next_listing_page
+from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.page import Page
 from research_crawler.tools.exploration import Exploration
 
-__all__ = ["offer_feeds", "offer_sitemaps"]
+__all__ = ["offer_feeds", "offer_next_page", "offer_sitemaps"]
 
 #: Where an offered page stands among the Crawler's scores (0-10): a feed near the top for the newest, else in the
 #: middle; a sitemap, a list of every page, below the promising links.
 FEED_SCORE_NEWEST = 9.0
 FEED_SCORE = 5.0
 SITEMAP_SCORE = 3.0
+#: The next page of a listing being read: as promising as a feed, below the links judged likely to hold items.
+NEXT_PAGE_SCORE = 5.0
+_TITLE_CHARS = 60
 _MAX_PER_PAGE = 2
 _MAX_SITEMAPS = 3
 
@@ -60,3 +68,27 @@ def _offer(x: Exploration, url: str, score: float, anchor: str, page: Page, *, k
         x.graph.add_link(page.final_url, canonical, anchor_text=anchor, score=score)
     x.trace.emit("offered", kind=kind, url=canonical, found_on=page.final_url)
     return 1
+
+
+def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
+    """Raise the next page of the listing `page` shows (its pager's "next" link, else the nearest numbered page
+    after it) to `NEXT_PAGE_SCORE` with words that say what it is, when the listing gave `new_items` or the site
+    has no search form to use instead; whether the queue changed. A page visited already is left as it is."""
+    if not new_items and x.findings.site_search.get(x.site.url):
+        return False
+    same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
+    link = next_listing_page(page.final_url, same_site)
+    if link is None:
+        return False
+    title = " ".join((page.title or shown_on_site(page.final_url, x.web.site_url)).split())
+    title = title[:_TITLE_CHARS] + ("…" if len(title) > _TITLE_CHARS else "")
+    shown = " ".join(link.text.split())[:40]
+    anchor = f"{'page ' if shown.isdigit() else ''}{shown} — the next page of the listing “{title}”"
+    with x.lock:
+        if x.web.is_visited(link.url) or not x.web.promote_url(
+            link.url, NEXT_PAGE_SCORE, anchor_text=anchor, found_on=page.final_url
+        ):
+            return False
+        x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=NEXT_PAGE_SCORE)
+    x.trace.emit("offered", kind="next_page", url=link.url, found_on=page.final_url)
+    return True

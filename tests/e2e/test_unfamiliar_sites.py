@@ -157,3 +157,30 @@ def test_one_work_on_two_sites_is_one_item_listing_both_places(
         if copy is not None:
             (other,) = [c for c in web.copies_of(copy) if c.id != copy.id]
             assert server.url_for(other) in {canonicalize_url(url) for url in item.also_at}, item
+
+
+def test_a_listing_paged_only_by_number_is_paged_through(
+    settings: Settings, web: Testbed, server: TestbedServer
+) -> None:
+    # no search and no subjects: one listing, newest first, "?page=N" and "Next ›"; its works on every page
+    query = request(web, "fresh-bulletin", "topic")
+    newest_first = sorted(web.items_on(query.site), key=lambda item: item.date, reverse=True)
+    page_of = {item.id: n // 6 + 1 for n, item in enumerate(newest_first)}  # 6 a page
+    assert len({page_of[i] for i in query.relevant_item_ids}) >= 3, "its works must lie on several pages"
+    marks = server.hit_counts()
+    _report, figures = run(settings, server, query)
+    assert reports_most(figures), figures
+    paged = [h.path for h in server.hits(query.site)[marks[query.site] :] if h.path.startswith("/papers?page=")]
+    assert paged[:2] == ["/papers?page=2", "/papers?page=3"], paged  # page after page, from the home's list on
+    assert len(paged) == len(set(paged)), paged
+
+
+def test_a_journal_named_like_the_topic_is_never_reported_as_a_paper(
+    settings: Settings, web: Testbed, server: TestbedServer
+) -> None:
+    # the society's home lists its journals by name ("… Journal of Language Science"): a model may take one for a
+    # paper on the topic; its page lists volumes, so the report leaves it out
+    for query in [q for q in web.queries if q.site == "heldout-society" and not q.also_sites]:
+        report, figures = run(settings, server, query)
+        assert figures.wrong_entries == 0, (query.id, figures, [item.url for item in report.items])
+        assert not any("/journal/" in item.url for item in report.items), query.id

@@ -8,10 +8,19 @@ from datetime import date
 from research_crawler.config.settings import Settings
 from research_crawler.context.request_rules import read_request
 from research_crawler.context.search_context import SearchContext, SiteRef
-from research_crawler.pages.page import Determination, Page
+from research_crawler.pages.page import Determination, Link, Page
+from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
-from research_crawler.tools.site_offers import FEED_SCORE, FEED_SCORE_NEWEST, SITEMAP_SCORE, offer_feeds, offer_sitemaps
+from research_crawler.tools.site_offers import (
+    FEED_SCORE,
+    FEED_SCORE_NEWEST,
+    NEXT_PAGE_SCORE,
+    SITEMAP_SCORE,
+    offer_feeds,
+    offer_next_page,
+    offer_sitemaps,
+)
 
 SITE = "https://journal.example/"
 HOME = (
@@ -71,3 +80,39 @@ def test_sitemaps_of_robots_txt_are_queued_on_the_site_only() -> None:
     assert pending.url == "https://journal.example/sitemap.xml" and pending.score == SITEMAP_SCORE
     assert pending.anchor_text.startswith("sitemap named by robots.txt")
     assert offer_sitemaps(exploring("Find papers", sitemaps=None), home()) == 0
+
+
+LISTING = f"{SITE}papers?page=2"
+
+
+def listing_page() -> Page:
+    links = [
+        Link(id=1, url=f"{SITE}papers/wp1", text="Smoke Detectors in Rental Housing", same_site=True),
+        Link(id=2, url=f"{SITE}papers?page=1", text="1", same_site=True),
+        Link(id=3, url=f"{SITE}papers?page=3", text="3", same_site=True),
+        Link(id=4, url=f"{SITE}papers?page=4", text="4", same_site=True),
+    ]
+    return Page(url=LISTING, final_url=LISTING, determination=Determination.OK, title="Working papers", links=links)
+
+
+def test_the_next_page_of_a_listing_is_queued_whatever_the_crawler_made_of_it() -> None:
+    # a model that left the pager's numbers out, or scored them 0, still leaves the listing to be read on
+    for crawler_score in (None, 0.0):
+        x = exploring("Find papers on wildfire smoke")
+        if crawler_score is not None:
+            x.web.add_url(f"{SITE}papers?page=3", crawler_score, anchor_text="3", found_on=LISTING)
+        x.web.add_url(f"{SITE}papers/wp9", 1.0, anchor_text="Antibiotic Discovery", found_on=LISTING)
+        assert offer_next_page(x, listing_page(), new_items=0)  # a site with no search: paged through
+        first = offered(x)[0]
+        assert first.url == f"{SITE}papers?page=3" and first.score == NEXT_PAGE_SCORE
+        assert first.anchor_text == "page 3 — the next page of the listing “Working papers”"
+        assert not x.web.is_pending(f"{SITE}papers?page=4")  # one page at a time
+
+
+def test_a_listing_that_gave_nothing_on_a_site_with_a_search_is_not_paged() -> None:
+    x = exploring("Find papers on wildfire smoke")
+    x.findings.site_search[SITE] = [SearchMechanism(kind="form", url_template=f"{SITE}search?q={{query}}", usable=True)]
+    assert not offer_next_page(x, listing_page(), new_items=0)
+    assert offer_next_page(x, listing_page(), new_items=2)  # it gave items: what follows may too
+    x.web.take(f"{SITE}papers?page=3")
+    assert not offer_next_page(x, listing_page(), new_items=2)  # a page read already is not queued again

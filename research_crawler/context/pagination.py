@@ -1,0 +1,83 @@
+"""Which link of a page leads to the next page of the listing it shows, read from the links alone.
+
+A listing paged by number names its page in its address — ``?page=3``, ``?start=40``, ``/page/3`` — and its pager
+links to the others, often with "Next ›" or "Older entries" beside the numbers. The next page is the pager's
+"next" link when it has one, else the nearest page after this one among the numbered links of the same listing
+(the same address but for the page number). A parameter that may name an item rather than a page (WordPress's
+``?p=123``) is not read as a page number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+__all__ = ["PAGE_PARAMETERS", "listing_position", "next_listing_page"]
+
+
+class _Link(Protocol):
+    @property
+    def url(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
+_L = TypeVar("_L", bound=_Link)
+
+#: Query parameters that number a listing's pages or its first entry (arXiv's ``skip``, Solr's ``start``).
+PAGE_PARAMETERS = frozenset(
+    {"page", "pg", "pageno", "page_no", "pagenum", "pagenumber", "paged", "start", "offset", "skip", "from_"}
+)
+_PAGE_SEGMENT = re.compile(r"/page/(\d{1,6})/?$", re.IGNORECASE)
+#: A pager's link to the following page: "Next", "Next ›", "»", "Older entries", "More results", "Weiter".
+_NEXT_WORDS = re.compile(
+    r"^\W*(?:next|older|more|earlier|weiter|nächste|suivante?|siguiente|successiva)\b|^\s*[›»>→]+\s*$", re.IGNORECASE
+)
+
+
+def listing_position(url: str) -> tuple[str, int] | None:
+    """(the listing's address without its page number, the number) for a URL that names its page
+    (``/papers?page=3`` → (``/papers``, 3)); None for one that names none."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    numbered = [(n, v) for n, (key, v) in enumerate(pairs) if key.lower() in PAGE_PARAMETERS and v.isdigit()]
+    if len(numbered) == 1:
+        index, value = numbered[0]
+        rest = urlencode(pairs[:index] + pairs[index + 1 :])
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, "")), int(value)
+    segment = _PAGE_SEGMENT.search(parts.path)
+    if segment and not numbered:
+        path = parts.path[: segment.start()] or "/"
+        return urlunsplit((parts.scheme, parts.netloc, path, parts.query, "")), int(segment.group(1))
+    return None
+
+
+def _listing_of(url: str) -> tuple[str, int]:
+    """The listing `url` shows and its page number there (a page that names none is its listing's first, 0)."""
+    position = listing_position(url)
+    if position is not None:
+        return position
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, "")), 0
+
+
+def next_listing_page(page_url: str, links: Iterable[_L]) -> _L | None:
+    """The link of the page at `page_url` that leads to the next page of its listing, or None.
+
+    The pager's "next" link (its text "Next", "›", "Older …") whose address names a page number comes first, even
+    when it continues another listing than the page's own address (a home page's "Older working papers"); else
+    the numbered link of this listing nearest after this page. Links off the page's site are the caller's to
+    leave out."""
+    listing, number = _listing_of(page_url)
+    numbered: list[tuple[int, _L]] = []
+    for link in links:
+        position = listing_position(link.url)
+        if position is None or link.url == page_url:
+            continue
+        if _NEXT_WORDS.search(link.text) and (position[0] != listing or position[1] > number):
+            return link
+        if position[0] == listing and position[1] > number:
+            numbered.append((position[1], link))
+    return min(numbered, key=lambda entry: entry[0])[1] if numbered else None

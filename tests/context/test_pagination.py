@@ -1,0 +1,63 @@
+"""A listing paged by number: its page read from its address, its next page found among its links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from research_crawler.context.pagination import listing_position, next_listing_page
+
+SITE = "https://papers.example.org"
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    text: str
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        (f"{SITE}/papers?page=3", (f"{SITE}/papers", 3)),
+        (f"{SITE}/list/cs?show=25&skip=50", (f"{SITE}/list/cs?show=25", 50)),
+        (f"{SITE}/blog/page/4/", (f"{SITE}/blog", 4)),
+        (f"{SITE}/search?q=coral&start=20", (f"{SITE}/search?q=coral", 20)),
+        (f"{SITE}/?p=123", None),  # WordPress names a post so, not a page of a listing
+        (f"{SITE}/papers?page=last", None),
+        (f"{SITE}/papers/wp2025-004", None),
+    ],
+)
+def test_a_listing_page_is_read_from_its_address(url: str, expected: tuple[str, int] | None) -> None:
+    assert listing_position(url) == expected
+
+
+def test_the_pagers_next_link_comes_before_the_numbers() -> None:
+    links = [
+        Link(f"{SITE}/papers/wp1", "Antibiotic Discovery by Substructure Search"),
+        Link(f"{SITE}/papers?page=1", "1"),
+        Link(f"{SITE}/papers?page=4", "4"),
+        Link(f"{SITE}/papers?page=3", "Next ›"),
+    ]
+    assert next_listing_page(f"{SITE}/papers?page=2", links) == links[3]
+
+
+def test_without_a_next_link_the_nearest_numbered_page_after_this_one() -> None:
+    links = [Link(f"{SITE}/papers?page=1", "1"), Link(f"{SITE}/papers?page=4", "4"), Link(f"{SITE}/papers?page=3", "3")]
+    assert next_listing_page(f"{SITE}/papers?page=2", links) == links[2]
+    first = [Link(f"{SITE}/list?skip=20", "21-30"), Link(f"{SITE}/list?skip=10", "11-20")]
+    assert next_listing_page(f"{SITE}/list", first) == first[1]  # a page that names none is the first
+
+
+def test_an_older_entries_link_continues_a_home_pages_list() -> None:
+    links = [Link(f"{SITE}/about", "About"), Link(f"{SITE}/papers?page=2", "Older working papers")]
+    assert next_listing_page(f"{SITE}/", links) == links[1]
+
+
+def test_no_next_page_on_the_last_page_nor_on_a_page_of_another_listing() -> None:
+    last = [Link(f"{SITE}/papers?page=1", "1"), Link(f"{SITE}/papers?page=2", "‹ Previous")]
+    assert next_listing_page(f"{SITE}/papers?page=3", last) is None
+    other = [Link(f"{SITE}/search?q=smoke&page=2", "2")]  # a number of another listing says nothing of this one
+    assert next_listing_page(f"{SITE}/papers?page=1", other) is None
+    assert next_listing_page(f"{SITE}/papers/wp1", [Link(f"{SITE}/papers/wp2", "Next ›")]) is None  # an article's
