@@ -109,7 +109,9 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     has_search = any("this site has a search form" in text_of(m) for m in site_part)
     searched = bool(calls_made(site_part, "search_site"))
     listing = "Pending URLs on" in last_text or "No pending URLs" in last_text
-    if listing and has_search and not searched and not collected and "search_site" in tools:
+    # nothing collected yet, or the hint says the site's search is still unused while more are wanted
+    offered = "search form has not been used yet" in last_text
+    if listing and has_search and not searched and (not collected or offered) and "search_site" in tools:
         words = next((m.group(1) for m in map(_SEARCH_WORDS.search, map(text_of, site_part)) if m), None)
         return player.call("search_site", {"query": words or " ".join(sorted(content_words(query)))})
     if "Pending URLs on" in last_text:

@@ -130,9 +130,11 @@ def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | Non
         relevant = [item for item in items if item.collector_score >= settings.relevance_floor]
         items = relevant or items
     read: list[ReportItem] = []
+    consumed = 0  # items read or refused: those after them are unread
     for item in items:
         if len(read) >= settings.max_metadata_reads:
             break
+        consumed += 1
         checked = with_metadata(x, item)
         if checked is None:
             continue
@@ -147,7 +149,7 @@ def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | Non
         )
         if len(chosen.items) >= wanted and (request is None or request.order != "newest"):
             return chosen
-    unread = items[len(read) :] if constrained else []  # dated from their listings only
+    unread = items[consumed:] if constrained else []  # dated from their listings only; a refused item never
     return select_items(
         merge_same_works([*read, *unread]),
         request=request,

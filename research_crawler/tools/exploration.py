@@ -110,6 +110,8 @@ class SiteFindings:
     """Pages a site had read before this query (a follow-up's budget starts after them)."""
     walls: dict[str, list[str]] = field(default_factory=dict)
     """The pages of a site that answered with a sign-in or a paywall (never passed), each once."""
+    searched: set[str] = field(default_factory=set)
+    """The sites whose own search the Planner has used."""
 
 
 @dataclass
@@ -180,12 +182,16 @@ class Exploration:
         return (request.count if request is not None else None) or self.settings.report.top_k
 
     def hint_state(self) -> HintState:
-        items = self.web.item_count if self.search.current_site is not None else 0
+        site = self.search.current_site
+        items = self.web.item_count if site is not None else 0
         return HintState(
             subpages_left=self.subpages_left,
             items_collected=items,
             item_kind=self.settings.explore.item_kind,
             items_wanted=self.items_wanted,
+            search_unused=site is not None
+            and bool(self.findings.site_search.get(site.url))
+            and site.url not in self.findings.searched,
         )
 
     def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:

@@ -63,7 +63,10 @@ def get_top_urls(
         text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
     else:
         text = f"No pending URLs on {web_context.site_url}."
-    return TopURLs(urls=top, message=with_hint(text, hint("get_top_urls", case, state)))
+    advice = hint("get_top_urls", case, state)
+    if case != "no_budget" and state.search_unused and state.items_collected < state.items_wanted:
+        advice += " " + hint("get_top_urls", "search_unused", state)
+    return TopURLs(urls=top, message=with_hint(text, advice))
 
 
 def _new_before_collected(web_context: WebContext, k: int) -> list[PendingURL]:

@@ -126,6 +126,7 @@ def _open(x: Exploration, submission: FormSubmission, query: str, *, how: str, f
         x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
     # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
     posted = submission if submission.method == "POST" else None
+    x.findings.searched.add(x.site.url)
     x.flow.planner_action = "scrape"
     x.flow.scrape_target = ScrapeTarget(canonical, kind="search", search_query=query, form=posted)
     through = "its search form" if how == "form" else "its OpenSearch description"

@@ -123,6 +123,17 @@ def test_get_top_urls_lists_pages_that_may_hold_something_new_before_items_colle
                           "3. /abs/1 — Graph neural networks for molecules (collected)"]  # fmt: skip
 
 
+def test_get_top_urls_says_the_sites_search_is_unused_while_more_are_wanted(web: WebContext) -> None:
+    save_links(web, make_page(), [{"id": 2, "score": 9.5}], state=STATE)
+    unused = "search form has not been used yet"
+    wanting = HintState(subpages_left=4, items_collected=1, items_wanted=10, search_unused=True)
+    assert unused in get_top_urls(web, 2, state=wanting).message
+    enough = wanting.model_copy(update={"items_collected": 10})
+    assert unused not in get_top_urls(web, 2, state=enough).message
+    used = wanting.model_copy(update={"search_unused": False})
+    assert unused not in get_top_urls(web, 2, state=used).message
+
+
 def test_get_top_urls_says_when_nothing_is_left() -> None:
     web = WebContext.for_site(SITE)
     web.take(web.top_urls(1)[0].url)
