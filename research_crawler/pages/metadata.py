@@ -267,8 +267,9 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         words = words_of(text)
         if not words or not 1 <= len(words.split()) <= 60 or _generic(text) or _REFERENCE_LINE.search(text):
             continue  # a journal reference ("Biomaterials, Volume 27, Issue 19, …") is no title
-        if label_kind(text) or (len(words.split()) < 8 and dates_in_text(text)):
-            continue  # a field's label ("Authors:") or a date line
+        titled = bool(block.heading) and _in_title_element(words, in_title, segments)
+        if label_kind(text) or (len(words.split()) < 8 and dates_in_text(text) and not titled):
+            continue  # a label ("Authors:") or a date line, not a heading the <title> repeats ("Report 14-20 May")
         if not block.heading and split_people(text) and not _in_title_element(words, in_title, segments):
             continue  # a byline (a short heading in title case reads as names too, and stays a candidate)
         count = len(words.split())

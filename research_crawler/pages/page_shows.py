@@ -383,7 +383,8 @@ def _in_chrome(element: Any) -> bool:
 def _names_chrome(names: str) -> bool:
     """Whether an element's id and classes name chrome: one begins or ends with a chrome word, and none names the
     article's content ("c--article-sidebar", a theme's id="sidebar" with class "site-content" hold the article)."""
-    split = [[part for part in re.split(r"[-_]+", name) if part] for name in names.lower().split()]
+    # words joined by dashes, underscores or camel case: "site-footer", "nav_primary", "rootlineNav"
+    split = [[part.lower() for part in re.split(r"[-_]+|(?<=[a-z])(?=[A-Z])", name) if part] for name in names.split()]
     if any(_CONTENT_WORDS.intersection(parts) for parts in split):
         return False
     return any(parts and (parts[0] in _CHROME_WORDS or parts[-1] in _CHROME_WORDS) for parts in split)

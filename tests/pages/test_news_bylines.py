@@ -361,3 +361,14 @@ def test_a_tag_author_that_is_the_site_s_name_on_an_unsigned_article_is_no_autho
         head=_json_ld_author("Donny Winston", "Person"),
     )
     assert read_item_metadata(personal, url=URL).authors == ["Donny Winston"]
+
+
+def test_a_weekly_report_s_heading_with_its_dates_is_the_title_not_a_breadcrumb_named_nav_in_camel_case() -> None:
+    body = (
+        "<div id='rootlineNav'><a href='/'>SLF Startseite</a><a href='/b'>Lawinenbulletin und Schneesituation</a>"
+        "<a href='/b/w'>Wochen- und Winterberichte</a><span>WoB 14.-20. Januar</span></div>"
+        "<article id='pagetitle'><h4>Wochenbericht 14. - 20. Januar 2022</h4></article>"
+        f"<h2>Schwache Profile – günstige Lawinensituation</h2>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Wochenbericht 14. - 20. Januar 2022 - SLF"), url=URL)
+    assert found.title == "Wochenbericht 14. - 20. Januar 2022"
