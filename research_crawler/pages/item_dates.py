@@ -21,8 +21,9 @@ logger = logging.getLogger(__name__)
 
 _NUMERIC_DATE = re.compile(r"^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]\d{1,2}:\d{2}\S*)?$")
 _YEAR_MONTH_DAY = re.compile(r"^(\d{4})\s+([A-Za-z]+)\.?(?:\s+(\d{1,2}))?$")
-_MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
-_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
+# an English day may carry its ordinal suffix ("26th September 2016", "October 2nd, 2017")
+_MONTH_DAY_YEAR = re.compile(r"^([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$")
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 # "03/01/2003" in a tag: month first, as Highwire tags and Zotero read it (a first number over 12 is the day).
 _SLASHED_YEAR_LAST = re.compile(r"^\d{1,2}/\d{1,2}/\d{4}$")
@@ -36,7 +37,7 @@ _DATE_IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
     r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
-    rf"|(?P<words>(?:\d{{1,2}}\.?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
+    rf"|(?P<words>(?:\d{{1,2}}(?:st|nd|rd|th|\.)?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
     # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET")
     r")(?!(?!\d{1,2}:\d\d)[\d/-]|[^\W\d_A-Z])",
 )

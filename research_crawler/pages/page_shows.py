@@ -437,6 +437,9 @@ def _blocks(root: Any) -> list[Block]:
     return blocks
 
 
+_LABEL_ON_DATE = re.compile(r"^(?P<label>[^\W\d][^:;|]{0,40}?)\s+on\s+(?P<value>[^:;|]{6,60})$", re.I)
+
+
 def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
     """Labelled values: `<dt>`/`<dd>` pairs, two-cell table rows, "Label: value" segments of a block ("Received:
     …; Published: …") and a label block followed by its value's block; and the blocks of author labels that stand
@@ -471,6 +474,11 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         for label, value in labelled:
             if value.strip():
                 add(label, value, index)
+        # "First published on (the web) 26th September 2016": a date label and its date with no colon between
+        on = None if labelled else _LABEL_ON_DATE.match(block.text)
+        if on and label_kind(on["label"]) == "date" and dates_in_text(on["value"]):
+            labelled = [(on["label"], on["value"])]
+            add(on["label"], on["value"], index)
         # (a menu's section heading, "Auteurs" over the site's writers, labels no value of the item)
         if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue

@@ -13,7 +13,8 @@ import unicodedata
 __all__ = ["NAME_PARTICLES", "clean_name", "is_person_name", "name_key", "split_people", "surname"]
 
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
-_MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
+# ("¤a": PLOS marks a current address with a currency sign and a letter.)
+_MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|¤[a-z]?|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
 # A footnote letter set on the line after a name, "Banerjeea)", "Stefani1,2,a)": a letter (after affiliation
 # numbers) closed by a parenthesis that nothing opened.
 _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")

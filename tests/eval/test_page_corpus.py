@@ -99,6 +99,7 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     "development3": (1.0, 1.0, 1.0, 1.0),
     "development4": (1.0, 1.0, 1.0, 19 / 20),
     "development5": (1.0, 19 / 22, 19 / 22, 1.0),
+    "development6": (1.0, 1.0, 1.0, 1.0),
 }
 
 

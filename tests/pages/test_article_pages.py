@@ -1,0 +1,91 @@
+"""Publishers' article pages as the page corpus's sixth batch showed them: a publication history written without
+colons and with English ordinal days ("Received 3rd August 2017, Accepted 2nd October 2017, First published on
+2nd October 2017") under tags that give only the year, and author lists whose names carry a current-address mark
+("Harry C. Hwang1¤a").
+
+Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.item_dates import dates_in_text, normalise_date
+from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.person_names import split_people
+
+URL = "https://journals.example.org/en/content/articlehtml/2017/ta/x7ta00001a"
+TEXT = "<p>" + "A sentence of the article that goes on for a while to make a paragraph of it. " * 4 + "</p>"
+
+
+def _page(body: str, *, title: str = "", head: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("First published on 2nd October 2017", ["2017-10-02"]),
+        ("Received 21st September 2016", ["2016-09-21"]),
+        ("October 3rd, 2017", ["2017-10-03"]),
+        ("12. März 2020", ["2020-03-12"]),
+    ],
+)
+def test_an_english_ordinal_day_before_its_month_is_read_with_the_day(text: str, dates: list[str]) -> None:
+    assert dates_in_text(text) == dates
+
+
+def test_a_date_with_an_ordinal_day_normalises_whole() -> None:
+    assert normalise_date("26th September 2016") == "2016-09-26"
+    assert normalise_date("September 26th, 2016") == "2016-09-26"
+
+
+def test_first_published_on_a_day_beats_the_received_date_and_a_tag_s_bare_year() -> None:
+    body = (
+        "<p>DOI: 10.9999/X7TA00001A (Paper) J. Mater. Chem. A, 2017, 5, 22316-22324</p>"
+        "<h1>Hollow nanocrystals as anodes for lithium and sodium storage</h1>"
+        "<p><span>Huinan</span> <span>Guo</span> a, <span>Kai</span> <span>Chen</span> a and "
+        "<span>Caiyun</span> <span>Wang</span> *c</p>"
+        "<p>aCollege of Chemistry, Nankai University, Tianjin 300071, China</p>"
+        "<div>Received</div><div>3rd August 2017</div><div>, Accepted 2nd October 2017</div>"
+        f"<div>First published on 2nd October 2017</div>{TEXT}"
+    )
+    head = '<meta name="citation_title" content="Hollow nanocrystals as anodes for lithium and sodium storage">'
+    head += '<meta name="citation_publication_date" content="2017">'
+    found = read_item_metadata(_page(body, title="Hollow nanocrystals - Journal (RSC Publishing)", head=head), url=URL)
+    assert found.date == "2017-10-02"
+
+
+def test_first_published_on_the_web_without_tags_gives_the_day() -> None:
+    body = (
+        "<p>Org. Biomol. Chem., 2016, Advance Article</p>"
+        "<h1>Denitrogenative hydrofluorination of aldehyde hydrazones</h1>"
+        "<p>Kaivalya G. Kulkarni and Graham K. Murphy *</p>"
+        "<p>Department of Chemistry, University of Waterloo, Canada</p>"
+        "<div>Received</div><div>21st September 2016</div><div>, Accepted 26th September 2016</div>"
+        f"<div>First published on the web 26th September 2016</div>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Denitrogenative hydrofluorination of aldehyde hydrazones"), url=URL)
+    assert found.date == "2016-09-26"
+
+
+def test_a_sentence_telling_of_something_done_on_a_day_labels_no_publication_date() -> None:
+    body = (
+        "<h1>Field notes from the glacier</h1><p>By Ana Ruiz</p><p>March 3, 2021</p>"
+        f"<p>The samples were collected on 2nd February 2019</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Field notes from the glacier"), url=URL)
+    assert found.date == "2021-03-03"
+
+
+def test_a_current_address_mark_after_a_name_is_no_part_of_it() -> None:
+    line = "Daniel A. Kuppers1, Harry C. Hwang1¤a, Aimee L. Jackson2¤b, Matthew L. Fero1*"
+    assert split_people(line) == ["Daniel A. Kuppers", "Harry C. Hwang", "Aimee L. Jackson", "Matthew L. Fero"]
+    body = (
+        "<p>Open Access</p><p>Research Article</p><h1>Effect of gene activation on expression in lymphoma</h1>"
+        f"<p>{line}</p><p>1 Clinical Research Division, Cancer Research Center, Seattle, Washington</p>"
+        "<h2>Abstract</h2><p>Published: March 11, 2011</p>"
+        f"{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="PLoS ONE: Effect of gene activation on expression"), url=URL)
+    assert found.authors == ["Daniel A. Kuppers", "Harry C. Hwang", "Aimee L. Jackson", "Matthew L. Fero"]
