@@ -236,7 +236,7 @@ def unmistakable(text: str, people: list[str]) -> bool:
 
 
 def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
-    """The names in the first element the markup calls the author (rel=author, itemprop=author, class "author",
+    """The names in the first element the markup calls the author (rel=author, itemprop=author, class or id "author",
     "byline", "fn"), and in its siblings marked the same way (one list item per author): a reference list further
     down marks its authors too, but in other containers, and names in a list of other works (references, "Cited
     by", recommendations) are never the item's. Elements `skip` names (hidden, chrome) are left out."""
@@ -247,7 +247,8 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
             continue
         rel = (element.get("rel") or "").lower().split()
         marked = "author" in rel or (element.get("itemprop") or "").lower() == "author"
-        if not marked and not _AUTHOR_CLASSES.search(element.get("class") or ""):
+        # (an id marks as a class does: ACS writes its author list in <div id="authors">)
+        if not marked and not _AUTHOR_CLASSES.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
             continue
         signature = (element.tag, element.get("class"))
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):

@@ -21,6 +21,7 @@ _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
 # Affiliation letters set apart after a name, "Sarah Maria Vargas a b, Ana Carolina Barcelos a": single lower-case
 # letters (a run of them, or "a,b") between the name and the next separator or the end.
 _SPACED_LETTER_MARKS = re.compile(r"(?<=[^\W\d_]{2})(?:\s[a-z](?:,[a-z])*)+(?=\s*(?:[,;&]|$))")
+_MARK_AFTER_COMMA = re.compile(r"\s*,\s*([*†‡§¶∥⊥]+)(?=\s)")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
     r"|\s*\[[^\[\]]{1,40}\]"  # and any bracketed note after a name: "Dudek, Danuce Marcele [UNESP]"
@@ -294,6 +295,8 @@ def split_people(text: str) -> list[str]:
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
     text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", text))
     text = _BY.sub("", text).strip(" ,;")
+    # a footnote mark set after the comma that ends its name ("Emilie Cauët ,† Dominique Dehareng ,‡ and …")
+    text = _MARK_AFTER_COMMA.sub(r"\1,", text)
     if not text:
         return []
     names: list[str] = []

@@ -71,11 +71,12 @@ def _dateline(text: str) -> bool:
 
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
     """The day the page labels as the work's publication ("First published: 10 November 2015") where a tag gives
-    a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — in
-    the same year or the next: None when the page shows the tag's day or labels no day."""
+    a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — or
+    only the issue's year ("2012" for "First published on 10th November 2011"), in the same year or the next: None
+    when the page shows the tag's day or labels no day."""
     year = year_of(tagged)
     days = [value for _, value in page.labelled_dates() if len(value) == 10]
-    if not days or year is None or len(tagged) != 10 or tagged in days:
+    if not days or year is None or len(tagged) not in (4, 10) or tagged in days:
         return None  # a tag's month ("2021/08", an issue's) is kept as the tag gives it
     if not 0 <= int(year) - int(days[0][:4]) <= 1:
         return None

@@ -89,3 +89,40 @@ def test_a_current_address_mark_after_a_name_is_no_part_of_it() -> None:
     )
     found = read_item_metadata(_page(body, title="PLoS ONE: Effect of gene activation on expression"), url=URL)
     assert found.authors == ["Daniel A. Kuppers", "Harry C. Hwang", "Aimee L. Jackson", "Matthew L. Fero"]
+
+
+def test_a_footnote_mark_set_after_the_comma_that_ends_a_name_is_no_part_of_the_next() -> None:
+    assert split_people("Emilie Cauët ,† Dominique Dehareng ,‡ and Jacques Liévin *†") == [
+        "Emilie Cauët",
+        "Dominique Dehareng",
+        "Jacques Liévin",
+    ]
+
+
+def test_an_author_list_the_markup_names_by_id_is_read_past_a_paywall_box_between_it_and_the_title() -> None:
+    paywall = "".join(f"<p>Access option {n}: purchase this content for 48 hours of reading.</p>" for n in range(12))
+    body = (
+        "<h1>Ab Initio Study of the Ionization of the Bases</h1>"
+        f"<div>{paywall}<form action='/action/doLogin'><p>Log In</p><input name='login'></form></div>"
+        "<div id='authors'><a href='/author/Cauet'>Emilie Cauët</a><span>,</span><sup>†</sup> "
+        "<a href='/author/Dehareng'>Dominique Dehareng</a><span>,</span><sup>‡</sup> and "
+        "<a href='/author/Lievin'>Jacques Liévin</a> *<sup>†</sup></div>"
+        "<p>J. Phys. Chem. A, 2006, 110 (29), pp 9200–9211</p><p>Publication Date (Web): May 13, 2006</p>"
+        f"<h2>Abstract</h2>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Ab Initio Study of the Ionization of the Bases"), url=URL)
+    assert found.authors == ["Emilie Cauët", "Dominique Dehareng", "Jacques Liévin"]
+
+
+def test_a_labelled_first_publication_day_beats_a_tag_giving_only_the_issue_s_year_before_it() -> None:
+    body = (
+        "<p>DOI: 10.9999/X1JM00001K (Highlight) J. Mater. Chem., 2012, 22, 19-30</p>"
+        "<h1>Metal sulfide nanostructures: synthesis and applications</h1>"
+        "<p>Chen-Ho Lai, Ming-Yen Lu and Lih-Juann Chen *</p>"
+        "<p>Department of Materials Science, National University, Hsinchu</p>"
+        "<div>Received</div><div>10th August 2011</div><div>, Accepted 10th October 2011</div>"
+        f"<div>First published on 10th November 2011</div>{TEXT}"
+    )
+    head = '<meta name="citation_publication_date" content="2012">'
+    found = read_item_metadata(_page(body, title="Metal sulfide nanostructures", head=head), url=URL)
+    assert found.date == "2011-11-10"
