@@ -165,7 +165,8 @@ class PageViewSettings(SettingsSection):
     hide_seen_links: bool = Field(
         True,
         description="Leave out of the Crawler's link view the links already shown to it on this site (the "
-        "site's repeated navigation), with a line counting them.",
+        "site's repeated navigation), with a line counting them; and out of the Collector's view, from a site's "
+        "third page on, the lines made only of links that were on every page read there (its menu).",
     )
     crawler_top_links: int = Field(
         20,

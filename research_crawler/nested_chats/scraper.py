@@ -25,6 +25,7 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.context.urls import host_of, shown_on_site
+from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.main_content import main_content_markdown
@@ -76,6 +77,8 @@ class ScraperChat:
     """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again."""
     where: str = ""
     """Where the page being read sits in its site (its breadcrumbs, or the pages that led to it), one line."""
+    site_navigation: SiteNavigation = field(default_factory=SiteNavigation)
+    """The links repeated on every page read of each site: its navigation, left out of the Collector's view."""
 
     def run(self) -> str:
         """Scrape the Planner's target and return the page report."""
@@ -282,6 +285,8 @@ class ScraperChat:
     def _collect(self, page: Page) -> str:
         x = self.exploration
         view = self._collector_view(page)
+        if x.settings.page_view.hide_seen_links:
+            view = self.site_navigation.without_navigation(x.site.url, page, view)
         words = len(_WORD.findall(view))
         if words < _MIN_COLLECTABLE_WORDS and not _NUMBERED_LINK.search(view):
             x.trace.emit("skip", step="collector", url=page.final_url, reason="no link and almost no text")
