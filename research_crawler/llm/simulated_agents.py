@@ -107,13 +107,18 @@ def play_planner(chat: Conversation, tools: set[str], player: Player) -> ModelRe
     if collected is not None and collected >= target:
         return player.call("finish_site", {})
     has_search = any("this site has a search form" in text_of(m) for m in site_part)
-    searched = bool(calls_made(site_part, "search_site"))
+    searches = [str(a.get("query", "")) for a in calls_made(site_part, "search_site")]
     listing = "Pending URLs on" in last_text or "No pending URLs" in last_text
     # nothing collected yet, or the hint says the site's search is still unused while more are wanted
     offered = "search form has not been used yet" in last_text
-    if listing and has_search and not searched and (not collected or offered) and "search_site" in tools:
+    if listing and has_search and not searches and (not collected or offered) and "search_site" in tools:
         words = next((m.group(1) for m in map(_SEARCH_WORDS.search, map(text_of, site_part)) if m), None)
         return player.call("search_site", {"query": words or " ".join(sorted(content_words(query)))})
+    if listing and len(searches) == 1 and "the search found nothing" in last_text and "search_site" in tools:
+        # told that fewer words may find something, a model searches again with the subject's key words only
+        keywords = [w for w in re.findall(r"[\w-]+", searches[0]) if w.lower() in content_words(searches[0])]
+        if keywords and " ".join(keywords) != searches[0]:
+            return player.call("search_site", {"query": " ".join(keywords)})
     if "Pending URLs on" in last_text:
         tried = {a.get("url") for a in calls_made(site_part, "scrape_url")}
         # the view marks an item's page "(collected)": opening it finds no new item, so a model looking for more

@@ -181,6 +181,9 @@ def test_a_journal_named_like_the_topic_is_never_reported_as_a_paper(
     # the society's home lists its journals by name ("… Journal of Language Science"): a model may take one for a
     # paper on the topic; its page lists volumes, so the report leaves it out
     for query in [q for q in web.queries if q.site == "heldout-society" and not q.also_sites]:
+        marks = server.hit_counts()
         report, figures = run(settings, server, query)
+        searched = [h for h in server.hits(query.site)[marks[query.site] :] if h.path.startswith("/action/doSearch")]
+        assert searched, f"{query.id}: the site's search, said unused while more are wanted, is used"
         assert figures.wrong_entries == 0, (query.id, figures, [item.url for item in report.items])
         assert not any("/journal/" in item.url for item in report.items), query.id
