@@ -7,6 +7,7 @@ a form is read the way the HTML standard says a browser builds its request, neve
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
@@ -15,6 +16,8 @@ import lxml.html
 
 __all__ = [
     "FormSubmission",
+    "browser_selector",
+    "control_labels",
     "controls_by_form",
     "form_data",
     "form_method",
@@ -24,9 +27,11 @@ __all__ = [
     "is_submit",
     "selected_values",
     "submission_identity",
+    "without_fragment",
 ]
 
-FormMethod = Literal["GET", "POST"]
+#: "TYPE": the query typed into the page's search box in the browser and Enter pressed (a form only its script sends).
+FormMethod = Literal["GET", "POST", "TYPE"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +39,9 @@ class FormSubmission:
     """One form submission: the method, the absolute action URL, and the fields in the form's order.
 
     A GET puts the fields in the action's query (replacing the query it had, as browsers do; with no fields it is
-    the action itself: a link followed); a POST sends them as an ``application/x-www-form-urlencoded`` body.
+    the action itself: a link followed); a POST sends them as an ``application/x-www-form-urlencoded`` body. A TYPE
+    is done in the browser on the page at `action`: its one field is the search box (a CSS selector) and the words
+    typed into it; the page's own script sends them.
     """
 
     method: FormMethod
@@ -177,6 +184,38 @@ def submission_identity(submission: FormSubmission) -> str:
     requests; for a POST the action with the fields added to its query (what the same search as a GET would be)."""
     if submission.method == "GET":
         return submission.url
+    # a POST, or a search typed into the page (the box's selector and the words)
     parts = urlsplit(submission.action)
     query = "&".join(part for part in (parts.query, urlencode(submission.fields)) if part)
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+
+
+def control_labels(tree: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, str]:
+    """The text of each control's <label> (by for= or around it): what a person reads beside the field."""
+    by_id = {element.get("id"): element for element in tree.iter("input", "select", "textarea") if element.get("id")}
+    labels: dict[lxml.html.HtmlElement, str] = {}
+    for label in tree.iter("label"):
+        text = " ".join(label.text_content().split())[:80]
+        target = by_id.get(label.get("for")) if label.get("for") else None
+        if target is None:
+            target = next(iter(label.iter("input", "select", "textarea")), None)
+        if target is not None and text:
+            labels[target] = text
+    return labels
+
+
+def browser_selector(box: lxml.html.HtmlElement) -> str:
+    """A selector Playwright finds `box` by: its id or its name when the page has one such, else its path."""
+    tree = box.getroottree()
+    box_id, name = box.get("id") or "", box.get("name") or ""
+    if re.fullmatch(r"[A-Za-z][\w-]*", box_id) and len(tree.xpath("//*[@id=$v]", v=box_id)) == 1:
+        return f"#{box_id}"
+    if name and '"' not in name and len(tree.xpath("//input[@name=$v]", v=name)) == 1:
+        return f'input[name="{name}"]'
+    return "xpath=" + tree.getpath(box)
+
+
+def without_fragment(url: str) -> str:
+    """`url` without its #fragment (a browser never sends it)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, ""))

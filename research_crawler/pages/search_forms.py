@@ -1,9 +1,11 @@
 """Site search forms: find a page's search forms and OpenSearch descriptions, and build the search request.
 
 A form is used the way a person uses it: its search box filled, its other fields as the page sets them, sent
-with its own method — a GET (the search is then a URL) or a POST (`build_search_submission`). A form is unusable
-only when a person could not use it without a script (its action is not a web address, or its script stops its
-submission), and then it is reported with the reason, never guessed at. Fields a person would fill for the
+with its own method — a GET (the search is then a URL) or a POST (`build_search_submission`). A form that only its
+script sends (its ``onsubmit`` returns false), and a search box outside any form, are used as a person with a browser
+uses them: the words typed into the box and Enter pressed (method ``TYPE``, done in the browser; tried after the
+others). A form is unusable when a person could not use it (its action is not a web address), and then it is
+reported with the reason, never guessed at. Fields a person would fill for the
 request — an author, the dates, "newest first" — are found by their names, labels and options.
 """
 
@@ -27,6 +29,8 @@ from research_crawler.context.urls import canonicalize_url, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
 from research_crawler.pages.html_forms import (
     FormSubmission,
+    browser_selector,
+    control_labels,
     controls_by_form,
     form_data,
     form_method,
@@ -34,6 +38,7 @@ from research_crawler.pages.html_forms import (
     input_type,
     is_disabled,
     is_submit,
+    without_fragment,
 )
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.search_dates import DateFields, find_date_fields
@@ -82,13 +87,15 @@ class SearchMechanism(BaseModel):
     """One way to search a site: a form (GET or POST) or an OpenSearch description, and whether it can be used."""
 
     kind: Literal["form", "opensearch"]
-    method: Literal["GET", "POST"] = "GET"
+    method: Literal["GET", "POST", "TYPE"] = "GET"
     url_template: str = Field(
         description=f"For a GET, the absolute URL with {QUERY_PLACEHOLDER} where the query goes; for a POST, the "
-        "action the fields are sent to; the bare form action when unusable; empty for an OpenSearch description "
-        "not read yet."
+        "action the fields are sent to; for a TYPE, the page whose search box is typed into; the bare form action "
+        "when unusable; empty for an OpenSearch description not read yet."
     )
-    query_field: str | None = Field(default=None, description="Name of the field that carries the query.")
+    query_field: str | None = Field(
+        default=None, description="Name of the field that carries the query; for a TYPE, the box's CSS selector."
+    )
     hidden_fields: dict[str, str] = Field(
         default_factory=dict, description="Other fields sent with the query: hidden inputs, select defaults."
     )
@@ -116,9 +123,15 @@ def find_search_mechanisms(html: str, *, url: str) -> list[SearchMechanism]:
     if tree is None:
         return []
     base = base_url(tree, url)
-    ranked = [*_form_mechanisms(tree, page_url=url, base=base), *_opensearch_links(tree, base=base)]
-    # A search that is a URL (GET) goes before one that must be posted: its results can be linked and cached.
-    ranked.sort(key=lambda r: (not r.mechanism.usable, r.mechanism.method == "POST", -r.score, r.order))
+    ranked = [
+        *_form_mechanisms(tree, page_url=url, base=base),
+        *_opensearch_links(tree, base=base),
+        *_boxes_outside_forms(tree, page_url=url),
+    ]
+    # A search that is a URL (GET) goes before one that must be posted: its results can be linked and cached; one
+    # typed in the browser goes last (it needs the browser, and its page's script decides what is sent).
+    method_rank = {"GET": 0, "POST": 1, "TYPE": 2}
+    ranked.sort(key=lambda r: (not r.mechanism.usable, method_rank[r.mechanism.method], -r.score, r.order))
     unique: dict[tuple[str, str, str, str | None], SearchMechanism] = {}
     for item in ranked:
         m = item.mechanism
@@ -160,14 +173,17 @@ def build_search_url(mechanism: SearchMechanism, query: str) -> str:
 
 
 def build_search_submission(mechanism: SearchMechanism, query: str) -> FormSubmission:
-    """The request that submits `query` through `mechanism`: a GET of its search URL, or a POST of its fields.
+    """The request that submits `query` through `mechanism`: a GET of its search URL, a POST of its fields, or the
+    words typed into its page's search box in the browser (TYPE).
 
     Raises `ToolInputError` as `build_search_url` does (but a POST is built, not refused).
     """
-    if mechanism.method != "POST" or not mechanism.usable:
+    if mechanism.method == "GET" or not mechanism.usable:
         return FormSubmission("GET", build_search_url(mechanism, query))
     if not query or not query.strip():
         raise ToolInputError("The search query is empty: give the words to search for.")
+    if mechanism.method == "TYPE":
+        return FormSubmission("TYPE", mechanism.url_template, ((mechanism.query_field or "", query.strip()),))
     fields = tuple((name, query.strip() if value is None else value) for name, value in mechanism.fields)
     return FormSubmission("POST", mechanism.url_template, fields)
 
@@ -201,25 +217,11 @@ def read_opensearch_description(xml: str, *, url: str) -> SearchMechanism | None
 
 def _form_mechanisms(tree: lxml.html.HtmlElement, *, page_url: str, base: str) -> Iterable[_Ranked]:
     controls = controls_by_form(tree)
-    labels = _labels(tree)
+    labels = control_labels(tree)
     for order, form in enumerate(tree.iter("form")):
         ranked = _form_mechanism(form, controls.get(form, []), labels, page_url=page_url, base=base, order=order)
         if ranked is not None:
             yield ranked
-
-
-def _labels(tree: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, str]:
-    """The text of each control's <label> (by for= or around it): what a person reads beside the field."""
-    by_id = {element.get("id"): element for element in tree.iter("input", "select", "textarea") if element.get("id")}
-    labels: dict[lxml.html.HtmlElement, str] = {}
-    for label in tree.iter("label"):
-        text = " ".join(label.text_content().split())[:80]
-        target = by_id.get(label.get("for")) if label.get("for") else None
-        if target is None:
-            target = next(iter(label.iter("input", "select", "textarea")), None)
-        if target is not None and text:
-            labels[target] = text
-    return labels
 
 
 def _form_mechanism(
@@ -234,7 +236,9 @@ def _form_mechanism(
     active = [c for c in controls if not is_disabled(c)]
     if any(input_type(c) == "password" for c in active):
         return None  # a login form
-    text_fields = [c for c in active if _is_text_field(c)]
+    # A form only its script sends: what it sends is the script's business, so a box without a name is a box too.
+    scripted = "return false" in " ".join((form.get("onsubmit") or "").lower().split())
+    text_fields = [c for c in active if _is_text_field(c, named=not scripted)]
     if not text_fields:
         return None
     authors = [c for c in text_fields if _is_author_field(c, labels)]
@@ -258,14 +262,16 @@ def _form_mechanism(
         if value is not None:
             hidden.setdefault(name, value)
     field_name = query_field.get("name", "")
+    if scripted and urlsplit(page_url).scheme.lower() in ("http", "https"):
+        return _Ranked(_typed(query_field, page_url, "its form is sent only by its script"), score, order)
     if urlsplit(action).scheme.lower() not in ("http", "https"):
         note, usable = f"the form's action is not an http(s) URL ({raw_action[:60]!r})", False
-    elif "return false" in " ".join((form.get("onsubmit") or "").lower().split()):
+    elif scripted:
         note, usable = "the form is submitted only by JavaScript (onsubmit returns false)", False
     else:
         note, usable = "", True
     posted = method == "post"
-    template = _form_template(action, pairs) if usable and not posted else _without_fragment(action)
+    template = _form_template(action, pairs) if usable and not posted else without_fragment(action)
     mechanism = SearchMechanism(
         kind="form",
         method="POST" if posted else "GET",
@@ -387,15 +393,42 @@ def _form_template(action: str, pairs: list[tuple[str, str | None]]) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
-def _without_fragment(url: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, ""))
-
-
-def _is_text_field(control: lxml.html.HtmlElement) -> bool:
-    if control.tag != "input" or not control.get("name"):
+def _is_text_field(control: lxml.html.HtmlElement, *, named: bool = True) -> bool:
+    if control.tag != "input" or (named and not control.get("name")):
         return False
-    return input_type(control) in ("text", "search") and not _NOT_A_QUERY.search(control.get("name", ""))
+    words = " ".join(control.get(a, "") for a in ("name", "id"))
+    return input_type(control) in ("text", "search") and not _NOT_A_QUERY.search(words)
+
+
+# ---------------------------------------------------------------------------------------- typed in the browser
+
+
+def _boxes_outside_forms(tree: lxml.html.HtmlElement, *, page_url: str) -> Iterable[_Ranked]:
+    """Search boxes outside any form (a page whose script reads the box when Enter is pressed): a box of type
+    ``search``, or one whose name, placeholder or label says search, in a search landmark or not."""
+    if urlsplit(page_url).scheme.lower() not in ("http", "https"):
+        return
+    labels = control_labels(tree)
+    for order, box in enumerate(tree.iter("input")):
+        if box.get("form") or next(box.iterancestors("form"), None) is not None or is_disabled(box):
+            continue
+        if not _is_text_field(box, named=False) or _is_author_field(box, labels):
+            continue
+        in_landmark = any(a.get("role") == "search" or a.tag == "search" for a in box.iterancestors())
+        score = _query_field_score(box, labels) + (3 if in_landmark else 0)
+        if input_type(box) == "search" or _SEARCH_HINT.search(_field_words(box, labels)) or in_landmark:
+            yield _Ranked(_typed(box, page_url, "its search box is read by its script"), score, 1000 + order)
+
+
+def _typed(box: lxml.html.HtmlElement, page_url: str, why: str) -> SearchMechanism:
+    return SearchMechanism(
+        kind="form",
+        method="TYPE",
+        url_template=without_fragment(page_url),
+        query_field=browser_selector(box),
+        usable=True,
+        note=f"typed into the page in the browser: {why}",
+    )
 
 
 # ---------------------------------------------------------------------------------------------- OpenSearch

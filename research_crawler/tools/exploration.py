@@ -67,7 +67,7 @@ class ScrapeTarget:
     kind: Literal["page", "search"] = "page"
     search_query: str = ""
     form: FormSubmission | None = None
-    """The search form to POST (its results page is `url`); None for a page opened by its URL."""
+    """The search form to POST or type into its page (its results page is `url`); None for a page opened by its URL."""
 
 
 @dataclass

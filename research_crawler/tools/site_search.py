@@ -1,11 +1,11 @@
 """The site-search tool: submit the Planner's keywords through the search form or OpenSearch description
 that the Scraper found on the current site; the results page is then read by the Scraper like any page.
 
-The mechanisms are tried best first (`pages/search_forms.py` ranks them): an unusable one (driven by a script)
-is skipped with its reason, an OpenSearch description is fetched once to learn its URL template and, when it
-cannot be read, the next mechanism is tried. A form is sent as its page says, GET or POST (a POST goes through
-the same URL guard, robots.txt and pace as any page); the form's own date, sort and author fields are filled from
-the request. Nothing is guessed.
+The mechanisms are tried best first (`pages/search_forms.py` ranks them): an unusable one is skipped with its reason,
+an OpenSearch description is fetched once to learn its URL template and, when it cannot be read, the next mechanism
+is tried. A form is sent as its page says, GET or POST (a POST goes through the same URL guard, robots.txt and pace
+as any page); one that only the page's script sends is typed into its box in the browser, as a person would. The
+form's own date, sort and author fields are filled from the request. Nothing is guessed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ _NOTHING_FOUND = re.compile(
     re.IGNORECASE,
 )
 _MAX_LOOK_CHARS = 4000
+_HOW_SENT = {
+    "POST": " (sent by POST, as the form says)",
+    "TYPE": " (typed into its search box in the browser, since only the page's script sends it)",
+}
 
 
 def found_nothing(markdown: str) -> bool:
@@ -125,12 +129,12 @@ def _open(x: Exploration, submission: FormSubmission, query: str, *, how: str, f
     if form_page is not None:
         x.graph.add_link(form_page, canonical, anchor_text=f"site search: {query}")
     # Like a page chosen with scrape_url, the results page enters VU when the Scraper starts reading it.
-    posted = submission if submission.method == "POST" else None
+    posted = submission if submission.method != "GET" else None
     x.findings.searched.add(x.site.url)
     x.flow.planner_action = "scrape"
     x.flow.scrape_target = ScrapeTarget(canonical, kind="search", search_query=query, form=posted)
     through = "its search form" if how == "form" else "its OpenSearch description"
-    sent = " (sent by POST, as the form says)" if posted else ""
+    sent = _HOW_SENT.get(submission.method, "")
     fields = f", with the request's dates, order or author in the form ({', '.join(filled)})" if filled else ""
     return (
         f"Searching the site for {query.strip()!r} through {through}{sent}{fields}: "

@@ -35,7 +35,7 @@ from research_crawler.web.browser import ChromiumProcess, launch_chromium
 from research_crawler.web.browser_memory import MemoryBound
 from research_crawler.web.guard_proxy import GuardProxy
 from research_crawler.web.pacing import RenderPacing
-from research_crawler.web.page_expansion import Expansion, ExpansionBounds, expand
+from research_crawler.web.page_expansion import Expansion, ExpansionBounds, TypedSearch, expand, type_search
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.rendering import Rendered
 from research_crawler.web.request_gate import RequestGate
@@ -80,6 +80,9 @@ class BrowserSession:
         self._cookies_in: dict[int, list[dict[str, Any]]] = {}
         self._bounds: dict[int, tuple[str, ExpansionBounds]] = {}
         self._expanded: dict[int, Expansion] = {}
+        #: Per render of a search typed into its page: the words and box, then what came of it (None: it worked).
+        self._typed: dict[int, tuple[str, TypedSearch]] = {}
+        self._typed_out: dict[int, tuple[str, str | None]] = {}
         self._cookies_out: dict[int, list[dict[str, Any]]] = {}
         #: The memory bound of a browser we launched (one given by cdp_url is not ours to stop), and the renders
         #: whose tab crashed (its renderer stopped at that bound, or out of its JavaScript heap).
@@ -187,25 +190,41 @@ class BrowserSession:
         return page
 
     async def _before_html(self, page: Any, context: Any = None, config: Any = None, **_: Any) -> Any:
-        """Press the page's "load more" control, when this render asked for it, before its HTML is taken."""
-        asked = self._bounds.get(id(config)) if config is not None else None
-        if asked is None:
+        """Before the tab's HTML is taken: type the search this render asked for into the page's box, or press the
+        page's "load more" control, when asked. What the page's script then requests obeys robots.txt too."""
+        if config is None:
             return page
-        url, bounds = asked
+        key = id(config)
+        asked, typed = self._bounds.get(key), self._typed.get(key)
+        if asked is None and typed is None:
+            return page
 
-        async def data_request(route: Any) -> None:
+        async def script_request(route: Any) -> None:
             request = route.request
-            if request.resource_type in _DATA_REQUESTS and await self._gate.refusal(request.url) is not None:
-                await route.abort("blockedbyclient")  # what the page's script asks for obeys robots.txt too
+            leaves = request.resource_type in _DATA_REQUESTS or (typed is not None and request.is_navigation_request())
+            if leaves and (refusal := await self._gate.refusal(request.url)) is not None:
+                if typed is not None and request.is_navigation_request():
+                    self._typed_out[key] = (page.url, f"its results page {request.url} is refused: {refusal[1]}")
+                await route.abort("blockedbyclient")
             else:
                 await route.fallback()
 
+        url = (typed or asked or ("", None))[0]
+        host = politeness_key(url)
         try:
-            await page.route("**/*", data_request)
-            host = politeness_key(url)
-            self._expanded[id(config)] = await expand(page, bounds=bounds, pace=lambda: self._politeness.begin(host))
+            await page.route("**/*", script_request)
+            if typed is not None:
+                why = await type_search(
+                    page, typed[1], pace=lambda: self._politeness.begin(host), timeout_s=self._settings.page_deadline_s
+                )
+                self._typed_out.setdefault(key, (page.url, why))
+            elif asked is not None:
+                bounds = asked[1]
+                self._expanded[key] = await expand(page, bounds=bounds, pace=lambda: self._politeness.begin(host))
         except Exception as exc:  # the page as it is, unexpanded, is still worth reading
-            logger.debug("loading more of %s failed: %s", url, exc)
+            logger.debug("acting on %s before reading it failed: %s", url, exc)
+            if typed is not None:
+                self._typed_out.setdefault(key, (url, "its search box could not be used"))
         return page
 
     async def _guard_request(self, route: Any) -> None:
@@ -223,23 +242,31 @@ class BrowserSession:
         timeout_s: float,
         cookies: list[dict[str, Any]] | None = None,
         expand: ExpansionBounds | None = None,
+        typed: TypedSearch | None = None,
     ) -> Rendered:
         """Load `url` in a fresh tab of a context of its own, through a proxy of its own that lets its page request
         leave on its host's schedule; the tab and the proxy (every connection of the render) are closed whatever
         happens. The tab starts with `cookies`; with `expand`, its "load more" control is pressed within those
-        bounds before its HTML is taken. A browser left past its memory bound is relaunched once no render runs."""
+        bounds before its HTML is taken; with `typed`, that search is typed into the page and its results are the
+        page returned. A browser left past its memory bound is relaunched once no render runs."""
         while not self._ready.is_set():
             await self._ready.wait()
         self._active += 1
         try:
-            return await self._render(url, timeout_s=timeout_s, cookies=cookies, expand=expand)
+            return await self._render(url, timeout_s=timeout_s, cookies=cookies, expand=expand, typed=typed)
         finally:
             self._active -= 1
             if self._memory is not None and self._memory.worn_out and self._active == 0 and self._ready.is_set():
                 await self._relaunch()
 
     async def _render(
-        self, url: str, *, timeout_s: float, cookies: list[dict[str, Any]] | None, expand: ExpansionBounds | None
+        self,
+        url: str,
+        *,
+        timeout_s: float,
+        cookies: list[dict[str, Any]] | None,
+        expand: ExpansionBounds | None,
+        typed: TypedSearch | None,
     ) -> Rendered:
         if self._crawler is None:
             raise BrowserError("the browser could not be relaunched after it passed its memory bound")
@@ -267,7 +294,9 @@ class BrowserSession:
         self._pacings[key] = pacing
         if cookies:
             self._cookies_in[key] = cookies
-        if expand is not None:
+        if typed is not None:
+            self._typed[key] = (url, typed)
+        elif expand is not None:
             self._bounds[key] = (url, expand)
         watch = asyncio.create_task(self._memory.watch()) if self._memory is not None else None
         try:
@@ -285,6 +314,8 @@ class BrowserSession:
                 self._cookies_in.pop(key, None)
                 self._bounds.pop(key, None)
                 expansion = self._expanded.pop(key, None)
+                self._typed.pop(key, None)
+                typed_out = self._typed_out.pop(key, None)
                 cookies_out = self._cookies_out.pop(key, [])
                 await proxy.aclose()
         headers = {str(k).lower(): str(v) for k, v in (result.response_headers or {}).items()}
@@ -298,6 +329,20 @@ class BrowserSession:
             kind = Determination.TIMEOUT if _BROWSER_TIMEOUT.search(message) else Determination.NETWORK_ERROR
             return Rendered(url, None, headers, failure=_browser_failure(message), failure_kind=kind)
         note = expansion.note if expansion is not None else ""
+        if typed is not None:
+            address, why = typed_out or (url, "its search box could not be used")
+            if why is not None:
+                return Rendered(
+                    url, status, headers, failure=f"the site's search: {why}", failure_kind=Determination.REFUSED
+                )
+            return Rendered(
+                address,
+                status,
+                headers,
+                html=html,
+                cookies=cookies_out,
+                expanded=f"searched in the browser: typed {typed.words!r} into {typed.selector} and pressed Enter",
+            )
         return Rendered(result.redirected_url or url, status, headers, html=html, cookies=cookies_out, expanded=note)
 
     def _note_crash(self, key: int, page: Any) -> None:

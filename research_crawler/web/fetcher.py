@@ -1,29 +1,28 @@
 """Fetching pages: `Fetcher` turns a URL into a `Page` over plain HTTP, through the browser, or "auto".
 
-Why the HTTP transport is ours and not Crawl4AI's: its AsyncHTTPCrawlerStrategy (0.9.5) reads whole
-bodies with no size cap (``response.read()``), follows redirects without letting us check each hop,
-raises on non-2xx and so loses Retry-After, and has no retries. Plain-HTTP pages therefore go through
-`http_transport.HttpTransport` (httpx, streamed under the byte cap, ``follow_redirects=False`` and every
-hop canonicalised and re-checked against robots.txt and the allowed hosts, http(s) only). Crawl4AI does
-the page work: HTML→Markdown (`html_to_markdown`, which the page view uses) and the browser strategy —
-`AsyncWebCrawler` connected over CDP to a headless system Chromium (`browser_session.py`, started once per
-fetcher when a page first needs it).
+Why the HTTP transport is ours and not Crawl4AI's: its AsyncHTTPCrawlerStrategy (0.9.5) reads whole bodies with no
+size cap (``response.read()``), follows redirects without letting us check each hop, raises on non-2xx and so loses
+Retry-After, and has no retries. Plain-HTTP pages therefore go through `http_transport.HttpTransport` (httpx,
+streamed under the byte cap, ``follow_redirects=False`` and every hop canonicalised and re-checked against robots.txt
+and the allowed hosts, http(s) only). Crawl4AI does the page work: HTML→Markdown (`html_to_markdown`, which the page
+view uses) and the browser strategy — `AsyncWebCrawler` connected over CDP to a headless system Chromium
+(`browser_session.py`, started once per fetcher when a page first needs it).
 
-Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only
-http(s), no credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or
-the `allowed_hosts` given here) names the host — and the connection goes to the address that was
-checked. The browser reaches the web only through the guard's proxy (`guard_proxy.py`). What a render means
-(retries, final-URL checks, determination) is decided in `rendering.py`, behind the `Renderer` seam.
+Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only http(s), no
+credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or the `allowed_hosts`
+given here) names the host — and the connection goes to the address that was checked. The browser reaches the web
+only through the guard's proxy (`guard_proxy.py`). What a render means (retries, final-URL checks, determination) is
+decided in `rendering.py`, behind the `Renderer` seam.
 
 A page that only asks for consent (a cookie notice, "continue to site", a region chooser) is passed the way a
 person passes it (`interstitials.py`): its form submitted or its continue link followed, through the same checks
 and pace, the cookie it sets kept in the site's own jar for the run (`cookie_jars.py`), and the page asked for
-again. A site search by POST (`submit`) goes the same way as a page.
+again. A site search (`submit`) goes the same way: by POST over HTTP, or typed into its page's box in the browser.
 
-Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose
-`determination` says what happened. That includes a URL that cannot be canonicalised (bad scheme,
-too long, no host): URLs reach the fetcher from pages and agents, so it answers with a page whose
-determination is ``http_error`` and whose reason starts with "invalid URL:" for the agent to read.
+Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose `determination` says
+what happened. That includes a URL that cannot be canonicalised (bad scheme, too long, no host): URLs reach the
+fetcher from pages and agents, so it answers with a page whose determination is ``http_error`` and whose reason
+starts with "invalid URL:" for the agent to read.
 Only misconfiguration raises: `BrowserError` when a browser page is needed and no Chromium can be used.
 """
 
@@ -56,11 +55,11 @@ from research_crawler.web.page_building import (
     page_from_file,
     page_from_response,
 )
-from research_crawler.web.page_expansion import ExpansionBounds, expansion_signal
+from research_crawler.web.page_expansion import ExpansionBounds, TypedSearch, expansion_signal
 from research_crawler.web.page_store import PageCache, RevisitCache
 from research_crawler.web.politeness import HostPoliteness
 from research_crawler.web.raw_response import HopStop, RawResponse
-from research_crawler.web.rendering import fetch_rendered, script_rendering_reason
+from research_crawler.web.rendering import fetch_rendered, script_rendering_reason, typed_search_page
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -194,9 +193,9 @@ class Fetcher:
         return await self._cache.get_or_fetch(canonical, mode, lambda: self._fetch_new(canonical, mode, site_url))
 
     async def submit(self, form: FormSubmission, *, site_url: str | None = None) -> Page:
-        """Submit a site's search form (a GET or a POST) and return the results page; never raises for outcomes of
-        the web. The page's URL is `submission_identity(form)`, under which it is cached: submitting the same form
-        again returns it without a request. Always over plain HTTP (a browser cannot be handed a POST to load)."""
+        """Submit a site's search form, return the results page (cached under `submission_identity(form)`); never
+        raises for outcomes of the web. A GET or POST goes over plain HTTP (a browser cannot be handed a POST to
+        load); a TYPE opens its page in the browser and types the words into its box (refused without a browser)."""
         if form.method == "GET":
             return await self.fetch(form.url, render="http", site_url=site_url)
         action, identity = self._canonical(form.action), self._canonical(submission_identity(form))
@@ -208,9 +207,10 @@ class Fetcher:
         assert isinstance(action, str) and isinstance(identity, str)
         if (cached := self._cache.get(identity)) is not None:
             return cached
-        posted = FormSubmission("POST", action, form.fields)
+        sent = FormSubmission(form.method, action, form.fields)
+        mode: RenderMode = "browser" if form.method == "TYPE" else "http"
         return await self._cache.get_or_fetch(
-            identity, "http", lambda: self._fetch_new(identity, "http", site_url, form=posted)
+            identity, mode, lambda: self._fetch_new(identity, mode, site_url, form=sent)
         )
 
     async def sitemaps(self, url: str) -> list[str]:
@@ -228,11 +228,9 @@ class Fetcher:
         await self._cache.abandon(canonical)
 
     async def fetch_raw(self, url: str, *, max_bytes: int | None = None) -> RawResponse:
-        """GET a document that need not be HTML (robots.txt, OpenSearch descriptions): status, headers, bytes.
-
-        Same politeness, robots.txt, redirect, retry and deadline rules as pages; not cached. The body is
-        capped at `max_bytes` (default: the page cap); a longer one is ``too_large``.
-        """
+        """GET a document that need not be HTML (robots.txt, OpenSearch descriptions): status, headers, bytes. Same
+        politeness, robots.txt, redirect, retry and deadline rules as pages; not cached. The body is capped at
+        `max_bytes` (default: the page cap); a longer one is ``too_large``."""
         canonical = self._canonical(url)
         if isinstance(canonical, tuple):
             shown = str(url)[:300]
@@ -278,7 +276,7 @@ class Fetcher:
             async with asyncio.timeout(None) as scope:
                 progress.bind(scope)
                 if mode == "browser":
-                    page = await self._fetch_browser(url, site_url, progress)
+                    page = await self._fetch_browser(url, site_url, progress, typed=form)
                 else:
                     page = await self._fetch_http(url, site_url, progress, form=form)
                     if mode == "auto":
@@ -413,15 +411,18 @@ class Fetcher:
         note = f"needs JavaScript, no browser: {self._no_browser}" if why else f"{more} not pressed: no browser"
         return page.model_copy(update={"reason": fetch_progress.joined(page.reason, note)})
 
-    async def _fetch_browser(self, url: str, site_url: str | None, progress: FetchProgress) -> Page:
-        refusal = await self._gate.refusal(url)
-        if refusal is not None:  # refused before any browser is started
+    async def _fetch_browser(
+        self, url: str, site_url: str | None, progress: FetchProgress, *, typed: FormSubmission | None = None
+    ) -> Page:
+        """`url` rendered; with `typed`, a search typed into its page (`url` is the search's identity)."""
+        target, search = (typed.action, TypedSearch(*typed.fields[0])) if typed and typed.fields else (url, None)
+        if (refusal := await self._gate.refusal(target)) is not None:  # refused before any browser is started
             return failed_page(url=url, final_url=url, determination=refusal[0], reason=refusal[1], render="browser")
-        jar = self._cookies.jar(url, site_url)
+        jar = self._cookies.jar(target, site_url)
 
         async def render() -> Page:
             return await fetch_rendered(
-                url,
+                target,
                 renderer=await self._browser_session(),
                 politeness=self._politeness,
                 settings=self._settings,
@@ -430,9 +431,12 @@ class Fetcher:
                 site_url=site_url,
                 max_link_text_chars=self._max_link_text_chars,
                 jar=jar,
-                expand=ExpansionBounds.of(self._settings),
+                expand=ExpansionBounds.of(self._settings) if typed is None else None,
+                typed=search,
             )
 
+        if typed is not None:  # its results page stands under `url`, the search's identity
+            return await typed_search_page(url, target, search, render, browser_off=self._settings.render == "http")
         send = lambda way: self._send_form(way, site_url, progress, jar)  # noqa: E731 - a notice's way: over HTTP
         return await pass_interstitial(await render(), url=url, send=send, again=render, answer_is_page=False)
 

@@ -34,6 +34,7 @@ from research_crawler.pages.html_forms import (
     input_type,
     is_disabled,
     is_submit,
+    without_fragment,
 )
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.page import Determination, Page
@@ -259,7 +260,7 @@ def _form_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) -> t
             if method == "dialog" or not _on_site(action, page_url):
                 continue
             fields = tuple((name, value or "") for name, value in form_data(controls, submitter=control) if name)
-            submission = FormSubmission("POST" if method == "post" else "GET", _without_fragment(action), fields)
+            submission = FormSubmission("POST" if method == "post" else "GET", without_fragment(action), fields)
             how = (
                 "submitted its form choosing only the necessary cookies" if rank == 0 else "submitted its consent form"
             )
@@ -292,7 +293,7 @@ def _link_through(
             rank = 2
         else:
             continue
-        ranked.append((rank, order, _without_fragment(target)))
+        ranked.append((rank, order, without_fragment(target)))
     if not ranked:
         return None, ""
     rank, _, target = min(ranked)
@@ -315,11 +316,7 @@ def _on_site(url: str, page_url: str) -> bool:
 
 
 def _same_page(url: str, page_url: str) -> bool:
-    return _without_fragment(url) == _without_fragment(page_url)
-
-
-def _without_fragment(url: str) -> str:
-    return url.split("#", 1)[0]
+    return without_fragment(url) == without_fragment(page_url)
 
 
 # ---------------------------------------------------------------------------------------------- passing one

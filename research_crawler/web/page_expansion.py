@@ -1,6 +1,8 @@
-"""Lists that a page loads by script: its "Load more" / "Show more" button pressed, or its endless list scrolled, in the
-browser, as a person would — bounded in presses, links, size and time — so that the items it adds are read as part
-of that page.
+"""What is done in a browser tab before its HTML is read, as a person would do it.
+
+Lists that a page loads by script: its "Load more" / "Show more" button pressed, or its endless list scrolled — bounded
+in presses, links, size and time — so that the items it adds are read as part of that page. And a site search that
+only the page's script sends (`type_search`): the words typed into its search box and Enter pressed.
 
 `expansion_signal` tells from a page's HTML (fetched over plain HTTP) that it has such a list, so ``render = "auto"``
 reads it in the browser. `expand` does the pressing in a rendered tab (Playwright): each press waits for the host's
@@ -13,6 +15,7 @@ which the Crawler may follow.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -23,7 +26,7 @@ from typing import Any
 from research_crawler.config.fetch_settings import FetchSettings
 from research_crawler.pages.html_tree import parse_html
 
-__all__ = ["Expansion", "ExpansionBounds", "expand", "expansion_signal"]
+__all__ = ["Expansion", "ExpansionBounds", "TypedSearch", "expand", "expansion_signal", "type_search"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,8 @@ _SETTLE_S = 1.0
 _STILL_POLLS = 3
 #: Text a list without links must gain to count as grown (about a paragraph).
 _MIN_TEXT_GROWTH = 200
+#: Text a page must gain or lose for a search shown in place to count ("No results" is enough).
+_MIN_RESULTS_TEXT = 10
 
 #: The page's size, its links, its text and whether an endless-list mark is in its DOM, in one evaluation.
 _MEASURE = """() => ({
@@ -204,6 +209,70 @@ async def expand(
     else:
         stopped = f"the bound of {bounds.max_presses} presses"
     return Expansion(presses, scrolls, first["links"], measure["links"], stopped)
+
+
+@dataclass(frozen=True, slots=True)
+class TypedSearch:
+    """Words to type into a page's search box (found by `selector`, CSS or ``xpath=``) before pressing Enter."""
+
+    selector: str
+    words: str
+
+
+async def type_search(
+    page: Any, search: TypedSearch, *, pace: Callable[[], Awaitable[object]], timeout_s: float
+) -> str | None:
+    """Type the words into the tab's search box and press Enter, on the host's turn — or, when Enter does nothing,
+    press the button beside the box, as a person would; wait for the page it leads to (or, when the script shows the
+    results in place, for the page to change and settle). Returns None when that happened, else why not."""
+    deadline = time.monotonic() + timeout_s
+    box = page.locator(search.selector).first
+    try:
+        await box.fill(search.words, timeout=_GROWTH_WAIT_S * 1000)
+    except Exception as exc:
+        logger.debug("typing into %s failed: %s", search.selector, exc)
+        return "its search box could not be typed into"
+    button = box.locator(_BUTTON_BESIDE).first
+    for press in (lambda: box.press("Enter"), lambda: button.click(timeout=_GROWTH_WAIT_S * 1000)):
+        before, address = await page.evaluate(_MEASURE), page.url
+        await pace()
+        try:
+            await press()
+        except Exception as exc:  # no such button, or the page left while it was pressed (the search leaving)
+            logger.debug("sending the search typed into %s: %s", search.selector, exc)
+        if await _results_came(page, before, address, deadline=deadline):
+            return None
+        if not await button.count():
+            break
+    return "pressing Enter in its search box, or the button beside it, changed nothing"
+
+
+#: The button nearest the box: in the box's closest ancestor that holds one.
+_BUTTON_BESIDE = (
+    "xpath=ancestor::*[.//button or .//input[@type='submit' or @type='button' or @type='image']][1]"
+    "//*[self::button or self::input[@type='submit' or @type='button' or @type='image']]"
+)
+
+
+async def _results_came(page: Any, before: dict[str, int], address: str, *, deadline: float) -> bool:
+    """Whether the tab went to another address (then loaded) or changed in place (then settled) in time."""
+    end = min(deadline, time.monotonic() + 2 * _GROWTH_WAIT_S)
+    while time.monotonic() < end:
+        await asyncio.sleep(_POLL_S)
+        if page.url != address:
+            with contextlib.suppress(Exception):
+                await page.wait_for_load_state("load", timeout=max(0.1, deadline - time.monotonic()) * 1000)
+            with contextlib.suppress(Exception):
+                await _settled(page, await page.evaluate(_MEASURE), deadline=deadline)
+            return True
+        try:
+            now = await page.evaluate(_MEASURE)
+        except Exception:  # a navigation is under way: the next poll sees its address
+            continue
+        if now["links"] != before["links"] or abs(now["text"] - before["text"]) >= _MIN_RESULTS_TEXT:
+            await _settled(page, now, deadline=deadline)
+            return True
+    return False
 
 
 async def _has_scroll_mark(page: Any) -> bool:

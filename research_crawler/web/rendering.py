@@ -16,16 +16,25 @@ from lxml import html as lxml_html
 
 from research_crawler.config.settings import FetchSettings
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.errors import BrowserError
 from research_crawler.pages.page import Determination, Page
 from research_crawler.web.cookie_jars import browser_cookies, keep_browser_cookies
 from research_crawler.web.fetch_progress import FetchProgress
 from research_crawler.web.html_body import HTML_MEDIA_TYPES, media_type
 from research_crawler.web.page_building import failed_page, html_page
-from research_crawler.web.page_expansion import ExpansionBounds
+from research_crawler.web.page_expansion import ExpansionBounds, TypedSearch
 from research_crawler.web.politeness import HostPoliteness, politeness_key
 from research_crawler.web.retries import retry_politely
 
-__all__ = ["MAX_SHELL_WORDS", "Refusal", "Rendered", "Renderer", "fetch_rendered", "script_rendering_reason"]
+__all__ = [
+    "MAX_SHELL_WORDS",
+    "Refusal",
+    "Rendered",
+    "Renderer",
+    "fetch_rendered",
+    "script_rendering_reason",
+    "typed_search_page",
+]
 
 #: Why a URL may not be requested (determination, reason), or None when it may.
 Refusal = Callable[[str], Awaitable[tuple[Determination, str] | None]]
@@ -46,7 +55,7 @@ class Rendered:
     cookies: list[dict[str, Any]] = field(default_factory=list)
     """The cookies the tab held when it closed (Playwright's form), for the site's jar."""
     expanded: str = ""
-    """What pressing the page's "load more" control did, in one line ('' when nothing was pressed)."""
+    """What was done in the tab before its HTML was read ("load more" pressed, a search typed), in one line."""
 
     @property
     def retryable(self) -> bool:
@@ -62,7 +71,8 @@ class Rendered:
 class Renderer(Protocol):
     """Loads a URL in a browser tab, runs its JavaScript, and closes the tab, within `timeout_s`. Its page request
     (and redirect hops) must begin on the host's politeness schedule (`HostPoliteness.begin`) as it leaves. The tab
-    starts with `cookies`; with `expand`, its "load more" control is pressed within those bounds."""
+    starts with `cookies`; with `expand`, its "load more" control is pressed within those bounds; with `typed`, that
+    search is typed into the page's box and the page it leads to is the one returned."""
 
     async def render(
         self,
@@ -71,6 +81,7 @@ class Renderer(Protocol):
         timeout_s: float,
         cookies: list[dict[str, Any]] | None = None,
         expand: ExpansionBounds | None = None,
+        typed: TypedSearch | None = None,
     ) -> Rendered: ...
 
 
@@ -86,6 +97,7 @@ async def fetch_rendered(
     max_link_text_chars: int,
     jar: httpx.Cookies | None = None,
     expand: ExpansionBounds | None = None,
+    typed: TypedSearch | None = None,
 ) -> Page:
     """Render canonical `url` politely, retried like HTTP, and classify the result.
 
@@ -108,6 +120,7 @@ async def fetch_rendered(
                 timeout_s=settings.page_deadline_s if left is None else left,
                 cookies=browser_cookies(jar) if jar is not None else None,
                 expand=expand,
+                typed=typed,
             )
         if jar is not None and rendered.cookies:
             keep_browser_cookies(jar, rendered.cookies)
@@ -168,6 +181,30 @@ async def fetch_rendered(
         reason = f"{page.reason}; {rendered.expanded}" if page.reason else rendered.expanded
         page = page.model_copy(update={"reason": reason})
     return page
+
+
+async def typed_search_page(
+    identity: str,
+    page_url: str,
+    search: TypedSearch | None,
+    render: Callable[[], Awaitable[Page]],
+    *,
+    browser_off: bool,
+) -> Page:
+    """The results of a search typed into the page at `page_url` (`render` renders it and types `search`), as the
+    page of the search's `identity`; where the results stayed on the form's page, `identity` is their address too.
+    Refused, with the reason, when there is nothing to type or no browser to type it in."""
+    why = "fetch.render is 'http' (no browser)" if browser_off else "" if search is not None else "no words to type"
+    if not why:
+        try:
+            page = await render()
+        except BrowserError as exc:
+            why = f"no browser could be started: {exc}"
+        else:
+            final_url = identity if page.final_url == page_url else page.final_url
+            return page.model_copy(update={"url": identity, "final_url": final_url})
+    reason = f"the site's search is typed into its page in the browser, and {why}"
+    return failed_page(url=identity, final_url=identity, determination=Determination.REFUSED, reason=reason)
 
 
 # Whether a page fetched over plain HTTP is an empty shell that only a browser would fill in. Used by ``fetch.render =

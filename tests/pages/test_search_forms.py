@@ -153,13 +153,16 @@ def test_search_form_of_real_page(name: str) -> None:
         return
     index, field = expected
     form = tree.xpath("//form")[index]
+    if "return false" in " ".join((form.get("onsubmit") or "").lower().split()):
+        # only its script sends it: typed into its box in the browser, as a person does
+        assert best.method == "TYPE" and best.usable and "script" in best.note
+        assert _selected(tree, best.query_field or "").get("name") == field
+        assert build_search_submission(best, QUERY) == FormSubmission("TYPE", url, ((best.query_field or "", QUERY),))
+        return
     if (form.get("method") or "get").lower() == "post":
         assert best.kind == "form" and best.method == "POST" and best.query_field == field
         with pytest.raises(ToolInputError):
             build_search_url(best, QUERY)  # a POST has no search URL
-        if "return false" in " ".join((form.get("onsubmit") or "").lower().split()):
-            assert not best.usable and "JavaScript" in best.note
-            return
         assert best.usable, best.note
         search = build_search_submission(best, QUERY)
         assert search.method == "POST" and (field, QUERY) in search.fields
@@ -213,13 +216,14 @@ def test_select_defaults_and_hidden_fields_are_kept() -> None:
 
 
 @needs_realweb
-def test_pubmed_post_form_loses_to_its_opensearch_description() -> None:
+def test_pubmed_script_form_loses_to_its_opensearch_description() -> None:
     text, url = _page("pubmed__article__1.html")
     opensearch, form = find_search_mechanisms(text, url=url)
     assert opensearch.kind == "opensearch" and opensearch.usable
     assert opensearch.description_url == "http://www.ncbi.nlm.nih.gov/corehtml/query/static/pubmedsearch.xml"
     assert opensearch.url_template == ""
-    assert form.kind == "form" and form.method == "POST"  # a search that is a URL goes first
+    # a search that is a URL goes first; the form, which only its script sends, is typed into in the browser after
+    assert form.kind == "form" and form.method == "TYPE" and form.usable
 
 
 # ----------------------------------------------------------------------------------------- synthetic forms
@@ -267,10 +271,7 @@ def test_base_href_and_canonical_resolve_the_action() -> None:
     ("form", "note"),
     [
         ('<form role="search" action="javascript:go()"><input name="q"></form>', "not an http(s) URL"),
-        (
-            '<form role="search" action="/s" onsubmit="doSearch(); return  false;"><input name="q"></form>',
-            "JavaScript",
-        ),
+        ('<form role="search" action="javascript:go()" method="post"><input name="q"></form>', "not an http(s) URL"),
     ],
 )
 def test_unusable_forms_say_why(form: str, note: str) -> None:
@@ -299,7 +300,67 @@ def test_a_usable_form_goes_before_a_better_scoring_one_driven_by_script() -> No
     )
     first, second = find_search_mechanisms(page, url="https://example.org/")
     assert first.usable and first.url_template == "https://example.org/lookup?q={query}"
-    assert not second.usable
+    assert second.usable and second.method == "TYPE"  # usable in the browser, tried after the search that is a URL
+
+
+def _selected(tree: lxml.html.HtmlElement, selector: str) -> lxml.html.HtmlElement:
+    """The one element `selector` (as `browser_selector` writes them: #id, input[name="…"] or xpath=…) names."""
+    if selector.startswith("#"):
+        found = tree.xpath("//*[@id=$v]", v=selector[1:])
+    elif selector.startswith("xpath="):
+        found = tree.getroottree().xpath(selector.removeprefix("xpath="))
+    else:
+        name = selector.removeprefix('input[name="').removesuffix('"]')
+        found = tree.xpath("//input[@name=$v]", v=name)
+    assert len(found) == 1, selector
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "box"),
+    [
+        # a form only its script sends (ACS's quick search: onsubmit "validateSearch(); return false;"), its box
+        # without a name (the script reads it by id)
+        (
+            '<form action="/action/doSearch" method="get" onsubmit="validateSearch(); return false;">'
+            '<input type="search" id="qsSearchString"><input type="hidden" name="action" value="search">'
+            '<select name="qsSearchArea"><option>Anywhere</option></select></form>',
+            "qsSearchString",
+        ),
+        # a search box outside any form, which the page's script reads when Enter is pressed (a single-page app)
+        ('<div role="search"><input type="text" id="site-search" placeholder="Search preprints"></div>', "site-search"),
+        ('<header><input type="search" aria-label="Search"></header><main>text</main>', None),
+    ],
+)
+def test_a_search_only_a_script_sends_is_typed_into_its_box(body: str, box: str | None) -> None:
+    page = _doc(body)
+    best = find_search_mechanism(page, url="https://example.org/toc/1#top")
+    assert best is not None and best.method == "TYPE" and best.usable, best
+    assert best.url_template == "https://example.org/toc/1" and "typed into the page in the browser" in best.note
+    element = _selected(_tree(page), best.query_field or "")
+    assert element.get("id") == box if box else element.get("aria-label") == "Search"
+    typed = build_search_submission(best, "  graph networks ")
+    assert typed == FormSubmission("TYPE", "https://example.org/toc/1", ((best.query_field or "", "graph networks"),))
+    assert submission_identity(typed).startswith("https://example.org/toc/1?")
+    assert build_search_submission(best, "other words") != typed
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<input type="text" id="filter" placeholder="Filter by name">',  # a filter of the page's own list
+        '<div><input type="text" name="username"><input type="password" name="pw"></div>',
+        '<input type="search" name="author" placeholder="Author">',  # an author only: no place for a topic
+        '<form action="/s" onsubmit="go(); return false;"><input name="email" type="email"></form>',
+    ],
+)
+def test_boxes_that_are_no_site_search_are_not_typed_into(body: str) -> None:
+    assert [m for m in find_search_mechanisms(_doc(body), url="https://example.org/") if m.method == "TYPE"] == []
+
+
+def test_a_page_read_from_a_file_has_no_box_to_type_into() -> None:
+    page = _doc('<input type="search" id="q" placeholder="Search">')
+    assert find_search_mechanisms(page, url="file:///tmp/page.html") == []
 
 
 def test_a_post_search_form_is_used_as_a_person_would() -> None:
@@ -536,6 +597,21 @@ def test_search_site_posts_a_post_form_for_the_scraper() -> None:
     x.start_scrape(target)
     x.flow.planner_action = "none"
     assert PlannerTools(x).search_site(QUERY).startswith("Error: this search was already made")
+
+
+def test_search_site_types_into_a_box_only_the_page_s_script_reads() -> None:
+    url = "https://journal.example/toc/7"
+    text = _doc('<form action="/s" onsubmit="go(); return false;"><input type="search" id="qs"></form><h1>Issue 7</h1>')
+    web = FakeWeb({})
+    x = _exploring(url, text, web)
+    message = PlannerTools(x).search_site(QUERY)
+    assert web.fetched == [] and x.flow.planner_action == "scrape"  # the Scraper's page source types it
+    target = x.flow.scrape_target
+    assert (
+        target is not None and target.kind == "search" and target.form == FormSubmission("TYPE", url, (("#qs", QUERY),))
+    )
+    assert target.url == canonicalize_url(submission_identity(target.form))
+    assert "typed into its search box in the browser" in message
 
 
 @needs_realweb

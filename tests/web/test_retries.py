@@ -143,7 +143,9 @@ class ScriptedRenderer:
         self.script = list(script)
         self.renders = 0
 
-    async def render(self, url: str, *, timeout_s: float, cookies: object = None, expand: object = None) -> Rendered:
+    async def render(
+        self, url: str, *, timeout_s: float, cookies: object = None, expand: object = None, typed: object = None
+    ) -> Rendered:
         self.renders += 1
         return self.script.pop(0)
 
