@@ -113,9 +113,10 @@ def _show_inspection(info: PageInspection) -> None:
         header.add_row("Site search", "none found")
     else:
         usable = "usable" if info.search.usable else f"not usable: {info.search.note}"
-        header.add_row(
-            "Site search", Text(f"{info.search.kind} {info.search.method} {info.search.url_template} ({usable})")
-        )
+        how = f"{info.search.kind} {info.search.method} {info.search.url_template}"
+        if info.search.method == "TYPE":  # only the page's script sends it: typed into its box in the browser
+            how = f"typed into {info.search.query_field} in the browser, on {info.search.url_template}"
+        header.add_row("Site search", Text(f"{how} ({usable})"))
     console.print(Panel(header, title="research-crawler page", expand=False))
     meta = info.metadata
     table = Table(title="Item metadata (from the page's tags and what it shows)", show_lines=False)

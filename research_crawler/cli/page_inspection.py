@@ -32,6 +32,7 @@ class SearchInfo(BaseModel):
     kind: Literal["form", "opensearch"]
     method: str
     url_template: str
+    query_field: str | None = None
     usable: bool
     note: str = ""
 
@@ -67,6 +68,7 @@ def inspection_of(page: Page) -> PageInspection:
             kind=mechanism.kind,
             method=mechanism.method,
             url_template=template,
+            query_field=mechanism.query_field,
             usable=mechanism.usable,
             note=mechanism.note,
         )

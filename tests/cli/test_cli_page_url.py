@@ -46,3 +46,19 @@ def test_a_bad_url_or_a_url_for_a_url_is_one_line_with_the_command_to_type(home:
     twice = runner.invoke(app, ["page", "https://journal.example.org/", "--url", "https://journal.example.org/"])
     assert twice.exit_code == 2  # a usage error, as every flag the command refuses
     assert "research-crawler page FILE --url https://journal.example.org/" in _one_line_error(twice.output)
+
+
+def test_a_search_only_its_script_sends_is_shown_as_typed_into_its_box(home: Path) -> None:
+    saved = SAVED_TOC.replace(
+        "<h1>", '<form action="/s" onsubmit="go(); return false;"><input type="search" id="qs"></form><h1>'
+    )
+    (home / "toc.html").write_text(saved, encoding="utf-8")
+    shown = runner.invoke(app, ["page", "toc.html", "--url", "https://journal.example.org/issues/3", "--json"])
+    assert shown.exit_code == 0, shown.output
+    search = json.loads(shown.output)["search"]
+    assert (search["method"], search["query_field"], search["usable"]) == ("TYPE", "#qs", True)
+    assert search["url_template"] == "https://journal.example.org/issues/3"
+    told = runner.invoke(
+        app, ["page", "toc.html", "--url", "https://journal.example.org/issues/3"], env={"COLUMNS": "200"}
+    )
+    assert "typed into #qs in the browser, on https://journal.example.org/issues/3 (usable)" in told.output
