@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from typing import Any
 
 from research_crawler.pages.html_tree import MONTHS
 
-__all__ = ["dates_in_text", "htmldate_date", "normalise_date", "tag_date", "without_dates", "year_of"]
+__all__ = [
+    "date_label_in_line",
+    "dates_in_text",
+    "htmldate_date",
+    "normalise_date",
+    "tag_date",
+    "without_dates",
+    "year_of",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +95,25 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     if bare_years and not found:
         found = [match.group(1) for match in _YEAR.finditer(text)]
     return found
+
+
+_LABEL_ON_DATE = re.compile(r"^(?P<label>[^\W\d][^:;|]{0,40}?)\s+on\s+(?P<value>[^:;|]{6,60})$", re.I)
+_ONLINE_DATE = re.compile(
+    r"\b(?P<label>first published online|published online ahead of print|available online)\s*:?\s+"
+    r"(?P<value>[^:;|]{6,40}?(?:1[5-9]|20)\d\d)\b",
+    re.I,
+)
+
+
+def date_label_in_line(text: str, label_kind: Callable[[str], str | None]) -> tuple[str, str] | None:
+    """(label, date) where a line writes a date label and its date with no colon between: "First published on (the
+    web) 26th September 2016" (a label `label_kind` calls "date", then "on"), or a publication history's online
+    date inside a longer line ("…, Accepted 8 October 2014, Available online 26 November 2014"); else None."""
+    on = _LABEL_ON_DATE.match(text)
+    if on and label_kind(on["label"]) == "date" and dates_in_text(on["value"]):
+        return on["label"], on["value"]
+    history = _ONLINE_DATE.search(text)
+    return (history["label"], history["value"]) if history and dates_in_text(history["value"]) else None
 
 
 def tag_date(raw: str) -> str:

@@ -28,7 +28,7 @@ from research_crawler.pages.bylines import (
 )
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.html_tree import put_script_writes_in_place
-from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
 from research_crawler.pages.person_names import split_people
 
@@ -164,6 +164,9 @@ _LABELS: dict[str, FieldKind] = {
             "year of first publication",
             "published online",
             "first published",
+            "first published online",
+            "published online ahead of print",
+            "available online",
             "online publication date",
             "verlagsort, verlag, jahr",
             "ort/verlag/jahr",
@@ -437,9 +440,6 @@ def _blocks(root: Any) -> list[Block]:
     return blocks
 
 
-_LABEL_ON_DATE = re.compile(r"^(?P<label>[^\W\d][^:;|]{0,40}?)\s+on\s+(?P<value>[^:;|]{6,60})$", re.I)
-
-
 def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
     """Labelled values: `<dt>`/`<dd>` pairs, two-cell table rows, "Label: value" segments of a block ("Received:
     …; Published: …") and a label block followed by its value's block; and the blocks of author labels that stand
@@ -474,11 +474,12 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         for label, value in labelled:
             if value.strip():
                 add(label, value, index)
-        # "First published on (the web) 26th September 2016": a date label and its date with no colon between
-        on = None if labelled else _LABEL_ON_DATE.match(block.text)
-        if on and label_kind(on["label"]) == "date" and dates_in_text(on["value"]):
-            labelled = [(on["label"], on["value"])]
-            add(on["label"], on["value"], index)
+        # a date label and its date in a line with no colon between ("First published on the web 26th September
+        # 2016", "…, Available online 26 November 2014"), unless the line is a link: it dates the work it leads to
+        written = None if labelled or block.text.strip() in block.links else date_label_in_line(block.text, label_kind)
+        if written:
+            labelled = [written]
+            add(*written, index)
         # (a menu's section heading, "Auteurs" over the site's writers, labels no value of the item)
         if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue

@@ -92,7 +92,8 @@ def test_a_slice_of_the_development_pages_reads_as_a_person_read_it(page_id: str
 #: whose title the page shows only in an image or a catalogue's frame; development4 19/20 years: a date the page
 #: writes with a two-digit year, "10.12.19", beside a paragraph that tells of "mai 1968"; development5 19/22 authors:
 #: a press release's source organisation above its title, an interview's "X im Gespräch mit Y", an agency's tag
-#: author no reader sees).
+#: author no reader sees; development7 12/13 authors and years: ScienceDirect's affiliation letters glued to the names,
+#: "Meyera, b", and an APA page dated only by its citation line).
 FLOORS: dict[Part, tuple[float, float, float, float]] = {
     "dev": (52 / 54, 1.0, 1.0, 1.0),
     "development2": (1.0, 1.0, 1.0, 1.0),
@@ -100,6 +101,7 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     "development4": (1.0, 1.0, 1.0, 19 / 20),
     "development5": (1.0, 19 / 22, 19 / 22, 1.0),
     "development6": (1.0, 1.0, 1.0, 1.0),
+    "development7": (1.0, 1.0, 12 / 13, 12 / 13),
 }
 
 

@@ -126,3 +126,34 @@ def test_a_labelled_first_publication_day_beats_a_tag_giving_only_the_issue_s_ye
     head = '<meta name="citation_publication_date" content="2012">'
     found = read_item_metadata(_page(body, title="Metal sulfide nanostructures", head=head), url=URL)
     assert found.date == "2011-11-10"
+
+
+def test_an_online_date_in_a_publication_history_line_is_the_publication_date() -> None:
+    body = (
+        "<p>Molecular Phylogenetics and Evolution</p><p>Volume 83, February 2015, Pages 56–71</p>"
+        "<h1>A tribal level phylogeny of lake cichlid fishes</h1><p>Britta S. Meyer, Walter Salzburger</p>"
+        "<p>Zoological Institute, University of Basel, Switzerland</p>"
+        "<p>Received 25 November 2013, Revised 5 October 2014, Accepted 8 October 2014, Available online 26 November "
+        f"2014</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="A tribal level phylogeny of lake cichlid fishes"), url=URL)
+    assert found.date == "2014-11-26"
+    sidebar = (
+        f"<h1>A mutualistic endophyte alters the niche of its host</h1><p>Melanie R. Kazenel and Jennifer Rudgers</p>"
+        f"{TEXT}<div><p>AoB PLANTS (2015) 7 : plv005 doi: 10.9999/aobpla/plv005 First published online: January "
+        "19, 2015</p></div>"
+    )
+    head = '<meta name="citation_date" content="2015/01/01">'
+    assert read_item_metadata(_page(sidebar, title="A mutualistic endophyte", head=head), url=URL).date == "2015-01-19"
+
+
+def test_a_dated_link_to_another_work_labels_no_publication_date_of_this_one() -> None:
+    body = (
+        "<h1>Correlation slopes of mercury and carbon monoxide in Asia</h1>"
+        f"<p>X. W. Fu1, H. Zhang1,2, and S. X. Fang5</p>{TEXT}<p>Atmos. Chem. Phys., 15, 1013-1028, 2015</p>"
+        "<fieldset><legend>Discussion Paper</legend><div><a href='/discussion/14/24985/'>Published on 30 Sep 2014</a>"
+        "</div></fieldset>"
+    )
+    head = '<meta name="citation_publication_date" content="2015">'
+    found = read_item_metadata(_page(body, title="ACP - Correlation slopes of mercury", head=head), url=URL)
+    assert found.date == "2015"
