@@ -98,22 +98,27 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
 
 
 _LABEL_ON_DATE = re.compile(r"^(?P<label>[^\W\d][^:;|]{0,40}?)\s+on\s+(?P<value>[^:;|]{6,60})$", re.I)
+# A publication history's online date, its label capitalised as labels are (a reference's "[published online ahead of
+# print …]" is no label) and not set in brackets; the date right after it, even glued on ("…eLife.04407Published …").
 _ONLINE_DATE = re.compile(
-    r"\b(?P<label>first published online|published online ahead of print|available online)\s*:?\s+"
-    r"(?P<value>[^:;|]{6,40}?(?:1[5-9]|20)\d\d)\b",
-    re.I,
+    r"(?<![\[(a-z])(?P<label>First published online|Published online ahead of print|Available online|"
+    r"Version of Record online|Published online|Published)\s*:?\s+(?P<value>[^:;|\[\]()]{6,40}?(?:1[5-9]|20)\d\d)"
+    r"(?!\d)"
 )
 
 
 def date_label_in_line(text: str, label_kind: Callable[[str], str | None]) -> tuple[str, str] | None:
     """(label, date) where a line writes a date label and its date with no colon between: "First published on (the
     web) 26th September 2016" (a label `label_kind` calls "date", then "on"), or a publication history's online
-    date inside a longer line ("…, Accepted 8 October 2014, Available online 26 November 2014"); else None."""
+    date inside a longer line ("…, Accepted 8 October 2014, Available online 26 November 2014", "Published 15 June
+    2016.DOI: …"); else None."""
     on = _LABEL_ON_DATE.match(text)
     if on and label_kind(on["label"]) == "date" and dates_in_text(on["value"]):
         return on["label"], on["value"]
     history = _ONLINE_DATE.search(text)
-    return (history["label"], history["value"]) if history and dates_in_text(history["value"]) else None
+    if history and (dated := _DATE_IN_TEXT.match(history["value"])) and dated.end() == len(history["value"]):
+        return history["label"], history["value"]
+    return None
 
 
 def tag_date(raw: str) -> str:

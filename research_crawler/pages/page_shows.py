@@ -167,6 +167,7 @@ _LABELS: dict[str, FieldKind] = {
             "first published online",
             "published online ahead of print",
             "available online",
+            "version of record online",
             "online publication date",
             "verlagsort, verlag, jahr",
             "ort/verlag/jahr",

@@ -157,3 +157,34 @@ def test_a_dated_link_to_another_work_labels_no_publication_date_of_this_one() -
     head = '<meta name="citation_publication_date" content="2015">'
     found = read_item_metadata(_page(body, title="ACP - Correlation slopes of mercury", head=head), url=URL)
     assert found.date == "2015"
+
+
+@pytest.mark.parametrize(
+    ("line", "date"),
+    [
+        ("DOI: http://dx.doi.org/10.9999/eLife.04407Published December 29, 2014", "2014-12-29"),
+        ("Published 15 June 2016.DOI: 10.9999/rsos.160123", "2016-06-15"),
+        ("Version of Record online: 21 JAN 2016", "2016-01-21"),
+    ],
+)
+def test_a_published_line_written_against_its_neighbours_gives_the_day_over_a_tag_s_first_of_month(
+    line: str, date: str
+) -> None:
+    body = (
+        f"<h1>Genetic transformation of circuitry in the fly brain</h1><p>Sonia Sen, Deshou Cao</p><p>{line}</p>{TEXT}"
+    )
+    head = f'<meta name="citation_date" content="{date[:8]}01">'
+    found = read_item_metadata(_page(body, title="Genetic transformation of circuitry", head=head), url=URL)
+    assert found.date == date
+
+
+def test_a_reference_s_bracketed_online_date_is_no_publication_date() -> None:
+    body = (
+        "<h1>Knee findings after ligament injuries in ice hockey</h1><p>Melissa A. Kluczynski, MS*</p>"
+        f"<p>Leslie J. Bisson, MD*,†</p>{TEXT}<h2>References</h2><ol><li>Li X. Analysis of injury patterns "
+        "[published online ahead of print September 2, 2015]. J Sports Med.</li></ol>"
+        "<div><p>Published</p><p>May 23, 2016,</p></div>"
+    )
+    head = '<meta name="citation_date" content="2016/05/01">'
+    found = read_item_metadata(_page(body, title="Knee findings after ligament injuries", head=head), url=URL)
+    assert found.date == "2016-05-23"
