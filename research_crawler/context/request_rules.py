@@ -102,7 +102,7 @@ _NOT_A_TOPIC = re.compile(
 )
 _FILLER = re.compile(
     r"\b(?:recent(?:ly)?|latest|newest|new|only|please|some|any|the|me|what|which|are\s+there|is\s+there|exist|"
-    r"have\s+been\s+(?:published|written))\b",
+    r"ha(?:ve|s)\s+been\s+(?:published|written))\b",
     re.I,
 )
 

@@ -192,3 +192,14 @@ def test_follow_ups_change_the_contract(follow_up: str, summary: str | None, new
 )
 def test_a_follow_up_that_only_changes_the_choice_needs_no_search(text: str, only: bool) -> None:
     assert constraint_only(text, today=TODAY) is only
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What has been published on speech recognition for low-resource languages?",
+        "What papers have been published on speech recognition for low-resource languages?",
+    ],
+)
+def test_a_question_about_what_was_published_reads_its_subject_alone(text: str) -> None:
+    assert read(text).topic == "speech recognition for low-resource languages"
