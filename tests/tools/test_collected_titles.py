@@ -117,16 +117,18 @@ def _exploration(web: WebContext, item_page: Page) -> Exploration:
     )
 
 
+#: One stored entry, as the Collector wrote it from a listing (its date as the listing shows it).
+GRAPH_TRANSFORMERS = {
+    "id": 1,
+    "title": "A Benchmark of Graph Transformers for Link Prediction",
+    "score": 8,
+    "date": "5 Oct 2025",
+    "authors": ["Ada Lovelace"],
+}
+
+
 def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_field() -> None:
-    web, _ = stored(
-        {
-            "id": 1,
-            "title": "A Benchmark of Graph Transformers for Link Prediction",
-            "score": 8,
-            "date": "5 Oct 2025",
-            "authors": ["Ada Lovelace"],
-        }
-    )
+    web, _ = stored(dict(GRAPH_TRANSFORMERS))
     bare = Page(
         url="http://papers.test/abs/1",
         final_url="http://papers.test/abs/1",
@@ -148,15 +150,7 @@ def test_the_report_keeps_the_checked_reading_where_the_items_page_has_no_such_f
 
 
 def test_the_items_own_tags_win_over_the_models_reading() -> None:
-    web, _ = stored(
-        {
-            "id": 1,
-            "title": "A Benchmark of Graph Transformers for Link Prediction",
-            "score": 8,
-            "date": "5 Oct 2025",
-            "authors": ["Ada Lovelace"],
-        }
-    )
+    web, _ = stored(dict(GRAPH_TRANSFORMERS))
     tagged = Page(
         url="http://papers.test/abs/1",
         final_url="http://papers.test/abs/1",
