@@ -66,15 +66,13 @@ def base_url(tree: lxml.html.HtmlElement, url: str) -> str:
     return url
 
 
-def put_script_writes_in_place(root: Any) -> int:
+def put_script_writes_in_place(root: Any) -> None:
     """Replace each inline script that writes markup with ``document.write`` by what it writes, where it stands.
 
     A browser shows that markup at the script's place: old catalogue and repository software writes whole result
     rows this way (one ``<script>`` a row, inside the results table). Rows written inside a table stay rows of
-    that table. Only calls whose argument is a single string literal count. Returns how many scripts were
-    replaced; `root` is changed in place.
+    that table. Only calls whose argument is a single string literal count. `root` is changed in place.
     """
-    replaced = 0
     for script in list(root.iter("script")):
         if script.get("src") or script.getparent() is None:
             continue
@@ -100,8 +98,6 @@ def put_script_writes_in_place(root: Any) -> int:
         for offset, element in enumerate(elements):
             parent.insert(index + offset, element)
         elements[-1].tail = (elements[-1].tail or "") + (tail or "")
-        replaced += 1
-    return replaced
 
 
 def _js_unescape(text: str) -> str:

@@ -209,7 +209,7 @@ class BrowserSession:
             else:
                 await route.fallback()
 
-        url = (typed or asked or ("", None))[0]
+        url = next(entry[0] for entry in (typed, asked) if entry is not None)
         host = politeness_key(url)
         try:
             await page.route("**/*", script_request)
