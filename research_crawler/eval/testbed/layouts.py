@@ -10,6 +10,9 @@ from research_crawler.eval.testbed.feed_preprints import FeedPreprintsSite
 from research_crawler.eval.testbed.fresh_heldout import FreshBulletinSite, FreshLanguageSite
 from research_crawler.eval.testbed.fresh_heldout2 import Fresh2JournalSite, Fresh2ProceedingsSite
 from research_crawler.eval.testbed.fresh_heldout2_repository import Fresh2RepositorySite
+from research_crawler.eval.testbed.fresh_heldout3 import Fresh3PreprintSite
+from research_crawler.eval.testbed.fresh_heldout3_repository import Fresh3RepositorySite
+from research_crawler.eval.testbed.fresh_heldout3_society import Fresh3SocietySite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -40,6 +43,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh2-journal": Fresh2JournalSite,
     "fresh2-repository": Fresh2RepositorySite,
     "fresh2-proceedings": Fresh2ProceedingsSite,
+    "fresh3-preprints": Fresh3PreprintSite,
+    "fresh3-society": Fresh3SocietySite,
+    "fresh3-repository": Fresh3RepositorySite,
 }
 
 

@@ -35,6 +35,9 @@ Layout = Literal[
     "fresh2-journal",
     "fresh2-repository",
     "fresh2-proceedings",
+    "fresh3-preprints",
+    "fresh3-society",
+    "fresh3-repository",
 ]
 
 

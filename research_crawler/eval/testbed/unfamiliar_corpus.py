@@ -11,16 +11,13 @@ as item ids; a work on two sites (a preprint and its journal version) is one wor
 from __future__ import annotations
 
 import random
-import tomllib
 from collections import Counter
-from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import fresh_heldout2 as fresh2
+from research_crawler.eval.testbed import fresh_heldout3 as fresh3
 from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
@@ -29,25 +26,29 @@ from research_crawler.eval.testbed.heldout_web import (
     heldout_identity,
 )
 from research_crawler.eval.testbed.markup import url_slug
-from research_crawler.eval.testbed.models import Item, Query, SiteSpec, Testbed, Topic
+from research_crawler.eval.testbed.models import Item, Query, SiteSpec, Testbed
+from research_crawler.eval.testbed.unfamiliar_words import NearMiss, UnfamiliarTopic, testbed_topics, unfamiliar_topics
 from research_crawler.eval.testbed.vocabulary import DOI_PREFIX, author_names, sentence_case
 
-__all__ = ["UNFAMILIAR_PLANS", "UNFAMILIAR_SITE_SPECS", "NearMiss", "UnfamiliarTopic", "generate_unfamiliar_web",
-           "unfamiliar_topics"]  # fmt: skip
+__all__ = ["UNFAMILIAR_PLANS", "UNFAMILIAR_SITE_SPECS", "generate_unfamiliar_web"]
 
-_DATA_FILE = "unfamiliar_topics.toml"
 _FIRST, _LAST = date(2022, 1, 1), date(2026, 10, 31)
 _YEAR_ASKED = 2024
 _ITEMS_PER_TOPIC = (6, 9)
 #: Papers per topic where the default does not fit: a report lists 10 items unless asked for more, so a topic of
 #: two sites that share works holds at most 10 works; the portal's subjects run past the 10 its listings show.
-_PER_TOPIC = {
-    "consent-journal": (4, 5),
-    "feed-preprints": (4, 5),
-    "heldout-society": (4, 5),
-    "heldout-preprints": (4, 5),
-    "loadmore-portal": (9, 10),
-} | FRESH_PER_TOPIC | fresh2.FRESH2_PER_TOPIC
+_PER_TOPIC = (
+    {
+        "consent-journal": (4, 5),
+        "feed-preprints": (4, 5),
+        "heldout-society": (4, 5),
+        "heldout-preprints": (4, 5),
+        "loadmore-portal": (9, 10),
+    }
+    | FRESH_PER_TOPIC
+    | fresh2.FRESH2_PER_TOPIC
+    | fresh3.FRESH3_PER_TOPIC
+)
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
 _BATCHED = ("deep-archive",)
@@ -158,59 +159,6 @@ _CLOSINGS = (
 )
 
 
-@dataclass(frozen=True)
-class UnfamiliarTopic:
-    """A topic as requests name it (`name`), and the words its papers are written in."""
-
-    slug: str
-    name: str
-    plain: tuple[str, ...]
-    subjects: tuple[str, ...]
-    effects: tuple[str, ...]
-    methods: tuple[str, ...]
-    templates: tuple[str, ...]
-    plain_titles: tuple[str, ...]
-    contexts: tuple[str, ...]
-    findings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class NearMiss:
-    """Papers that share a topic's words and answer something else."""
-
-    slug: str
-    mimics: str
-    titles: tuple[str, ...]
-    context: str
-
-
-@cache
-def unfamiliar_topics() -> tuple[tuple[UnfamiliarTopic, ...], tuple[NearMiss, ...]]:
-    """The topics and near misses of `unfamiliar_topics.toml`, checked when read."""
-    raw = tomllib.loads(resources.files(__package__).joinpath(_DATA_FILE).read_text(encoding="utf-8"))
-    try:
-        topics = tuple(_topic(entry) for entry in raw["topic"])
-        near = tuple(
-            NearMiss(slug=e["slug"], mimics=e["mimics"], titles=tuple(e["titles"]), context=e["context"])
-            for e in raw["near_miss"]
-        )
-    except (KeyError, TypeError) as exc:
-        raise ConfigError(f"{_DATA_FILE} is missing a required entry: {exc}") from exc
-    slugs = {t.slug for t in topics}
-    if len(slugs | {n.slug for n in near}) != len(topics) + len(near) or any(n.mimics not in slugs for n in near):
-        raise ConfigError(f"{_DATA_FILE}: slugs must be unique and every near miss must mimic a topic")
-    return topics, near
-
-
-def _topic(entry: dict[str, Any]) -> UnfamiliarTopic:
-    fields = {key: tuple(value) for key, value in entry.items() if isinstance(value, list)}
-    topic = UnfamiliarTopic(slug=entry["slug"], name=entry["name"], **fields)
-    unplain = [c for c in topic.contexts if not any(p in c.lower() for p in topic.plain)]
-    if unplain:
-        raise ConfigError(f"{_DATA_FILE}: a context of {topic.slug!r} makes none of its topic plain: {unplain[0]!r}")
-    return topic
-
-
 def generate_unfamiliar_web(seed: int) -> Testbed:
     """The unfamiliar sites (the held-out ones included) for `seed`: items, works on two sites, requests."""
     rng = random.Random(f"unfamiliar-web-{seed}")
@@ -225,8 +173,7 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
         items = writer.publish(items, specs=specs, preprints=preprints, journal=journal, topics=shared)
     testbed = Testbed(
         seed=seed,
-        topics=tuple(Topic(slug=t.slug, name=t.name, keywords=t.plain, aspects=()) for t in topics)
-        + tuple(Topic(slug=n.slug, name=f"near misses of {n.mimics}", keywords=(), aspects=()) for n in near_misses),
+        topics=testbed_topics(topics, near_misses),
         sites=specs,
         items=tuple(items),
         queries=(),
@@ -235,7 +182,9 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     queries = [q for spec in specs for q in _requests(rng, testbed, spec, plans.get(spec.name, ()), topics)]
     web = testbed.model_copy(update={"queries": tuple(queries)})
     web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout", (FRESH_SITE_SPECS, FRESH_PLANS, {}))
-    return _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout2", fresh2.FRESH2_BATCH)
+    web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout2", fresh2.FRESH2_BATCH)
+    own, own_near = unfamiliar_topics(fresh3.FRESH3_TOPICS_FILE)  # the third batch's topics: held out with it
+    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout3", fresh3.FRESH3_BATCH)
 
 
 def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, stream: str, batch: Any) -> Testbed:
@@ -246,7 +195,10 @@ def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, strea
     items = [i for spec in specs for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
     for (preprints, journal), slugs in shared.items():
         items = writer.publish(items, specs=specs, preprints=preprints, journal=journal, topics=slugs)
-    web = testbed.model_copy(update={"sites": testbed.sites + specs, "items": testbed.items + tuple(items)})
+    new = tuple(t for t in testbed_topics(topics, near) if t not in testbed.topics)
+    web = testbed.model_copy(
+        update={"sites": testbed.sites + specs, "items": testbed.items + tuple(items), "topics": testbed.topics + new}
+    )
     queries = [q for spec in specs for q in _requests(rng, web, spec, plans[spec.name], topics)]
     return web.model_copy(update={"queries": testbed.queries + tuple(queries)})
 
@@ -340,7 +292,7 @@ class _Writer:
             if title not in self._titles:
                 break
         else:
-            raise ConfigError(f"{_DATA_FILE}: topic {topic.slug!r} has too few words for unique titles")
+            raise ConfigError(f"topic {topic.slug!r} has too few words for unique titles")
         self._titles.add(title)
         lowered = {key: sentence_case(value) for key, value in words.items()}
         sentences = [
@@ -418,7 +370,8 @@ class _Writer:
 def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, str, str, str | None, str | None]:
     """(key, path, PDF path, DOI, arXiv-style id) in the site's own scheme."""
     layout = spec.layout
-    schemes = {"heldout": heldout_identity, "fresh": fresh_identity, "fresh2": fresh2.fresh2_identity}
+    schemes = {"heldout": heldout_identity, "fresh": fresh_identity, "fresh2": fresh2.fresh2_identity,
+               "fresh3": fresh3.fresh3_identity}  # fmt: skip
     if layout.split("-")[0] in schemes:
         return schemes[layout.split("-")[0]](layout, day, serial, title)
     if layout == "consent-journal":
