@@ -13,6 +13,9 @@ from research_crawler.eval.testbed.fresh_heldout2_repository import Fresh2Reposi
 from research_crawler.eval.testbed.fresh_heldout3 import Fresh3PreprintSite
 from research_crawler.eval.testbed.fresh_heldout3_repository import Fresh3RepositorySite
 from research_crawler.eval.testbed.fresh_heldout3_society import Fresh3SocietySite
+from research_crawler.eval.testbed.fresh_heldout4 import Fresh4ThesesSite
+from research_crawler.eval.testbed.fresh_heldout4_journal import Fresh4JournalSite
+from research_crawler.eval.testbed.fresh_heldout4_lab import Fresh4LabSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -46,6 +49,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh3-preprints": Fresh3PreprintSite,
     "fresh3-society": Fresh3SocietySite,
     "fresh3-repository": Fresh3RepositorySite,
+    "fresh4-theses": Fresh4ThesesSite,
+    "fresh4-lab": Fresh4LabSite,
+    "fresh4-journal": Fresh4JournalSite,
 }
 
 

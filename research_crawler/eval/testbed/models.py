@@ -38,6 +38,9 @@ Layout = Literal[
     "fresh3-preprints",
     "fresh3-society",
     "fresh3-repository",
+    "fresh4-theses",
+    "fresh4-lab",
+    "fresh4-journal",
 ]
 
 

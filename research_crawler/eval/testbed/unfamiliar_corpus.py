@@ -18,6 +18,7 @@ from typing import Any
 from research_crawler.errors import ConfigError
 from research_crawler.eval.testbed import fresh_heldout2 as fresh2
 from research_crawler.eval.testbed import fresh_heldout3 as fresh3
+from research_crawler.eval.testbed import fresh_heldout4 as fresh4
 from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
@@ -48,6 +49,7 @@ _PER_TOPIC = (
     | FRESH_PER_TOPIC
     | fresh2.FRESH2_PER_TOPIC
     | fresh3.FRESH3_PER_TOPIC
+    | fresh4.FRESH4_PER_TOPIC
 )
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
@@ -184,17 +186,22 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout", (FRESH_SITE_SPECS, FRESH_PLANS, {}))
     web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout2", fresh2.FRESH2_BATCH)
     own, own_near = unfamiliar_topics(fresh3.FRESH3_TOPICS_FILE)  # the third batch's topics: held out with it
-    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout3", fresh3.FRESH3_BATCH)
+    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout3", fresh3.FRESH3_BATCH)
+    own, own_near = unfamiliar_topics(fresh4.FRESH4_TOPICS_FILE)  # the fourth batch's topics: held out with it
+    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout4", fresh4.FRESH4_BATCH)
 
 
 def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, stream: str, batch: Any) -> Testbed:
-    """`testbed` and a fresh held-out batch (specs, plans, shared works), from its own stream (others' items kept)."""
-    specs, plans, shared = batch
+    """`testbed` and a fresh held-out batch (specs, plans, shared works, and the sites whose works have one author
+    each, when named), from its own stream (others' items kept)."""
+    specs, plans, shared, *solo = batch
     rng = random.Random(f"{stream}-{seed}")
     writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near})
     items = [i for spec in specs for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
     for (preprints, journal), slugs in shared.items():
         items = writer.publish(items, specs=specs, preprints=preprints, journal=journal, topics=slugs)
+    single = solo[0] if solo else ()
+    items = [i.model_copy(update={"authors": i.authors[:1]}) if i.site in single else i for i in items]
     new = tuple(t for t in testbed_topics(topics, near) if t not in testbed.topics)
     web = testbed.model_copy(
         update={"sites": testbed.sites + specs, "items": testbed.items + tuple(items), "topics": testbed.topics + new}
@@ -371,7 +378,7 @@ def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, 
     """(key, path, PDF path, DOI, arXiv-style id) in the site's own scheme."""
     layout = spec.layout
     schemes = {"heldout": heldout_identity, "fresh": fresh_identity, "fresh2": fresh2.fresh2_identity,
-               "fresh3": fresh3.fresh3_identity}  # fmt: skip
+               "fresh3": fresh3.fresh3_identity, "fresh4": fresh4.fresh4_identity}  # fmt: skip
     if layout.split("-")[0] in schemes:
         return schemes[layout.split("-")[0]](layout, day, serial, title)
     if layout == "consent-journal":
