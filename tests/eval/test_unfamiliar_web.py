@@ -20,6 +20,7 @@ from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testb
 from research_crawler.eval.testbed.fresh_heldout import FRESH_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout2 import FRESH2_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout4 import FRESH4_SITE_SPECS
 from research_crawler.eval.testbed.full_text import search_terms
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 from research_crawler.eval.testbed.layouts import make_site_app, offline_links
@@ -30,7 +31,12 @@ from research_crawler.report.identity import normal_title
 
 UNFAMILIAR = [
     spec.name
-    for spec in UNFAMILIAR_SITE_SPECS + HELDOUT_SITE_SPECS + FRESH_SITE_SPECS + FRESH2_SITE_SPECS + FRESH3_SITE_SPECS
+    for spec in UNFAMILIAR_SITE_SPECS
+    + HELDOUT_SITE_SPECS
+    + FRESH_SITE_SPECS
+    + FRESH2_SITE_SPECS
+    + FRESH3_SITE_SPECS
+    + FRESH4_SITE_SPECS
 ]
 ATOM = "{http://www.w3.org/2005/Atom}"
 
