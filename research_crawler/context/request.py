@@ -15,6 +15,7 @@ from typing import Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from research_crawler.errors import ConfigError
+from research_crawler.text.untrusted import untrusted
 
 __all__ = [
     "COUNT_PATTERN",
@@ -58,11 +59,12 @@ def checked_item_kind(value: str) -> str:
 def checked_query(
     text: str, *, what: str = "the query", example: str = _EXAMPLE_QUERY, count_alone: bool = False
 ) -> str:
-    """`text` without surrounding space, when it can be a request: words (at least one letter) and at most
+    """`text` without surrounding space and without control, bidi or zero-width characters (a query may come from a
+    batch file or a web form: it is printed back), when it can be a request: words (at least one letter) and at most
     `MAX_QUERY_CHARS` characters; with `count_alone` (a follow-up) a number of items alone too ("3"). Otherwise
     ConfigError, one line saying why and what to write instead, e.g. `example`: "0" asks for nothing, and a
     document pasted as a query is not a request."""
-    stripped = text.strip()
+    stripped = untrusted(text).strip()
     if not stripped:
         raise ConfigError(f"{what} is empty: say what to look for, e.g. {example}")
     if len(stripped) > MAX_QUERY_CHARS:

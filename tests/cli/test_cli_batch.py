@@ -262,3 +262,16 @@ def test_the_summary_is_appended_as_queries_end_never_rewritten(
     assert [rows for _, rows in seen] == [0, 1, 2], "each row is written when its query ends, and only then"
     assert {inode for inode, _ in seen} == {summary.stat().st_ino}, "the file was replaced, not appended to"
     assert [row["index"] for row in _summary(home / "out")] == ["1", "2", "3"]
+
+
+def test_a_batch_files_query_never_writes_control_bytes_to_the_terminal_or_the_summary(home: Path) -> None:
+    # A batch file is data from elsewhere: its query is printed back ("[1/1] running …") and written to summary.csv.
+    hostile = "graph neural networks \x1b]0;owned\x07\x1b[2J\x9b31m\u202e"
+    (home / "q.jsonl").write_text(json.dumps({"query": hostile, "sites": ["ftp://example.org/"]}) + "\n", "utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out", "--model", "simulated", "--reranker", "bm25"])
+    assert result.exit_code == 1, result.output
+    assert "[1/1] running  graph neural networks" in result.stderr
+    for unsafe in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert unsafe not in result.output
+    [row] = _summary(home / "out")
+    assert row["query"] == "graph neural networks ]0;owned[2J31m"

@@ -203,3 +203,9 @@ def test_a_follow_up_that_only_changes_the_choice_needs_no_search(text: str, onl
 )
 def test_a_question_about_what_was_published_reads_its_subject_alone(text: str) -> None:
     assert read(text).topic == "speech recognition for low-resource languages"
+
+
+def test_a_query_loses_its_control_bidi_and_zero_width_characters() -> None:
+    assert checked_query("GNN\x1b[2J papers\u202e\u200b\x07 ") == "GNN[2J papers"
+    with pytest.raises(ConfigError, match="the query is empty"):
+        checked_query("\x1b\x07\u200b")
