@@ -42,10 +42,16 @@ _ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
 # Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
 _LETTER = r"[^\W\d_]"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+_TO = r"\s*[-–—]\s*"
 _DATE_IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
     r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
+    # a run of days, "1-4 June 2004", "June 1–4, 2004", "30 May - 2 June 2004": dated as precisely as both ends agree
+    rf"|(?P<range>(?:\d{{1,2}}{_ORDINAL}(?:\s+{_LETTER}{{3,10}}\.?)?{_TO}\d{{1,2}}{_ORDINAL}\s+{_LETTER}{{3,10}}\.?"
+    rf"|{_LETTER}{{3,10}}\.?\s+\d{{1,2}}{_ORDINAL}{_TO}(?:{_LETTER}{{3,10}}\.?\s+)?\d{{1,2}}{_ORDINAL}),?\s+"
+    r"(?:1[5-9]|20)\d\d)"
     rf"|(?P<words>(?:\d{{1,2}}(?:st|nd|rd|th|\.)?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
     # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET")
     r")(?!(?!\d{1,2}:\d\d)[\d/-]|[^\W\d_A-Z])",
@@ -88,6 +94,8 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
             value = normalise_date(match.group("iso"))
         elif match.group("dmy"):
             value = _day_first(match.group("dmy"))
+        elif match.group("range"):
+            value = _range_date(match.group("range"))
         else:
             value = _words_date(match.group("words"))
         if value and year_of(value):
@@ -147,6 +155,20 @@ def htmldate_date(html: str, *, url: str | None) -> str | None:
         logger.debug("htmldate failed: %s", exc)
         return None
     return str(found) if found else None
+
+
+def _range_date(text: str) -> str | None:
+    """A run of days as precisely as its two ends agree: "1-4 June 2004" is 2004-06, "30 May - 2 June 2004" 2004."""
+    year = year_of(text)
+    months = {_words_date(f"{word} {year}") for word in re.findall(rf"{_LETTER}{{3,10}}\.?", text)}
+    if None in months or not year:
+        return None  # a word that names no month: no run of days
+    first, last = (int(day) for day in re.findall(r"(?<!\d)\d{1,2}(?!\d)", text)[:2])
+    if len(months) == 1 and first >= last:
+        # no run of days but a number before a date: "Number 10 - 5 October 2020"
+        after = re.split(_TO, text, maxsplit=1)[1]
+        return _words_date(after) if re.match(rf"\d{{1,2}}{_ORDINAL}\s+{_LETTER}", after) else None
+    return months.pop() if len(months) == 1 else year
 
 
 def _day_first(text: str) -> str | None:

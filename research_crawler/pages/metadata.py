@@ -37,7 +37,7 @@ from research_crawler.pages.metadata_sources import (
     read_tag_sources,
 )
 from research_crawler.pages.page_shows import Block, VisiblePage, label_kind, read_visible_page, words_of
-from research_crawler.pages.person_names import is_person_name, name_key, split_people
+from research_crawler.pages.person_names import is_person_name, name_key, same_person, split_people
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -472,7 +472,8 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
         named += [name for name in page.byline_after(label, reach=60) if name not in named]
     for value in page.field_values("authors"):
         people = split_people(value) or ([value] if is_person_name(value) else [])
-        named += [name for name in people if name not in named]
+        # (a person another field has named already, written another way: "Izadpanah, H." / "Hossein Izadpanah")
+        named += [name for name in people if not any(same_person(name, seen) for seen in named)]
     if named:
         return named, "page_field"
     named = page.role_marked_authors()

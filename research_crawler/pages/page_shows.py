@@ -234,6 +234,7 @@ class Block:
     header_cell: bool = False
     words: str = ""
     links: tuple[str, ...] = ()  # the texts of the links it holds, in order
+    list_item: tuple[int, int] | None = None  # (its list, its item) where it sits in a <ul>/<ol>'s item
 
 
 @dataclass
@@ -407,6 +408,7 @@ def _blocks(root: Any) -> list[Block]:
     parts: list[str] = []
     links: list[str] = []
     owner: list[Any] = [root]
+    keys: dict[Any, int] = {}
 
     def flush() -> None:
         text = collapse_whitespace(clean_text("".join(parts)))
@@ -416,7 +418,8 @@ def _blocks(root: Any) -> list[Block]:
             header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
             shown = tuple(link for link in links if link)
             level, chrome = _heading_level(element), _in_chrome(element)
-            blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown))
+            item = _list_item(element, keys)
+            blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown, item))
         links.clear()
 
     for event, element in etree.iterwalk(root, events=("start", "end")):
@@ -439,6 +442,56 @@ def _blocks(root: Any) -> list[Block]:
                 parts.append(element.tail)
     flush()
     return blocks
+
+
+def _list_item(element: Any, keys: dict[Any, int]) -> tuple[int, int] | None:
+    """(its list, its item) for the nearest list item that holds `element`, numbered in `keys`; None outside lists."""
+    for node in (element, *element.iterancestors()):
+        if node.tag == "li":
+            parent = node.getparent()
+            if parent is None or parent.tag not in ("ul", "ol", "menu"):
+                return None
+            return keys.setdefault(parent, len(keys)), keys.setdefault(node, len(keys))
+    return None
+
+
+def _tab_or_section(label: Block, value: Block) -> bool:
+    """Whether a label-like block and the block after it are a page's tabs, menu entries or section headings, not a
+    label and its value: the label is a link ("Authors" leading to the authors' section), the two are items of one
+    list ("Abstract | Authors | Cited By" tabs), or the value is a heading at the label's level or above."""
+    if label.text.rstrip().endswith(":"):
+        return False  # a tab or a section's name never ends with a colon; a label does
+    if label.text.strip() in label.links:
+        return True
+    if label.list_item and value.list_item and label.list_item[0] == value.list_item[0]:
+        return label.list_item[1] != value.list_item[1]
+    return bool(label.heading and value.heading and value.heading <= label.heading)
+
+
+# "…, Issue Date: April 2003, Written by: …": a known label after a comma starts a field of its own.
+_LABEL_AFTER_COMMA = re.compile(r"(?:^|,\s+)(?P<label>[^,:;|]{1,60}?)\s*:(?=\s)")
+
+
+def _labelled_parts(text: str) -> list[tuple[str, str]]:
+    """(label, value) for each known label in a line of labelled parts ("Received: …; Published: …", "This paper
+    appears in: X, Issue Date: April 2003, Written by: A, H.; B, T."): parts are split at ";" and "|", and at a
+    comma before a known label; an author list's parts without a label ("B, T.") run on from the label before them."""
+    found: list[tuple[str, str]] = []
+    for segment in re.split(r"\s*[;|]\s*", text):
+        starts = [m for m in _LABEL_AFTER_COMMA.finditer(segment) if label_kind(m["label"])]
+        head = segment[: starts[0].start()] if starts else segment
+        if not starts or starts[0].start() > 0:
+            label, colon, value = head.partition(":")
+            if colon and label_kind(label):
+                found.append((label, value))
+            elif not colon and found and label_kind(found[-1][0]) == "authors" and split_people(head):
+                found[-1] = (found[-1][0], f"{found[-1][1]}; {head}")
+            elif colon or found:
+                found.append(("", ""))  # another field: the author list before it has ended
+        for start, end in zip(starts, [*starts[1:], None], strict=False):
+            value = segment[start.end() : end.start() if end else len(segment)]
+            found.append((start["label"], value))
+    return [(label, value) for label, value in found if label and value.strip()]
 
 
 def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
@@ -466,15 +519,9 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
             label = collapse_whitespace(cells[0].text_content())
             add(label, cells[1].text_content(), positions.get(label, 0))
     for index, block in enumerate(blocks):
-        segments = [segment for segment in re.split(r"\s*[;|]\s*", block.text) if ":" in segment]
-        labelled = [
-            (label, value)
-            for label, _, value in (seg.partition(":") for seg in segments)
-            if label_kind(label) and value.strip()
-        ]
+        labelled = _labelled_parts(block.text)
         for label, value in labelled:
-            if value.strip():
-                add(label, value, index)
+            add(label, value, index)
         # a date label and its date in a line with no colon between ("First published on the web 26th September
         # 2016", "…, Available online 26 November 2014"), unless the line is a link: it dates the work it leads to
         written = None if labelled or block.text.strip() in block.links else date_label_in_line(block.text, label_kind)
@@ -485,6 +532,8 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue
         following = [b for b in blocks[index + 1 : index + 3] if b.text.strip(" :")]
+        if following and _tab_or_section(block, following[0]):
+            continue
         if following and not label_kind(following[0].text) and not following[0].header_cell:
             add(block.text, following[0].text, following[0].index)
             if label_kind(block.text) == "authors" and block.text.rstrip().endswith(":") and not block.chrome:

@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["NAME_PARTICLES", "clean_name", "is_person_name", "name_key", "split_people", "surname"]
+__all__ = [
+    "NAME_PARTICLES",
+    "clean_name",
+    "is_person_name",
+    "name_key",
+    "same_person",
+    "split_people",
+    "surname",
+]
 
 # Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
 # ("¤a": PLOS marks a current address with a currency sign and a letter.)
@@ -21,6 +29,12 @@ _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
 # Affiliation letters set apart after a name, "Sarah Maria Vargas a b, Ana Carolina Barcelos a": single lower-case
 # letters (a run of them, or "a,b") between the name and the next separator or the end.
 _SPACED_LETTER_MARKS = re.compile(r"(?<=[^\W\d_]{2})(?:\s[a-z](?:,[a-z])*)+(?=\s*(?:[,;&]|$))")
+# Affiliation marks of a letter and a number, glued to a name written in capitals or set apart after it: "SARAH
+# THOMSONa1, NICHOLAS N. JONSSONa2 and FRANK KATZERa1 c1" (the superscripts "a1", "c1" run into the text). A
+# capitalised name's own letters are never lower case after its capitals, so the glued run is the mark.
+_GLUED_MARKS = re.compile(
+    r"(?<=[A-Z]{2})[a-z]\d{1,2}(?:,[a-z]\d{1,2})*(?=[\s,;&]|$)|(?<=\S)\s[a-z]\d{1,2}(?=\s*(?:[,;&]|$))"
+)
 _MARK_AFTER_COMMA = re.compile(r"\s*,\s*([*†‡§¶∥⊥]+)(?=\s)")
 _ROLES = re.compile(
     r"\s*¬?\s*[\[(](?:author|autor|auteur|verfasser(?:in)?|creator|hrsg\.?|ed\.?|eds\.?|editor|herausgeber|-)[\])]"
@@ -187,6 +201,9 @@ _NOT_NAME_WORDS = frozenset(
         "comments",
         "comment",
         "metrics",
+        "cited",
+        "citing",
+        "by",
         "figures",
         "tables",
         "supplementary",
@@ -293,7 +310,7 @@ def split_people(text: str) -> list[str]:
     """The names in an author list, in its order. "Last, First" stays one name; "A, B and C", "A; B", "A & B" and
     "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
-    text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", text))
+    text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", _GLUED_MARKS.sub("", text)))
     text = _BY.sub("", text).strip(" ,;")
     # a footnote mark set after the comma that ends its name ("Emilie Cauët ,† Dominique Dehareng ,‡ and …")
     text = _MARK_AFTER_COMMA.sub(r"\1,", text)
@@ -333,6 +350,22 @@ def name_key(name: str) -> str:
     """`name`'s surname without accents or case, to find one name written two ways ("J. Smith", "Smith, John")."""
     plain = unicodedata.normalize("NFKD", surname(name))
     return "".join(ch for ch in plain if ch.isalnum()).casefold()
+
+
+def same_person(one: str, other: str) -> bool:
+    """Whether two names are one person written two ways ("Izadpanah, H." and "Hossein Izadpanah"): the same
+    surname, and given names that begin alike (where both write one; "Chang, Y.-J." and "Chang, G.K." are two)."""
+    if name_key(one) != name_key(other):
+        return False
+    first, second = _given_initial(one), _given_initial(other)
+    return not first or not second or first == second
+
+
+def _given_initial(name: str) -> str:
+    name = clean_name(name)
+    given = name.partition(",")[2] if "," in name else " ".join(name.split()[:-1])
+    letters = [ch for ch in given if ch.isalpha()]
+    return letters[0].casefold() if letters else ""
 
 
 def _split_commas(part: str) -> list[str]:

@@ -51,6 +51,8 @@ def decide_date(
     if shown is not None:
         return *shown, None
     found = htmldate_date(html, url=url if url.startswith("http") else None)
+    if found and _history_date_only(page, found):
+        return None, None, None  # "(Received December 10 2015)": when the work was received, not published
     year = year_of(found)
     if year and any(
         f" {year} " in f" {block.words} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
@@ -60,6 +62,13 @@ def decide_date(
         shown_days = {day for block in page.blocks for day in dates_in_text(block.text)}
         return (found if found in shown_days else year), "htmldate", None
     return None, None, None
+
+
+def _history_date_only(page: VisiblePage, day: str) -> bool:
+    """Whether the page writes `day` only in lines that date another event than publication (received, revised,
+    accepted, updated): the date htmldate took from the text is then none of the work's publication."""
+    lines = [block.text for block in page.blocks if day in dates_in_text(block.text)]
+    return bool(lines) and all(_NOT_PUBLICATION.search(line) for line in lines)
 
 
 def _dateline(text: str) -> bool:

@@ -1,0 +1,140 @@
+"""Article pages as the page corpus's eighth batch showed them: a line of labelled parts that holds the author list
+("This paper appears in: …, Issue Date: …, Written by: Roe, J.; Doe, A."), tabs and section headings that look like
+labels ("Authors", "Cited By"), names in capitals with affiliation marks glued on ("THOMSONa1"), a publication
+history whose received date is not the publication date, and a conference's run of days ("1-4 June 2004").
+
+Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.person_names import same_person, split_people
+
+URL = "https://library.example.org/document/4711"
+TITLE = "Hybrid optical and radio links for metropolitan networks"
+TEXT = "<p>" + "A sentence of the article that goes on for a while to make a paragraph of it. " * 4 + "</p>"
+
+
+def _page(body: str, *, title: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def _tabs(tag: str = "span") -> str:
+    entries = "".join(f"<li><{tag} href='#{n}'>{n}</{tag}></li>" for n in ("Abstract", "Authors", "Cited By"))
+    return f"<ul class='tab-menu'>{entries}</ul>"
+
+
+@pytest.mark.parametrize("tag", ["span", "a"])
+def test_an_authors_tab_is_no_label_and_the_tab_after_it_no_name(tag: str) -> None:
+    body = f"<h1>{TITLE}</h1>{_tabs(tag)}{TEXT}"
+    found = read_item_metadata(_page(body, title=f"Library : {TITLE}"), url=URL)
+    assert "Cited By" not in found.authors
+    assert found.authors == []
+
+
+def test_a_link_to_the_authors_section_is_no_label() -> None:
+    body = f"<h1>{TITLE}</h1><p><a href='#authors'>Authors</a></p><p><a href='#cited'>Cited By</a></p>{TEXT}"
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).authors == []
+
+
+def test_a_section_heading_after_an_authors_heading_is_no_name() -> None:
+    body = f"<h1>{TITLE}</h1>{TEXT}<h2>Authors</h2><h2>Cited By</h2><p>No citing works yet.</p>"
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).authors == []
+
+
+def test_a_labelled_author_list_inside_a_line_of_labelled_parts_is_read_whole() -> None:
+    body = (
+        f"<h1>{TITLE}</h1>{_tabs()}{TEXT}"
+        "<div class='footer'>This paper appears in: <a href='/j/1'>Wireless Letters, Example Society</a>, "
+        "Issue Date: <a href='/i/2'>April 2003</a>, Written by: <span>Roe, J.; Doe, A.; Poe, E.K.</span></div>"
+    )
+    found = read_item_metadata(_page(body, title=f"Library : {TITLE}"), url=URL)
+    assert found.authors == ["Roe, J.", "Doe, A.", "Poe, E.K."]
+    assert found.date == "2003-04"
+
+
+def test_a_person_named_in_two_fields_is_counted_once() -> None:
+    body = (
+        f"<h1>{TITLE}</h1>{TEXT}"
+        "<p>This paper appears in: Wireless Letters, Issue Date: April 2003, Written by: Roe, J.; Doe, A.</p>"
+        "<h2>Authors</h2><h3><a href='/author/1'>Jane Roe</a></h3><p>Jane Roe is a research scientist.</p>"
+    )
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).authors == ["Roe, J.", "Doe, A."]
+
+
+def test_one_surname_with_other_initials_is_another_person() -> None:
+    assert same_person("Izadpanah, H.", "Hossein Izadpanah")
+    assert not same_person("Chang, Y.-J.", "Chang, G.K.")
+    assert not same_person("Roe, J.", "Doe, J.")
+
+
+def test_affiliation_marks_glued_to_names_in_capitals_are_no_part_of_them() -> None:
+    assert split_people("SARAH ROEa1, ELLEN A. DOEa1, NICK N. POEa2 and FRANK LEEa1 c1") == [
+        "SARAH ROE",
+        "ELLEN A. DOE",
+        "NICK N. POE",
+        "FRANK LEE",
+    ]
+    assert split_people("MARY McDONALDa1,a2 and JO SMITHb2") == ["MARY McDONALD", "JO SMITH"]
+
+
+def test_a_byline_in_capitals_with_glued_marks_under_an_author_query_box_is_read() -> None:
+    body = (
+        f"<h3>{TITLE}</h3>"
+        "<ul><li>Article author query</li><li>roe s <a href='/q?a=roe'>[Scholar]</a></li>"
+        "<li>doe ea <a href='/q?a=doe'>[Scholar]</a></li></ul>"
+        "<h3 class='author'>SARAH ROE<sup>a1</sup> and ELLEN A. DOE<sup>a2</sup> <sup><a href='#c1'>c1</a></sup></h3>"
+        f"<p><sup>a1</sup> Example Research Institute, Edinburgh, UK</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title=f"Journals Online - {TITLE}"), url=URL)
+    assert found.authors == ["SARAH ROE", "ELLEN A. DOE"]
+
+
+# a publication history set apart as the journal sets it (htmldate reads an element whose class says "date")
+HISTORY = (
+    "<p class='Dates'>(Received December 10 2015)</p><p class='Dates'>(Revised February 25 2016)</p>"
+    "<p class='Dates'>(Accepted March 12 2016)</p>"
+)
+REFERENCES = "<ul><li>Roe, S. (2015). An earlier study. Example Journal 4, 1–9.</li></ul>"
+TOOLS = "".join(f"<p><a href='/{n}'>{n}</a></p>" for n in ("PDF", "Send to Kindle", "Previous Article", "Next"))
+
+
+def test_the_online_publication_year_beats_the_received_day() -> None:
+    body = (
+        f"<p>Open Journal, Volume 2, e5</p><p>DOI: https://doi.org/10.9999/oj.2016.2 (About DOI), "
+        f"Published online: 2016</p>{TOOLS}<h3>{TITLE}</h3><p>SARAH ROE and ELLEN A. DOE</p>{TEXT}{HISTORY}"
+        f"{REFERENCES}"
+    )
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).date == "2016"
+
+
+def test_a_day_the_page_writes_only_as_its_received_day_is_no_publication_date() -> None:
+    body = f"<h1>{TITLE}</h1><p>SARAH ROE and ELLEN A. DOE</p>{TEXT}{HISTORY}{REFERENCES}"
+    found = read_item_metadata(_page(body, title=TITLE), url=URL)
+    assert found.date is None
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("1-4 June 2004", ["2004-06"]),
+        ("1–4 June 2004", ["2004-06"]),
+        ("June 1-4, 2004", ["2004-06"]),
+        ("3rd-5th September 2015", ["2015-09"]),
+        ("2.-3. Juni 2019", ["2019-06"]),
+        ("30 May - 2 June 2004", ["2004"]),
+        ("4 June 2004", ["2004-06-04"]),
+        ("Volume 25, Number 10 - 5 October 2020", ["2020-10-05"]),  # a number before a date: no run of days
+    ],
+)
+def test_a_run_of_days_is_dated_as_precisely_as_its_ends_agree(text: str, dates: list[str]) -> None:
+    assert dates_in_text(text) == dates
+
+
+def test_a_conference_s_days_give_its_month() -> None:
+    body = f"<h1>{TITLE}</h1>{TEXT}<p>This paper appears in: Conference 2004, Issue Date: 1–4 June 2004</p>"
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).date == "2004-06"
