@@ -28,6 +28,7 @@ from research_crawler.errors import ConfigError, ResearchCrawlerError
 from research_crawler.llm.rate_limit import shared_model_limiter
 from research_crawler.report.models import Report
 from research_crawler.scale.connect import connect_ray
+from research_crawler.text.spreadsheet import spreadsheet_row
 from research_crawler.web.shared_politeness import SharedPoliteness
 
 __all__ = ["SUMMARY_FILE", "BatchRow", "BatchRunner", "BatchTally"]
@@ -112,7 +113,8 @@ class _Summary:
         self._handle.flush()
 
     def append(self, row: BatchRow) -> None:
-        self._writer.writerow({key: "" if value is None else value for key, value in row.model_dump().items()})
+        cells = {key: "" if value is None else value for key, value in row.model_dump().items()}
+        self._writer.writerow(spreadsheet_row(cells))
         self._handle.flush()
 
     def __enter__(self) -> _Summary:

@@ -18,6 +18,7 @@ from research_crawler.eval.judges import JUDGE_METRICS, JudgeVerdict
 from research_crawler.eval.metrics import GroundTruthMetrics, RunFigures
 from research_crawler.eval.work_figures import WorkFigures
 from research_crawler.report.models import AgentStats
+from research_crawler.text.spreadsheet import spreadsheet_row
 
 __all__ = [
     "RESULTS_CSV",
@@ -150,7 +151,7 @@ def results_csv(result: EvaluationResult) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(spreadsheet_row(row) for row in rows)
     return buffer.getvalue()
 
 

@@ -11,15 +11,13 @@ from typing import Literal
 
 from research_crawler.library.records import LibraryItem
 from research_crawler.report.bibtex import to_bibtex
-from research_crawler.text.untrusted import untrusted
+from research_crawler.text.spreadsheet import spreadsheet_cell
 
 __all__ = ["CSV_COLUMNS", "ExportFormat", "export_items"]
 
 ExportFormat = Literal["json", "csv", "bibtex"]
 
 CSV_COLUMNS = ("id", "key", "title", "authors", "date", "doi", "url", "pdf_url", "first_seen", "last_seen", "sites")
-#: A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such text is quoted.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def export_items(items: Sequence[LibraryItem], kind: ExportFormat) -> str:
@@ -29,11 +27,6 @@ def export_items(items: Sequence[LibraryItem], kind: ExportFormat) -> str:
     if kind == "bibtex":
         return to_bibtex([item.to_report_item(rank) for rank, item in enumerate(items, 1)])
     return _csv(items)
-
-
-def _cell(value: str) -> str:
-    text = untrusted(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _csv(items: Sequence[LibraryItem]) -> str:
@@ -55,5 +48,5 @@ def _csv(items: Sequence[LibraryItem]) -> str:
             item.last_seen,
             " ".join(sites),
         ]
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([spreadsheet_cell(value) for value in row])
     return out.getvalue()

