@@ -190,7 +190,13 @@ class OpenAICompatibleClient(BaseModelClient):
         if isinstance(exc, openai.APIConnectionError):
             cause = exc.__cause__ or exc.__context__
             detail = f": {self._scrub(str(cause))}" if cause is not None and str(cause) else ""
-            return TransientModelError(f"the connection to the model endpoint {endpoint} failed{detail}")
+            fix = (
+                "check this machine's network"
+                if _is_openai_cloud(self.settings.base_url)
+                else f"start its server (check with: curl -sf {endpoint}/models), or set OPENAI_BASE_URL to the one "
+                "that runs"
+            )
+            return TransientModelError(f"the connection to the model endpoint {endpoint} failed{detail}; {fix}")
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             detail = self._detail(exc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 from collections.abc import Iterator
 from typing import Annotated, Any
 
@@ -387,3 +388,22 @@ def test_cached_input_reported_by_the_endpoint_is_priced_at_the_cached_rate(serv
     assert fresh.cost_usd == pytest.approx((2048 * 2.5 + 10 * 10) / 1e6)
     assert client.cost(response) == pytest.approx(cached.cost_usd)
     assert ledger.totals().cached_input_tokens == 1536
+
+
+def test_an_endpoint_where_nothing_listens_says_how_to_check_and_fix_it() -> None:
+    with socket.socket() as probe:  # a loopback port where nothing listens: the local server not started
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = ModelSettings(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, request_timeout_s=3.0)
+    client = OpenAICompatibleClient(
+        {"model": "gemma3-270m", "model_client_cls": "OpenAICompatibleClient"},
+        agent_name="planner",
+        ledger=UsageLedger(),
+        settings=settings,
+    )
+    with pytest.raises(ModelError) as caught:
+        client.create(PARAMS)
+    message = str(caught.value)
+    assert f"the connection to the model endpoint http://127.0.0.1:{port}/v1 failed" in message
+    assert f"start its server (check with: curl -sf http://127.0.0.1:{port}/v1/models)" in message
+    assert "OPENAI_BASE_URL" in message and "\n" not in message
