@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -90,12 +91,17 @@ def load_batch(path: Path) -> BatchFile:
     """The ``.yaml``/``.yml`` or ``.jsonl`` batch file at `path`, every entry checked (and no two sharing a run
     directory) in one pass that keeps none of them. ConfigError names the bad entry."""
     suffix = path.suffix.lower()
+    if not path.exists():  # before its name is judged: "must be .jsonl" said of a mistyped path misleads
+        raise ConfigError(f"the batch file {path} does not exist: check its path (ls {shlex.quote(str(path.parent))})")
     if suffix in (".yaml", ".yml"):
         batch = BatchFile(path, count=0, yaml_values=_yaml_values(path))
     elif suffix == ".jsonl":
         batch = BatchFile(path, count=0)
     else:
-        raise ConfigError(f"the batch file {path} must be .yaml, .yml or .jsonl")
+        raise ConfigError(
+            f"the batch file {path} must be .yaml, .yml or .jsonl: name it after what it holds, e.g. "
+            f"mv {shlex.quote(str(path))} {shlex.quote(str(path.with_suffix('.jsonl')))} (one JSON object a line)"
+        )
     with tempfile.TemporaryDirectory(prefix="batch-names-") as scratch, closing(
         sqlite3.connect(Path(scratch) / "names.sqlite3")
     ) as names:

@@ -284,3 +284,15 @@ def test_a_batch_files_query_never_becomes_a_formula_in_summary_csv(home: Path) 
     assert result.exit_code == 1, result.output
     [row] = _summary(home / "out")
     assert row["query"] == "'" + query and row["status"] == "failed"  # a spreadsheet shows it, never runs it
+
+
+def test_a_mistyped_batch_file_is_said_missing_before_its_name_is_judged(home: Path) -> None:
+    result = runner.invoke(app, ["batch", "queries", "--out", "out", "--model", "simulated", "--reranker", "bm25"])
+    assert result.exit_code == 1 and not (home / "out").exists()
+    assert "error: the batch file queries does not exist: check its path (ls .)" in " ".join(result.stderr.split())
+    (home / "queries.txt").write_text('{"query": "graph neural networks"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["batch", "queries.txt", "--out", "out", "--model", "simulated", "--reranker", "bm25"])
+    assert result.exit_code == 1
+    assert "must be .yaml, .yml or .jsonl: name it after what it holds, e.g. mv queries.txt queries.jsonl" in " ".join(
+        result.stderr.split()
+    )
