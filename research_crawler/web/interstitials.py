@@ -1,5 +1,6 @@
 """Consent interstitials: a page that only asks for consent — a cookie notice, "continue to site", a region or
-language chooser — before it shows the page that was asked for, and the way through it a careful person takes.
+language chooser, or who the visitor is ("Are you a healthcare professional?", `audience_questions.py`: answered as a
+researcher would) — before it shows the page that was asked for, and the way through it a careful person takes.
 
 A page is an interstitial when its title or main heading says so (cookies, consent, privacy choices, "choose your
 region") or a consent container holds nearly all its text, and it offers next to nothing else: few words and few
@@ -38,6 +39,7 @@ from research_crawler.pages.html_forms import (
 )
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.page import Determination, Page
+from research_crawler.web.audience_questions import AUDIENCE_LITERALS, CHOSEN, asks_who_the_visitor_is, audience_answers
 from research_crawler.web.block_pages import main_text_words
 from research_crawler.web.page_building import failed_page
 from research_crawler.web.rendering import script_rendering_reason
@@ -46,10 +48,12 @@ __all__ = ["MAX_PASSES", "Interstitial", "find_interstitial", "pass_interstitial
 
 logger = logging.getLogger(__name__)
 
-InterstitialKind = Literal["consent", "region"]
+InterstitialKind = Literal["consent", "region", "audience"]
 
 #: Cheap first look in the lower-cased HTML: a page without any of these words is no interstitial.
-_LITERALS = ("cookie", "consent", "gdpr", "privacy", "continue", "region", "country", "language", "location")
+_LITERALS = (
+    "cookie", "consent", "gdpr", "privacy", "continue", "region", "country", "language", "location", *AUDIENCE_LITERALS
+)  # fmt: skip
 _CONSENT_HEADING = re.compile(
     r"\b(?:cookies?|consent|gdpr|your privacy|privacy (?:settings|preferences|choices|options|notice|cent(?:er|re))"
     r"|data protection|tracking preferences)\b",
@@ -112,7 +116,9 @@ class Interstitial:
     @property
     def described(self) -> str:
         """The page in a few fixed words ("a cookie consent page")."""
-        return "a cookie consent page" if self.kind == "consent" else "a region or language chooser"
+        return {"consent": "a cookie consent page", "region": "a region or language chooser"}.get(
+            self.kind, "a page asking who the visitor is"
+        )
 
 
 def find_interstitial(html: str, *, url: str) -> Interstitial | None:
@@ -129,6 +135,8 @@ def find_interstitial(html: str, *, url: str) -> Interstitial | None:
     if kind is None:
         return None
     base = base_url(tree, url)
+    if kind == "audience":
+        return Interstitial(kind, *_answer_through(tree, base=base, page_url=url))
     action, how = _form_through(tree, base=base, page_url=url)
     if action is None:
         action, how = _link_through(tree, kind, base=base, page_url=url)
@@ -146,8 +154,8 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     scope = body if body is not None else tree
     said = any(_REGION_HEADING.search(h) or _CONSENT_HEADING.search(h) for h in headings)
     containers = _consent_containers(scope)
-    if not said and not containers:
-        return None  # nothing calls itself a notice: the page is what it is (most pages end here, parsed once)
+    if not said and not containers:  # nothing calls itself a notice: the page is what it is, unless it only asks
+        return "audience" if _only_asks_who(tree, scope, html) else None  # who the visitor is
     if _own_heading(scope, containers):
         return None  # the page shows its own heading beside the notice: a page with a banner on top, not a notice
     words = _visible_words(scope, skip_frames=False)
@@ -165,6 +173,17 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     if words and in_containers / words >= _CONTAINER_SHARE and other_words <= _MAX_WORDS_BESIDE_CONTAINER:
         return "consent"
     return None
+
+
+def _only_asks_who(tree: lxml.html.HtmlElement, scope: lxml.html.HtmlElement, html: str) -> bool:
+    """Whether the page is nothing but a question about who its visitor is (`audience_questions.py`): as small as a
+    notice (its own heading, "Welcome to …", is part of the question)."""
+    lowered = html.lower()
+    if not any(literal in lowered for literal in AUDIENCE_LITERALS):
+        return False
+    if _visible_words(scope, skip_frames=False) > _MAX_PAGE_WORDS or _other_links(scope) > _MAX_OTHER_LINKS:
+        return False
+    return main_text_words(html) <= _MAX_OTHER_WORDS and asks_who_the_visitor_is(tree, _visible_text(scope, True))
 
 
 def _own_heading(scope: lxml.html.HtmlElement, containers: list[lxml.html.HtmlElement]) -> bool:
@@ -218,6 +237,10 @@ def _is_container(element: Any) -> bool:
 
 
 def _visible_words(element: lxml.html.HtmlElement, *, skip_frames: bool) -> int:
+    return len(_visible_text(element, skip_frames).split())
+
+
+def _visible_text(element: lxml.html.HtmlElement, skip_frames: bool) -> str:
     texts: list[str] = []
     stack: list[Any] = [element]
     while stack:  # iterative: a very deep DOM must not exhaust the recursion limit
@@ -231,7 +254,7 @@ def _visible_words(element: lxml.html.HtmlElement, *, skip_frames: bool) -> int:
         if node is not element and node.tail:
             texts.append(node.tail)
         stack.extend(reversed(node))
-    return len(" ".join(texts).split())
+    return " ".join(texts)
 
 
 def _text(element: Any) -> str:
@@ -267,6 +290,21 @@ def _form_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) -> t
             if best is None or rank < best[0]:
                 best = (rank, submission, how)
     return (best[1], best[2]) if best is not None else (None, "")
+
+
+def _answer_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) -> tuple[FormSubmission | None, str]:
+    """The answer a researcher gives to the page's audience question, on the page's own site (`audience_questions`)."""
+    answers = [
+        (rank, way)
+        for rank, way in audience_answers(tree, base=base)
+        if way is not None
+        and _on_site(way.action, page_url)
+        and not (way.method == "GET" and _same_page(way.url, page_url))  # a link back to itself leads nowhere
+    ]
+    if not answers:
+        return None, ""
+    rank, way = min(answers, key=lambda answer: answer[0])
+    return way, CHOSEN[rank]
 
 
 def _link_through(

@@ -1,6 +1,7 @@
 """Consent interstitials: a page that only asks for consent is passed the way a person passes it (its continue link,
-its form with the least consent, its international site), the cookie kept for that site alone and for the run
-alone; sign-in walls, paywalls and notices that cannot be passed end with their reason said plainly."""
+its form with the least consent, its international site, a researcher's answer to "who are you?"), the cookie kept
+for that site alone and for the run alone; sign-in walls, paywalls and notices that cannot be passed end with their
+reason said plainly."""
 
 from __future__ import annotations
 
@@ -25,7 +26,16 @@ def journal(server: FaultServer, style: str) -> ConsentSite:
     return ConsentSite(server, journal_pages("Example Journal", PAPERS), style=style)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("style", "choice"), [("link", "continue"), ("form", "necessary"), ("region", "intl")])
+@pytest.mark.parametrize(
+    ("style", "choice"),
+    [
+        ("link", "continue"),
+        ("form", "necessary"),
+        ("region", "intl"),
+        ("audience", "researcher"),  # the researcher's answer, never the public's, never "sign in"
+        ("audience_radio", "yes-hcp"),  # a radio button checked and the form's own "Continue" pressed
+    ],
+)
 async def test_a_notice_is_passed_and_the_page_behind_it_read(
     fault_server: FaultServer, fast_settings: FetchSettings, style: str, choice: str
 ) -> None:
@@ -37,6 +47,48 @@ async def test_a_notice_is_passed_and_the_page_behind_it_read(
     assert page.final_url == fault_server.url("/")
     assert "passed" in page.reason and "cookie kept for this site" in page.reason
     assert site.passes == 1 and site.choices == [choice]  # the form's "only necessary", the international site
+
+
+async def test_an_audience_question_says_what_it_answered(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    journal(fault_server, "audience")
+    async with Fetcher(fast_settings) as fetcher:
+        page = await fetcher.fetch(fault_server.url("/article/gnn"), site_url=fault_server.url("/"))
+    assert page.ok and "State space" not in page.markdown and "Graph neural networks" in page.title
+    assert "passed a page asking who the visitor is first (the crawler answered it as a researcher" in page.reason
+    (post,) = fault_server.hits_for("/consent")
+    assert post.method == "POST" and post.form == {"next": ["/article/gnn"], "choice": ["researcher"]}
+    assert not fault_server.hits_for("/login")
+
+
+@pytest.mark.parametrize(
+    ("answers", "chosen"),
+    [
+        # no researcher's answer: the professional's, before the public's
+        (
+            "<button name=r value=pub>I am a member of the public</button><button name=r value=hcp>I am a "
+            "healthcare professional</button>",
+            "hcp",
+        ),
+        # a yes to the question before a no
+        ("<button name=r value=no>No</button><button name=r value=yes>Yes</button>", "yes"),
+        # a drop-down list of roles sent by the form's button
+        (
+            "<select name=r><option value=''>Select your role</option><option value=pt>Patient</option>"
+            "<option value=sci>Scientist</option></select><button>Continue</button>",
+            "sci",
+        ),
+    ],
+)
+def test_the_answer_chosen_is_the_most_researcher_like(answers: str, chosen: str) -> None:
+    html = (
+        "<html><head><title>Journal</title></head><body><main><h1>Are you a healthcare professional?</h1>"
+        f"<form method=post action='/answer'>{answers}</form></main></body></html>"
+    )
+    found = find_interstitial(html, url="https://example.org/paper/1")
+    assert found is not None and found.kind == "audience" and found.action is not None
+    assert dict(found.action.fields)["r"] == chosen and found.action.action == "https://example.org/answer"
 
 
 async def test_the_consent_form_is_posted_as_a_browser_would(
@@ -173,6 +225,21 @@ def test_no_saved_real_page_is_taken_for_a_notice_or_a_wall() -> None:
         "</h2><p>Essential cookies keep you signed in. Optional analytics cookies are only set after you accept them."
         "</p></main><div class='cookie-banner' role='dialog' aria-label='Cookie consent'><p>We use cookies.</p>"
         "<button>Accept all cookies</button></div></body></html>",
+        # a sign-in for healthcare professionals is a login wall, never answered
+        "<html><head><title>Who are you?</title></head><body><main><h1>Are you a healthcare professional?</h1>"
+        "<form method=post action='/login'><input name=email><input type=password name=pw>"
+        "<button>I am a healthcare professional: sign in</button></form></main></body></html>",
+        # an article that asks the question in its text, with a role selector beside it, is an article
+        "<html><head><title>Who are you? Identity in clinical teams</title></head><body><main><h1>Who are you? "
+        "Identity in clinical teams</h1><p>"
+        + "Clinicians and researchers describe their roles at work. "
+        * 40
+        + "</p><form action='/prefs'><select name=role><option>Researcher</option><option>Patient</option></select>"
+        "<button>Save</button></form></main></body></html>",
+        # a page offering nothing but links to sign in or register asks nothing a researcher answers
+        "<html><head><title>Are you a healthcare professional?</title></head><body><main><h1>Are you a healthcare "
+        "professional?</h1><p><a href='/login'>Sign in</a> <a href='/register'>Register</a></p></main></body>"
+        "</html>",
     ],
 )
 def test_look_alikes_are_ordinary_pages(html: str) -> None:

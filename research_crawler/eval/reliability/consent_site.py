@@ -1,6 +1,7 @@
 """A small journal on loopback that hides every page behind a notice — a cookie notice with a continue link, a
-consent form, a region chooser, a notice whose only button needs a script, a sign-in wall or a paywall — until its
-cookie is set, as many real publishers do. The tests and the reliability catalogue pass (or refuse) it.
+consent form, a region chooser, a question about who the visitor is (answered by buttons or by radio buttons), a
+notice whose only button needs a script, a sign-in wall or a paywall — until its cookie is set, as many real
+publishers do. The tests and the reliability catalogue pass (or refuse) it.
 
 Built on `FaultServer.handle`, so every request is recorded with its cookies and its form.
 """
@@ -16,7 +17,9 @@ from research_crawler.eval.reliability.fault_web import FaultServer, Hit, Reply
 
 __all__ = ["CONSENT_COOKIE", "ConsentSite", "NoticeStyle", "journal_pages"]
 
-NoticeStyle = Literal["link", "form", "region", "script", "login", "paywall", "stubborn"]
+NoticeStyle = Literal[
+    "link", "form", "region", "audience", "audience_radio", "script", "login", "paywall", "stubborn"
+]  # fmt: skip
 CONSENT_COOKIE = "consent"
 
 _POLICY = (
@@ -87,8 +90,7 @@ class ConsentSite:
             )
         if self.style == "form":
             return (
-                head.format("Example Journal")
-                + f"<div id='cookie-consent' class='consent-dialog'>{_POLICY}"
+                head.format("Example Journal") + f"<div id='cookie-consent' class='consent-dialog'>{_POLICY}"
                 "<form method='post' action='/consent'>"
                 f"<input type='hidden' name='next' value='{next_path}'>"
                 "<button type='submit' name='choice' value='all'>Accept all cookies</button>"
@@ -97,17 +99,36 @@ class ConsentSite:
             )
         if self.style == "region":
             return (
-                head.format("Example Journal — choose your region")
-                + "<main><h1>Choose your region</h1><ul>"
+                head.format("Example Journal — choose your region") + "<main><h1>Choose your region</h1><ul>"
                 f"<li><a href='/consent?set=de&amp;next={next_path}'>Deutschland</a></li>"
                 f"<li><a href='/consent?set=fr&amp;next={next_path}'>France</a></li>"
                 f"<li><a href='/consent?set=intl&amp;next={next_path}'>International</a></li>"
                 "</ul></main></body></html>"
             )
+        if self.style == "audience":
+            return (
+                head.format("Who are you? — Example Journal")
+                + "<main><h1>Welcome to Example Journal</h1><p>This site publishes research for healthcare "
+                "professionals and researchers. Please tell us who you are to continue.</p>"
+                f"<form method='post' action='/consent'><input type='hidden' name='next' value='{next_path}'>"
+                "<button name='choice' value='hcp'>I am a healthcare professional</button>"
+                "<button name='choice' value='researcher'>I am a researcher</button>"
+                "<button name='choice' value='public'>I am a patient or a member of the public</button>"
+                "</form><p><a href='/login'>Members: sign in</a></p></main></body></html>"
+            )
+        if self.style == "audience_radio":
+            return (
+                head.format("Example Journal")
+                + "<main><h1>Are you a healthcare professional?</h1><p>The information on this site is intended "
+                f"for healthcare professionals.</p><form method='get' action='/consent'>"
+                f"<input type='hidden' name='next' value='{next_path}'>"
+                "<label><input type='radio' name='choice' value='yes-hcp'> Yes, I am a healthcare professional"
+                "</label><label><input type='radio' name='choice' value='no-public'> No, I am a member of the "
+                "public</label><button type='submit'>Continue</button></form></main></body></html>"
+            )
         if self.style == "script":
             return (
-                head.format("We value your privacy")
-                + f"<main><h1>We value your privacy</h1>{_POLICY}"
+                head.format("We value your privacy") + f"<main><h1>We value your privacy</h1>{_POLICY}"
                 "<button onclick=\"document.cookie='consent=all';location.reload()\">Accept</button>"
                 "</main></body></html>"
             )
