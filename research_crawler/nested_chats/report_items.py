@@ -12,7 +12,7 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
-from research_crawler.report.index_pages import index_page_reason
+from research_crawler.report.index_pages import index_page_reason, is_file_address
 from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
@@ -83,8 +83,14 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         x.note_wall(site.url, page)  # said in the site's summary: the item's details are the listing's
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
-    listed_on = {found.found_on for web in x.web_contexts.values() for found in web.items() if found.url != item.url}
-    index = index_page_reason(page.final_url, (link.url for link in page.links), meta, listed_on=listed_on)
+    listed_on = {  # an item page's own PDF, found on it, lists nothing
+        found.found_on
+        for web in x.web_contexts.values()
+        for found in web.items()
+        if found.url != item.url and not is_file_address(found.url) and found.url != meta.pdf_url
+    }
+    links = (link.url for link in page.links)
+    index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
     if index is not None:  # a journal's volumes, a listing: no work, whatever the Collector took it for
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=f"a listing, not an item: {index}")
         return None

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
-__all__ = ["MAX_LINKS", "looks_like_sitemap", "sitemap_html"]
+__all__ = ["MAX_LINKS", "address_words", "looks_like_sitemap", "sitemap_html"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def sitemap_html(body: bytes, *, url: str, truncated: bool = False) -> str | Non
         f"<p>{len(entries)} {what} listed, newest first by their last change{left}{cut}.</p><ul>",
     ]
     for entry in kept:
-        text = entry.title or ("sitemap " if index else "") + _address_words(entry.url)
+        text = entry.title or ("sitemap " if index else "") + address_words(entry.url)
         changed = f" — last changed {html.escape(entry.lastmod[:10])}" if entry.lastmod else ""
         parts.append(f'<li><a href="{html.escape(entry.url, quote=True)}">{html.escape(text)}</a>{changed}</li>')
     parts.append("</ul></main></body></html>")
@@ -105,7 +105,7 @@ def _is_web_address(url: str) -> bool:
     return urlsplit(url).scheme.lower() in ("http", "https")
 
 
-def _address_words(url: str) -> str:
+def address_words(url: str) -> str:
     """The words of a page's address ("/articles/2024/graph-neural-networks.html" → "articles 2024 graph neural
     networks"): all a sitemap says about a page without a title."""
     parts = urlsplit(url)

@@ -5,8 +5,8 @@ Two items are one work when
   identity only where the page's title agrees (one DOI copied onto three pages of three papers names none of them);
 - their titles are the same after normalisation (three words or more with the same first author, four or more
   when a first author is unknown) and their first authors do not disagree;
-- one is the other's PDF, or a citation of the other met on the other's own page (a "Cite" string: the whole title
-  with its authors or year around it).
+- one is the other's PDF (named by its tags, or a file found on its page: "Download (PDF)"), or a citation of the
+  other met on the other's own page (a "Cite" string: the whole title with its authors or year around it).
 
 The merged item is the work's **version of record**, chosen by one rule whatever order the copies came in: a copy
 read from its own page before one known only from a listing; then a copy with a DOI and no arXiv identifier (the
@@ -26,6 +26,7 @@ from itertools import combinations
 from urllib.parse import unquote
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.report.index_pages import is_file_address
 from research_crawler.report.models import LISTING_SOURCES, ReportItem
 
 __all__ = [
@@ -145,8 +146,11 @@ def _canonical(url: str | None) -> str | None:
 
 
 def _cites(citation: _Copy, work: _Copy) -> bool:
-    """`citation` is `work`'s PDF, or a citation of it on its own page: the whole title with an author or a year."""
+    """`citation` is `work`'s PDF (the one its tags name, or a file found on its own page: "Download (PDF)"), or a
+    citation of it on its own page: the whole title with an author or a year."""
     if work.pdf_url is not None and citation.url == work.pdf_url:
+        return True
+    if citation.found_on == work.url and is_file_address(citation.url):
         return True
     title, text = work.title, citation.title
     if citation.found_on != work.url or len(title.split()) < 3 or title not in text or title == text:

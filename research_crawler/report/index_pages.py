@@ -2,42 +2,103 @@
 subject's list of years, a listing that other items were found on. A report never lists such a page as a work (a
 model may take a journal's or a collection's name, shown like a title, for a paper's).
 
-Read from what the page is, never from its words: other collected items were found on it; or it names no author,
-abstract or DOI of its own and links to several pages below its own address (``/journal/x`` → ``/journal/x/volume/
-2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy does. An item's own files (its PDF, a figure)
-hang below some item pages too, so one or two such links say nothing.
+Read from what the page is, never from its words: other collected items were found on it (an item's own PDF, found
+on its page, says nothing); or it names no author, abstract or DOI of its own and links to several pages below its
+own address (``/journal/x`` → ``/journal/x/volume/2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy
+does; or the names read as its authors are those of an entry it lists — a list item, a table row or a card apart
+from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
+byline. Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints")
+are no author of the page. An item's own files (its PDF, a figure) hang below some item pages too, so one or two
+such links say nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from urllib.parse import urlsplit
+from collections.abc import Iterable, Sequence
+from urllib.parse import urljoin, urlsplit
 
+import lxml.html
+
+from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import ItemMetadata
 
-__all__ = ["MIN_PAGES_BELOW", "index_page_reason"]
+__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address"]
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
+_FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib", ".ris")
+_ENTRIES = ("li", "tr", "article", "dd")
+_FRAMES = frozenset({"nav", "header", "footer", "aside"})
+#: Sources of authors read from tags the publisher wrote for the item itself.
+_PAGE_READINGS = frozenset({"page_heading", "page_field", "page_byline", "page_text", "trafilatura", "html_title"})
+
+
+def is_file_address(url: str) -> bool:
+    """Whether `url` names a file (a PDF, a document, an archive) rather than a page: an item page's own download."""
+    return urlsplit(url).path.lower().endswith(_FILE_SUFFIXES)
 
 
 def index_page_reason(
-    page_url: str, links: Iterable[str], meta: ItemMetadata, *, listed_on: Iterable[str] = ()
+    page_url: str,
+    links: Iterable[str],
+    meta: ItemMetadata,
+    *,
+    listed_on: Iterable[str] = (),
+    html: str = "",
+    page_title: str = "",
 ) -> str | None:
-    """Why the page at `page_url` (its links' URLs `links`, its metadata `meta`) lists other works rather than
-    being one, or None when it may be an item. `listed_on`: the pages other collected items were found on."""
+    """Why the page at `page_url` (its links' URLs `links`, its metadata `meta`, its `html` and `<title>`) lists other
+    works rather than being one, or None when it may be an item. `listed_on`: the pages other collected items (not
+    files) were found on."""
     if page_url in set(listed_on):
         return "other items were found listed on it"
-    if meta.authors or meta.abstract or meta.doi:
+    if meta.abstract or meta.doi:
+        return None
+    authors = [name for name in meta.authors if name.casefold() not in page_title.casefold()]
+    tagged = meta.sources.get("authors") not in _PAGE_READINGS
+    if authors and not tagged and html and _byline_of_an_entry(html, page_url, authors):
+        return "the names read as its authors are an entry's it lists, beside a link to another page"
+    if authors:
         return None
     here = urlsplit(page_url)
     base = here.path.rstrip("/") + "/"
     below = set()
     for url in links:
         parts = urlsplit(url)
-        own_file = url == meta.pdf_url or parts.path.lower().endswith(".pdf")
+        own_file = url == meta.pdf_url or is_file_address(url)
         if parts.netloc == here.netloc and parts.path.startswith(base) and parts.path != base and not own_file:
             below.add(parts.path.rstrip("/"))
     if len(below) >= MIN_PAGES_BELOW:
         return f"it names no author or abstract and links to {len(below)} pages below it, as an index does"
     return None
+
+
+def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> bool:
+    """Whether the first author's name is shown in an entry of a list (outside the page's frames and apart from its
+    main heading) that links to another page of the site, not by that name (an author's profile) nor to a file."""
+    tree = parse_html(html)
+    if tree is None:
+        return False
+    heading = next((h for h in tree.iter("h1") if not _in_frame(h)), None)
+    first = " ".join(authors[0].split())
+    host = urlsplit(page_url).netloc
+    for entry in tree.iter(*_ENTRIES):
+        if _in_frame(entry) or (heading is not None and any(node is heading for node in entry.iter("h1"))):
+            continue
+        if first not in " ".join(entry.text_content().split()):
+            continue
+        for link in entry.iter("a"):
+            href = (link.get("href") or "").strip()
+            if not href or href.startswith(("#", "javascript:", "mailto:")):
+                continue
+            target = urljoin(page_url, href)
+            text = " ".join(link.text_content().split())
+            if urlsplit(target).netloc != host or is_file_address(target) or target == page_url:
+                continue
+            if text and not any(text in name or name in text for name in authors):
+                return True
+    return False
+
+
+def _in_frame(element: lxml.html.HtmlElement) -> bool:
+    return any(isinstance(a.tag, str) and a.tag.lower() in _FRAMES for a in element.iterancestors())

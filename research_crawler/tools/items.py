@@ -2,9 +2,10 @@
 
 An item can only be a URL the page really links to (named by its link number, by that URL, or by its title when the
 title is a link's text on the page) or the page itself (an abstract page is its own item): a URL an LLM made up
-cannot enter the collected items. What the model says it read is checked against the page (`page_evidence.py`): a
-title the page does not show is replaced by the page's (the link's text, or the page's title); a date or an author
-the page does not show is dropped. No field is ever made up.
+cannot enter the collected items, nor a link that shows only its address (a sitemap's entry): it names no title.
+What the model says it read is checked against the page (`page_evidence.py`): a title the page does not show is
+replaced by the page's (the link's text, or the page's title); a date or an author the page does not show is dropped.
+No field is ever made up.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +22,7 @@ from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebC
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.metadata import normalise_date
 from research_crawler.pages.page import Page
+from research_crawler.pages.sitemaps import address_words
 from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.page_evidence import PageEvidence
@@ -48,9 +51,9 @@ class ItemCandidate(BaseModel):
     score: Annotated[float, Field(description="Relevance, 0 (none) to 10 (exactly what was asked).")]
     description: Annotated[str, Field(description="One sentence on what it is about.")] = ""
     date: Annotated[str | None, Field(description="Its date as the page shows it, if it shows one.")] = None
-    authors: Annotated[
-        list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")
-    ] = None
+    authors: Annotated[list[str] | None, Field(description="Its authors as the page shows them, if it shows them.")] = (
+        None
+    )
 
 
 class CollectItemsResult(BaseModel):
@@ -60,9 +63,7 @@ class CollectItemsResult(BaseModel):
     updated: list[str] = Field(default_factory=list)
     unchanged: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
-    retitled: list[str] = Field(
-        default_factory=list, description="Titles not on the page, replaced by the page's own."
-    )
+    retitled: list[str] = Field(default_factory=list, description="Titles not on the page, replaced by the page's own.")
     message: str = ""
 
 
@@ -97,6 +98,12 @@ def collect_items(
         link = page.link_for_url(url)
         if link is not None and not link.same_site and not allow_offsite:
             result.rejected.append(f"{url} leads off this site: only items of the site being explored are stored")
+            continue
+        if link is not None and url not in (page.url, page.final_url) and _names_only_its_address(link.text, url):
+            result.rejected.append(
+                f"{_name(candidate)} shows only its address ({link.text!r}), no title: what it is can only be read "
+                "on its own page"
+            )
             continue
         outcome = web_context.add_item(
             url,
@@ -183,6 +190,17 @@ def _runs_past(title: str, link_text: str) -> bool:
         return False
     words, link_words = normalise_title(title).split(), normalise_title(link_text).split()
     return len(link_words) >= _TITLE_WORDS and len(words) > len(link_words) and words[: len(link_words)] == link_words
+
+
+def _names_only_its_address(text: str, url: str) -> bool:
+    """Whether a link's text is nothing but the words of its own address (a sitemap's entries, a bare URL): it shows
+    no title, so nothing can be stored under it (the page may be a listing, a subject, a month)."""
+    shown = normalise_title(text)
+    if not shown or shown == normalise_title(url):
+        return bool(shown)
+    parts = urlsplit(url)  # one segment's words ("/graph-neural-networks") may well be the title a page shows
+    deep = len([part for part in parts.path.split("/") if part]) >= 2 or bool(parts.query)
+    return deep and shown == normalise_title(address_words(url))
 
 
 def _names(authors: list[str] | None) -> list[str]:

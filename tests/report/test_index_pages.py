@@ -72,3 +72,46 @@ def test_a_journal_the_model_took_for_a_paper_is_left_out_of_a_dated_report() ->
     )
     chosen = choose_items(x, None, today=date(2025, 6, 1))
     assert [item.url for item in chosen.items] == [paper]
+
+
+MONTH = f"{SITE}/subject/soil-science/2024/12"
+MONTH_HTML = (
+    "<html><head><title>Soil Science, December 2024 | Strandline</title></head><body><header><a href='/'>Strandline"
+    "</a></header><main><p><a href='/'>Home</a> › <a href='/subject/soil-science'>Soil Science</a></p>"
+    "<h1>Soil Science: December 2024</h1><p>1 preprint first posted this month.</p><ol><li>"
+    "<a href='/preprint/2412.00012'>2412.00012</a> <b>Mulch Residues in Agricultural Soils</b><br>Anika Costa, "
+    "Nadia Eze<br><small>v1 posted 26 Dec 2024</small></li></ol></main></body></html>"
+)
+
+
+def test_a_listing_whose_first_entry_lends_it_a_byline_is_no_item() -> None:
+    meta = ItemMetadata(
+        title="Soil Science: December 2024", authors=["Anika Costa", "Nadia Eze"], sources={"authors": "page_byline"}
+    )
+    reason = index_page_reason(MONTH, [f"{SITE}/preprint/2412.00012"], meta, html=MONTH_HTML)
+    assert reason is not None and "an entry's it lists" in reason
+    # the same byline from the page's own tags, or an abstract of its own: an item
+    tagged = meta.model_copy(update={"sources": {"authors": "citation"}})
+    assert index_page_reason(MONTH, [], tagged, html=MONTH_HTML) is None
+    assert index_page_reason(MONTH, [], meta.model_copy(update={"abstract": "Mulch…"}), html=MONTH_HTML) is None
+
+
+def test_an_article_with_a_byline_and_linked_names_is_an_item() -> None:
+    article = f"{SITE}/article/7"
+    html = (
+        "<html><body><main><article><p><a href='/subject/soil'>Soil</a></p><h1>Mulch Residues in Soils</h1><ul>"
+        "<li><a href='/people/anika-costa'>Anika Costa</a></li><li><a href='/people/nadia-eze'>Nadia Eze</a></li>"
+        "</ul><p><a href='/article/7/paper.pdf'>PDF</a></p></article><aside><ul><li><a href='/article/9'>Another"
+        " paper</a> Anika Costa</li></ul></aside></main></body></html>"
+    )
+    meta = ItemMetadata(title="Mulch Residues in Soils", authors=["Anika Costa", "Nadia Eze"])
+    meta = meta.model_copy(update={"sources": {"authors": "page_byline"}})
+    assert index_page_reason(article, [f"{SITE}/article/9"], meta, html=html) is None
+
+
+def test_the_sites_own_name_read_as_an_author_does_not_make_an_index_an_item() -> None:
+    subject = f"{SITE}/subject/soil-science"
+    links = [f"{subject}/{year}" for year in (2023, 2024, 2025)]
+    meta = ItemMetadata(title="Soil Science", authors=["Strandline Preprints"], sources={"authors": "page_byline"})
+    assert index_page_reason(subject, links, meta, page_title="Soil Science | Strandline Preprints") is not None
+    assert index_page_reason(subject, links, meta, page_title="Soil Science") is None  # a person may own a site

@@ -131,3 +131,22 @@ def test_a_cite_string_or_pdf_link_on_a_works_page_is_that_work() -> None:
     assert len(merge_same_works([record, extended])) == 2
     pdf = item(3, url="https://cdn.test/x.pdf", title="Download PDF")
     assert len(merge_same_works([record.model_copy(update={"pdf_url": "https://cdn.test/x.pdf"}), pdf])) == 1
+
+
+def test_a_file_found_on_a_works_untagged_page_is_that_work_and_the_page_is_the_record() -> None:
+    # an untagged repository record ("Download (PDF) - Accepted Version"): no tag names its PDF, yet the file found
+    # on the work's own page is that work's, and the entry is the page with its title, never the link's words
+    page = item(
+        1,
+        url=f"{SITE}id/eprint/40/",
+        title="Bloodstream Infection before Culture Results",
+        authors=["Liu, Kwame"],
+        date="2024-07-20",
+        metadata_sources={"title": "page_heading", "authors": "page_field", "date": "page_field"},
+    )
+    pdf = item(2, url=f"{SITE}id/eprint/40/1/bloodstream.pdf", found_on=page.url, title="Download (PDF) - Accepted")
+    for order in ([pdf, page], [page, pdf]):
+        (merged,) = merge_same_works(order)
+        assert merged.url == page.url and merged.title == page.title and merged.also_at == [pdf.url]
+    elsewhere = pdf.model_copy(update={"found_on": f"{SITE}latest/"})  # a file on a listing names no work of its own
+    assert len(merge_same_works([page, elsewhere])) == 2

@@ -195,3 +195,28 @@ def test_a_fuller_title_than_a_shortened_link_is_kept() -> None:
     collect_items(web, page, [{"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8}],
                   state=STATE)  # fmt: skip
     assert web.items()[0].title == "A Benchmark of Graph Transformers for Link Prediction"
+
+
+def test_a_link_that_shows_only_its_address_names_no_item() -> None:
+    # a sitemap read as a page names its pages by the words of their addresses: no title, no item (it may be a
+    # subject's or a month's listing); what it is is read on its own page
+    sitemap = Page(
+        url="http://papers.test/sitemap.xml",
+        final_url="http://papers.test/sitemap.xml",
+        status=200,
+        determination=Determination.OK,
+        title="Sitemap of papers.test",
+        markdown="[subject soil science 2024 12][1] — last changed 2024-12-26\n[graph neural networks][2]",
+        links=[
+            Link(id=1, url="http://papers.test/subject/soil-science/2024/12", text="subject soil science 2024 12",
+                 same_site=True),
+            Link(id=2, url="http://papers.test/graph-neural-networks", text="graph neural networks", same_site=True),
+        ],
+    )  # fmt: skip
+    web = WebContext.for_site(SITE)
+    entries = [{"id": 1, "title": "subject soil science 2024 12", "score": 7}, {"id": 2, "title": "x", "score": 6}]
+    result = collect_items(web, sitemap, entries, state=STATE)
+    assert [item.url for item in web.items()] == ["http://papers.test/graph-neural-networks"]  # a slug may be a title
+    assert "shows only its address" in result.rejected[0] and "link 1" in result.rejected[0]
+    by_url = collect_items(web, sitemap, [{"url": sitemap.links[0].url, "title": "Soils", "score": 7}], state=STATE)
+    assert by_url.added == [] and "shows only its address" in by_url.rejected[0]
