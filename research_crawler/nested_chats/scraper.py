@@ -39,7 +39,7 @@ from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.site_offers import offer_feeds, offer_next_page, offer_sitemaps
-from research_crawler.tools.site_search import found_nothing, usable_mechanisms
+from research_crawler.tools.site_search import forbidden_by_robots, found_nothing, usable_mechanisms
 
 __all__ = ["ScraperChat"]
 
@@ -105,7 +105,7 @@ class ScraperChat:
             x.end_scrape(target.url, site_failure=failure)
             return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
         self.where = self._where(page)
-        search_form_found = self._note_search_form(page)
+        search_form = self._note_search_form(page)
         offered = offer_feeds(x, page) + (offer_sitemaps(x, page) if x.web.visited_count == 1 else 0)
         if target.url == x.web.site_url and page.title and x.web.name == host_of(x.web.site_url):
             with x.lock:  # a site named by its URL takes its start page's title
@@ -128,8 +128,8 @@ class ScraperChat:
         x.end_scrape(target.url)
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
-        if search_form_found:  # said once per site: the Planner keeps every page report
-            facts.append("this site has a search form (search_site can use it)")
+        if search_form:  # said once per site: the Planner keeps every page report
+            facts.append(search_form)
         if next_page:
             facts.append("the next page of this listing is queued")
         if offered:
@@ -167,17 +167,22 @@ class ScraperChat:
             names = [" ".join((x.graph.title(url) or shown_on_site(url, x.web.site_url)).split())[:40] for url in path]
         return "Reached from the start page by: " + " › ".join(names) if len(names) >= 3 else ""
 
-    def _note_search_form(self, page: Page) -> bool:
-        """Remember the site's search form if `page` shows the first one seen there; whether it did."""
-        site = self.exploration.site.url
-        if site in self.exploration.findings.site_search:
-            return False
+    def _note_search_form(self, page: Page) -> str:
+        """Remember the site's search form if `page` shows the first one seen there, and say so ("" when it does not);
+        a search robots.txt forbids is remembered as unusable, and said to be (a person reads the site instead)."""
+        x = self.exploration
+        site = x.site.url
+        if site in x.findings.site_search:
+            return ""
         mechanisms = usable_mechanisms(find_search_mechanisms(page.html, url=page.final_url))
         if not mechanisms:
-            return False
-        self.exploration.findings.site_search[site] = mechanisms
-        self.exploration.findings.search_form_pages[site] = page.final_url
-        return True
+            return ""
+        mechanisms = [forbidden_by_robots(m, x.pages.robots_refusal) for m in mechanisms]
+        x.findings.site_search[site] = mechanisms
+        x.findings.search_form_pages[site] = page.final_url
+        if not any(m.usable or m.kind == "opensearch" for m in mechanisms):
+            return "this site's search is forbidden to crawlers by its robots.txt (browse its pages instead)"
+        return "this site has a search form (search_site can use it)"
 
     def _crawl_and_collect(self, page: Page) -> str:
         """The Crawler's and the Collector's chats on `page`, at once with ``run.scrape_concurrently`` (their

@@ -83,6 +83,13 @@ class PageSource:
             return []  # a replay asks nobody
         return asyncio.run_coroutine_threadsafe(self._fetcher.sitemaps(url), self._loop).result(timeout=self._wait_s)
 
+    def robots_refusal(self, url: str) -> str | None:
+        """Why robots.txt forbids `url` (blocking; robots.txt is fetched once per site), or None when it may be read."""
+        if self._recording is not None:
+            return None  # a replay asks nobody
+        future = asyncio.run_coroutine_threadsafe(self._fetcher.robots_refusal(url), self._loop)
+        return future.result(timeout=self._wait_s)
+
     def _note_start(self, url: str, done: object) -> None:
         if isinstance(done, Future) and not done.cancelled() and done.exception() is None and done.result():
             self._trace.emit("fetch_ahead", action="start", url=url)

@@ -226,6 +226,7 @@ class ResearchSession:
                         fetched_urls=source.fetched_urls,
                         fetch_ahead=source.fetch_ahead,
                         robots_sitemaps=source.sitemaps,
+                        robots_refusal=source.robots_refusal,
                         page_memory=fetcher.revisits if recording is None else None,
                     ),
                     trace=trace,

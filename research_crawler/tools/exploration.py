@@ -96,6 +96,8 @@ class PageAccess:
     """Starts fetching a page the agents will likely read next, in the background (None: nothing is fetched ahead)."""
     robots_sitemaps: Callable[[str], list[str]] | None = None
     """The sitemaps the robots.txt of a URL's site names (None: none are looked for)."""
+    robots_refusal: Callable[[str], str | None] | None = None
+    """Why robots.txt forbids a URL, or None when it may be read (None: nothing is asked before the fetch)."""
     page_memory: PageMemory | None = None
     """What the agents made of pages in earlier runs: a page unchanged since (304) is not read by a model again."""
 

@@ -11,6 +11,7 @@ form's own date, sort and author fields are filled from the request. Nothing is 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 
 from research_crawler.context.urls import try_canonicalize_url
@@ -19,6 +20,7 @@ from research_crawler.pages.html_forms import FormSubmission, submission_identit
 from research_crawler.pages.page import Determination
 from research_crawler.pages.search_dates import with_dates
 from research_crawler.pages.search_forms import (
+    QUERY_PLACEHOLDER,
     SearchMechanism,
     build_search_submission,
     read_opensearch_description,
@@ -26,7 +28,7 @@ from research_crawler.pages.search_forms import (
 from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
 
-__all__ = ["found_nothing", "search_site", "usable_mechanisms"]
+__all__ = ["forbidden_by_robots", "found_nothing", "search_site", "usable_mechanisms"]
 
 #: What a results page says when a search matched nothing ("0 results", "No articles match", "Nothing found").
 _NOTHING_FOUND = re.compile(
@@ -50,6 +52,19 @@ def found_nothing(markdown: str) -> bool:
 def usable_mechanisms(mechanisms: list[SearchMechanism]) -> list[SearchMechanism]:
     """The mechanisms worth remembering for a site: usable forms, and OpenSearch descriptions (read later)."""
     return [m for m in mechanisms if m.usable or (m.kind == "opensearch" and m.description_url)]
+
+
+def forbidden_by_robots(
+    mechanism: SearchMechanism, refusal: Callable[[str], str | None] | None
+) -> SearchMechanism:
+    """`mechanism`, unusable when robots.txt forbids the address its searches go to (`refusal` says why a URL is
+    forbidden): a search nobody may send costs no page and is said to be forbidden, not tried."""
+    if refusal is None or not mechanism.usable or mechanism.method == "TYPE" or not mechanism.url_template:
+        return mechanism
+    why = refusal(mechanism.url_template.replace(QUERY_PLACEHOLDER, "research"))
+    if why is None:
+        return mechanism
+    return mechanism.model_copy(update={"usable": False, "note": f"its robots.txt forbids crawlers its search ({why})"})
 
 
 def search_site(x: Exploration, query: str) -> str:

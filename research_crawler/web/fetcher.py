@@ -219,6 +219,14 @@ class Fetcher:
             return []
         return await self._robots.sitemaps(canonical)
 
+    async def robots_refusal(self, url: str) -> str | None:
+        """Why robots.txt forbids `url` to this crawler (fetched once, like every robots.txt), or None when it may be
+        fetched (or robots.txt is not obeyed)."""
+        if not self._settings.obey_robots or isinstance(canonical := self._canonical(url), tuple):
+            return None
+        verdict = await self._robots.check(canonical)
+        return None if verdict.allowed else verdict.reason or "robots.txt forbids it"
+
     async def abandon(self, url: str) -> None:
         """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
         try:
