@@ -371,3 +371,17 @@ def test_a_later_label_giving_the_first_labelled_date_more_precisely_is_the_date
     body = "<h1>Diversity and Inclusion Metrics</h1><p>Margaret Mitchell, Dylan Baker</p>"
     body += "<p>Publication: AIES '20: Proceedings of the Conference, 2020</p><p>Published: 7 February 2020</p>"
     assert read_item_metadata(_page(body=body), url=URL).date == "2020-02-07"
+
+
+def test_a_labelled_author_list_separated_by_semicolons_is_read_whole() -> None:
+    # a repository record: "Authors: Surname, Given; …" on one line, and a deposit date after the publication date
+    body = (
+        "<h1>Cold-Season Respiration as Permafrost Thaws</h1><p>Authors: Kaur, Jamal; Fernández, Lucía; Okafor, Ada"
+        "</p><h2>Abstract</h2><p>Winter fluxes.</p><table><tr><th>Publication date:</th><td>3rd March 2024</td></tr>"
+        "<tr><th>Date deposited:</th><td>12th June 2024</td></tr></table>"
+    )
+    found = read_item_metadata(
+        _page(body=body, title="Cold-Season Respiration as Permafrost Thaws - Repository"), url=URL
+    )
+    assert found.authors == ["Kaur, Jamal", "Fernández, Lucía", "Okafor, Ada"]
+    assert found.date == "2024-03-03"
