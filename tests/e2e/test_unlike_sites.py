@@ -1,5 +1,6 @@
 """Whole requests, with the simulated model, on small sites built unlike the testbed's — a journal behind a cookie
-notice, one behind a sign-in — as a person would meet them (issue 26)."""
+notice, one behind a sign-in, one that first asks who the visitor is, a repository whose search robots.txt forbids —
+as a person would meet them (issue 26)."""
 
 from __future__ import annotations
 
@@ -190,3 +191,39 @@ def test_a_site_whose_articles_need_a_sign_in_says_so(tmp_path: Path, server: Fa
     assert "asked to sign in or to pay" in summary.detail or "a login wall" in summary.detail, summary
     assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}  # what the listing shows
     assert not [hit for hit in server.hits_for("/login") if hit.method == "POST"]  # never signs in
+
+
+def test_a_journal_that_asks_who_the_visitor_is_is_explored(tmp_path: Path, server: FaultServer) -> None:
+    site = ConsentSite(server, journal_pages("Journal of Learning", PAPERS), style="audience")
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}
+    assert site.passes == 1 and site.choices == ["researcher"]  # once for the run, as a researcher
+    assert not server.hits_for("/login")
+
+
+def test_a_search_robots_txt_forbids_is_never_tried_and_costs_no_page(tmp_path: Path, server: FaultServer) -> None:
+    server.robots("User-agent: *\nDisallow: /cgi/\n")
+    papers = "".join(f"<li><a href='/id/{slug}/'>{title}</a></li>" for slug, title in PAPERS)
+    server.page(
+        "/",
+        "<html><head><title>Repository</title></head><body><header><form action='/cgi/search' method='get'>"
+        "<input name='q'><input type='submit' value='Search'></form></header><main><h1>Repository</h1>"
+        f"<h2>Latest additions</h2><ul>{papers}</ul></main></body></html>",
+    )
+    for slug, title in PAPERS:
+        server.page(
+            f"/id/{slug}/",
+            f"<html><head><title>{title}</title></head><body><main><h1>{title}</h1><p>Authors: Okafor, Ada</p>"
+            f"<h2>Abstract</h2><p>We study {title.lower()} on several benchmarks.</p></main></body></html>",
+        )
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    assert not server.hits_for("/cgi/search")
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    assert not [e for e in events if e["event"] == "fetch" and e["determination"] == "blocked_by_robots"]
+    told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
+    assert "search is forbidden to crawlers by its robots.txt" in told[0]
+    assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}
