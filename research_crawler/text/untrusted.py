@@ -4,8 +4,10 @@ files — ever carries it.
 
 Removed: C0 control characters except tab and newline (ESC, BEL, CR…), DEL and the C1 controls (which include the
 8-bit CSI and OSC), bidirectional overrides, embeddings, isolates and marks, zero-width characters, the BOM, soft
-hyphens, interlinear annotation marks, and the private use area (icon-font glyphs). Output-specific escaping (Rich
-markup, Markdown, BibTeX, HTML) is still each writer's job: this only makes the characters themselves safe.
+hyphens, interlinear annotation marks, the private use area (icon-font glyphs), and the noncharacters (U+FFFE,
+U+FFFF and their kin: no XML may hold them, so one in a title made the watch's Atom feed unreadable).
+Output-specific escaping (Rich markup, Markdown, BibTeX, HTML) is still each writer's job: this only makes the
+characters themselves safe.
 
 Page content put in front of an LLM is delimited as untrusted data, never as instructions (`untrusted_page`).
 """
@@ -21,7 +23,9 @@ __all__ = ["UntrustedText", "untrusted", "untrusted_page"]
 
 _UNSAFE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-    "\ufeff\ufff9-\ufffb\ue000-\uf8ff]"
+    "\ufeff\ufff9-\ufffb\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff"
+    + "".join(f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+    + "]"
 )
 
 

@@ -109,3 +109,15 @@ def test_exports_hold_every_item_with_hostile_text_made_harmless(tmp_path: Path)
     bib = bibtexparser.parse_string(export_items(items, "bibtex"))
     assert len(bib.entries) == 2
     assert {entry.fields_dict["doi"].value for entry in bib.entries} == {"10.9999/0", "10.9999/1"}
+
+
+def test_a_title_holding_a_noncharacter_leaves_the_feed_well_formed(tmp_path: Path) -> None:
+    # U+FFFE and U+FFFF may be in a page's text; no XML may hold them: the feed was unreadable, its next update refused
+    feed_path = tmp_path / "watch.xml"
+    watch = Watch.of("protein design", [A])
+    write_feed(feed_path, watch, _items(tmp_path, ["Protein \ufffe design \uffff one \U0010ffff"]), max_entries=5)
+    ET.parse(feed_path)
+    assert write_feed(feed_path, watch, _items(tmp_path / "later", ["Protein design two"], first=1), max_entries=5) == 2
+    parsed = feedparser.parse(feed_path.read_bytes())
+    assert not parsed.bozo
+    assert [entry.title for entry in parsed.entries] == ["Protein design two", "Protein  design  one"]

@@ -25,8 +25,11 @@ from research_crawler.report.writers import write_report
 from research_crawler.text.untrusted import untrusted
 from research_crawler.web.fetcher import page_from_file
 
-#: What must never come out: C0 but tab and newline, DEL, C1, bidi controls, zero-width characters, BOM.
-FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+#: What must never come out: C0 but tab and newline, DEL, C1, bidi controls, zero-width characters, BOM, noncharacters.
+FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+    "\ufdd0-\ufdef\ufffe\uffff\U0001fffe\U0001ffff\U0010fffe\U0010ffff]"
+)
 HOSTILE = (
     "Graph \x1b[2J\x1b]0;pwned\x07neural [/red] networks \x1b]8;;http://evil.example/\x07click\x1b]8;;\x07 "
     "\u202eevil\u202c \u200bzero\u2060width \x9b31m [link=http://evil.example/]x[/link]"
@@ -35,7 +38,7 @@ HOSTILE = (
 texts = st.text(
     alphabet=st.one_of(
         st.characters(codec="utf-8"),
-        st.sampled_from("\x1b\x07\x9b\x9d\x00\r\x7f\u202e\u2066\u200b\ufeff[]/\\{}<>&\"'%#$_^~"),
+        st.sampled_from("\x1b\x07\x9b\x9d\x00\r\x7f\u202e\u2066\u200b\ufeff\ufffe\uffff\U0010ffff[]/\\{}<>&\"'%#$_^~"),
     ),
     max_size=60,
 )
@@ -129,3 +132,7 @@ def test_page_shows_a_hostile_page_as_data(
     assert not FORBIDDEN.search(without_styles), repr(without_styles[:300])
     assert "[/red] networks" in without_styles and "[link=http://evil.example/]x[/link]" in without_styles
     assert "\x1b]8" not in shown, "no hyperlink escape reaches the terminal"
+
+
+def test_noncharacters_are_removed_since_no_xml_may_hold_them() -> None:
+    assert untrusted("a\ufffe\uffff\ufdd0\ufdef\U0001fffe\U0010ffffb\U0010fffd") == "ab\U0010fffd"
