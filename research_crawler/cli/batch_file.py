@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from research_crawler.config.user_files import load_json, load_yaml, read_user_file, user_file_lines
+from research_crawler.config.user_only import user_only_names
 from research_crawler.context.request import checked_query
 from research_crawler.errors import ConfigError
 
@@ -47,6 +48,18 @@ class BatchEntry(BaseModel):
             return checked_query(value, example='{"query": "papers on graph neural networks"}')
         except ConfigError as exc:
             raise ValueError(str(exc)) from None
+
+    @field_validator("settings")
+    @classmethod
+    def _no_user_only_settings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        refused = user_only_names(value)
+        if refused:
+            first = refused[0].split(" ", 1)[0]
+            raise ValueError(
+                f"a batch file is data and may not set {', '.join(refused)}: choose it yourself for the whole batch, "
+                f"e.g. research-crawler --set {first}=… batch FILE, or in the environment"
+            )
+        return value
 
     def run_dir_name(self) -> str:
         """The entry's run directory: its name, or the query's first words and a digest of the whole entry

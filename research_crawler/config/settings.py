@@ -37,6 +37,7 @@ from research_crawler.config.settings_sources import (
     reading_preset,
 )
 from research_crawler.config.user_files import load_toml, read_user_file
+from research_crawler.config.user_only import user_only_names
 from research_crawler.errors import ConfigError
 
 #: A settings file is a few KiB; anything near this is not one.
@@ -132,7 +133,9 @@ class Settings(BaseSettings):
         chosen = config_file or find_config_file()
         if chosen is not None:  # a file, UTF-8, within the size limit; one line naming it otherwise
             text = read_user_file(chosen, what="the settings file", max_bytes=MAX_SETTINGS_FILE_BYTES)
-            load_toml(text, path=chosen, what="the settings file")  # not TOML, or a number no setting takes
+            data = load_toml(text, path=chosen, what="the settings file")  # not TOML, or a number no setting takes
+            if config_file is None and chosen.parent == Path.cwd():
+                _refuse_user_only(data, chosen)
         preset_path = preset_file(preset) if preset is not None else None
         try:
             with reading_config_file(chosen), reading_preset(preset_path):
@@ -177,6 +180,17 @@ class Settings(BaseSettings):
         else:
             return data
         return {**data, "models": merged}
+
+
+def _refuse_user_only(data: dict[str, Any], path: Path) -> None:
+    """ConfigError when the settings file `path`, found in the current directory rather than named by the user or
+    kept in their config directory, sets what only the user chooses: it may have come with a folder from elsewhere."""
+    refused = user_only_names(data)
+    if refused:
+        raise ConfigError(
+            f"the settings file {path} lies in the current directory, which may have come from elsewhere, and sets "
+            f"{', '.join(refused)}: if you wrote it, name it: research-crawler --config {CONFIG_FILE_NAME} …"
+        )
 
 
 def _describe(exc: ValidationError) -> str:

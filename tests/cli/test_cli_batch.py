@@ -296,3 +296,23 @@ def test_a_mistyped_batch_file_is_said_missing_before_its_name_is_judged(home: P
     assert "must be .yaml, .yml or .jsonl: name it after what it holds, e.g. mv queries.txt queries.jsonl" in " ".join(
         result.stderr.split()
     )
+
+
+@pytest.mark.parametrize(
+    ("settings", "refused"),
+    [
+        ({"fetch": {"allowed_hosts": ["127.0.0.1"]}}, "fetch.allowed_hosts (what the URL guard allows)"),
+        ({"fetch.chromium_path": "./not-chromium.sh"}, "fetch.chromium_path (a program to run)"),
+        ({"models": {"base_url": "http://key.example/v1"}}, "models.base_url (the endpoint that gets your API key)"),
+    ],
+)
+def test_a_batch_file_never_widens_the_guard_runs_a_program_or_sends_the_key_elsewhere(
+    home: Path, settings: dict[str, object], refused: str
+) -> None:
+    entry = {"query": "graph neural networks", "sites": ["http://127.0.0.1:9/"], "settings": settings}
+    (home / "q.jsonl").write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["batch", "q.jsonl", "--out", "out", "--model", "simulated", "--reranker", "bm25"])
+    assert result.exit_code == 1 and not (home / "out").exists(), "refused before anything runs"
+    line = " ".join(result.stderr.split())
+    assert f"q.jsonl, line 1: settings: Value error, a batch file is data and may not set {refused}" in line
+    assert "choose it yourself for the whole batch, e.g. research-crawler --set" in line

@@ -58,16 +58,15 @@ def test_config_show_masks_secrets_only_not_every_name_with_token_in_it(home: Pa
 def test_the_environment_beats_the_file_and_openai_variables_count_as_environment(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (home / "research-crawler.toml").write_text(
-        '[models]\napi_key = "from-file-key"\nbase_url = "http://file.example/v1"\n', encoding="utf-8"
-    )
+    mine = home / "research-crawler.toml"  # named with --config: the user's own, which may choose the endpoint
+    mine.write_text('[models]\napi_key = "from-file-key"\nbase_url = "http://file.example/v1"\n', encoding="utf-8")
     monkeypatch.setenv("OPENAI_API_KEY", "from-env-key")
-    settings = Settings.load()
+    settings = Settings.load(mine)
     assert settings.models.api_key is not None and settings.models.api_key.get_secret_value() == "from-env-key"
     assert settings.models.base_url == "http://file.example/v1"
     monkeypatch.setenv("RESEARCH_CRAWLER_MODELS__API_KEY", "prefixed-key")
-    assert Settings.load().models.api_key.get_secret_value() == "prefixed-key"  # type: ignore[union-attr]
-    assert _show()["models.api_key"]["source"] == "env"
+    assert Settings.load(mine).models.api_key.get_secret_value() == "prefixed-key"  # type: ignore[union-attr]
+    assert _show("--config", str(mine))["models.api_key"]["source"] == "env"
 
 
 def test_the_user_config_directory_is_read_when_the_current_one_has_no_file(home: Path) -> None:
@@ -156,3 +155,36 @@ def test_credentials_in_an_endpoint_url_are_masked_in_config_show_and_run_json(
 
     recorded = json.dumps(record_settings(Settings.load()))
     assert "s3cr3t-pw" not in recorded and "k3y-value" not in recorded and "judge-pw" not in recorded
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ('[models]\nbase_url = "http://key.example/v1"\n', "models.base_url (the endpoint that gets your API key)"),
+        ('[fetch]\nchromium_path = "./not-chromium.sh"\n', "fetch.chromium_path (a program to run)"),
+        ('[fetch]\nallowed_hosts = ["169.254.169.254"]\n', "fetch.allowed_hosts (what the URL guard allows)"),
+        ('[rerank]\nbge_model = "./weights"\n', "rerank.bge_model (model weights to load (they may run code))"),
+    ],
+)
+def test_a_settings_file_that_merely_lies_in_the_current_directory_never_chooses_an_endpoint_program_or_guard(
+    home: Path, monkeypatch: pytest.MonkeyPatch, text: str, refused: str
+) -> None:
+    # A folder from elsewhere (a clone, an archive) may hold research-crawler.toml: cd there and run, and the key in
+    # your environment must not go to its endpoint, nor its program run, nor its guard widen.
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    (home / "research-crawler.toml").write_text(f"[report]\ntop_k = 6\n{text}", encoding="utf-8")
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 1
+    line = " ".join(result.stderr.split())
+    assert "lies in the current directory" in line and refused in line
+    assert "if you wrote it, name it: research-crawler --config research-crawler.toml" in line
+    with pytest.raises(ConfigError, match="lies in the current directory"):
+        Settings.load()
+    rows = _show("--config", "research-crawler.toml")  # named by the user: theirs, taken whole
+    assert rows["report.top_k"]["value"] == 6
+    assert (home / "research-crawler.toml").read_text(encoding="utf-8").endswith(text), "the file is left as it was"
+
+
+def test_a_settings_file_in_the_current_directory_still_sets_everything_else(home: Path) -> None:
+    (home / "research-crawler.toml").write_text('[report]\ntop_k = 6\n[models]\napi_key = "k"\n', encoding="utf-8")
+    assert Settings.load().report.top_k == 6
