@@ -1,7 +1,7 @@
-"""Catalogue cases of consent notices and walls (bad content, politeness): a page that only asks for consent is
-passed with its site's own form or link and the cookie stays with that site for the run; sign-in walls, paywalls
-and notices that cannot be passed are ``blocked`` with the reason said; the way through keeps robots.txt and the
-host's pace."""
+"""Catalogue cases of consent notices and walls (bad content, politeness): a page that only asks for consent (or who
+the visitor is) is passed with its site's own form or link and the cookie stays with that site for the run; sign-in
+walls, paywalls and notices that cannot be passed are ``blocked`` with the reason said; the way through keeps
+robots.txt and the host's pace."""
 
 from __future__ import annotations
 
@@ -41,10 +41,20 @@ async def _read(style: NoticeStyle, *paths: str) -> _Visit:
         return _Visit(pages, site, cookies_elsewhere, len(server.hits_for("/login")))
 
 
-@case("bad content", "a cookie notice in place of every page is passed; its cookie stays with its site and run")
+@case(
+    "bad content",
+    "a cookie notice (or a question who the visitor is) in place of every page is passed; its cookie stays with its "
+    "site and run",
+)
 async def _notices_passed() -> Outcome:
     held, details, pages = True, [], []
-    for style, expected in (("link", "continue"), ("form", "necessary"), ("region", "intl")):
+    for style, expected in (
+        ("link", "continue"),
+        ("form", "necessary"),
+        ("region", "intl"),
+        ("audience", "researcher"),
+        ("audience_radio", "yes-hcp"),
+    ):
         visit = await _read(style, "/", "/article/gnn")  # type: ignore[arg-type]
         site = visit.site
         ok = all(page.ok for page in visit.pages) and site.passes == 1 and site.choices == [expected]
