@@ -147,6 +147,15 @@ def find_interstitial(html: str, *, url: str) -> Interstitial | None:
 
 
 def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
+    """'consent' or 'region' when the page is nothing but such a notice, 'audience' when it only asks who the visitor
+    is (a cookie banner may sit beside the question), else None."""
+    kind = _notice_kind(tree, html)
+    if kind is None and _only_asks_who(tree, html):
+        return "audience"
+    return kind
+
+
+def _notice_kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     """'consent' or 'region' when the page is nothing but such a notice, else None."""
     headings = [_text(e) for e in tree.xpath("//title | //h1 | //h2 | //legend | //*[@role='dialog']/@aria-label")]
     headings = [h for h in headings if h][:8]
@@ -154,8 +163,8 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     scope = body if body is not None else tree
     said = any(_REGION_HEADING.search(h) or _CONSENT_HEADING.search(h) for h in headings)
     containers = _consent_containers(scope)
-    if not said and not containers:  # nothing calls itself a notice: the page is what it is, unless it only asks
-        return "audience" if _only_asks_who(tree, scope, html) else None  # who the visitor is
+    if not said and not containers:
+        return None  # nothing calls itself a notice: the page is what it is (most pages end here, parsed once)
     if _own_heading(scope, containers):
         return None  # the page shows its own heading beside the notice: a page with a banner on top, not a notice
     words = _visible_words(scope, skip_frames=False)
@@ -175,12 +184,14 @@ def _kind(tree: lxml.html.HtmlElement, html: str) -> InterstitialKind | None:
     return None
 
 
-def _only_asks_who(tree: lxml.html.HtmlElement, scope: lxml.html.HtmlElement, html: str) -> bool:
+def _only_asks_who(tree: lxml.html.HtmlElement, html: str) -> bool:
     """Whether the page is nothing but a question about who its visitor is (`audience_questions.py`): as small as a
     notice (its own heading, "Welcome to …", is part of the question)."""
     lowered = html.lower()
     if not any(literal in lowered for literal in AUDIENCE_LITERALS):
         return False
+    body = tree.find("body")
+    scope = body if body is not None else tree
     if _visible_words(scope, skip_frames=False) > _MAX_PAGE_WORDS or _other_links(scope) > _MAX_OTHER_LINKS:
         return False
     return main_text_words(html) <= _MAX_OTHER_WORDS and asks_who_the_visitor_is(tree, _visible_text(scope, True))

@@ -62,6 +62,18 @@ async def test_an_audience_question_says_what_it_answered(
     assert not fault_server.hits_for("/login")
 
 
+def test_a_question_who_the_visitor_is_under_a_cookie_banner_is_answered() -> None:
+    html = (
+        "<html><head><title>Journal</title></head><body><main><h1>Welcome to the Journal</h1><p>Please tell us who "
+        "you are to continue.</p><form method=post action='/role'><button name=r value=sci>I am a researcher</button>"
+        "<button name=r value=pub>I am a member of the public</button></form></main><div id='cookie-banner'><p>We use "
+        "cookies.</p><button>Accept all cookies</button></div></body></html>"
+    )
+    found = find_interstitial(html, url="https://example.org/paper/1")
+    assert found is not None and found.kind == "audience" and found.action is not None
+    assert dict(found.action.fields)["r"] == "sci"
+
+
 @pytest.mark.parametrize(
     ("answers", "chosen"),
     [
