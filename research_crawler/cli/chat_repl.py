@@ -205,6 +205,9 @@ class ChatRepl:
         target = Path(argument).expanduser()
         source_name = {".json": "report.json", ".bib": "items.bib"}.get(target.suffix.lower(), "report.md")
         source = Path(self.report.run_dir) / source_name
+        if target.is_dir():
+            self._error(f"{target} is a directory: name the file, e.g. /save {target / 'report.md'}")
+            return
         if not source.exists():
             self._error(f"this run has no {source_name}")
             return
