@@ -4,6 +4,7 @@ foreground (a second Ctrl-C says how to continue), the report printed, the reran
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -100,8 +101,37 @@ def unreachable_everywhere(report: Report) -> str | None:
         fix = "; the site's robots.txt forbids it (or could not be read): try another site"
     elif "network_error" in first.detail:
         fix = "; check the URL and that the host is up"
+    else:
+        fix = _fix_for_refusal(first.detail)
     others = f" (and {len(report.sites) - 1} other site(s) likewise)" if len(report.sites) > 1 else ""
     return f"no site could be opened: {first.url}: {first.detail}{others}{fix}"
+
+
+#: What to do when a site's start page answered with an HTTP status, by status (the fetch's detail names it).
+_HTTP_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"HTTP 40[13]\b"), "the site refuses automated visitors there: try another site or another page"),
+    (re.compile(r"HTTP 40[45]\b|HTTP 410\b"), "no such page: check the URL (open it in a browser)"),
+    (re.compile(r"HTTP 5\d\d\b"), "the site is failing: try again later"),
+)
+_RETRY_AFTER = re.compile(r"HTTP 429; the server asked to retry after (\d+) s")
+
+
+def _fix_for_refusal(detail: str) -> str:
+    """The fix for a start page refused with an HTTP status or read as a wall; "" when there is nothing to say."""
+    if (wait := _RETRY_AFTER.search(detail)) is not None:
+        seconds = int(wait.group(1))
+        return (
+            f"; the site asks us to wait {seconds} s: try again then, or let a run wait that long with "
+            f"--set fetch.max_retry_after_s={seconds}"
+        )
+    if "HTTP 429" in detail:
+        return "; the site asks us to slow down: try again later, or with --set fetch.per_host_delay_s=5"
+    for pattern, fix in _HTTP_FIXES:
+        if pattern.search(detail):
+            return f"; {fix}"
+    if re.search(r": blocked(?: \(|$)", detail):
+        return "; its start page is a sign-in wall, a paywall or a robot check, which are not passed: try another site"
+    return ""
 
 
 def host_port(url: str) -> str:
