@@ -47,6 +47,9 @@ _OTHER_WORKS = re.compile(
     r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)|quote|testimonial", re.I
 )
 
+# A link that is an affiliation or footnote mark: a letter or two, a number, a dagger or star (a superscript)
+_MARK_LINK = re.compile(r"^(?:[a-z]{1,2}|\d{1,3}|[*†‡§¶#✉]+)(?:\s*,\s*(?:[a-z]{1,2}|\d{1,3}))*$")
+
 # What may sit between the links of a linked byline: spacing, commas, semicolons, "&", "and", bars and dots.
 _LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
 
@@ -130,8 +133,9 @@ def _dateline_parts(text: str) -> list[str]:
 
 def linked_names(text: str, links: tuple[str, ...]) -> list[str]:
     """The names of a byline written as a run of links, one name each, with nothing but spacing or separators
-    between them ("Zukeran, A.  Looy, P.C.  Chakrabarti, A." on an old IEEE Xplore page): [] when any link is no
-    one person's name or other words sit between them."""
+    between them ("Zukeran, A.  Looy, P.C.  Chakrabarti, A." on an old IEEE Xplore page), and the linked affiliation
+    marks after them ("Licia Verde" + "a" + "b", shown "Licia Verdea, b"): [] when any other link is no one
+    person's name or other words sit between them."""
     if len(links) < 2:
         return []
     rest = text
@@ -142,8 +146,8 @@ def linked_names(text: str, links: tuple[str, ...]) -> list[str]:
         rest = f"{before} {after}"
     if _LINK_SEPARATORS.sub("", rest):
         return []
-    names = [split_people(link) for link in links]
-    return [people[0] for people in names] if all(len(people) == 1 for people in names) else []
+    names = [split_people(link) for link in links if not _MARK_LINK.match(link)]
+    return [people[0] for people in names] if names and all(len(people) == 1 for people in names) else []
 
 
 def byline_above(blocks: list[Any], index: int) -> list[str]:

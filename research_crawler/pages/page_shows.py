@@ -280,7 +280,8 @@ class VisiblePage:
                 break  # a labelled field starts: "Medientyp:" is no byline; chrome, unless the title is in it too
             if names and block.heading:
                 break  # a heading ends a byline: "von Daniel Braun, Davor Pasoski" / "## Erdrutschsieg der VMRO-DPMNE"
-            people = people_in(block.text, continuing=bool(names)) or linked_names(block.text, block.links)
+            # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
+            people = linked_names(block.text, block.links) or people_in(block.text, continuing=bool(names))
             if people:
                 if not names and strict and not unmistakable(block.text, people):
                     return []

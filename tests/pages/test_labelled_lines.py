@@ -138,3 +138,15 @@ def test_a_run_of_days_is_dated_as_precisely_as_its_ends_agree(text: str, dates:
 def test_a_conference_s_days_give_its_month() -> None:
     body = f"<h1>{TITLE}</h1>{TEXT}<p>This paper appears in: Conference 2004, Issue Date: 1–4 June 2004</p>"
     assert read_item_metadata(_page(body, title=TITLE), url=URL).date == "2004-06"
+
+
+def test_linked_affiliation_marks_glued_to_linked_names_are_no_part_of_them() -> None:
+    body = (
+        f"<h1>{TITLE}</h1><ul class='authorGroup'>"
+        "<li><a href='#'>Ana Roe</a><a href='#af1'><sup>a</sup></a><sup>, </sup><a href='#af2'><sup>b</sup></a>, </li>"
+        "<li><a href='#'>Ben Poe</a><a href='#af3'><sup>c</sup></a>, </li>"
+        "<li><a href='#'>Cleo Lee</a><a href='#af1'><sup>a</sup></a></li></ul>"
+        f"<p><a href='/doi'>doi:10.9999/j.x.2014.09.003</a></p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title=""), url=URL)
+    assert found.authors == ["Ana Roe", "Ben Poe", "Cleo Lee"]
