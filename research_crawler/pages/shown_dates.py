@@ -23,6 +23,8 @@ _BESIDE_TITLE = 2  # blocks from the title within which a dateline in the page's
 _DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr - Markus Reuter - 91 Ergänzungen")
 _SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
+_CITED_TITLE_WORDS = 4  # a title as long as this, repeated in a line with a year, is a citation of the item
+_YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 
 
 #: A date decided: its value, where it was read, and the tag it overruled (None: none).
@@ -134,4 +136,19 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
             dates = dates_in_text(block.text, bare_years=bare_years)
             if dates:
                 return dates[0], "page_text"
+    cited = _cited_year(page, title_index)
+    return (cited, "page_text") if cited else None
+
+
+def _cited_year(page: VisiblePage, title_index: int) -> str | None:
+    """The year of the page's suggested citation of its own item: a line outside the chrome that holds the item's
+    title and more, with a year in brackets ("Schmidt, F. L., & Oh, I.-S. (2016). The crisis of …")."""
+    title = page.blocks[title_index].words
+    if len(title.split()) < _CITED_TITLE_WORDS:
+        return None
+    for block in page.blocks:
+        if block.index == title_index or block.chrome or block.words == title:
+            continue
+        if f" {title} " in f" {block.words} " and (year := _YEAR_IN_BRACKETS.search(block.text)):
+            return year.group(1)
     return None

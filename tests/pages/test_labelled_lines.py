@@ -159,3 +159,15 @@ def test_a_tag_s_first_of_the_month_is_the_month_the_page_shows() -> None:
     assert read_item_metadata(page, url=URL).date == "2016-01"
     shown_day = page.replace("January 2016,", "1 January 2016,")
     assert read_item_metadata(shown_day, url=URL).date == "2016-01-01"
+
+
+def test_the_page_s_suggested_citation_of_its_item_gives_the_year() -> None:
+    body = (
+        f"<h1>{TITLE}</h1><p>Ana Roe , Ben Poe</p><p>© 2016 The Author(s)</p><p>CITATION</p>"
+        f"<p>Roe, A., &amp; Poe, B. (2016). {TITLE.lower()}. Example Letters, 2, 1–9.</p>"
+        f"{TEXT * 4}<p>Received January 26, 2016</p><p>Accepted April 20, 2016</p>"
+    )
+    found = read_item_metadata(_page(body, title=f"Articles - {TITLE}"), url=URL)
+    assert found.date == "2016"
+    other = body.replace(TITLE.lower(), "an earlier work on the same links")
+    assert read_item_metadata(_page(other, title=f"Articles - {TITLE}"), url=URL).date is None
