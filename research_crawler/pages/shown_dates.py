@@ -49,8 +49,6 @@ def decide_date(
                 "page_field",
                 f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}",
             )
-        if (month := _month_instead_of_first_day(page, tagged.date or "")) is not None:
-            return month, tagged.source, None  # the issue's month a tag wrote as its 1st day
         return tagged.date, tagged.source, None
     if shown is not None:
         return *shown, None
@@ -66,15 +64,6 @@ def decide_date(
         shown_days = {day for block in page.blocks for day in dates_in_text(block.text)}
         return (found if found in shown_days else year), "htmldate", None
     return None, None, None
-
-
-def _month_instead_of_first_day(page: VisiblePage, tagged: str) -> str | None:
-    """The month of a tag's day that is the 1st of it ("2016-01-01"), where the page never writes that day but
-    writes the month ("January 2016", an issue's): the tag made a month a day; the page's precision is kept."""
-    if len(tagged) != 10 or not tagged.endswith("-01"):
-        return None
-    shown = {found for block in page.blocks for found in dates_in_text(block.text)}
-    return tagged[:7] if tagged[:7] in shown and tagged not in shown else None
 
 
 def _history_date_only(page: VisiblePage, day: str) -> bool:

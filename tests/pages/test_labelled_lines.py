@@ -152,15 +152,6 @@ def test_linked_affiliation_marks_glued_to_linked_names_are_no_part_of_them() ->
     assert found.authors == ["Ana Roe", "Ben Poe", "Cleo Lee"]
 
 
-def test_a_tag_s_first_of_the_month_is_the_month_the_page_shows() -> None:
-    head = f'<meta name="citation_title" content="{TITLE}"><meta name="citation_date" content="2016/01/01">'
-    body = f"<h1>{TITLE}</h1><p>Example Letters, Volume 12, Issue 1, January 2016, pp 1–9</p>{TEXT}"
-    page = f"<!doctype html><html><head><title>{TITLE}</title>{head}</head><body>{body}</body></html>"
-    assert read_item_metadata(page, url=URL).date == "2016-01"
-    shown_day = page.replace("January 2016,", "1 January 2016,")
-    assert read_item_metadata(shown_day, url=URL).date == "2016-01-01"
-
-
 def test_the_page_s_suggested_citation_of_its_item_gives_the_year() -> None:
     body = (
         f"<h1>{TITLE}</h1><p>Ana Roe , Ben Poe</p><p>© 2016 The Author(s)</p><p>CITATION</p>"
