@@ -189,8 +189,21 @@ def play_crawler(chat: Conversation, tools: set[str], player: Player) -> ModelRe
             continue
         links.append({"id": number, "score": round(score, 1)})
     if topical is not None and not any(link["score"] >= 4.0 for link in links):
-        _closest_subjects(links, lines, topical)
+        menu = _menu_links(task)  # a menu's "Venue" or "Organisers" is the site's, not a subject of its content
+        _closest_subjects(links, lines, topical, menu=menu)
     return player.call("save_links", {"links": links[:40]})
+
+
+#: The line of the Crawler's view above the links a page shows only in its header, navigation or footer.
+_MENU_HEADING = "Site menu (only in the page's header, navigation or footer):"
+
+
+def _menu_links(task: str) -> set[int]:
+    """The numbers of the links the view lists under its site-menu line."""
+    if _MENU_HEADING not in task:
+        return set()
+    below = task.split(_MENU_HEADING, 1)[1].split("</page-content>", 1)[0]
+    return {int(number) for number in re.findall(r"\[(\d+)\]", below)}
 
 
 def _today(chat: Conversation) -> date:
@@ -225,15 +238,17 @@ def _calendar_scores(request: str, lines: list[tuple[int, str, str]], today: dat
 _MONTHS = {name.lower(): n for names in (month_name, month_abbr) for n, name in enumerate(names) if n} | {"sept": 9}
 
 
-def _closest_subjects(links: list[dict[str, Any]], lines: list[tuple[int, str, str]], closeness: list[float]) -> None:
+def _closest_subjects(
+    links: list[dict[str, Any]], lines: list[tuple[int, str, str]], closeness: list[float], *, menu: set[int]
+) -> None:
     """On a page with no link on the topic, the short links closest to it (a subject, a section: "Machine Learning"
     for graph neural networks) are the way on, as a reader browsing by subject takes them: they are scored above
     the page's other links and its navigation. Short link texts are general, so only their order means something
-    (the same margin as the Web Selector's sites)."""
+    (the same margin as the Web Selector's sites). The links of the site's `menu` are no subjects."""
     short = {
         number: closeness[index]
         for index, (number, text, _) in enumerate(lines)
-        if 1 <= len(text.split()) <= 4 and not text.strip().isdigit()
+        if 1 <= len(text.split()) <= 4 and not text.strip().isdigit() and number not in menu
         and not content_words(text) & (NAVIGATION_WORDS | BOILERPLATE_WORDS)
     }  # fmt: skip
     if not short:

@@ -10,8 +10,11 @@ import re
 __all__ = ["abstract_shown", "authors_shown", "entries", "link_lines"]
 
 _LINK = re.compile(r"\[(\d+)\]\s+([^\[\]\n]+?)(?=\s*\[|\s*\]|\s+—|\n|$)")
-# A link that opens a line, after a list number, a bullet or a heading mark, or a number and a heading ("1. ### [12]").
-_ENTRY_START = re.compile(r"^\s*(?:\d+\.\s*)?(?:[*+-]\s*)?(?:#+\s*)?\[(\d+)\]")
+# A link that opens a line, after a list number, a bullet or a heading mark, or a number and a heading ("1. ### [12]"),
+# or a table's row ("| [12] Title | 1–12 |").
+_ENTRY_START = re.compile(r"^\s*(?:\|\s*)?(?:\d+\.\s*)?(?:[*+-]\s*)?(?:#+\s*)?\[(\d+)\]")
+#: A table row's other cells, after the one that holds the entry's title.
+_OTHER_CELLS = re.compile(r"\s*\|.*$")
 
 
 def _page_body(text: str) -> str:
@@ -43,7 +46,7 @@ def entries(text: str) -> list[tuple[int, str, str]]:
         match = _LINK.search(line)
         if match is None or not _ENTRY_START.match(line):
             continue
-        title = match.group(2).strip()
+        title = _OTHER_CELLS.sub("", match.group(2)).strip()
         block = [line]
         for following in lines[index + 1 : index + 5]:
             if not following.strip() or _ENTRY_START.match(following):

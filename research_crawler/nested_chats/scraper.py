@@ -28,7 +28,7 @@ from research_crawler.context.urls import host_of, shown_on_site
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
-from research_crawler.pages.main_content import main_content_markdown
+from research_crawler.pages.main_content import frame_link_urls, main_content_markdown
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
@@ -38,7 +38,7 @@ from research_crawler.tools import navigation
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
-from research_crawler.tools.site_offers import offer_feeds, offer_next_page, offer_sitemaps
+from research_crawler.tools.site_offers import offer_dated_links, offer_feeds, offer_next_page, offer_sitemaps
 from research_crawler.tools.site_search import forbidden_by_robots, found_nothing, usable_mechanisms
 
 __all__ = ["ScraperChat"]
@@ -112,6 +112,11 @@ class ScraperChat:
                 x.web.name = " ".join(page.title.split())[:80]
         x.flow.current_page = page
         self.crawler_tools.new_links = 0
+        self.crawler_tools.menu = frame_link_urls(
+            page,
+            max_links=x.settings.fetch.max_links_per_page,
+            max_link_text_chars=x.settings.page_view.max_link_text_chars,
+        )
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
         unchanged = UnchangedPages(x, self.crawler_tools, self.collector_tools)
@@ -124,7 +129,8 @@ class ScraperChat:
             x.flow.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         next_page = offer_next_page(x, page, new_items=new_items)
-        x.stuck.record_scrape(new_links=new_links + next_page, new_items=new_items)
+        dated = offer_dated_links(x, page)
+        x.stuck.record_scrape(new_links=new_links + next_page + dated, new_items=new_items)
         x.end_scrape(target.url)
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
@@ -132,6 +138,8 @@ class ScraperChat:
             facts.append(search_form)
         if next_page:
             facts.append("the next page of this listing is queued")
+        if dated:
+            facts.append(f"{dated} link(s) naming the year asked for (or the newest) are queued near the top")
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):
@@ -268,7 +276,7 @@ class ScraperChat:
         ranked_now = {link.url for link in candidates} - chosen_urls
         ranked_out = {link.id for link in page.links if link.url in ranked_now or link.url in judged}
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=hidden, ranked_out=ranked_out)
+        content = link_view(view, already_shown=hidden, ranked_out=ranked_out, menu=self.crawler_tools.menu)
         shown.update(chosen_urls)
         # Like the navigation already shown, a link the ranking left out is judged once per site: a later page
         # that repeats it shows the links that are new there instead.

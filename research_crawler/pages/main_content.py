@@ -25,7 +25,7 @@ from research_crawler.pages.markdown import prune_boilerplate_html
 from research_crawler.pages.page import Page
 from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, build_page_view
 
-__all__ = ["main_content_markdown", "prune_boilerplate"]
+__all__ = ["frame_link_urls", "main_content_markdown", "prune_boilerplate"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +77,30 @@ def main_content_markdown(
             )
             return page.markdown
     return view.markdown
+
+
+def frame_link_urls(
+    page: Page, *, max_links: int = DEFAULT_MAX_LINKS, max_link_text_chars: int = DEFAULT_LINK_TEXT_CHARS
+) -> frozenset[str]:
+    """The URLs of `page`'s links that it shows only in its frame: the header, navigation, footer and sidebars its
+    landmarks mark (the site's menu: "About", "Venue", "For authors"), never beside its own content. Empty for a page
+    that marks no landmark, or is all frame. `max_links` and `max_link_text_chars` as for `main_content_markdown`."""
+    if not page.ok or not page.html.strip() or not page.links:
+        return frozenset()
+    view = build_page_view(
+        page.html,
+        url=page.final_url,
+        max_links=max_links,
+        max_link_text_chars=max_link_text_chars,
+        prune=_remove_landmarks,
+    )
+    numbered = {link.id: link.url for link in view.links}
+    shown = {int(found) for found in _LINK_NUMBER.findall(view.markdown)}
+    if not any(character.isalnum() for character in view.markdown) or any(
+        numbered.get(link.id) != link.url for link in page.links
+    ):
+        return frozenset()  # nothing but frame, or numbers that disagree with the page's: no link is told apart
+    return frozenset(link.url for link in page.links if link.id not in shown)
 
 
 def prune_boilerplate(root: Any) -> None:

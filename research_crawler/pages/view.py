@@ -194,7 +194,11 @@ def build_page_view(
 
 
 def link_view(
-    view: PageView, *, already_shown: AbstractSet[str] = frozenset(), ranked_out: AbstractSet[int] = frozenset()
+    view: PageView,
+    *,
+    already_shown: AbstractSet[str] = frozenset(),
+    ranked_out: AbstractSet[int] = frozenset(),
+    menu: AbstractSet[str] = frozenset(),
 ) -> str:
     """A compact view for choosing links: the title, then one line per link, `[n] text — context`; links
     next to each other with the same context (an entry's abstract, PDF and HTML links) share one line,
@@ -203,7 +207,8 @@ def link_view(
     Links whose URL is in `already_shown` (the site's navigation, seen on an earlier page) are left out
     and counted in one line: a reader judged them once, and every page repeats them. Links whose number is in
     `ranked_out` (ranked below the best against the request) are left out and counted too. The numbers of the
-    links shown are unchanged.
+    links shown are unchanged. Links whose URL is in `menu` (shown only in the page's header, navigation or footer)
+    come last, under a line that says so, so the page's own links are read first.
     """
     lines = [f"# {view.title}" if view.title else "# (untitled page)"]
     hidden = 0
@@ -218,7 +223,11 @@ def link_view(
             shown[-1].append(link)
         else:
             shown.append([link])
-    for run in shown:
+    own = [run for run in shown if not all(link.url in menu for link in run)]
+    in_menu = [run for run in shown if all(link.url in menu for link in run)]
+    for number, run in enumerate(own + in_menu):
+        if number == len(own):
+            lines.append("Site menu (only in the page's header, navigation or footer):")
         line = ", ".join(f"[{link.id}] {link.text}" for link in run)
         if run[0].context:
             line += f" — {run[0].context}"

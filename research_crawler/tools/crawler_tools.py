@@ -20,6 +20,8 @@ class CrawlerTools:
         self.new_links = 0
         #: The links stored from the current page, as given (what an unchanged page's next visit does again).
         self.saved: list[LinkScore] = []
+        #: The links the current page shows only in its header, navigation or footer (queued a little lower).
+        self.menu: frozenset[str] = frozenset()
 
     def save_links(
         self,
@@ -42,6 +44,7 @@ class CrawlerTools:
                 allow_offsite=x.settings.explore.allow_offsite_links,
                 graph=x.graph,
                 max_path_repetition=x.settings.fetch.max_path_repetition,
+                menu=self.menu,
             )
             self.new_links += len(result.queued)
             self.saved.extend(links)

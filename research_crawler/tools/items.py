@@ -151,11 +151,17 @@ def _resolve(
             return None, None
         if titled is not None and titled.url != link.url:  # the title is another link's text: that link is meant
             link = titled
+        if evidence.trail_step(link):
+            result.rejected.append(_TRAIL_STEP.format(name=_name(candidate), text=link.text))
+            return None, None
         return _checked_title(candidate, link.text, evidence, result), link.url
     url = try_canonicalize_url(candidate.url or "", page.final_url)
     if url is not None and url in (page.url, page.final_url):
         return _checked_title(candidate, page.title, evidence, result), url
     link = page.link_for_url(url) if url is not None else None
+    if link is not None and evidence.trail_step(link):
+        result.rejected.append(_TRAIL_STEP.format(name=_name(candidate), text=link.text))
+        return None, None
     if link is not None:
         return _checked_title(candidate, link.text, evidence, result), link.url
     result.rejected.append(f"{candidate.url!r} does not appear on this page: name items by their link number")
@@ -170,6 +176,9 @@ def _checked_title(
     puts what follows a link on the same line: "Title Subscribers only", "Title Costa, O.; Eze, M. (May 2, 2024)")
     is the link's text, when that text is long enough to be a title itself."""
     link_text = " ".join(shown.split())
+    if link_text and evidence.trail_title(candidate.title):
+        result.retitled.append(f"{candidate.title!r} is the page's breadcrumb trail: stored as {shown!r}")
+        return candidate.model_copy(update={"title": shown})
     if _runs_past(candidate.title, link_text):
         result.retitled.append(f"{candidate.title!r} runs past its link's text: stored as {link_text!r}")
         return candidate.model_copy(update={"title": link_text})
@@ -179,6 +188,10 @@ def _checked_title(
     return candidate.model_copy(update={"title": shown})
 
 
+_TRAIL_STEP = (
+    "{name} ({text!r}) is a step of the page's breadcrumb trail: where the page sits in the site, not an item found "
+    "on it"
+)
 #: A link's text this long names an item by itself ("Deep Learning" could be a section; four words are a title).
 _TITLE_WORDS = 4
 

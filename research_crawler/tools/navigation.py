@@ -8,7 +8,7 @@ has can enter the queue: an LLM names links by their number, never by a URL it m
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,7 +21,7 @@ from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
-__all__ = ["LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
+__all__ = ["MENU_PENALTY", "LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
 
 
 class TopURLs(BaseModel):
@@ -109,7 +109,12 @@ class SaveLinksResult(BaseModel):
     already_known: list[str] = Field(default_factory=list)
     off_site: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
+    menu: int = Field(0, description="Links of the site's menu, queued below the score given.")
     message: str = ""
+
+
+#: How far below its given score a link of the site's menu is queued: below the page's own links judged alike.
+MENU_PENALTY = 1.0
 
 
 def save_links(
@@ -121,6 +126,7 @@ def save_links(
     allow_offsite: bool = False,
     graph: NavigationGraph | None = None,
     max_path_repetition: int = DEFAULT_MAX_PATH_REPETITION,
+    menu: Set[str] = frozenset(),
 ) -> SaveLinksResult:
     """Store the links of this page that may lead to relevant items, each with a relevance score.
 
@@ -133,7 +139,9 @@ def save_links(
     Returns:
         Which links were queued, which were already known, and which were rejected and why (a link whose
         path repeats a segment more than `max_path_repetition` times in a row, like /a/a/a/, is a crawler
-        trap and is never queued).
+        trap and is never queued). A link of `menu` (the page shows it only in its header, navigation or
+        footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
+        among links judged alike the page's own (its editions, issues, listings) are opened first.
     """
     if not isinstance(links, list):
         raise ToolInputError('links must be a list of {"id": n, "score": s} objects')
@@ -153,6 +161,9 @@ def save_links(
         if trap is not None:
             result.rejected.append(f"link {link_id} ({link.url[:200]}): {trap}")
             continue
+        if link.url in menu:
+            score = max(0.0, score - MENU_PENALTY)
+            result.menu += 1
         if graph is not None:
             graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)
         if web_context.add_url(link.url, score, anchor_text=link.text, found_on=page.final_url):
@@ -185,6 +196,8 @@ def _describe(result: SaveLinksResult) -> str:
         summary.append(f"{len(result.already_known)} were already known (not queued again).")
     if result.off_site:
         summary.append(f"{len(result.off_site)} lead off this site and were not queued.")
+    if result.menu:
+        summary.append(f"{result.menu} of the site's menu were queued {MENU_PENALTY:g} lower, after the page's links.")
     text = " ".join(summary)
     if result.rejected:
         text += "\nRejected:\n" + "\n".join(f"- {reason}" for reason in result.rejected)

@@ -11,10 +11,17 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.page import Link, Page
 from research_crawler.report.title_match import TitleMatcher, normalise_title, title_pattern
 
 __all__ = ["PageEvidence"]
+
+#: The separators of a breadcrumb trail, between spaces ("Home › Physics › 2024", "Journals » Issue 3", "A > B").
+_TRAIL_SEPARATOR = re.compile(r"\s[›»→>]\s")
+_STARTS_WITH_SEPARATOR = re.compile(r"^\s*[›»→>]\s")
+_ENDS_WITH_SEPARATOR = re.compile(r"\s[›»→>]\s*$")
+_LINK_NUMBER = re.compile(r"\[(\d+)\]")
 
 
 class PageEvidence:
@@ -43,6 +50,37 @@ class PageEvidence:
             return False
         whole = re.compile(rf"(?<![^\W_]){pattern.pattern}(?![^\W_])", pattern.flags)
         return whole.search(self._text) is not None
+
+    @cached_property
+    def _trail_links(self) -> frozenset[int]:
+        """The numbers of the links that are steps of a trail the page shows: its breadcrumb markup's names, or a line
+        of the view where a link stands next to a trail's separator ("[3] Proceedings 2024 › Session: Speech")."""
+        names = {normalise_title(name) for name in breadcrumb_trail(self.page.html)}
+        steps = {link.id for link in self.page.links if names and normalise_title(link.text) in names}
+        for line in self.page.markdown.splitlines():
+            if not _TRAIL_SEPARATOR.search(line):
+                continue
+            for match in _LINK_NUMBER.finditer(line):
+                link = self.page.link(int(match.group(1)))
+                if link is None:
+                    continue
+                after = line[match.end() :].lstrip()[len(link.text) :]
+                before = line[: match.start()]
+                if _STARTS_WITH_SEPARATOR.match(after) or _ENDS_WITH_SEPARATOR.search(before):
+                    steps.add(link.id)
+        return frozenset(steps)
+
+    def trail_step(self, link: Link) -> bool:
+        """Whether `link` is a step of the page's breadcrumb trail: where the page sits in its site (a proceedings, a
+        session, a journal), never an item found on it."""
+        return link.id in self._trail_links
+
+    def trail_title(self, title: str) -> bool:
+        """Whether `title` is a breadcrumb trail as the page shows it: names joined by a trail's separator."""
+        return bool(_TRAIL_SEPARATOR.search(title)) and any(
+            link.id in self._trail_links and normalise_title(link.text) in normalise_title(title)
+            for link in self.page.links
+        )
 
     def link_titled(self, title: str) -> Link | None:
         """The link whose text is `title` (normalised equal, or as near as the report's title match allows)."""

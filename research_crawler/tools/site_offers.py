@@ -6,6 +6,11 @@ natural source for "the most recent", and goes near the top when the request ask
 Bounded: a few of each per site, on the site only; a sitemap is a page of its own, fetched only if chosen, and read
 from its first part (`pages/sitemaps.py`): never a reason to fetch a whole sitemap.
 
+An archive browsed by date (a journal's volumes and issues, a conference's editions, a calendar of years) is read
+toward the dates the request names: the links whose own words name a year the request asks for ("JCCS 2024", "Volume
+13 (2024)", "Issue 4" beside "October–December 2024"), or, for the newest, the latest year the page lists, are raised
+to the same place and say so — a site whose search cannot be used is still browsed to the year or issue asked for.
+
 A listing paged by number (``?page=N``, "Next ›") is read on as a person pages through it: the next page of a
 listing that gave items, or of any listing on a site with no search to use, is raised to the middle of the
 Crawler's scale and named for what it is ("the next page of …"), one page at a time, within the site's budget.
@@ -13,13 +18,15 @@ Crawler's scale and named for what it is ("the next page of …"), one page at a
 
 from __future__ import annotations
 
+import re
+
 from research_crawler.context.pagination import next_listing_page
 from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
 from research_crawler.pages.feeds import feed_links
-from research_crawler.pages.page import Page
+from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
 
-__all__ = ["offer_feeds", "offer_next_page", "offer_sitemaps"]
+__all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_sitemaps"]
 
 #: Where an offered page stands among the Crawler's scores (0-10): a feed near the top for the newest, else in the
 #: middle; a sitemap, a list of every page, below the promising links.
@@ -28,6 +35,12 @@ FEED_SCORE = 5.0
 SITEMAP_SCORE = 3.0
 #: The next page of a listing being read: as promising as a feed, below the links judged likely to hold items.
 NEXT_PAGE_SCORE = 5.0
+#: A link naming the year asked for, or the newest year an archive lists: above the next page of a listing.
+DATED_SCORE = 6.0
+_MAX_DATED = 4
+#: An index's name is short ("Issue 4", "JCCS 2024", "Volume 13 (2024)"); an item's title is longer.
+_INDEX_WORDS = 3
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _TITLE_CHARS = 60
 _MAX_PER_PAGE = 2
 _MAX_SITEMAPS = 3
@@ -92,3 +105,48 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
         x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=NEXT_PAGE_SCORE)
     x.trace.emit("offered", kind="next_page", url=link.url, found_on=page.final_url)
     return True
+
+
+def offer_dated_links(x: Exploration, page: Page) -> int:
+    """Raise the links of `page` that name a year the request asks for (its dates), or for the newest items the latest
+    year the page lists (a page naming two years or more: an archive), to `DATED_SCORE` with words that say so; how
+    many changed the queue. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
+    index's length, the words beside it ("October–December 2024") name the year; an item's title does not. At most
+    `_MAX_DATED` a page, in the page's order; pages visited already are left as they are."""
+    request = x.search.request
+    if request is None:
+        return 0
+    named: list[tuple[Link, int]] = []
+    for link in page.links:
+        if not link.same_site or not is_same_site(link.url, x.web.site_url) or link.url == page.final_url:
+            continue
+        years = [int(y) for y in _YEAR.findall(link.text)]
+        if not years and len(link.text.split()) <= _INDEX_WORDS:
+            years = [int(y) for y in _YEAR.findall(link.context)]
+        if years and len(link.text.split()) <= 2 * _INDEX_WORDS:
+            named.append((link, max(years)))
+    if request.date_from is not None or request.date_to is not None:
+        low = request.date_from.year if request.date_from is not None else 0
+        high = request.date_to.year if request.date_to is not None else 9999
+        wanted, why = {year for _, year in named if low <= year <= high}, "the year the request asks for"
+    elif request.order == "newest" or request.recent:
+        listed = {year for _, year in named}
+        wanted, why = ({max(listed)} if len(listed) >= 2 else set()), "the newest year this page lists"
+    else:
+        return 0
+    offered = 0
+    for link, year in named:
+        if year not in wanted or offered >= _MAX_DATED:
+            continue
+        shown = " ".join(link.text.split())[:40]
+        beside = " ".join(link.context.split())[:40] if str(year) not in link.text else ""
+        anchor = f"{shown}{f' ({beside})' if beside else ''} — names {year}, {why}"
+        with x.lock:
+            if x.web.is_visited(link.url) or not x.web.promote_url(
+                link.url, DATED_SCORE, anchor_text=anchor, found_on=page.final_url
+            ):
+                continue
+            x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=DATED_SCORE)
+        x.trace.emit("offered", kind="dated", url=link.url, found_on=page.final_url)
+        offered += 1
+    return offered
