@@ -13,10 +13,12 @@ from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
 from research_crawler.tools.site_offers import (
+    DATED_SCORE,
     FEED_SCORE,
     FEED_SCORE_NEWEST,
     NEXT_PAGE_SCORE,
     SITEMAP_SCORE,
+    offer_dated_links,
     offer_feeds,
     offer_next_page,
     offer_sitemaps,
@@ -116,3 +118,55 @@ def test_a_listing_that_gave_nothing_on_a_site_with_a_search_is_not_paged() -> N
     assert offer_next_page(x, listing_page(), new_items=2)  # it gave items: what follows may too
     x.web.take(f"{SITE}papers?page=3")
     assert not offer_next_page(x, listing_page(), new_items=2)  # a page read already is not queued again
+
+
+ISSUES = f"{SITE}loi"
+
+
+def issues_page() -> Page:
+    """A journal's list of issues: short link texts, the dates beside them; and an article whose title names a year."""
+    links = [
+        Link(id=1, url=f"{SITE}toc/15/2", text="Issue 2", same_site=True, context="April–June 2026"),
+        Link(id=2, url=f"{SITE}toc/14/3", text="Issue 3", same_site=True, context="July–September 2025"),
+        Link(id=3, url=f"{SITE}toc/13/4", text="Issue 4", same_site=True, context="October–December 2024"),
+        Link(id=4, url=f"{SITE}toc/13/1", text="Issue 1", same_site=True, context="January–March 2024"),
+        Link(id=5, url=f"{SITE}proceedings/2024", text="Proceedings 2024", same_site=True),
+        Link(
+            id=6,
+            url=f"{SITE}article/a1",
+            text="What the 2024 Drought Did to Coral Reef Fisheries",  # an item's title, not an index
+            same_site=True,
+        ),
+        Link(id=7, url="https://other.example/2024", text="2024", same_site=False),
+    ]
+    return Page(url=ISSUES, final_url=ISSUES, determination=Determination.OK, title="All issues", links=links)
+
+
+def test_links_naming_the_year_asked_for_are_offered_whatever_the_crawler_made_of_them() -> None:
+    # a model that scored the issues alike (or left them out) still has the year's issues opened first
+    x = exploring("Find papers on solid-state battery electrolytes published in 2024")
+    x.web.add_url(f"{SITE}toc/14/3", 3.0, anchor_text="Issue 3", found_on=ISSUES)
+    x.web.add_url(f"{SITE}toc/13/4", 3.0, anchor_text="Issue 4", found_on=ISSUES)
+    x.web.add_url(f"{SITE}about", 4.0, anchor_text="About the journal", found_on=SITE)
+    assert offer_dated_links(x, issues_page()) == 3
+    first = offered(x)[:3]
+    assert [entry.url for entry in first] == [f"{SITE}toc/13/4", f"{SITE}toc/13/1", f"{SITE}proceedings/2024"]
+    assert all(entry.score == DATED_SCORE for entry in first)
+    assert first[0].anchor_text == "Issue 4 (October–December 2024) — names 2024, the year the request asks for"
+    assert x.web.pending_entry(f"{SITE}toc/14/3").score == 3.0  # another year keeps the crawler's score
+    assert not x.web.is_pending(f"{SITE}article/a1")  # a title naming a year is no index
+    x.web.take(f"{SITE}toc/13/1")
+    assert offer_dated_links(x, issues_page()) == 2  # a page read already is not queued again
+
+
+def test_the_newest_year_a_page_lists_is_offered_for_the_newest() -> None:
+    x = exploring("Find the 3 most recent papers on wildfire smoke")
+    assert offer_dated_links(x, issues_page()) == 1
+    assert offered(x)[0].url == f"{SITE}toc/15/2"
+    assert offered(x)[0].anchor_text.endswith("names 2026, the newest year this page lists")
+
+
+def test_no_year_is_offered_for_a_request_without_dates_or_on_a_page_naming_one_year() -> None:
+    assert offer_dated_links(exploring("Find papers on wildfire smoke"), issues_page()) == 0
+    one_year = issues_page().model_copy(update={"links": issues_page().links[4:5]})
+    assert offer_dated_links(exploring("Find the 3 most recent papers on wildfire smoke"), one_year) == 0
