@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, Reply
-from unlike_sites import Paper, deep_archive_site, feed_site, load_more_site, post_search_site
+from unlike_sites import Paper, deep_archive_site, entry, feed_site, load_more_site, post_search_site, serve_papers
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -227,3 +227,49 @@ def test_a_search_robots_txt_forbids_is_never_tried_and_costs_no_page(tmp_path: 
     told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
     assert "search is forbidden to crawlers by its robots.txt" in told[0]
     assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}
+
+
+VOLUMES = [
+    Paper("gnn-2023", "Graph neural networks for molecular property prediction", "2023-05-02"),
+    Paper("gnn-2024", "Graph neural networks for traffic forecasting", "2024-06-11"),
+    Paper("soil-2024", "Soil carbon mapping from satellite imagery", "2024-02-03", "geoscience"),
+    Paper("gnn-2025", "Graph neural networks at scale", "2025-03-09"),
+]
+
+
+def test_a_journal_whose_search_robots_txt_forbids_is_browsed_to_the_year_asked(
+    tmp_path: Path, server: FaultServer
+) -> None:
+    """Its search is forbidden and its menu (About, Venue, For authors) comes first on every page: the run spends no
+    page on the search, and reaches the 2024 volume through the list of volumes rather than the menu."""
+    serve_papers(server, VOLUMES)
+    server.robots("User-agent: *\nDisallow: /search\n")
+    chrome = (
+        "<header><a href='/'>Home</a><nav><a href='/about'>About</a> <a href='/venue'>Venue</a> "
+        "<a href='/authors'>For authors</a></nav><form action='/search'><input name='q'><button>Search</button>"
+        "</form></header>"
+    )
+
+    def framed(title: str, body: str) -> str:
+        return f"<!doctype html><html><head><title>{title}</title></head><body>{chrome}<main>{body}</main></body>"
+
+    years = sorted({paper.date[:4] for paper in VOLUMES}, reverse=True)
+    server.page("/", framed("Journal of Slow Results", "<h1>Journal of Slow Results</h1><p>Quarterly since 2023."
+                            "</p><p><a href='/volumes'>Browse the volumes</a></p>"))  # fmt: skip
+    volumes = "".join(f"<li><a href='/vol/{n}'>Volume {n}</a> ({year})</li>" for n, year in enumerate(years[::-1], 1))
+    server.page("/volumes", framed("Volumes", f"<h1>Volumes</h1><ul>{volumes}</ul>"))
+    for n, year in enumerate(years[::-1], 1):
+        listed = "".join(entry(paper) for paper in VOLUMES if paper.date.startswith(year))
+        server.page(f"/vol/{n}", framed(f"Volume {n}", f"<h1>Volume {n} ({year})</h1><ul>{listed}</ul>"))
+    for path in ("/about", "/venue", "/authors"):
+        server.page(path, framed("About", "<h1>About the journal</h1><p>Edited by volunteers since 2023.</p>"))
+    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
+        "Find papers on graph neural networks published in 2024", sites=[server.url("/")]
+    )
+    assert not server.hits_for("/search")  # never asked for, so no page of the budget went on it
+    assert [item.title for item in report.items] == ["Graph neural networks for traffic forecasting"]
+    assert server.hits_for("/vol/2") and not server.hits_for("/about") and not server.hits_for("/venue")
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
+    assert "search is forbidden to crawlers by its robots.txt" in told[0]
+    assert any(e["event"] == "offered" and e["kind"] == "dated" and e["url"].endswith("/vol/2") for e in events)
