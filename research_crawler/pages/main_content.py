@@ -23,7 +23,7 @@ import lxml.html
 from research_crawler.pages.links import _OPEN as LINK_MARKER_OPEN
 from research_crawler.pages.markdown import prune_boilerplate_html
 from research_crawler.pages.page import Page
-from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, build_page_view
+from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, PageView, build_page_view
 
 __all__ = ["frame_link_urls", "main_content_markdown", "prune_boilerplate"]
 
@@ -59,13 +59,7 @@ def main_content_markdown(
     """
     if not page.ok or not page.html.strip():
         return page.markdown
-    view = build_page_view(
-        page.html,
-        url=page.final_url,
-        max_links=max_links,
-        max_link_text_chars=max_link_text_chars,
-        prune=prune_boilerplate,
-    )
+    view = _pruned_view(page, prune_boilerplate, max_links=max_links, max_link_text_chars=max_link_text_chars)
     numbered = {link.id: link.url for link in view.links}
     for number in {int(found) for found in _LINK_NUMBER.findall(view.markdown)}:
         link = page.link(number)
@@ -87,13 +81,7 @@ def frame_link_urls(
     that marks no landmark, or is all frame. `max_links` and `max_link_text_chars` as for `main_content_markdown`."""
     if not page.ok or not page.html.strip() or not page.links:
         return frozenset()
-    view = build_page_view(
-        page.html,
-        url=page.final_url,
-        max_links=max_links,
-        max_link_text_chars=max_link_text_chars,
-        prune=_remove_landmarks,
-    )
+    view = _pruned_view(page, _remove_landmarks, max_links=max_links, max_link_text_chars=max_link_text_chars)
     numbered = {link.id: link.url for link in view.links}
     shown = {int(found) for found in _LINK_NUMBER.findall(view.markdown)}
     if not any(character.isalnum() for character in view.markdown) or any(
@@ -101,6 +89,13 @@ def frame_link_urls(
     ):
         return frozenset()  # nothing but frame, or numbers that disagree with the page's: no link is told apart
     return frozenset(link.url for link in page.links if link.id not in shown)
+
+
+def _pruned_view(page: Page, prune: Callable[[Any], None], *, max_links: int, max_link_text_chars: int) -> PageView:
+    """`page`'s view with `prune` applied after its links are numbered (the numbers stay the page's)."""
+    return build_page_view(
+        page.html, url=page.final_url, max_links=max_links, max_link_text_chars=max_link_text_chars, prune=prune
+    )
 
 
 def prune_boilerplate(root: Any) -> None:
