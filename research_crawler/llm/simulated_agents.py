@@ -244,13 +244,17 @@ def _closest_subjects(
     """On a page with no link on the topic, the short links closest to it (a subject, a section: "Machine Learning"
     for graph neural networks) are the way on, as a reader browsing by subject takes them: they are scored above
     the page's other links and its navigation. Short link texts are general, so only their order means something
-    (the same margin as the Web Selector's sites). The links of the site's `menu` are no subjects."""
+    (the same margin as the Web Selector's sites). The page's own short links come first: the site's `menu` is
+    browsed by subject only on a page that offers none of its own (a menu of subjects, not one of "Venue")."""
     short = {
         number: closeness[index]
         for index, (number, text, _) in enumerate(lines)
-        if 1 <= len(text.split()) <= 4 and not text.strip().isdigit() and number not in menu
+        if 1 <= len(text.split()) <= 4 and not text.strip().isdigit()
         and not content_words(text) & (NAVIGATION_WORDS | BOILERPLATE_WORDS)
     }  # fmt: skip
+    saved = {link["id"] for link in links}
+    if any(number not in menu and number in saved for number in short):
+        short = {number: value for number, value in short.items() if number not in menu}
     if not short:
         return
     best = max(short.values())
