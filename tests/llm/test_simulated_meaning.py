@@ -152,3 +152,27 @@ def test_a_section_heading_under_a_short_link_is_not_taken_for_an_item(judge: Me
         f"1. [2] {SULFIDE}\n</page-content>\nStore the relevant papers with collect_items."
     )
     assert _collected(task, judge) == [SULFIDE]
+
+
+def _subject_scores(judge: MeaningJudge, lines: str) -> dict[int, float]:
+    task = (
+        'Request: "Find papers on machine learning for antibiotic discovery"\n'
+        f'<page-content url="http://s.test/" title="Home">\n{lines}\n</page-content>\n'
+        "Call save_links with the links worth visiting."
+    )
+    arguments = _play("crawler", "You are the Crawler of research-crawler.", task, judge)
+    return {link["id"]: link["score"] for link in arguments["links"]}
+
+
+MENU = "Site menu (only in the page's header, navigation or footer):"
+
+
+def test_browsing_by_subject_the_pages_own_links_come_before_the_sites_menu(judge: MeaningJudge) -> None:
+    # a conference: its editions are the page's own, "Organisers" and "Venue" its menu, never taken for subjects
+    own = _subject_scores(judge, f"[1] CONF 2025 — Ghent: proceedings\n[2] CONF 2024 — Porto\n{MENU}\n"
+                                 "[3] Organisers\n[4] Venue\n[5] Call for papers")  # fmt: skip
+    assert min(own[1], own[2]) > max(own.get(number, 0.0) for number in (3, 4, 5))
+    # a portal whose subjects are only in its menu: they stay the way on
+    portal = _subject_scores(judge, f"[1] All articles\n{MENU}\n[2] About\n[3] Infectious Disease\n[4] Oceans\n"
+                                    "[5] Language Technology")  # fmt: skip
+    assert portal[3] >= 3.5 > portal.get(2, 0.0)  # taken above the page's other links, as on a page with no menu
