@@ -12,7 +12,7 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
-from research_crawler.report.index_pages import index_page_reason, is_file_address
+from research_crawler.report.index_pages import index_page_reason, is_file_address, names_no_work
 from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
@@ -64,8 +64,9 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     soft 404 served with status 200) — is kept as the Collector read it on the ok page where it was
     found, but no metadata is ever taken from a page that is not ``ok``, so a challenge page's title or
     tags can never stand in for the item's. None for an item whose link the URL guard refuses (it leads, or
-    redirects, to a private address or another scheme): the report never sends a reader there; and None for a
-    page that plainly lists other works rather than being one (`report/index_pages.py`).
+    redirects, to a private address or another scheme): the report never sends a reader there; None for a
+    page that plainly lists other works rather than being one (`report/index_pages.py`); and None for an item whose
+    page cannot be read and whose only title is a link's action ("Download (PDF)"): no title was ever read for it.
     """
     site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
     if site is None and item.site in x.web_contexts:  # a site of an earlier query in this run directory
@@ -81,6 +82,10 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         return None
     if not page.ok:
         x.note_wall(site.url, page)  # said in the site's summary: the item's details are the listing's
+        if names_no_work(item.title):  # "Download (PDF) - Accepted Version": a link's action, and nothing read it
+            x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason="its only title is a link's "
+                         "action words, and its own page could not be read for one")  # fmt: skip
+            return None
         return item
     meta = read_item_metadata(page.html, url=page.final_url)
     listed_on = {  # an item page's own PDF, found on it, lists nothing

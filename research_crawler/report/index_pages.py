@@ -9,11 +9,12 @@ does; or the names read as its authors are those of an entry it lists — a list
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
 byline. Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints")
 are no author of the page. An item's own files (its PDF, a figure) hang below some item pages too, so one or two
-such links say nothing.
+such links say nothing. Nor is a link's action a work's title ("Download (PDF) - Accepted Version": `names_no_work`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import urljoin, urlsplit
 
@@ -22,7 +23,7 @@ import lxml.html
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import ItemMetadata
 
-__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address"]
+__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_work"]
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
@@ -31,6 +32,21 @@ _ENTRIES = ("li", "tr", "article", "dd")
 _FRAMES = frozenset({"nav", "header", "footer", "aside"})
 #: Sources of authors read from tags the publisher wrote for the item itself.
 _PAGE_READINGS = frozenset({"page_heading", "page_field", "page_byline", "page_text", "trafilatura", "html_title"})
+
+
+#: The words of a link that names an action or a file, never a work ("Download (PDF) - Accepted Version", "Full text").
+_ACTION_WORDS = frozenset({
+    "download", "view", "read", "get", "open", "full", "text", "fulltext", "pdf", "html", "epub", "xml", "file", "here",
+    "more", "link", "article", "paper", "accepted", "published", "submitted", "author", "authors", "manuscript",
+    "version", "preprint", "postprint", "supplementary", "material", "the", "this", "of", "a", "an", "kb", "mb",
+})  # fmt: skip
+
+
+def names_no_work(title: str) -> bool:
+    """Whether `title` is only a link's action or file words ("Download (PDF) - Accepted Version", "[PDF]", "Full
+    text"): what a link to a work's file says, never the work's title."""
+    words = re.findall(r"[a-z]+", title.lower())
+    return bool(words) and all(word in _ACTION_WORDS for word in words) and not re.search(r"\d{3,}", title)
 
 
 def is_file_address(url: str) -> bool:

@@ -220,3 +220,26 @@ def test_a_link_that_shows_only_its_address_names_no_item() -> None:
     assert "shows only its address" in result.rejected[0] and "link 1" in result.rejected[0]
     by_url = collect_items(web, sitemap, [{"url": sitemap.links[0].url, "title": "Soils", "score": 7}], state=STATE)
     assert by_url.added == [] and "shows only its address" in by_url.rejected[0]
+
+
+def test_a_file_link_named_only_by_its_action_is_never_reported_as_a_work() -> None:
+    # a PDF stored by its link's words ("Download (PDF) - Accepted Version") from a page that is no work's own:
+    # its own page is a PDF that cannot be read for a title, so the report has no title for it and leaves it out
+    page = listing().model_copy(
+        update={"links": [Link(id=1, url="http://papers.test/pdf/2", text="Download (PDF) - Accepted Version",
+                               same_site=True)]}
+    )  # fmt: skip
+    web = WebContext.for_site(SITE)
+    collect_items(web, page, [{"id": 1, "title": "Download (PDF) - Accepted Version", "score": 7}], state=STATE)
+    unreadable = Page(
+        url="http://papers.test/pdf/2",
+        final_url="http://papers.test/pdf/2",
+        status=200,
+        determination=Determination.NON_HTML,
+        reason="the body is a PDF document",
+    )
+    x = _exploration(web, unreadable)
+    (item,) = collected_report_items(x)
+    assert with_metadata(x, item) is None
+    titled = item.model_copy(update={"title": "Message Passing Without Messages"})  # a title read on its listing
+    assert with_metadata(x, titled) is not None
