@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer import _click  # the Click that Typer vendors: its group is what parses the command line
+from typer.core import TyperGroup
 
 from research_crawler.cli.eval_command import evaluate
 from research_crawler.cli.inspect_commands import config_show, models_download, page
@@ -20,7 +22,41 @@ from research_crawler.cli.serve_command import serve
 from research_crawler.config.settings_files import CONFIG_FILE_NAME, preset_names
 from research_crawler.errors import ConfigError
 
+#: Root options that take a value and that a user may give after the command too (`ask … --set NAME=VALUE`).
+_ROOT_VALUE_OPTIONS = ("--set", "--config")
+
+
+def root_options_first(args: list[str]) -> list[str]:
+    """`args` with every ``--set NAME=VALUE`` and ``--config FILE`` moved before the command, where Click reads them
+    (nothing after a ``--`` is touched): a fix a message prints ("allow it with: --set fetch.allowed_hosts=…")
+    works appended to the command line as it was typed."""
+    front: list[str] = []
+    rest: list[str] = []
+    position = 0
+    while position < len(args):
+        token = args[position]
+        if token == "--":
+            rest.extend(args[position:])
+            break
+        if token.partition("=")[0] in _ROOT_VALUE_OPTIONS and ("=" in token or position + 1 < len(args)):
+            taken = 1 if "=" in token else 2
+            front.extend(args[position : position + taken])
+            position += taken
+            continue
+        rest.append(token)
+        position += 1
+    return front + rest
+
+
+class _RootGroup(TyperGroup):
+    """The root command group: reads its `--set`/`--config` wherever they stand (`root_options_first`)."""
+
+    def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, root_options_first(args))
+
+
 app = typer.Typer(
+    cls=_RootGroup,
     name="research-crawler",
     help="Answer research requests by exploring websites the way a careful person does.",
     no_args_is_help=True,

@@ -71,12 +71,19 @@ def page(
         sys.stdout.write(inspection.model_dump_json(indent=2) + "\n")
     else:
         _show_inspection(inspection)
-    if inspection.determination in _NOTHING_CAME_BACK:  # no page to show: the one line says why (exit 1)
-        fail(f"{inspection.url} could not be read: {inspection.reason}; check the address and that the site is up", 1)
+    fix = _NOTHING_CAME_BACK.get(inspection.determination)
+    if fix is not None:  # no page to show: the one line says why and what to do (exit 1)
+        fail(f"{inspection.url} could not be read: {inspection.reason}{fix}", 1)
 
 
-#: Determinations of a page of which nothing came back: the host does not resolve, does not answer, or too slowly.
-_NOTHING_CAME_BACK = ("network_error", "timeout")
+#: Determinations of a page of which nothing came back — the host does not resolve, does not answer or too slowly,
+#: the URL guard or robots.txt refused it before any request — with what to do (the guard's reason names its --set).
+_NOTHING_CAME_BACK = {
+    "network_error": "; check the address and that the site is up",
+    "timeout": "; check the address and that the site is up",
+    "refused": "",
+    "blocked_by_robots": "; the site's robots.txt forbids it: read a page it allows, or a saved copy (page FILE)",
+}
 
 
 def _inspect_testbed_page(
