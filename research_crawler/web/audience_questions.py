@@ -4,10 +4,13 @@ scientific publishers do, and the answer a careful researcher gives to go on.
 
 It is an interstitial like a cookie notice (`interstitials.py` recognises a small page that is nothing else, and
 passes it the same way): the page asks the question in its title, a heading or its few lines of text, and offers its
-answers as buttons, radio buttons, a drop-down list or links — two at least, or one that says yes. The answer chosen
-is the researcher's, else the professional's, else a neutral one (a student, "other", "yes", "continue"), and a member
-of the public's or a "no" only when nothing else is offered; a choice that signs in, registers, subscribes or pays is
-never one, and a form with a password field is a sign-in, never a question.
+answers as buttons, radio buttons, a drop-down list or links — two at least, or one that is not a member of the
+public's. The answer chosen is the researcher's (the one thing the tool's user is), else a neutral one that declares
+nothing ("other", "continue"), else a member of the public's or a "no", which is true of a researcher who is nothing
+more. The tool never declares on its user's behalf what it cannot know: a professional's answer ("I am a healthcare
+professional", a "yes" or "I confirm" to such a question), a student's, an investor's is never given — a page that
+offers only those is not passed, like a sign-in. A choice that signs in, registers, subscribes or pays is never one,
+and a form with a password field is a sign-in, never a question.
 """
 
 from __future__ import annotations
@@ -30,7 +33,15 @@ from research_crawler.pages.html_forms import (
     without_fragment,
 )
 
-__all__ = ["AUDIENCE_LITERALS", "CHOSEN", "answer_rank", "asks_who_the_visitor_is", "audience_answers"]
+__all__ = [
+    "AUDIENCE_LITERALS",
+    "CHOSEN",
+    "NEVER_GIVEN",
+    "ONLY_DECLARATIONS",
+    "answer_rank",
+    "asks_who_the_visitor_is",
+    "audience_answers",
+]
 
 #: Cheap first look in the lower-cased HTML: a page without any of these asks no audience question.
 AUDIENCE_LITERALS = ("who are you", "are you a", "tell us", "your role", "your profession", "professionals only")
@@ -52,15 +63,24 @@ _RESEARCHER = re.compile(r"\b(?:researchers?|scientists?|academics?|scholars?|re
 _PROFESSIONAL = re.compile(
     r"\b(?:professionals?|practitioners?|clinicians?|physicians?|doctors?|nurses?|pharmacists?|hcps?)\b", re.IGNORECASE
 )
-_LAY = re.compile(r"\b(?:patients?|public|consumers?|carers?|caregivers?|lay(?:person|people)?)\b", re.IGNORECASE)
-_NEUTRAL = re.compile(r"\b(?:students?|others?|yes|continue|proceed|enter|confirm)\b", re.IGNORECASE)
+_LAY = re.compile(r"\b(?:(?:general )?public|consumers?|lay(?:person|people)?)\b", re.IGNORECASE)
+#: A declaration the tool cannot make for its user (a profession, a status, an affirmation of either).
+_DECLARATION = re.compile(
+    r"\b(?:students?|investors?|patients?|carers?|caregivers?|yes|confirm|certify|declare|i am|i'm)\b", re.IGNORECASE
+)
+_NEUTRAL = re.compile(r"\b(?:others?|continue|proceed|enter|skip)\b", re.IGNORECASE)
 #: What the answer of each rank says, in fixed words (never the page's own).
 CHOSEN = {
     0: "answered it as a researcher",
-    1: "answered it as a professional (it offered no researcher's answer)",
-    2: "gave its neutral answer (it offered no researcher's or professional's answer)",
-    3: "gave the only answer it offered, a member of the public's",
+    1: "gave its answer that declares nothing (it offered no researcher's answer)",
+    2: "answered it as a member of the public (it offered no researcher's answer, and a professional's is never given)",
 }
+#: The rank of an answer offered that the tool never gives: it would declare for its user what it cannot know.
+NEVER_GIVEN = 3
+#: Why a page that offers only such answers is not passed (fixed words).
+ONLY_DECLARATIONS = (
+    "that offers only answers declaring a profession or status, which research-crawler never gives for you"
+)
 _FRAMES = frozenset({"nav", "header", "footer", "aside"})
 
 
@@ -74,22 +94,22 @@ def asks_who_the_visitor_is(tree: lxml.html.HtmlElement, main_text: str) -> bool
     if not (_QUESTION.search(headings) or _QUESTION.search(main_text)):
         return False
     ranks = [rank for rank, _ in audience_answers(tree, base="")]
-    return len(ranks) >= 2 or (len(ranks) == 1 and ranks[0] <= 2)
+    return len(ranks) >= 2 or (len(ranks) == 1 and ranks[0] != 2)
 
 
 def answer_rank(label: str) -> int | None:
-    """0 a researcher's answer, 1 a professional's, 2 a neutral one, 3 a member of the public's or a no; None for
-    what is no answer (or one never given: a sign-in, a purchase)."""
+    """0 a researcher's answer, 1 a neutral one that declares nothing, 2 a member of the public's or a no,
+    `NEVER_GIVEN` one that declares a profession or status (offered, never given); None for what is no answer (or a
+    sign-in, a purchase)."""
     if not label or _NEVER.search(label):
         return None
-    if _DENIAL.search(label):
-        return 3
-    for rank, pattern in enumerate((_RESEARCHER, _PROFESSIONAL)):
-        if pattern.search(label):
-            return rank
-    if _LAY.search(label):
-        return 3
-    return 2 if _NEUTRAL.search(label) else None
+    if _RESEARCHER.search(label):
+        return 0
+    if _DENIAL.search(label) or _LAY.search(label):
+        return 2
+    if _PROFESSIONAL.search(label) or _DECLARATION.search(label):
+        return NEVER_GIVEN
+    return 1 if _NEUTRAL.search(label) else None
 
 
 def audience_answers(tree: lxml.html.HtmlElement, *, base: str) -> list[tuple[int, FormSubmission | None]]:
@@ -102,14 +122,15 @@ def audience_answers(tree: lxml.html.HtmlElement, *, base: str) -> list[tuple[in
         if any(input_type(c) == "password" for c in controls):
             continue
         submits = [c for c in controls if is_submit(c) and not is_disabled(c)]
-        for control in submits:
+        choices = _choices(controls, labels)
+        for control in submits if not choices else []:  # a form of choices: its button only sends the one chosen
             rank = answer_rank(_label(control, labels))
             if rank is not None:
                 found.append((rank, _submission(form, controls, control, {}, base=base)))
         senders = [c for c in submits if not _NEVER.search(_label(c, labels))]
         if not senders:
             continue
-        for name, value, label in _choices(controls, labels):  # sent by the form's button ("Continue")
+        for name, value, label in choices:  # sent by the form's button ("Continue")
             rank = answer_rank(label)
             if rank is not None:
                 found.append((rank, _submission(form, controls, senders[0], {name: value}, base=base)))

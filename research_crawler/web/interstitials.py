@@ -39,7 +39,14 @@ from research_crawler.pages.html_forms import (
 )
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.page import Determination, Page
-from research_crawler.web.audience_questions import AUDIENCE_LITERALS, CHOSEN, asks_who_the_visitor_is, audience_answers
+from research_crawler.web.audience_questions import (
+    AUDIENCE_LITERALS,
+    CHOSEN,
+    NEVER_GIVEN,
+    ONLY_DECLARATIONS,
+    asks_who_the_visitor_is,
+    audience_answers,
+)
 from research_crawler.web.block_pages import main_text_words
 from research_crawler.web.page_building import failed_page
 from research_crawler.web.rendering import script_rendering_reason
@@ -105,8 +112,8 @@ _FRAMES = frozenset({"nav", "header", "footer", "aside"})
 class Interstitial:
     """A page that asks for consent (or a region) before the page itself, and the request that passes it.
 
-    `action` is None when the page offers no way through that works without a script. `how` says in fixed words
-    (never the page's own) what passing it does.
+    `action` is None when the page offers no way through that works without a script, or none the tool takes (`how`
+    then says why, else nothing). `how` says in fixed words (never the page's own) what passing it does.
     """
 
     kind: InterstitialKind
@@ -312,9 +319,10 @@ def _answer_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) ->
         and _on_site(way.action, page_url)
         and not (way.method == "GET" and _same_page(way.url, page_url))  # a link back to itself leads nowhere
     ]
-    if not answers:
-        return None, ""
-    rank, way = min(answers, key=lambda answer: answer[0])
+    given = [(rank, way) for rank, way in answers if rank != NEVER_GIVEN]
+    if not given:
+        return None, ONLY_DECLARATIONS if answers else ""
+    rank, way = min(given, key=lambda answer: answer[0])
     return way, CHOSEN[rank]
 
 
@@ -398,7 +406,7 @@ async def pass_interstitial(
         if wall.action is None:
             if script_rendering_reason(page.html, page.markdown) is not None:
                 return page  # a script shell: the browser may read it (render "auto")
-            return _blocked(page, f"{wall.described} that offers no way through without a script")
+            return _blocked(page, f"{wall.described} {wall.how or 'that offers no way through without a script'}")
         answer = await send(wall.action)
         if not answer.ok:
             detail = f"{answer.determination.value}" + (f": {answer.reason}" if answer.reason else "")

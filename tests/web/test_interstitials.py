@@ -33,7 +33,10 @@ def journal(server: FaultServer, style: str) -> ConsentSite:
         ("form", "necessary"),
         ("region", "intl"),
         ("audience", "researcher"),  # the researcher's answer, never the public's, never "sign in"
-        ("audience_radio", "yes-hcp"),  # a radio button checked and the form's own "Continue" pressed
+        (
+            "audience_radio",
+            "no-public",
+        ),  # a radio button checked (never a profession it cannot declare), "Continue" pressed
     ],
 )
 async def test_a_notice_is_passed_and_the_page_behind_it_read(
@@ -77,14 +80,20 @@ def test_a_question_who_the_visitor_is_under_a_cookie_banner_is_answered() -> No
 @pytest.mark.parametrize(
     ("answers", "chosen"),
     [
-        # no researcher's answer: the professional's, before the public's
+        # no researcher's answer: the public's, never a profession the tool cannot declare for its user
         (
-            "<button name=r value=pub>I am a member of the public</button><button name=r value=hcp>I am a "
-            "healthcare professional</button>",
-            "hcp",
+            "<button name=r value=hcp>I am a healthcare professional</button><button name=r value=pub>I am a "
+            "member of the public</button>",
+            "pub",
         ),
-        # a yes to the question before a no
-        ("<button name=r value=no>No</button><button name=r value=yes>Yes</button>", "yes"),
+        # a no to the question, never a yes that would declare it
+        ("<button name=r value=yes>Yes</button><button name=r value=no>No</button>", "no"),
+        # an answer that declares nothing before a status ("student") or the public's
+        (
+            "<button name=r value=st>Student</button><button name=r value=pub>General public</button>"
+            "<button name=r value=other>Other</button>",
+            "other",
+        ),
         # a drop-down list of roles sent by the form's button
         (
             "<select name=r><option value=''>Select your role</option><option value=pt>Patient</option>"
@@ -101,6 +110,24 @@ def test_the_answer_chosen_is_the_most_researcher_like(answers: str, chosen: str
     found = find_interstitial(html, url="https://example.org/paper/1")
     assert found is not None and found.kind == "audience" and found.action is not None
     assert dict(found.action.fields)["r"] == chosen and found.action.action == "https://example.org/answer"
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        "<button name=r value=hcp>I am a healthcare professional</button><button name=r value=yes>Yes, I confirm"
+        "</button>",
+        "<button name=r value=hcp>Healthcare professional</button><button name=r value=pt>Patient or carer</button>",
+    ],
+)
+def test_a_question_offering_only_declarations_is_not_passed(answers: str) -> None:
+    html = (
+        "<html><head><title>Journal</title></head><body><main><h1>Are you a healthcare professional?</h1>"
+        f"<form method=post action='/answer'>{answers}</form></main></body></html>"
+    )
+    found = find_interstitial(html, url="https://example.org/paper/1")
+    assert found is not None and found.kind == "audience"
+    assert found.action is None and "never gives for you" in found.how
 
 
 async def test_the_consent_form_is_posted_as_a_browser_would(

@@ -53,7 +53,7 @@ async def _notices_passed() -> Outcome:
         ("form", "necessary"),
         ("region", "intl"),
         ("audience", "researcher"),
-        ("audience_radio", "yes-hcp"),
+        ("audience_radio", "no-public"),
     ):
         visit = await _read(style, "/", "/article/gnn")  # type: ignore[arg-type]
         site = visit.site
