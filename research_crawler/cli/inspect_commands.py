@@ -161,6 +161,7 @@ def config_show(
 
     from research_crawler.config.provenance import effective_settings
     from research_crawler.config.settings import CONFIG_FILE_NAME, find_config_file
+    from research_crawler.text.untrusted import untrusted
 
     options = global_options(ctx)
     settings = load_settings(ctx)
@@ -172,7 +173,7 @@ def config_show(
     where = str(config_file) if config_file else (
         f"none (looked for ./{CONFIG_FILE_NAME} and {Path(typer.get_app_dir('research-crawler')) / CONFIG_FILE_NAME})"
     )
-    console.print(f"Settings file: {escape(where)}", highlight=False, soft_wrap=True)
+    console.print(f"Settings file: {escape(untrusted(where))}", highlight=False, soft_wrap=True)
     table = Table(show_lines=False)
     table.add_column("setting", no_wrap=True)
     table.add_column("value", overflow="fold")
@@ -180,7 +181,8 @@ def config_show(
     colours = {"flag": "magenta", "env": "cyan", "preset": "yellow", "file": "green", "default": "dim"}
     for row in rows:
         value = row.value if isinstance(row.value, str) else json.dumps(row.value, default=str)
-        table.add_row(row.name, escape(value), f"[{colours[row.source]}]{row.source}[/]")
+        # a value from a settings file or the environment is shown, never run by the terminal (ESC, OSC…)
+        table.add_row(row.name, escape(untrusted(value)), f"[{colours[row.source]}]{row.source}[/]")
     console.print(table)
 
 

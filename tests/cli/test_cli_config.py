@@ -188,3 +188,15 @@ def test_a_settings_file_that_merely_lies_in_the_current_directory_never_chooses
 def test_a_settings_file_in_the_current_directory_still_sets_everything_else(home: Path) -> None:
     (home / "research-crawler.toml").write_text('[report]\ntop_k = 6\n[models]\napi_key = "k"\n', encoding="utf-8")
     assert Settings.load().report.top_k == 6
+
+
+def test_config_show_never_writes_a_values_control_bytes_to_the_terminal(home: Path) -> None:
+    # A settings file (TOML spells ESC \u001b) or a variable holds text: the table shows it, the terminal never runs it
+    (home / "research-crawler.toml").write_text(
+        '[models]\nstrong_model = "gpt\\u001b]0;owned\\u0007\\u001b[2J[link=http://evil.example/]x[/link]"\n',
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["config", "show"])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "gpt]0;owned[2J[link=" in result.stdout, "shown literally, markup included"
