@@ -188,7 +188,7 @@ class ScraperChat:
         mechanisms = [forbidden_by_robots(m, x.pages.robots_refusal) for m in mechanisms]
         x.findings.site_search[site] = mechanisms
         x.findings.search_form_pages[site] = page.final_url
-        if not any(m.usable or m.kind == "opensearch" for m in mechanisms):
+        if not x.findings.can_search(site):
             return "this site's search is forbidden to crawlers by its robots.txt (browse its pages instead)"
         return "this site has a search form (search_site can use it)"
 

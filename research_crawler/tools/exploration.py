@@ -115,6 +115,11 @@ class SiteFindings:
     searched: set[str] = field(default_factory=set)
     """The sites whose own search the Planner has used."""
 
+    def can_search(self, site_url: str) -> bool:
+        """Whether the site has a search to use: a usable form, or an OpenSearch description not read yet (a form its
+        robots.txt forbids is remembered, unusable, and is none)."""
+        return any(m.usable or m.kind == "opensearch" for m in self.site_search.get(site_url, []))
+
 
 @dataclass
 class Exploration:
@@ -192,7 +197,7 @@ class Exploration:
             item_kind=self.settings.explore.item_kind,
             items_wanted=self.items_wanted,
             search_unused=site is not None
-            and bool(self.findings.site_search.get(site.url))
+            and self.findings.can_search(site.url)
             and site.url not in self.findings.searched,
         )
 

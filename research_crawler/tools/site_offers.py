@@ -87,7 +87,7 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
     """Raise the next page of the listing `page` shows (its pager's "next" link, else the nearest numbered page
     after it) to `NEXT_PAGE_SCORE` with words that say what it is, when the listing gave `new_items` or the site
     has no search form to use instead; whether the queue changed. A page visited already is left as it is."""
-    if not new_items and x.findings.site_search.get(x.site.url):
+    if not new_items and x.findings.can_search(x.site.url):
         return False
     same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
     link = next_listing_page(page.final_url, same_site)

@@ -170,3 +170,13 @@ def test_no_year_is_offered_for_a_request_without_dates_or_on_a_page_naming_one_
     assert offer_dated_links(exploring("Find papers on wildfire smoke"), issues_page()) == 0
     one_year = issues_page().model_copy(update={"links": issues_page().links[4:5]})
     assert offer_dated_links(exploring("Find the 3 most recent papers on wildfire smoke"), one_year) == 0
+
+
+def test_a_site_whose_only_search_robots_txt_forbids_is_paged_as_one_with_no_search() -> None:
+    # the forbidden form is remembered, unusable: the listing is read on, and the Planner is not told to search
+    x = exploring("Find papers on wildfire smoke")
+    x.findings.site_search[SITE] = [
+        SearchMechanism(kind="form", url_template=f"{SITE}search?q={{query}}", usable=False, note="robots.txt forbids")
+    ]
+    assert not x.hint_state().search_unused
+    assert offer_next_page(x, listing_page(), new_items=0)
