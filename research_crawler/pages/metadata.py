@@ -27,6 +27,7 @@ from research_crawler.pages.bylines import (
     shortened,
     signed_after,
 )
+from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import (
@@ -36,7 +37,7 @@ from research_crawler.pages.metadata_sources import (
     normalise_doi,
     read_tag_sources,
 )
-from research_crawler.pages.page_shows import Block, VisiblePage, label_kind, read_visible_page, words_of
+from research_crawler.pages.page_shows import Block, VisiblePage, read_visible_page, words_of
 from research_crawler.pages.person_names import is_person_name, name_key, same_person, split_people
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from lxml import etree
 
@@ -27,14 +27,13 @@ from research_crawler.pages.bylines import (
     unmistakable,
 )
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.field_labels import FieldKind, label_kind
 from research_crawler.pages.html_tree import put_script_writes_in_place
 from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["Block", "FieldKind", "VisiblePage", "label_kind", "read_visible_page", "words_of"]
-
-FieldKind = Literal["title", "authors", "date", "other"]
+__all__ = ["Block", "VisiblePage", "read_visible_page", "words_of"]
 
 _UNSEEN = frozenset(
     {
@@ -70,151 +69,6 @@ _CHROME_WORDS = frozenset(
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})
 
-# Labels a page puts before a value, by what the value is (lower case, without ':' or '*'), in the languages of
-# the corpus's pages. Dates of other events than publication (update, deposit, receipt) are "other".
-_LABELS: dict[str, FieldKind] = {
-    **dict.fromkeys(
-        (
-            "title",
-            "titel",
-            "titolo",
-            "titre",
-            "título",
-            "titulo",
-            "haupttitel",
-            "titel/stichwort",
-            "dc.title",
-            "title proper",
-            "article title",
-            "document title",
-        ),
-        "title",
-    ),
-    **dict.fromkeys(
-        (
-            "author",
-            "authors",
-            "author(s)",
-            "autor",
-            "autoren",
-            "autore",
-            "autori",
-            "auteur",
-            "auteurs",
-            "auteur(s)",
-            "autor / hrsg.",
-            "autor/hrsg.",
-            "creator",
-            "creators",
-            "creator(s)",
-            "verfasser",
-            "1. verfasser",
-            "verfasser/in",
-            "dc.contributor.author",
-            "dc.creator",
-            "written by",
-            "by",
-            "hrsg./bearb.",
-            "hrsg.",
-            "herausgeber",
-            "editor",
-            "editors",
-            "editor(s)",
-            "tesista",
-        ),
-        "authors",
-    ),
-    **dict.fromkeys(
-        (
-            "date",
-            "year",
-            "jahr",
-            "erscheinungsjahr",
-            "erscheinungsdatum",
-            "publication date",
-            "date of publication",
-            "published",
-            "publication year",
-            "year published",
-            "issue date",
-            "date issued",
-            "dc.date.issued",
-            "date created",
-            "year accepted",
-            "data conseguimento",
-            "année",
-            "anno",
-            "fecha",
-            "datum",
-            "erschienen",
-            "date of conference",
-            "veröffentlicht",
-            "published in",
-            "publié",
-            "publicado",
-            "pubblicato",
-            "publication",
-            "date of award",
-            "defense date",
-            "date de soutenance",
-            "copyright date",
-            "dc.date.copyright",
-            "publication date (web)",
-            "date of publication (online)",
-            "year of first publication",
-            "published online",
-            "first published",
-            "first published online",
-            "published online ahead of print",
-            "available online",
-            "version of record online",
-            "online publication date",
-            "verlagsort, verlag, jahr",
-            "ort/verlag/jahr",
-            "erschienen:",
-            "release date",
-            "publisher",
-            "imprint",
-            "verlag",
-            "éditeur",
-            "editore",
-            "editorial",
-            "publication info",
-        ),
-        "date",
-    ),
-    **dict.fromkeys(
-        (
-            "updated",
-            "last updated",
-            "last modified",
-            "modified",
-            "date modified",
-            "last modification date",
-            "dc.date.accessioned",
-            "dc.date.available",
-            "date accessioned",
-            "date available",
-            "received",
-            "accepted",
-            "revised",
-            "submitted",
-            "soumis le",
-            "folder created",
-            "aufnahmedatum",
-            "ultimo aggiornamento",
-            "dernière modification le",
-            "archivage à long terme le",
-            "anno iscrizione",
-            "date deposited",
-            "deposited on",
-            "record created",
-            "last modified on",
-        ),
-        "other",
-    ),
-}
-_MAX_LABEL_WORDS = 5
 _AUTHOR_ROLE = re.compile(
     r"(?P<name>[^\s,;()\[\]][^;()\[\]]{1,80}?)\s*¬?\s*[\[(](?:creator|author|autor(?:in)?|verfasser(?:in)?|"
     r"auteur|autore)[\])]",
@@ -353,14 +207,6 @@ def words_of(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text).replace("&", " and "))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     return " ".join(re.findall(r"[^\W_]+", plain))
-
-
-def label_kind(text: str) -> FieldKind | None:
-    """What a label announces ("Author(s):" → authors), or None when `text` is no known label."""
-    label = " ".join(text.strip().strip(":*").strip().casefold().split())
-    if not label or len(label.split()) > _MAX_LABEL_WORDS:
-        return None
-    return _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
 
 
 # --- building ---------------------------------------------------------------------------------------------

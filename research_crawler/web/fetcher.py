@@ -1,12 +1,8 @@
 """Fetching pages: `Fetcher` turns a URL into a `Page` over plain HTTP, through the browser, or "auto".
 
-Why the HTTP transport is ours and not Crawl4AI's: its AsyncHTTPCrawlerStrategy (0.9.5) reads whole bodies with no
-size cap (``response.read()``), follows redirects without letting us check each hop, raises on non-2xx and so loses
-Retry-After, and has no retries. Plain-HTTP pages therefore go through `http_transport.HttpTransport` (httpx,
-streamed under the byte cap, ``follow_redirects=False`` and every hop canonicalised and re-checked against robots.txt
-and the allowed hosts, http(s) only). Crawl4AI does the page work: HTML→Markdown (`html_to_markdown`, which the page
-view uses) and the browser strategy — `AsyncWebCrawler` connected over CDP to a headless system Chromium
-(`browser_session.py`, started once per fetcher when a page first needs it).
+Plain-HTTP pages go through our own transport (`http_transport.py`, which says why it is not Crawl4AI's); Crawl4AI
+does the page work: HTML→Markdown (`html_to_markdown`) and the browser — `AsyncWebCrawler` over CDP to a headless
+system Chromium (`browser_session.py`, started once per fetcher when a page first needs it).
 
 Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only http(s), no
 credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or the `allowed_hosts`
@@ -220,8 +216,7 @@ class Fetcher:
         return await self._robots.sitemaps(canonical)
 
     async def robots_refusal(self, url: str) -> str | None:
-        """Why robots.txt forbids `url` to this crawler (fetched once, like every robots.txt), or None when it may be
-        fetched (or robots.txt is not obeyed)."""
+        """Why robots.txt forbids `url` (read once per site); None when allowed or robots.txt is not obeyed."""
         if not self._settings.obey_robots or isinstance(canonical := self._canonical(url), tuple):
             return None
         verdict = await self._robots.check(canonical)
@@ -229,11 +224,8 @@ class Fetcher:
 
     async def abandon(self, url: str) -> None:
         """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
-        try:
-            canonical = canonicalize_url(url, max_length=self._settings.max_url_length)
-        except InvalidURLError:
-            return
-        await self._cache.abandon(canonical)
+        if (canonical := try_canonicalize_url(url, max_length=self._settings.max_url_length)) is not None:
+            await self._cache.abandon(canonical)
 
     async def fetch_raw(self, url: str, *, max_bytes: int | None = None) -> RawResponse:
         """GET a document that need not be HTML (robots.txt, OpenSearch descriptions): status, headers, bytes. Same

@@ -1,8 +1,11 @@
 """Our HTTP transport: GET (and a form's POST) over httpx, streamed under a size cap, retried politely, redirects
 hop by hop.
 
-Each redirect hop is canonicalised and checked (robots.txt, allowed hosts, already fetched) *before*
-it is requested, which Crawl4AI's HTTP strategy and httpx's own redirect following cannot do. A POST that is
+Why it is ours and not Crawl4AI's: its AsyncHTTPCrawlerStrategy (0.9.5) reads whole bodies with no size cap
+(``response.read()``), follows redirects without letting us check each hop, raises on non-2xx and so loses
+Retry-After, and has no retries. Here bodies are streamed under the byte cap, with ``follow_redirects=False``: each
+redirect hop is canonicalised and checked (robots.txt, allowed hosts, http(s) only, already fetched) *before* it is
+requested, which neither Crawl4AI's HTTP strategy nor httpx's own redirect following can do. A POST that is
 redirected with 301, 302 or 303 goes on as a GET, as browsers do; 307 and 308 repeat the POST. Cookies travel
 only in the jar the caller gives (the site's, `cookie_jars.py`): the client's own jar keeps nothing.
 """

@@ -41,6 +41,7 @@ class Attempt(Protocol):
     def retryable(self) -> bool:
         """A timeout or a connection error: worth another attempt whatever the status."""
         ...
+
     @property
     def summary(self) -> str: ...
 
@@ -142,4 +143,3 @@ async def retry_politely(
     )
     result: AttemptT = await retrying(send)
     return result, give_up
-

@@ -1,0 +1,164 @@
+"""The labels a page writes before a value ("Author(s):", "Jahr", "Date deposited", a DSpace ``dc.title`` row), by
+what the value is: a title, the authors, the publication date, or another field (dates of other events than
+publication — an update, a deposit, a receipt — are "other"), in the languages of the page corpus's pages."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = ["FieldKind", "label_kind"]
+
+FieldKind = Literal["title", "authors", "date", "other"]
+
+# Each label in lower case, without ':' or '*'.
+_LABELS: dict[str, FieldKind] = {
+    **dict.fromkeys(
+        (
+            "title",
+            "titel",
+            "titolo",
+            "titre",
+            "título",
+            "titulo",
+            "haupttitel",
+            "titel/stichwort",
+            "dc.title",
+            "title proper",
+            "article title",
+            "document title",
+        ),
+        "title",
+    ),
+    **dict.fromkeys(
+        (
+            "author",
+            "authors",
+            "author(s)",
+            "autor",
+            "autoren",
+            "autore",
+            "autori",
+            "auteur",
+            "auteurs",
+            "auteur(s)",
+            "autor / hrsg.",
+            "autor/hrsg.",
+            "creator",
+            "creators",
+            "creator(s)",
+            "verfasser",
+            "1. verfasser",
+            "verfasser/in",
+            "dc.contributor.author",
+            "dc.creator",
+            "written by",
+            "by",
+            "hrsg./bearb.",
+            "hrsg.",
+            "herausgeber",
+            "editor",
+            "editors",
+            "editor(s)",
+            "tesista",
+        ),
+        "authors",
+    ),
+    **dict.fromkeys(
+        (
+            "date",
+            "year",
+            "jahr",
+            "erscheinungsjahr",
+            "erscheinungsdatum",
+            "publication date",
+            "date of publication",
+            "published",
+            "publication year",
+            "year published",
+            "issue date",
+            "date issued",
+            "dc.date.issued",
+            "date created",
+            "year accepted",
+            "data conseguimento",
+            "année",
+            "anno",
+            "fecha",
+            "datum",
+            "erschienen",
+            "date of conference",
+            "veröffentlicht",
+            "published in",
+            "publié",
+            "publicado",
+            "pubblicato",
+            "publication",
+            "date of award",
+            "defense date",
+            "date de soutenance",
+            "copyright date",
+            "dc.date.copyright",
+            "publication date (web)",
+            "date of publication (online)",
+            "year of first publication",
+            "published online",
+            "first published",
+            "first published online",
+            "published online ahead of print",
+            "available online",
+            "version of record online",
+            "online publication date",
+            "verlagsort, verlag, jahr",
+            "ort/verlag/jahr",
+            "erschienen:",
+            "release date",
+            "publisher",
+            "imprint",
+            "verlag",
+            "éditeur",
+            "editore",
+            "editorial",
+            "publication info",
+        ),
+        "date",
+    ),
+    **dict.fromkeys(
+        (
+            "updated",
+            "last updated",
+            "last modified",
+            "modified",
+            "date modified",
+            "last modification date",
+            "dc.date.accessioned",
+            "dc.date.available",
+            "date accessioned",
+            "date available",
+            "received",
+            "accepted",
+            "revised",
+            "submitted",
+            "soumis le",
+            "folder created",
+            "aufnahmedatum",
+            "ultimo aggiornamento",
+            "dernière modification le",
+            "archivage à long terme le",
+            "anno iscrizione",
+            "date deposited",
+            "deposited on",
+            "record created",
+            "last modified on",
+        ),
+        "other",
+    ),
+}
+_MAX_LABEL_WORDS = 5
+
+
+def label_kind(text: str) -> FieldKind | None:
+    """What a label announces ("Author(s):" → authors), or None when `text` is no known label."""
+    label = " ".join(text.strip().strip(":*").strip().casefold().split())
+    if not label or len(label.split()) > _MAX_LABEL_WORDS:
+        return None
+    return _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
