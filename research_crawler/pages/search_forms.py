@@ -4,8 +4,9 @@ A form is used the way a person uses it: its search box filled, its other fields
 with its own method — a GET (the search is then a URL) or a POST (`build_search_submission`). A form that only its
 script sends (its ``onsubmit`` returns false), and a search box outside any form, are used as a person with a browser
 uses them: the words typed into the box and Enter pressed (method ``TYPE``, done in the browser; tried after the
-others). A form is unusable when a person could not use it (its action is not a web address), and then it is
-reported with the reason, never guessed at. Fields a person would fill for the
+others). A form is unusable when a person could not use it (its action is not a web address), or when its results
+are on another site (the page cannot widen what the crawler explores); it is then reported with the reason, never
+guessed at. Fields a person would fill for the
 request — an author, the dates, "newest first" — are found by their names, labels and options.
 """
 
@@ -25,7 +26,7 @@ import lxml.html
 from lxml import etree
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import canonicalize_url, is_same_site
+from research_crawler.context.urls import canonicalize_url, host_of, is_same_site
 from research_crawler.errors import InvalidURLError, ToolInputError
 from research_crawler.pages.html_forms import (
     FormSubmission,
@@ -268,6 +269,8 @@ def _form_mechanism(
         note, usable = f"the form's action is not an http(s) URL ({raw_action[:60]!r})", False
     elif scripted:
         note, usable = "the form is submitted only by JavaScript (onsubmit returns false)", False
+    elif not (is_same_site(action, page_url) or is_same_site(page_url, action)):
+        note, usable = f"its results are on another site ({host_of(action)}), which the crawler does not explore", False
     else:
         note, usable = "", True
     posted = method == "post"

@@ -260,8 +260,12 @@ def test_form_attribute_disabled_fields_checked_radios_and_minified_markup() -> 
 
 def test_base_href_and_canonical_resolve_the_action() -> None:
     form = '<form role="search" action="search"><input name="q"></form>'
-    with_base = find_search_mechanism(_doc(form, '<base href="https://cdn.example.org/x/">'), url="https://a.org/")
-    assert with_base is not None and with_base.url_template.startswith("https://cdn.example.org/x/search?")
+    with_base = find_search_mechanism(_doc(form, '<base href="https://static.a.org/x/">'), url="https://a.org/")
+    assert (
+        with_base is not None
+        and with_base.usable
+        and with_base.url_template.startswith("https://static.a.org/x/search?")
+    )
     canonical = _doc(form, '<link rel="canonical" href="/papers/1">')
     with_canonical = find_search_mechanism(canonical, url="https://a.org/q/r")
     assert with_canonical is not None and with_canonical.url_template == "https://a.org/papers/search?q={query}"
@@ -272,6 +276,9 @@ def test_base_href_and_canonical_resolve_the_action() -> None:
     [
         ('<form role="search" action="javascript:go()"><input name="q"></form>', "not an http(s) URL"),
         ('<form role="search" action="javascript:go()" method="post"><input name="q"></form>', "not an http(s) URL"),
+        # a page cannot send the crawler (and the request's words) to another site
+        ('<form role="search" action="https://search.other.net/find"><input name="q"></form>', "on another site"),
+        ('<form role="search" action="http://127.0.0.1:8080/s" method="post"><input name="q"></form>', "another site"),
     ],
 )
 def test_unusable_forms_say_why(form: str, note: str) -> None:
@@ -279,6 +286,13 @@ def test_unusable_forms_say_why(form: str, note: str) -> None:
     assert best is not None and not best.usable and note in best.note
     with pytest.raises(ToolInputError, match="cannot be used"):
         build_search_url(best, QUERY)
+
+
+def test_a_search_on_a_subdomain_of_the_site_is_usable() -> None:
+    form = '<form role="search" action="https://search.example.org/find"><input name="q"></form>'
+    for page in ("https://example.org/", "https://www.example.org/journal/"):
+        best = find_search_mechanism(_doc(form), url=page)
+        assert best is not None and best.usable, (page, best)
 
 
 def test_usable_form_is_preferred_over_a_better_scoring_unusable_one() -> None:
