@@ -4,6 +4,7 @@ publication — an update, a deposit, a receipt — are "other"), in the languag
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 __all__ = ["FieldKind", "label_kind"]
@@ -154,6 +155,17 @@ _LABELS: dict[str, FieldKind] = {
     ),
 }
 _MAX_LABEL_WORDS = 5
+# "Year of completion", "Jahr der Fertigstellung", "Date de mise en ligne", "Tag der Prüfung": a date or year of an
+# event the label names; the work's date unless that event is another one (an update, a deposit, a birth).
+_DATE_OF_EVENT = re.compile(
+    r"^(?:year|date|day|jahr|datum|tag|année|date|anno|data|año|fecha)\s+"
+    r"(?:of(?: the)?|der|des|de(?: la| l')?|du|di|del(?:la)?|dell')\s+\S"
+)
+_OTHER_EVENT = re.compile(
+    r"updat|modif|änderung|aktualis|deposit|hinterleg|aufnahme|eingang|einreich|submi|soumis|receiv|réception|"
+    r"recep|ricev|accept|annahme|revis|access|abruf|zugriff|consult|birth|geburt|naissance|nascita|nacimiento|"
+    r"death|tod|décès|entry|erfassung|creation|erstellung des datensatzes|record|last",
+)
 
 
 def label_kind(text: str) -> FieldKind | None:
@@ -161,4 +173,7 @@ def label_kind(text: str) -> FieldKind | None:
     label = " ".join(text.strip().strip(":*").strip().casefold().split())
     if not label or len(label.split()) > _MAX_LABEL_WORDS:
         return None
-    return _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
+    known = _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
+    if known is None and _DATE_OF_EVENT.match(label):
+        return "other" if _OTHER_EVENT.search(label) else "date"
+    return known

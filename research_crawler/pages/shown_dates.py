@@ -14,7 +14,9 @@ __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date
 
 _NOT_PUBLICATION = re.compile(
     r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
-    r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last)\b|©",
+    r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last|"
+    # the end of a period, an embargo's or an offer's ("gesperrt bis 05.05.2024", "embargoed until 1 May 2025")
+    r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta)\b|©",
     re.I,
 )
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10

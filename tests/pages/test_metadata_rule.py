@@ -385,3 +385,28 @@ def test_a_labelled_author_list_separated_by_semicolons_is_read_whole() -> None:
     )
     assert found.authors == ["Kaur, Jamal", "Fernández, Lucía", "Okafor, Ada"]
     assert found.date == "2024-03-03"
+
+
+def test_a_label_naming_the_year_or_date_of_an_event_is_a_date_unless_the_event_is_another_than_publication() -> None:
+    # a thesis record: "Year of completion", a defence day, a release day; the full text locked until a later day
+    # written first, above the record (an embargo's end is no publication date)
+    body = (
+        "<h1>Salt Marsh Accretion under Rising Seas</h1><p>Full text: thesis.pdf (locked until 05.05.2025)</p>"
+        "<table><tr><th>Author:</th><td>Okafor, Ada</td></tr><tr><th>Date of last update:</th><td>01.02.2026</td></tr>"
+        "<tr><th>Year of completion:</th><td>2023</td></tr>"
+        "<tr><th>Tag der mündlichen Prüfung:</th><td>12.04.2023</td></tr></table>"
+    )
+    found = read_item_metadata(_page(body=body, title="Salt Marsh Accretion under Rising Seas"), url=URL)
+    assert found.date == "2023-04-12" and found.sources["date"] == "page_field"
+    # no label at all: the locked-until day is still no publication date
+    bare = "<h1>Salt Marsh Accretion under Rising Seas</h1><p>Okafor, Ada</p><p>Embargoed until 5 May 2025</p>"
+    assert read_item_metadata(_page(body=bare), url=URL).date is None
+
+
+def test_an_other_event_s_date_label_is_not_the_publication_date() -> None:
+    from research_crawler.pages.field_labels import label_kind
+
+    assert label_kind("Jahr der Fertigstellung:") == "date"
+    assert label_kind("Date de mise en ligne") == "date"
+    assert label_kind("Date of birth") == "other"
+    assert label_kind("Datum der letzten Änderung:") == "other"
