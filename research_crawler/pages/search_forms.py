@@ -269,7 +269,7 @@ def _form_mechanism(
         note, usable = f"the form's action is not an http(s) URL ({raw_action[:60]!r})", False
     elif scripted:
         note, usable = "the form is submitted only by JavaScript (onsubmit returns false)", False
-    elif not (is_same_site(action, page_url) or is_same_site(page_url, action)):
+    elif not any(is_same_site(action, own) or is_same_site(own, action) for own in (page_url, base)):
         note, usable = f"its results are on another site ({host_of(action)}), which the crawler does not explore", False
     else:
         note, usable = "", True

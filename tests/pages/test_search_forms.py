@@ -293,6 +293,12 @@ def test_a_search_on_a_subdomain_of_the_site_is_usable() -> None:
     for page in ("https://example.org/", "https://www.example.org/journal/"):
         best = find_search_mechanism(_doc(form), url=page)
         assert best is not None and best.usable, (page, best)
+    # the page's own address as it declares it (its canonical link, which relative addresses resolve against)
+    relative = '<form role="search" action="/search"><input name="q"></form>'
+    declared = find_search_mechanism(
+        _doc(relative, '<link rel="canonical" href="https://dx.example.net/p/1">'), url=page
+    )
+    assert declared is not None and declared.usable, declared
 
 
 def test_usable_form_is_preferred_over_a_better_scoring_unusable_one() -> None:
