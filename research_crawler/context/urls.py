@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from tld import get_fld
 from w3lib.url import canonicalize_url as _w3lib_canonicalize
 from w3lib.url import url_query_cleaner
 
@@ -20,6 +21,8 @@ __all__ = [
     "canonicalize_url",
     "host_of",
     "is_same_site",
+    "on_another_site",
+    "same_organisation",
     "shown_on_site",
     "site_root",
     "try_canonicalize_url",
@@ -121,6 +124,24 @@ def host_of(url: str) -> str:
     if parts.port is not None and parts.port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = f"{host}:{parts.port}"
     return host
+
+
+def same_organisation(url: str, other: str) -> bool:
+    """Whether two URLs' hosts share their registrable domain under the Public Suffix List (``journals.iucr.org``
+    and ``scripts.iucr.org``; not ``a.github.io`` and ``b.github.io``); False for a host without one (an IP address,
+    ``localhost``)."""
+    mine = get_fld(url, fail_silently=True, fix_protocol=True)
+    return bool(mine) and mine == get_fld(other, fail_silently=True, fix_protocol=True)
+
+
+def on_another_site(url: str, *own: str) -> bool:
+    """Whether `url` is on another site than the pages at `own` (a page's address, the one it declares): not their
+    site, a subdomain of it, nor a sibling under the same registrable domain. An address that is no http(s) URL (a
+    page read from a file) has no site, so nothing is elsewhere of it."""
+    known = [page for page in own if urlsplit(page).scheme.lower() in ("http", "https")]
+    return bool(known) and not any(
+        is_same_site(url, page) or is_same_site(page, url) or same_organisation(url, page) for page in known
+    )
 
 
 def is_same_site(url: str, site_url: str) -> bool:

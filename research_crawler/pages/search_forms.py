@@ -26,7 +26,7 @@ import lxml.html
 from lxml import etree
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import canonicalize_url, host_of, is_same_site
+from research_crawler.context.urls import canonicalize_url, host_of, is_same_site, on_another_site
 from research_crawler.errors import InvalidURLError, ToolInputError
 from research_crawler.pages.html_forms import (
     FormSubmission,
@@ -269,7 +269,7 @@ def _form_mechanism(
         note, usable = f"the form's action is not an http(s) URL ({raw_action[:60]!r})", False
     elif scripted:
         note, usable = "the form is submitted only by JavaScript (onsubmit returns false)", False
-    elif not any(is_same_site(action, own) or is_same_site(own, action) for own in (page_url, base)):
+    elif on_another_site(action, page_url, base):
         note, usable = f"its results are on another site ({host_of(action)}), which the crawler does not explore", False
     else:
         note, usable = "", True

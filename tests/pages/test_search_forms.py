@@ -293,6 +293,14 @@ def test_a_search_on_a_subdomain_of_the_site_is_usable() -> None:
     for page in ("https://example.org/", "https://www.example.org/journal/"):
         best = find_search_mechanism(_doc(form), url=page)
         assert best is not None and best.usable, (page, best)
+    # a sibling host under the site's registrable domain (a publisher's scripts host beside its journals host)
+    sibling = '<form role="search" action="https://scripts.example.org/search"><input name="q"></form>'
+    assert (found := find_search_mechanism(_doc(sibling), url="https://journals.example.org/b/1")) and found.usable
+    # two sites under one public suffix are two sites, not one registrable domain
+    theirs = '<form role="search" action="https://other.github.io/s"><input name="q"></form>'
+    assert (found := find_search_mechanism(_doc(theirs), url="https://mine.github.io/")) and not found.usable
+    # a page read from a file with no known address has no site to leave
+    assert (found := find_search_mechanism(_doc(sibling), url="")) and found.usable
     # the page's own address as it declares it (its canonical link, which relative addresses resolve against)
     relative = '<form role="search" action="/search"><input name="q"></form>'
     declared = find_search_mechanism(
