@@ -18,13 +18,22 @@ from research_crawler.eval.testbed.fresh_heldout import FRESH_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout2 import FRESH2_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout4 import FRESH4_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout5 import FRESH5_SITE_SPECS
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 
-#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of four batches).
+#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of five batches).
 UNFAMILIAR = "unfamiliar"
 HELDOUT_SITES = frozenset(
     spec.name
-    for spec in HELDOUT_SITE_SPECS + FRESH_SITE_SPECS + FRESH2_SITE_SPECS + FRESH3_SITE_SPECS + FRESH4_SITE_SPECS
+    for batch in (
+        HELDOUT_SITE_SPECS,
+        FRESH_SITE_SPECS,
+        FRESH2_SITE_SPECS,
+        FRESH3_SITE_SPECS,
+        FRESH4_SITE_SPECS,
+        FRESH5_SITE_SPECS,
+    )
+    for spec in batch
 )
 
 __all__ = [

@@ -16,6 +16,9 @@ from research_crawler.eval.testbed.fresh_heldout3_society import Fresh3SocietySi
 from research_crawler.eval.testbed.fresh_heldout4 import Fresh4ThesesSite
 from research_crawler.eval.testbed.fresh_heldout4_journal import Fresh4JournalSite
 from research_crawler.eval.testbed.fresh_heldout4_lab import Fresh4LabSite
+from research_crawler.eval.testbed.fresh_heldout5 import Fresh5ColloquiumSite
+from research_crawler.eval.testbed.fresh_heldout5_homepage import Fresh5HomepageSite
+from research_crawler.eval.testbed.fresh_heldout5_reports import Fresh5ReportsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -52,6 +55,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh4-theses": Fresh4ThesesSite,
     "fresh4-lab": Fresh4LabSite,
     "fresh4-journal": Fresh4JournalSite,
+    "fresh5-colloquium": Fresh5ColloquiumSite,
+    "fresh5-homepage": Fresh5HomepageSite,
+    "fresh5-reports": Fresh5ReportsSite,
 }
 
 

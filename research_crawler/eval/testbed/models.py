@@ -41,6 +41,9 @@ Layout = Literal[
     "fresh4-theses",
     "fresh4-lab",
     "fresh4-journal",
+    "fresh5-colloquium",
+    "fresh5-homepage",
+    "fresh5-reports",
 ]
 
 
