@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
 from collections.abc import Iterator
 from datetime import date
-from urllib.parse import parse_qs, urljoin, urlsplit
 
 import httpx
-import lxml.html
 import pytest
 from protego import Protego
+from site_visitor import missing, page_of, url_of, visit
 
 from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
@@ -35,8 +33,6 @@ from research_crawler.eval.testbed.fresh_heldout4_journal import (
     issues_of,
 )
 from research_crawler.eval.testbed.fresh_heldout4_lab import group_members, short_date
-from research_crawler.eval.testbed.layouts import make_site_app
-from research_crawler.eval.testbed.site_app import Request, SiteLinks
 
 SITES = [spec.name for spec in FRESH4_SITE_SPECS]
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism)|application/ld\+json', re.I)
@@ -52,16 +48,6 @@ def web() -> Testbed:
 def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
     with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
         yield server, client
-
-
-def _url(get: tuple[TestbedServer, httpx.Client], site: str, path: str) -> str:
-    return get[0].base_url(site).rstrip("/") + path
-
-
-def _page(get: tuple[TestbedServer, httpx.Client], site: str, path: str) -> str:
-    response = get[1].get(_url(get, site, path))
-    assert response.status_code == 200, (site, path, response.status_code)
-    return response.text
 
 
 def test_twelve_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -87,19 +73,19 @@ def test_the_thesis_server_lists_only_by_search_narrowed_by_facet_links_and_page
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     items = web.items_on("fresh4-theses")
-    home = _page(get, "fresh4-theses", "/")
+    home = page_of(get, "fresh4-theses", "/")
     assert f'action="{SEARCH}" method="get"' in home and f'href="{SEARCH}?fakultaet=' in home
-    everything = _page(get, "fresh4-theses", f"{SEARCH}?sort=neu")
+    everything = page_of(get, "fresh4-theses", f"{SEARCH}?sort=neu")
     assert f"1 bis {RESULTS_PER_PAGE} von {len(items)} Treffern" in everything
     assert re.findall(r'<li><a href="(/frontdoor/[^"]+)"', everything) == [i.path for i in items[:RESULTS_PER_PAGE]]
     following = re.search(r'href="([^"]+)">Weiter »', everything)
     assert following is not None and "start=10" in following.group(1)
-    second = _page(get, "fresh4-theses", following.group(1).replace("&amp;", "&"))
+    second = page_of(get, "fresh4-theses", following.group(1).replace("&amp;", "&"))
     assert re.findall(r'<li><a href="(/frontdoor/[^"]+)"', second)[0] == items[RESULTS_PER_PAGE].path
     year = 2024
     facet = re.search(rf'<a href="([^"]*jahr={year}[^"]*)">{year} \((\d+)\)</a>', everything)
     assert facet is not None and int(facet.group(2)) == sum(i.year == year for i in items)
-    narrowed = _page(get, "fresh4-theses", facet.group(1).replace("&amp;", "&"))
+    narrowed = page_of(get, "fresh4-theses", facet.group(1).replace("&amp;", "&"))
     listed = re.findall(r'<li><a href="(/frontdoor/[^"]+)"', narrowed)
     assert listed and all(web.item(f"fresh4-theses:{p.rsplit('/', 1)[1]}").year == year for p in listed)
     assert "entfernen" in narrowed
@@ -110,7 +96,7 @@ def test_thesis_records_are_german_field_tables_naming_advisors_and_some_full_te
 ) -> None:
     items = web.items_on("fresh4-theses")
     item = items[0]
-    page = _page(get, "fresh4-theses", item.path)
+    page = page_of(get, "fresh4-theses", item.path)
     surname, given = item.authors[0].split()[-1], " ".join(item.authors[0].split()[:-1])
     advisor = thesis_people(item)[0]
     assert not TAGS.search(page) and f"<th>Verfasser:</th><td>{surname}, {given}</td>" in page
@@ -118,12 +104,12 @@ def test_thesis_records_are_german_field_tables_naming_advisors_and_some_full_te
     assert f"<th>Datum der Freischaltung:</th><td>{german_date(date.fromisoformat(item.date))}</td>" in page
     locked = next(i for i in items if embargoed(i))
     free = next(i for i in items if not embargoed(i))
-    assert "gesperrt bis" in _page(get, "fresh4-theses", locked.path)
-    assert get[1].get(_url(get, "fresh4-theses", locked.pdf_path)).status_code == 403
-    pdf = get[1].get(_url(get, "fresh4-theses", free.pdf_path))
+    assert "gesperrt bis" in page_of(get, "fresh4-theses", locked.path)
+    assert get[1].get(url_of(get, "fresh4-theses", locked.pdf_path)).status_code == 403
+    pdf = get[1].get(url_of(get, "fresh4-theses", free.pdf_path))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    robots = Protego.parse(_page(get, "fresh4-theses", "/robots.txt"))
-    assert not robots.can_fetch(_url(get, "fresh4-theses", f"/export/bibtex/docId/{item.key}"), "*")
+    robots = Protego.parse(page_of(get, "fresh4-theses", "/robots.txt"))
+    assert not robots.can_fetch(url_of(get, "fresh4-theses", f"/export/bibtex/docId/{item.key}"), "*")
     assert f'href="/export/bibtex/docId/{item.key}"' in page
 
 
@@ -134,7 +120,7 @@ def test_the_group_lists_citation_strings_by_year_on_one_page_with_dois_on_anoth
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     items = web.items_on("fresh4-lab")
-    page = _page(get, "fresh4-lab", "/publications/")
+    page = page_of(get, "fresh4-lab", "/publications/")
     for year in {i.year for i in items}:
         assert f'<h2 id="y{year}">{year}</h2>' in page and f'href="#y{year}"' in page
     assert re.findall(r'\[<a href="(/publications/[^"]+)">Details', page) == [i.path for i in items]
@@ -149,17 +135,17 @@ def test_the_groups_details_pages_answer_with_and_without_the_slash_and_carry_bi
 ) -> None:
     items = web.items_on("fresh4-lab")
     item = items[0]
-    slashed = _page(get, "fresh4-lab", item.path)
-    assert item.path.endswith("/") and _page(get, "fresh4-lab", item.path.rstrip("/")) == slashed
+    slashed = page_of(get, "fresh4-lab", item.path)
+    assert item.path.endswith("/") and page_of(get, "fresh4-lab", item.path.rstrip("/")) == slashed
     assert not TAGS.search(slashed) and "article:published_time" not in slashed
     assert short_date(item.date) in slashed and f"year    = {{{item.year}}}" in slashed
     leader = group_members(items)[0][0]
-    member = _page(get, "fresh4-lab", f"/people/{re.sub(r'[^a-z0-9]+', '-', leader.lower()).strip('-')}/")
+    member = page_of(get, "fresh4-lab", f"/people/{re.sub(r'[^a-z0-9]+', '-', leader.lower()).strip('-')}/")
     theirs = next(i for i in items if leader in i.authors)
     assert f'href="{theirs.path.rstrip("/")}"' in member and f'href="{theirs.path}"' not in member
     shared = next(i for i in items if i.work)
     copy = next(c for c in web.copies_of(shared) if c.site == "fresh4-journal")
-    assert copy.doi == shared.doi and get[0].base_url("fresh4-journal").rstrip("/") + copy.path in _page(
+    assert copy.doi == shared.doi and get[0].base_url("fresh4-journal").rstrip("/") + copy.path in page_of(
         get, "fresh4-lab", shared.path
     )
 
@@ -172,20 +158,20 @@ def test_the_journal_is_an_archive_of_issues_with_galleys_and_tags_only_since_20
 ) -> None:
     items = web.items_on("fresh4-journal")
     issues = issues_of(items)
-    archive = _page(get, "fresh4-journal", f"{JOURNAL_PATH}/issue/archive")
+    archive = page_of(get, "fresh4-journal", f"{JOURNAL_PATH}/issue/archive")
     assert re.findall(r"/issue/view/(\d+)", archive) == [str(i.id) for i in issues[:ISSUES_PER_ARCHIVE_PAGE]]
     assert f'href="{JOURNAL_PATH}/issue/archive/2">Next' in archive
     issue = issues[-1]
-    toc = _page(get, "fresh4-journal", f"{JOURNAL_PATH}/issue/view/{issue.id}")
+    toc = page_of(get, "fresh4-journal", f"{JOURNAL_PATH}/issue/view/{issue.id}")
     assert all(i.path in toc for i in issue.articles) and ">PDF</a>" in toc and issue.label in toc
     old = next(i for i in items if i.year < TAGGED_SINCE)
     new = next(i for i in items if i.year >= TAGGED_SINCE)
-    old_page, new_page = _page(get, "fresh4-journal", old.path), _page(get, "fresh4-journal", new.path)
+    old_page, new_page = page_of(get, "fresh4-journal", old.path), page_of(get, "fresh4-journal", new.path)
     assert not TAGS.search(old_page) and f"Published: {old.date}" in old_page
     assert f'<meta name="citation_date" content="{new.date.replace("-", "/")}"' in new_page
     galley = re.search(r'href="([^"]+/article/view/\d+/\d+)">PDF', new_page)
-    assert galley is not None and f'src="{new.pdf_path}"' in _page(get, "fresh4-journal", galley.group(1))
-    assert get[1].get(_url(get, "fresh4-journal", new.pdf_path)).content.startswith(b"%PDF")
+    assert galley is not None and f'src="{new.pdf_path}"' in page_of(get, "fresh4-journal", galley.group(1))
+    assert get[1].get(url_of(get, "fresh4-journal", new.pdf_path)).content.startswith(b"%PDF")
 
 
 def test_the_journal_switches_language_by_a_cookie_and_forbids_the_api_its_home_page_reads(
@@ -194,74 +180,26 @@ def test_the_journal_switches_language_by_a_cookie_and_forbids_the_api_its_home_
     item = web.items_on("fresh4-journal")[0]
     switch = f"{JOURNAL_PATH}/user/setLocale/es_ES?source={item.path}"
     with httpx.Client(timeout=10) as fresh:  # its own cookie jar
-        moved = fresh.get(_url(get, "fresh4-journal", switch), follow_redirects=False)
+        moved = fresh.get(url_of(get, "fresh4-journal", switch), follow_redirects=False)
         assert moved.status_code == 302 and moved.headers["location"] == item.path
         assert moved.cookies.get(LOCALE_COOKIE) == "es_ES"
-        spanish = fresh.get(_url(get, "fresh4-journal", item.path)).text
-    assert "Resumen" in spanish and item.title in spanish and "Resumen" not in _page(get, "fresh4-journal", item.path)
-    home = _page(get, "fresh4-journal", f"{JOURNAL_PATH}/index")
+        spanish = fresh.get(url_of(get, "fresh4-journal", item.path)).text
+    assert "Resumen" in spanish and item.title in spanish and "Resumen" not in page_of(get, "fresh4-journal", item.path)
+    home = page_of(get, "fresh4-journal", f"{JOURNAL_PATH}/index")
     api = f"{JOURNAL_PATH}/api/v1/submissions"
     assert f"fetch('{api}" in home and item.title not in home.split('id="recent"')[1].split("</div>")[0]
-    robots = Protego.parse(_page(get, "fresh4-journal", "/robots.txt"))
-    assert not robots.can_fetch(_url(get, "fresh4-journal", api), "*")
-    assert json.loads(_page(get, "fresh4-journal", api))["items"][0]["title"] == item.title
+    robots = Protego.parse(page_of(get, "fresh4-journal", "/robots.txt"))
+    assert not robots.can_fetch(url_of(get, "fresh4-journal", api), "*")
+    assert json.loads(page_of(get, "fresh4-journal", api))["items"][0]["title"] == item.title
 
 
 # ---------------------------------------------------------------------------------------------- reachability
 
 
-def _visit(web: Testbed, site: str, robots_txt: str | None = None) -> set[str]:
-    """Paths a visitor reaches from the home page by the links a person clicks (facet and paging links included,
-    cookies kept), never typing a search and never fetching what robots.txt (the site's, or `robots_txt`) forbids."""
-    base = f"http://{site}.testbed.invalid"
-    others = {name: f"http://{name}.invalid/" for name in web.site_names()}
-    app = make_site_app(web, site, SiteLinks(own_base=base + "/", site_bases=others))
-    robots = Protego.parse(robots_txt if robots_txt is not None else app.robots_txt())
-    cookies: dict[str, str] = {}
-    queue: deque[str] = deque(["/"])
-    seen = {"/"}
-    reached: set[str] = set()
-    while queue:
-        target = queue.popleft()
-        parts = urlsplit(target)
-        response = app.handle(Request("GET", parts.path, parse_qs(parts.query), {}, dict(cookies)))
-        if response.status >= 400:
-            continue
-        reached.add(parts.path)
-        for name, value in response.headers:
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                cookies[key] = rest.split(";")[0]
-        found: list[str] = []
-        if 300 <= response.status < 400:
-            found += [value for name, value in response.headers if name.lower() == "location"]
-        elif response.content_type.startswith("text/html"):
-            found += [a.get("href") for a in lxml.html.fromstring(response.body).iter("a") if a.get("href")]
-        for href in found:
-            absolute = urljoin(base + target, href).split("#")[0]
-            if not absolute.startswith(base + "/") or not robots.can_fetch(absolute, "*"):
-                continue
-            path = absolute[len(base) :]
-            if path not in seen:
-                seen.add(path)
-                queue.append(path)
-    return reached
-
-
-def _missing(web: Testbed, site: str, reached: set[str]) -> list[str]:
-    return [
-        web.item(i).path
-        for q in web.queries
-        if site in (q.site, *q.also_sites)
-        for i in q.relevant_item_ids
-        if web.item(i).site == site and web.item(i).path not in reached
-    ]
-
-
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = _visit(web, site)
-    assert not _missing(web, site, reached)
+    reached = visit(web, site)
+    assert not missing(web, site, reached)
     assert {i.path for i in web.items_on(site)} <= reached
 
 
@@ -270,5 +208,5 @@ def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_t
     [("fresh4-theses", SEARCH), ("fresh4-lab", "/publications/"), ("fresh4-journal", "/index.php/jcre/issue/")],
 )
 def test_the_reachability_check_fails_when_robots_txt_shuts_the_way(web: Testbed, site: str, shut: str) -> None:
-    reached = _visit(web, site, robots_txt=f"User-agent: *\nDisallow: {shut}\n")
-    assert _missing(web, site, reached)
+    reached = visit(web, site, robots_txt=f"User-agent: *\nDisallow: {shut}\n")
+    assert missing(web, site, reached)

@@ -6,14 +6,12 @@ fail. No crawler runs here: their first benchmark run is the measure, and it is 
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Iterator
-from urllib.parse import parse_qs, urljoin, urlsplit
 
 import httpx
-import lxml.html
 import pytest
 from protego import Protego
+from site_visitor import missing, page_of, url_of, visit
 
 from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
@@ -27,8 +25,6 @@ from research_crawler.eval.testbed.fresh_heldout5 import (
 )
 from research_crawler.eval.testbed.fresh_heldout5_homepage import HOME, bibtex, owner
 from research_crawler.eval.testbed.fresh_heldout5_reports import PER_PAGE, PUBLICATIONS, report_number, uk_date
-from research_crawler.eval.testbed.layouts import make_site_app
-from research_crawler.eval.testbed.site_app import Request, SiteLinks
 
 SITES = [spec.name for spec in FRESH5_SITE_SPECS]
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
@@ -43,16 +39,6 @@ def web() -> Testbed:
 def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
     with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
         yield server, client
-
-
-def _url(get: tuple[TestbedServer, httpx.Client], site: str, path: str) -> str:
-    return get[0].base_url(site).rstrip("/") + path
-
-
-def _page(get: tuple[TestbedServer, httpx.Client], site: str, path: str) -> str:
-    response = get[1].get(_url(get, site, path))
-    assert response.status_code == 200, (site, path, response.status_code)
-    return response.text
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -79,12 +65,12 @@ def test_the_programme_is_a_schedule_by_term_with_invited_lectures_and_posters_a
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     items = web.items_on("fresh5-colloquium")
-    home = _page(get, "fresh5-colloquium", "/")
+    home = page_of(get, "fresh5-colloquium", "/")
     years = sorted({i.year for i in items}, reverse=True)
     assert all(f'href="/programme/{y}.html"' in home for y in years)
     seen_invited = seen_poster = False
     for year in years:
-        programme = _page(get, "fresh5-colloquium", f"/programme/{year}.html")
+        programme = page_of(get, "fresh5-colloquium", f"/programme/{year}.html")
         talks = sorted((i for i in items if i.year == year), key=lambda i: i.date)
         linked = re.findall(r'<a href="(/programme/talks/\d+\.html)">', programme)
         assert linked == [i.path for i in talks if term_of(i) == "Spring"] + [
@@ -98,22 +84,22 @@ def test_the_programme_is_a_schedule_by_term_with_invited_lectures_and_posters_a
         seen_poster |= "<td>Poster evening</td>" in programme
         assert "<th>Date</th><th>Time</th><th>Room</th>" in programme and not TAGS.search(programme)
     assert seen_invited and seen_poster
-    assert get[1].get(_url(get, "fresh5-colloquium", "/programme/1999.html")).status_code == 404
+    assert get[1].get(url_of(get, "fresh5-colloquium", "/programme/1999.html")).status_code == 404
 
 
 def test_a_talks_abstract_page_names_speaker_day_time_and_room_without_tags(
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     item = web.items_on("fresh5-colloquium")[0]
-    page = _page(get, "fresh5-colloquium", item.path)
+    page = page_of(get, "fresh5-colloquium", item.path)
     start, room = slot(item)
     assert f"<h1>{item.title}</h1>" in page and f"<b>Speaker:</b> {item.authors[0]}" in page
     assert f"{spoken_date(item.date)}, {start}" in page and room in page and not TAGS.search(page)
     assert spoken_date("2024-03-14") == "Thursday 14 March 2024"
-    slides = get[1].get(_url(get, "fresh5-colloquium", item.pdf_path))
+    slides = get[1].get(url_of(get, "fresh5-colloquium", item.pdf_path))
     assert slides.status_code == 200 and slides.content.startswith(b"%PDF")
-    robots = Protego.parse(_page(get, "fresh5-colloquium", "/robots.txt"))
-    assert not robots.can_fetch(_url(get, "fresh5-colloquium", "/registration/"), "*")
+    robots = Protego.parse(page_of(get, "fresh5-colloquium", "/robots.txt"))
+    assert not robots.can_fetch(url_of(get, "fresh5-colloquium", "/registration/"), "*")
 
 
 # ---------------------------------------------------------------------------------------------- homepage
@@ -124,9 +110,9 @@ def test_the_homepage_lists_citations_with_the_year_only_inside_and_links_after_
 ) -> None:
     items = web.items_on("fresh5-homepage")
     name = owner(items)
-    assert f'href="{HOME}"' in _page(get, "fresh5-homepage", "/")
-    assert f'href="{HOME}publications.html"' in _page(get, "fresh5-homepage", HOME)
-    page = _page(get, "fresh5-homepage", f"{HOME}publications.html")
+    assert f'href="{HOME}"' in page_of(get, "fresh5-homepage", "/")
+    assert f'href="{HOME}publications.html"' in page_of(get, "fresh5-homepage", HOME)
+    page = page_of(get, "fresh5-homepage", f"{HOME}publications.html")
     mine, students = page.split("<h2>Papers by my students</h2>")
     assert [i.path for i in items if name in i.authors] == re.findall(r'\[<a href="([^"]+\.html)">Abstract', mine)
     assert [i.path for i in items if name not in i.authors] == re.findall(
@@ -143,10 +129,10 @@ def test_the_homepages_abstract_pages_name_no_author_or_year_and_bibtex_is_text(
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     item = web.items_on("fresh5-homepage")[0]
-    page = _page(get, "fresh5-homepage", item.path)
+    page = page_of(get, "fresh5-homepage", item.path)
     assert f"<h1>{item.title}</h1>" in page and item.abstract in page
     assert not any(a in page for a in item.authors) and str(item.year) not in page.replace("2026", "")
-    bib = get[1].get(_url(get, "fresh5-homepage", item.path.replace(".html", ".bib")))
+    bib = get[1].get(url_of(get, "fresh5-homepage", item.path.replace(".html", ".bib")))
     assert bib.headers["content-type"].startswith("text/plain") and bib.text == bibtex(item)
     assert f"year    = {{{item.year}}}" in bib.text and " and ".join(item.authors) in bib.text
     shared = next(i for i in web.items_on("fresh5-homepage") if i.work)
@@ -161,16 +147,16 @@ def test_the_publications_page_narrows_by_a_get_form_of_select_boxes_and_pages(
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     items = web.items_on("fresh5-reports")
-    everything = _page(get, "fresh5-reports", PUBLICATIONS)
+    everything = page_of(get, "fresh5-reports", PUBLICATIONS)
     assert f'<form action="{PUBLICATIONS}" method="get">' in everything
     assert '<select name="year">' in everything and '<select name="topic">' in everything
     assert re.findall(r'<li class="document"><a href="([^"]+)"', everything) == [i.path for i in items[:PER_PAGE]]
     following = re.search(r'href="([^"]+)">Next page ›', everything)
     assert following is not None
-    second = _page(get, "fresh5-reports", following.group(1).replace("&amp;", "&"))
+    second = page_of(get, "fresh5-reports", following.group(1).replace("&amp;", "&"))
     assert re.findall(r'<li class="document"><a href="([^"]+)"', second)[0] == items[PER_PAGE].path
     topic = next(re.finditer(r'<option value="([a-z-]+)">', everything.split('name="topic"')[1])).group(1)
-    narrowed = _page(get, "fresh5-reports", f"{PUBLICATIONS}?year=2024&topic={topic}")
+    narrowed = page_of(get, "fresh5-reports", f"{PUBLICATIONS}?year=2024&topic={topic}")
     listed = re.findall(r'<li class="document"><a href="([^"]+)"', narrowed)
     expected = [i.path for i in items if i.year == 2024 and re.sub(r"[^a-z]+", "-", i.category.lower()) == topic]
     assert listed == expected[:PER_PAGE] and listed
@@ -181,72 +167,24 @@ def test_a_reports_landing_page_carries_its_number_date_and_pdf_and_the_search_i
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     item = web.items_on("fresh5-reports")[0]
-    page = _page(get, "fresh5-reports", item.path)
+    page = page_of(get, "fresh5-reports", item.path)
     number = report_number(item)
     assert re.fullmatch(r"Report 20\d\d/\d+", number) and number in page and not TAGS.search(page)
     assert f"<dt>Published</dt><dd>{uk_date(item.date)}</dd>" in page and item.authors[0] in page
     assert uk_date("2024-05-17") == "17/05/2024"
-    assert get[1].get(_url(get, "fresh5-reports", item.pdf_path)).content.startswith(b"%PDF")
-    robots = Protego.parse(_page(get, "fresh5-reports", "/robots.txt"))
-    assert not robots.can_fetch(_url(get, "fresh5-reports", "/search?q=water"), "*")
-    assert robots.can_fetch(_url(get, "fresh5-reports", f"{PUBLICATIONS}?year=2024"), "*")
+    assert get[1].get(url_of(get, "fresh5-reports", item.pdf_path)).content.startswith(b"%PDF")
+    robots = Protego.parse(page_of(get, "fresh5-reports", "/robots.txt"))
+    assert not robots.can_fetch(url_of(get, "fresh5-reports", "/search?q=water"), "*")
+    assert robots.can_fetch(url_of(get, "fresh5-reports", f"{PUBLICATIONS}?year=2024"), "*")
 
 
 # ---------------------------------------------------------------------------------------------- reachability
 
 
-def _visit(web: Testbed, site: str, robots_txt: str | None = None) -> set[str]:
-    """Paths a visitor reaches from the home page by the links a person clicks (facet and paging links included,
-    cookies kept), never typing a search and never fetching what robots.txt (the site's, or `robots_txt`) forbids."""
-    base = f"http://{site}.testbed.invalid"
-    others = {name: f"http://{name}.invalid/" for name in web.site_names()}
-    app = make_site_app(web, site, SiteLinks(own_base=base + "/", site_bases=others))
-    robots = Protego.parse(robots_txt if robots_txt is not None else app.robots_txt())
-    cookies: dict[str, str] = {}
-    queue: deque[str] = deque(["/"])
-    seen = {"/"}
-    reached: set[str] = set()
-    while queue:
-        target = queue.popleft()
-        parts = urlsplit(target)
-        response = app.handle(Request("GET", parts.path, parse_qs(parts.query), {}, dict(cookies)))
-        if response.status >= 400:
-            continue
-        reached.add(parts.path)
-        for name, value in response.headers:
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                cookies[key] = rest.split(";")[0]
-        found: list[str] = []
-        if 300 <= response.status < 400:
-            found += [value for name, value in response.headers if name.lower() == "location"]
-        elif response.content_type.startswith("text/html"):
-            found += [a.get("href") for a in lxml.html.fromstring(response.body).iter("a") if a.get("href")]
-        for href in found:
-            absolute = urljoin(base + target, href).split("#")[0]
-            if not absolute.startswith(base + "/") or not robots.can_fetch(absolute, "*"):
-                continue
-            path = absolute[len(base) :]
-            if path not in seen:
-                seen.add(path)
-                queue.append(path)
-    return reached
-
-
-def _missing(web: Testbed, site: str, reached: set[str]) -> list[str]:
-    return [
-        web.item(i).path
-        for q in web.queries
-        if site in (q.site, *q.also_sites)
-        for i in q.relevant_item_ids
-        if web.item(i).site == site and web.item(i).path not in reached
-    ]
-
-
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = _visit(web, site)
-    assert not _missing(web, site, reached)
+    reached = visit(web, site)
+    assert not missing(web, site, reached)
     assert {i.path for i in web.items_on(site)} <= reached
 
 
@@ -261,6 +199,6 @@ SHUT = {
 
 @pytest.mark.parametrize("site", SITES)
 def test_the_reachability_check_fails_when_robots_txt_shuts_the_way(web: Testbed, site: str) -> None:
-    reached = _visit(web, site, robots_txt=f"User-agent: *\n{SHUT[site]}")
-    assert _missing(web, site, reached)
+    reached = visit(web, site, robots_txt=f"User-agent: *\n{SHUT[site]}")
+    assert missing(web, site, reached)
     assert reached & {i.path for i in web.items_on(site)} or site != "fresh5-reports"
