@@ -86,7 +86,8 @@ def _scraper(monkeypatch: pytest.MonkeyPatch, *, top: int, hide_seen_links: bool
         search=SimpleNamespace(query="graph networks"),
         trace=SimpleNamespace(emit=lambda *args, **kwargs: None),
     )
-    chat = ScraperChat(exploration, None, None, None, None, None, None)  # type: ignore[arg-type]
+    crawler_tools = SimpleNamespace(menu=frozenset())  # the site's menu: none seen yet
+    chat = ScraperChat(exploration, None, None, crawler_tools, None, None, None)  # type: ignore[arg-type]
     return chat, ranked
 
 
