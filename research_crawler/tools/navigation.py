@@ -17,6 +17,7 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Page
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
@@ -139,7 +140,8 @@ def save_links(
     Returns:
         Which links were queued, which were already known, and which were rejected and why (a link whose
         path repeats a segment more than `max_path_repetition` times in a row, like /a/a/a/, is a crawler
-        trap and is never queued). A link of `menu` (the page shows it only in its header, navigation or
+        trap and is never queued; so is a link that switches the site's language: the same pages in another
+        language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
         among links judged alike the page's own (its editions, issues, listings) are opened first.
     """
@@ -160,6 +162,12 @@ def save_links(
         trap = path_repetition_refusal(link.url, max_repetition=max_path_repetition)
         if trap is not None:
             result.rejected.append(f"link {link_id} ({link.url[:200]}): {trap}")
+            continue
+        if switches_language(link.url, link.text, in_menu=link.url in menu):
+            result.rejected.append(
+                f"link {link_id} ({link.url[:200]}): switches the site's language (the same pages in another "
+                "language); not queued"
+            )
             continue
         if link.url in menu:
             score = max(0.0, score - MENU_PENALTY)

@@ -92,3 +92,23 @@ def test_a_breadcrumb_step_is_never_an_item_nor_its_trail_a_title() -> None:
                       "</main></body></html>", f"{SITE}2025/")  # fmt: skip
     kept = collect_items(WebContext.for_site(SITE), listing, [{"id": 2, "title": "Listening", "score": 6}], state=STATE)
     assert kept.added == [f"{SITE}2025/papers/p8"]
+
+
+def test_a_link_that_switches_the_sites_language_is_never_queued() -> None:
+    # a journal's search page offers "English" / "Español (España)" in its header, and a footer link that sets the
+    # locale by its address: a model that scores them like a listing still opens the listing, and never those
+    page_html = (
+        "<html><head><title>Search · J</title></head><body><header><nav><a href='/user/setLocale/en_US?source=/s'>"
+        "English</a> <a href='/lang/es'>Español (España)</a> <a href='/archive'>Archives</a> <a href='/about'>About"
+        "</a></nav></header><main><h1>Search</h1><p>No results.</p><p><a href='/german-studies'>German</a> "
+        "<a href='/s?q=dunes&amp;lang=fr'>French results</a></p></main><footer><a href='/deutsch'>Deutsch</a>"
+        "</footer></body></html>"
+    )
+    page, web = page_of(page_html, f"{SITE}s"), WebContext.for_site(SITE)
+    links = [{"id": link.id, "score": 3.5} for link in page.links]
+    result = save_links(web, page, links, state=STATE, menu=frame_link_urls(page))
+    queued = {url.removeprefix(SITE) for url in result.queued}
+    # the page's own "German" is a subject, not a switcher; the menu's "Archives" and "About" are pages
+    assert queued == {"archive", "about", "german-studies"}
+    assert sum("switches the site's language" in reason for reason in result.rejected) == 4
+    assert "switches the site's language" in result.message
