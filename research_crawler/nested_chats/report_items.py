@@ -10,9 +10,15 @@ from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination
+from research_crawler.pages.person_names import split_people
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
-from research_crawler.report.index_pages import index_page_reason, is_file_address, names_no_work
+from research_crawler.report.index_pages import (
+    index_page_reason,
+    is_file_address,
+    names_no_work,
+    names_only_its_authors,
+)
 from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
@@ -87,12 +93,18 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
                          "action words, and its own page could not be read for one")  # fmt: skip
             return None
         return item
+    if (byline := _byline_link_reason(x, item, site)) is not None:
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=byline)
+        return None
     meta = read_item_metadata(page.html, url=page.final_url)
-    listed_on = {  # an item page's own PDF, found on it, lists nothing
+    listed_on = {  # an item page's own PDF and its byline's profiles, found on it, list nothing
         found.found_on
         for web in x.web_contexts.values()
         for found in web.items()
-        if found.url != item.url and not is_file_address(found.url) and found.url != meta.pdf_url
+        if found.url != item.url
+        and not is_file_address(found.url)
+        and found.url != meta.pdf_url
+        and not names_only_its_authors(found.title, meta.authors)
     }
     links = (link.url for link in page.links)
     index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
@@ -122,6 +134,20 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
             "metadata_sources": sources,
         }
     )
+
+
+def _byline_link_reason(x: Exploration, item: ReportItem, site: SiteRef) -> str | None:
+    """Why `item` is a byline's link rather than a work, or None: its title is only names of the authors of the
+    item page it was found on (a link to an author's profile, taken for an item)."""
+    if not item.found_on or item.found_on == item.url or not split_people(item.title):
+        return None  # the page it was found on (read already, from the cache) is read only for a title of names
+    where = x.pages.fetch_page(item.found_on, site)
+    if not where.ok:
+        return None
+    authors = read_item_metadata(where.html, url=where.final_url).authors
+    if not names_only_its_authors(item.title, authors):
+        return None
+    return "its title is only names of the authors of the page it was found on: a byline's link, not a work"
 
 
 def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | None = None) -> Selection:

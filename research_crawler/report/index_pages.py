@@ -9,7 +9,10 @@ does; or the names read as its authors are those of an entry it lists — a list
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
 byline. Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints")
 are no author of the page. An item's own files (its PDF, a figure) hang below some item pages too, so one or two
-such links say nothing. Nor is a link's action a work's title ("Download (PDF) - Accepted Version": `names_no_work`).
+such links say nothing. Nor is a link's action a work's title ("Download (PDF) - Accepted Version": `names_no_work`),
+nor the byline of the page it was found on ("Pablo Hussain, Kofi Torres", each name a link to a profile:
+`names_only_its_authors`): an item page's byline links to its authors' pages, which are people, not works, and lists
+nothing.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ import lxml.html
 
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import ItemMetadata
+from research_crawler.pages.person_names import same_person, split_people
 
-__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_work"]
+__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_work", "names_only_its_authors"]
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
@@ -47,6 +51,13 @@ def names_no_work(title: str) -> bool:
     text"): what a link to a work's file says, never the work's title."""
     words = re.findall(r"[a-z]+", title.lower())
     return bool(words) and all(word in _ACTION_WORDS for word in words) and not re.search(r"\d{3,}", title)
+
+
+def names_only_its_authors(title: str, authors: Sequence[str]) -> bool:
+    """Whether `title` is only names of `authors` (the authors of the page a link was found on): a byline or one of
+    its names ("Pablo Hussain, Kofi Torres"), which a model may take for an item's title, never a work's."""
+    names = split_people(title)
+    return bool(names and authors) and all(any(same_person(name, author) for author in authors) for name in names)
 
 
 def is_file_address(url: str) -> bool:

@@ -115,3 +115,44 @@ def test_the_sites_own_name_read_as_an_author_does_not_make_an_index_an_item() -
     meta = ItemMetadata(title="Soil Science", authors=["Strandline Preprints"], sources={"authors": "page_byline"})
     assert index_page_reason(subject, links, meta, page_title="Soil Science | Strandline Preprints") is not None
     assert index_page_reason(subject, links, meta, page_title="Soil Science") is None  # a person may own a site
+
+
+def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_article_a_listing() -> None:
+    # a group's untagged article page: its byline links its authors' profiles. A model (the double did, gpt-4o may)
+    # stores the byline's link as an item: the profile is no work, and the article it was found on lists nothing
+    article, profile = f"{SITE}/publications/dune-overwash/", f"{SITE}/people/pablo-hussain/"
+    article_html = (
+        "<html><head><title>Dune Overwash under Storms | Coastal Group</title></head><body><main>"
+        "<h1>Dune Overwash under Storms</h1><p class='authors'><a href='/people/pablo-hussain/'>Pablo Hussain</a>, "
+        "Kofi Torres, Svetlana Santos</p><p>Feb 27, 2022 · Coastal Reports</p><h2>Abstract</h2><p>Storms wash "
+        "sand over dunes; we measured how far.</p></main></body></html>"
+    )
+    profile_html = (
+        "<html><head><title>Pablo Hussain | Coastal Group</title></head><body><main><h1>Pablo Hussain</h1>"
+        "<p>Postdoc, since 2022.</p></main></body></html>"
+    )
+    web = WebContext.for_site(f"{SITE}/")
+    web.add_item(article, title="Dune Overwash under Storms", score=8.0, found_on=f"{SITE}/publications/")
+    web.add_item(profile, title="Pablo Hussain, Kofi Torres, Svetlana Santos", score=6.0, found_on=article)
+    pages = {
+        url: Page(url=url, final_url=url, determination=Determination.OK, html=html, title=title)
+        for url, html, title in (
+            (f"{SITE}/publications/", "<h1>Publications</h1>", "Publications"),
+            (article, article_html, "Dune Overwash under Storms | Coastal Group"),
+            (profile, profile_html, "Pablo Hussain | Coastal Group"),
+        )
+    }
+    request = "Find papers on dune overwash"
+    search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
+    search.add_site(SiteRef(name="group", url=f"{SITE}/"))
+    x = Exploration(
+        settings=Settings(),
+        search=search,
+        pages=PageAccess(lambda url, site, **_: pages[url]),
+        trace=Trace(None),
+        web_contexts={f"{SITE}/": web},
+    )
+    chosen = choose_items(x, None, today=date(2025, 6, 1))
+    assert [(item.url, item.title, item.date) for item in chosen.items] == [
+        (article, "Dune Overwash under Storms", "2022-02-27")
+    ]
