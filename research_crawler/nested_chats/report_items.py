@@ -4,12 +4,13 @@ dated and described from their own pages, merged when they are one work, and cho
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.metadata import read_item_metadata
-from research_crawler.pages.page import Determination
+from research_crawler.pages.page import Determination, Link
 from research_crawler.pages.person_names import split_people
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works
@@ -104,7 +105,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         if found.url != item.url
         and not is_file_address(found.url)
         and found.url != meta.pdf_url
-        and not names_only_its_authors(found.title, meta.authors)
+        and not _byline_link(found.url, found.title, page.links, meta.authors)
     }
     links = (link.url for link in page.links)
     index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
@@ -138,16 +139,27 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
 
 def _byline_link_reason(x: Exploration, item: ReportItem, site: SiteRef) -> str | None:
     """Why `item` is a byline's link rather than a work, or None: its title is only names of the authors of the
-    item page it was found on (a link to an author's profile, taken for an item)."""
+    item page it was found on, which links it on such a name (a link to an author's profile, taken for an item)."""
     if not item.found_on or item.found_on == item.url or not split_people(item.title):
         return None  # the page it was found on (read already, from the cache) is read only for a title of names
     where = x.pages.fetch_page(item.found_on, site)
     if not where.ok:
         return None
     authors = read_item_metadata(where.html, url=where.final_url).authors
-    if not names_only_its_authors(item.title, authors):
+    if not _byline_link(item.url, item.title, where.links, authors):
         return None
     return "its title is only names of the authors of the page it was found on: a byline's link, not a work"
+
+
+def _byline_link(url: str, title: str, links: Sequence[Link], authors: Sequence[str]) -> bool:
+    """Whether the item at `url`, titled `title`, is a link of a page's byline: its title is only names of the
+    page's `authors`, and the page links it on one of those names alone, as a byline links a profile (a listing
+    whose titles were misread as its authors, "Bee Exposure and Colony Survival" as two names, links each entry on
+    its whole title)."""
+    return names_only_its_authors(title, authors) and any(
+        link.url == url and len(split_people(link.text)) == 1 and names_only_its_authors(link.text, authors)
+        for link in links
+    )
 
 
 def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | None = None) -> Selection:

@@ -11,6 +11,7 @@ from research_crawler.context.web_context import WebContext
 from research_crawler.nested_chats.report_items import choose_items
 from research_crawler.pages.metadata import ItemMetadata
 from research_crawler.pages.page import Determination, Link, Page
+from research_crawler.pages.view import build_page_view
 from research_crawler.report.index_pages import index_page_reason
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
@@ -134,14 +135,23 @@ def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_arti
     web = WebContext.for_site(f"{SITE}/")
     web.add_item(article, title="Dune Overwash under Storms", score=8.0, found_on=f"{SITE}/publications/")
     web.add_item(profile, title="Pablo Hussain, Kofi Torres, Svetlana Santos", score=6.0, found_on=article)
+    listing_html = (  # a search's hits, whose first title a page reader takes for names ("Dune Overwash", …)
+        "<html><head><title>Search results</title></head><body><main><h1>Search results</h1><p>2 hits</p><div>"
+        "<h3><a href='/publications/storm-surges/'>Dune Overwash and Storm Surges</a></h3><p>Novak, Ines · 2023 · "
+        "Dissertation</p></div><div><h3><a href='/publications/dune-overwash/'>Dune Overwash under Storms</a></h3>"
+        "<p>Hussain, Pablo · 2022 · Article</p></div></main></body></html>"
+    )
     pages = {
-        url: Page(url=url, final_url=url, determination=Determination.OK, html=html, title=title)
+        url: Page(
+            url=url, final_url=url, determination=Determination.OK, html=html, title=title,
+            links=build_page_view(html, url=url).links,
+        )
         for url, html, title in (
-            (f"{SITE}/publications/", "<h1>Publications</h1>", "Publications"),
+            (f"{SITE}/publications/", listing_html, "Publications"),
             (article, article_html, "Dune Overwash under Storms | Coastal Group"),
             (profile, profile_html, "Pablo Hussain | Coastal Group"),
         )
-    }
+    }  # fmt: skip
     request = "Find papers on dune overwash"
     search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
     search.add_site(SiteRef(name="group", url=f"{SITE}/"))
@@ -156,3 +166,10 @@ def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_arti
     assert [(item.url, item.title, item.date) for item in chosen.items] == [
         (article, "Dune Overwash under Storms", "2022-02-27")
     ]
+    # a work listed under a title that reads like names ("Dune Overwash", "Storm Surges") is still a work
+    surges = f"{SITE}/publications/storm-surges/"
+    pages[surges] = Page(url=surges, final_url=surges, determination=Determination.OK, title="Storm Surges",
+                         html="<h1>Dune Overwash and Storm Surges</h1><p>Ines Novak</p><p>3 May 2023</p>")  # fmt: skip
+    web.add_item(surges, title="Dune Overwash and Storm Surges", score=9.0, found_on=f"{SITE}/publications/")
+    chosen = choose_items(x, None, today=date(2025, 6, 1))
+    assert [item.url for item in chosen.items] == [surges, article]
