@@ -25,6 +25,19 @@ ARTICLE = (
 )
 
 
+def _exploration(request: str, pages: dict[str, Page], web: WebContext) -> Exploration:
+    """A finished exploration of the one site `web`, whose pages are `pages` (address → page)."""
+    search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
+    search.add_site(SiteRef(name="society", url=f"{SITE}/"))
+    return Exploration(
+        settings=Settings(),
+        search=search,
+        pages=PageAccess(lambda url, site, **_: pages[url]),
+        trace=Trace(None),
+        web_contexts={f"{SITE}/": web},
+    )
+
+
 def test_a_journals_list_of_volumes_is_no_item() -> None:
     links = [f"{SITE}/", f"{SITE}/about", *(f"{JOURNAL}/volume/{year}" for year in (2023, 2024, 2025))]
     reason = index_page_reason(JOURNAL, links, ItemMetadata(title="Halden Journal of Marine Science", date="2024"))
@@ -61,16 +74,7 @@ def test_a_journal_the_model_took_for_a_paper_is_left_out_of_a_dated_report() ->
         ),
         paper: Page(url=paper, final_url=paper, determination=Determination.OK, html=ARTICLE),
     }
-    request = "Find papers on coral bleaching published in 2024"
-    search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
-    search.add_site(SiteRef(name="society", url=f"{SITE}/"))
-    x = Exploration(
-        settings=Settings(),
-        search=search,
-        pages=PageAccess(lambda url, site, **_: pages[url]),
-        trace=Trace(None),
-        web_contexts={f"{SITE}/": web},
-    )
+    x = _exploration("Find papers on coral bleaching published in 2024", pages, web)
     chosen = choose_items(x, None, today=date(2025, 6, 1))
     assert [item.url for item in chosen.items] == [paper]
 
@@ -152,16 +156,7 @@ def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_arti
             (profile, profile_html, "Pablo Hussain | Coastal Group"),
         )
     }  # fmt: skip
-    request = "Find papers on dune overwash"
-    search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
-    search.add_site(SiteRef(name="group", url=f"{SITE}/"))
-    x = Exploration(
-        settings=Settings(),
-        search=search,
-        pages=PageAccess(lambda url, site, **_: pages[url]),
-        trace=Trace(None),
-        web_contexts={f"{SITE}/": web},
-    )
+    x = _exploration("Find papers on dune overwash", pages, web)
     chosen = choose_items(x, None, today=date(2025, 6, 1))
     assert [(item.url, item.title, item.date) for item in chosen.items] == [
         (article, "Dune Overwash under Storms", "2022-02-27")
