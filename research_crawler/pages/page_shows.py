@@ -134,6 +134,8 @@ class VisiblePage:
                 break  # a labelled field starts: "Medientyp:" is no byline; chrome, unless the title is in it too
             if names and block.heading:
                 break  # a heading ends a byline: "von Daniel Braun, Davor Pasoski" / "## Erdrutschsieg der VMRO-DPMNE"
+            if names and dates_in_text(block.text):
+                break  # so does a date line: "Oct 5, 2025 · Marine Geology Reports" names the venue, not an author
             # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
             people = linked_names(block.text, block.links) or people_in(block.text, continuing=bool(names))
             if people:

@@ -410,3 +410,13 @@ def test_an_other_event_s_date_label_is_not_the_publication_date() -> None:
     assert label_kind("Date de mise en ligne") == "date"
     assert label_kind("Date of birth") == "other"
     assert label_kind("Datum der letzten Änderung:") == "other"
+
+
+def test_a_date_line_after_the_byline_ends_it_and_its_venue_is_no_author() -> None:
+    # a group's article page: the byline (its last name a link to a profile), then "date · venue" in a line of its own
+    body = (
+        "<h1>Storm Surge Records on Barrier Islands</h1><p>Sofia Weber, Diego Moreno, <a href='/people/ines-novak/'>"
+        "Ines Novak</a></p><p>Oct 5, 2025 · <em>Marine Geology Reports</em></p><h2>Abstract</h2><p>Surges.</p>"
+    )
+    found = read_item_metadata(_page(body=body, title="Storm Surge Records on Barrier Islands | Group"), url=URL)
+    assert found.authors == ["Sofia Weber", "Diego Moreno", "Ines Novak"] and found.date == "2025-10-05"
