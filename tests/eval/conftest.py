@@ -6,13 +6,27 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from eval_helpers import LocalEvaluation, fast_settings, no_internet, write_subset
 from mock_openai_server import MockOpenAIServer
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.runner import run_evaluation
-from research_crawler.eval.testbed import TestbedServer
+from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
+
+
+@pytest.fixture(scope="module")
+def web() -> Testbed:
+    """The testbed with the unfamiliar web (the sites built unlike ours, the held-out batches among them)."""
+    return generate_testbed(unfamiliar=True)
+
+
+@pytest.fixture(scope="module")
+def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
+    """`web` served on loopback, and the client that visits it."""
+    with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
+        yield server, client
 
 
 @pytest.fixture

@@ -24,9 +24,10 @@ def url_of(get: Served, site: str, path: str) -> str:
     return get[0].base_url(site).rstrip("/") + path
 
 
-def page_of(get: Served, site: str, path: str) -> str:
-    """The page at `path` of `site`, which must answer 200."""
-    response = get[1].get(url_of(get, site, path))
+def page_of(get: Served, site: str, path: str, cookies: dict[str, str] | None = None) -> str:
+    """The page at `path` of `site` (sent with `cookies`), which must answer 200."""
+    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else None
+    response = get[1].get(url_of(get, site, path), headers=headers)
     assert response.status_code == 200, (site, path, response.status_code)
     return response.text
 

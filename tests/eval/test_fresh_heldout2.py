@@ -6,30 +6,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import httpx
 import lxml.html
-import pytest
 from protego import Protego
 
 from research_crawler.eval.table import HELDOUT_SITES
-from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
+from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.fresh_heldout2 import FRESH2_PLANS, FRESH2_SITE_SPECS
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.unfamiliar_corpus import generate_unfamiliar_web
 from research_crawler.eval.testbed.vocabulary import sentence_case
-
-
-@pytest.fixture(scope="module")
-def web() -> Testbed:
-    return generate_testbed(unfamiliar=True)
-
-
-@pytest.fixture(scope="module")
-def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
-    with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
-        yield server, client
 
 
 def _page(get: tuple[TestbedServer, httpx.Client], site: str, path: str, status: int = 200) -> str:

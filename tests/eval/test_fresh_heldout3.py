@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from collections.abc import Iterator
 from datetime import date
 from urllib.parse import parse_qs, urljoin, urlsplit
 
@@ -17,9 +16,10 @@ import lxml.etree
 import lxml.html
 import pytest
 from protego import Protego
+from site_visitor import page_of, url_of
 
 from research_crawler.eval.table import HELDOUT_SITES
-from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
+from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_PLANS, FRESH3_SITE_SPECS, preprint_versions
 from research_crawler.eval.testbed.fresh_heldout3_repository import LATEST_PER_PAGE, deposited, ordinal_date
 from research_crawler.eval.testbed.fresh_heldout3_society import AUDIENCE_COOKIE, SHOWN, cursor
@@ -30,28 +30,6 @@ SITES = [spec.name for spec in FRESH3_SITE_SPECS]
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
-
-
-@pytest.fixture(scope="module")
-def web() -> Testbed:
-    return generate_testbed(unfamiliar=True)
-
-
-@pytest.fixture(scope="module")
-def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
-    with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
-        yield server, client
-
-
-def _url(get: tuple[TestbedServer, httpx.Client], site: str, path: str) -> str:
-    return get[0].base_url(site).rstrip("/") + path
-
-
-def _page(get: tuple[TestbedServer, httpx.Client], site: str, path: str, cookies: dict[str, str] | None = None) -> str:
-    headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in (cookies or {}).items())} if cookies else None
-    response = get[1].get(_url(get, site, path), headers=headers)
-    assert response.status_code == 200, (site, path, response.status_code)
-    return response.text
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -75,46 +53,46 @@ def test_the_preprint_server_is_browsed_subject_year_month_and_searched_only_by_
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     item = web.items_on("fresh3-preprints")[0]
-    home = _page(get, "fresh3-preprints", "/")
+    home = page_of(get, "fresh3-preprints", "/")
     assert "<form" not in home and "'/find?text=' + encodeURIComponent(q)" in home
     subject = re.search(r'href="(/subject/[a-z-]+)"', home)
     assert subject is not None
-    year = _page(get, "fresh3-preprints", subject.group(1))
+    year = page_of(get, "fresh3-preprints", subject.group(1))
     month_links = re.findall(
-        r'href="(/subject/[a-z-]+/\d{4}/\d\d)"', _page(get, "fresh3-preprints", f"{subject.group(1)}/2024")
+        r'href="(/subject/[a-z-]+/\d{4}/\d\d)"', page_of(get, "fresh3-preprints", f"{subject.group(1)}/2024")
     )
     assert 'rel="alternate" type="application/atom+xml"' in year and month_links
-    listing = _page(get, "fresh3-preprints", month_links[0])
+    listing = page_of(get, "fresh3-preprints", month_links[0])
     assert "v1 posted" in listing and re.search(r'href="/preprint/\d{4}\.\d{5}"', listing)
-    found = _page(get, "fresh3-preprints", "/find?text=" + item.title.split()[0] + "&sort=relevance")
+    found = page_of(get, "fresh3-preprints", "/find?text=" + item.title.split()[0] + "&sort=relevance")
     assert item.path in found or "results for" in found
 
 
 def test_the_preprint_servers_feeds_sitemaps_versions_and_opengraph_only_pages(
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
-    robots = Protego.parse(_page(get, "fresh3-preprints", "/robots.txt"))
+    robots = Protego.parse(page_of(get, "fresh3-preprints", "/robots.txt"))
     sitemaps = list(robots.sitemaps)
-    assert len(sitemaps) == 2 and not robots.can_fetch(_url(get, "fresh3-preprints", "/submit/new"), "*")
+    assert len(sitemaps) == 2 and not robots.can_fetch(url_of(get, "fresh3-preprints", "/submit/new"), "*")
     locs = [
         loc.text for url in sitemaps for loc in lxml.etree.fromstring(get[1].get(url).content).iter(f"{SITEMAP}loc")
     ]
     items = web.items_on("fresh3-preprints")
-    assert all(_url(get, "fresh3-preprints", i.path) in locs for i in items)
+    assert all(url_of(get, "fresh3-preprints", i.path) in locs for i in items)
     assert any(re.search(r"/subject/[a-z-]+/\d{4}/\d\d$", loc) for loc in locs)
-    feed = lxml.etree.fromstring(get[1].get(_url(get, "fresh3-preprints", "/subject/soil-science/feed.atom")).content)
+    feed = lxml.etree.fromstring(get[1].get(url_of(get, "fresh3-preprints", "/subject/soil-science/feed.atom")).content)
     entries = [e.findtext(f"{ATOM}published")[:10] for e in feed.iter(f"{ATOM}entry")]
     soil = [i.date for i in items if i.category == "Soil Science"]
     assert entries == soil[:10] and len(entries) >= 4
     revised = next(i for i in items if len(preprint_versions(i)) == 2)
-    latest = _page(get, "fresh3-preprints", revised.path)
-    first = _page(get, "fresh3-preprints", revised.path + "v1")
+    latest = page_of(get, "fresh3-preprints", revised.path)
+    first = page_of(get, "fresh3-preprints", revised.path + "v1")
     assert "A newer version" in first and "A newer version" not in latest and "revised" in latest
     assert f'property="article:published_time" content="{revised.date}T' in latest
     assert not re.search(r'<meta name="(citation_|dc\.|DC\.)', latest) and "ld+json" not in latest
     published = next(i for i in items if i.work)
-    assert "Now published in" in _page(get, "fresh3-preprints", published.path)
-    assert get[1].get(_url(get, "fresh3-preprints", revised.path + "v3")).status_code == 404
+    assert "Now published in" in page_of(get, "fresh3-preprints", published.path)
+    assert get[1].get(url_of(get, "fresh3-preprints", revised.path + "v3")).status_code == 404
 
 
 # ---------------------------------------------------------------------------------------------- society journal
@@ -124,19 +102,19 @@ def test_the_society_asks_who_you_are_by_a_posted_form_that_sets_a_cookie(
     web: Testbed, get: tuple[TestbedServer, httpx.Client]
 ) -> None:
     article = web.items_on("fresh3-society")[0]
-    wall = _page(get, "fresh3-society", article.path)
+    wall = page_of(get, "fresh3-society", article.path)
     assert article.title not in wall and 'method="post" action="/declaration"' in wall
     form = next(f for f in lxml.html.fromstring(wall).forms if f.action == "/declaration")
     fields = {"return": form.inputs["return"].value, "audience": "professional"}
-    declaration = _url(get, "fresh3-society", "/declaration")
+    declaration = url_of(get, "fresh3-society", "/declaration")
     with httpx.Client(timeout=10) as fresh:  # its own cookie jar: the others' visitors never answered
         posted = fresh.post(declaration, data=fields, follow_redirects=False)
         assert posted.status_code == 303 and posted.headers["location"] == article.path
         assert posted.cookies.get(AUDIENCE_COOKIE) == "professional"
-        assert article.title in fresh.get(_url(get, "fresh3-society", article.path)).text
+        assert article.title in fresh.get(url_of(get, "fresh3-society", article.path)).text
         public = fresh.post(declaration, data={"audience": "public"}, follow_redirects=False)
         assert public.headers["location"] == "/for-patients"
-    assert Protego.parse(_page(get, "fresh3-society", "/robots.txt")).can_fetch(declaration, "*")
+    assert Protego.parse(page_of(get, "fresh3-society", "/robots.txt")).can_fetch(declaration, "*")
 
 
 def test_the_societys_listings_show_more_by_a_json_cursor_and_its_articles_carry_no_tags(
@@ -144,19 +122,19 @@ def test_the_societys_listings_show_more_by_a_json_cursor_and_its_articles_carry
 ) -> None:
     cookies = {AUDIENCE_COOKIE: "researcher"}
     items = web.items_on("fresh3-society")
-    latest = _page(get, "fresh3-society", "/latest", cookies)
+    latest = page_of(get, "fresh3-society", "/latest", cookies)
     shown = re.findall(r'<h3><a href="([^"]+)"', latest)
     assert shown == [i.path for i in items[:SHOWN]] and 'id="show-more"' in latest and "fetch(url)" in latest
     after, loaded = cursor(SHOWN), list(shown)
     while after:
-        data = json.loads(_page(get, "fresh3-society", f"/api/articles?after={after}", cookies))["data"]["articles"]
+        data = json.loads(page_of(get, "fresh3-society", f"/api/articles?after={after}", cookies))["data"]["articles"]
         loaded += [urlsplit(edge["node"]["url"]).path for edge in data["edges"]]
         after = data["pageInfo"]["endCursor"] if data["pageInfo"]["hasNextPage"] else ""
     assert loaded == [i.path for i in items]
-    page = _page(get, "fresh3-society", items[0].path, cookies)
+    page = page_of(get, "fresh3-society", items[0].path, cookies)
     assert not TAGS.search(page) and 'id="__NEXT_DATA__"' in page and "Version of record online: " in page
     shared = next(i for i in items if i.work)
-    assert "posted as a preprint" in _page(get, "fresh3-society", shared.path, cookies)
+    assert "posted as a preprint" in page_of(get, "fresh3-society", shared.path, cookies)
 
 
 # ---------------------------------------------------------------------------------------------- repository
@@ -168,21 +146,21 @@ def test_the_repository_lists_by_deposit_in_pages_and_its_items_are_untagged(
     items = web.items_on("fresh3-repository")
     by_deposit = sorted(items, key=lambda i: (deposited(i), i.id), reverse=True)
     pages = -(-len(items) // LATEST_PER_PAGE)
-    first = _page(get, "fresh3-repository", "/latest/")
+    first = page_of(get, "fresh3-repository", "/latest/")
     assert f"Page 1 of {pages}" in first and 'href="/latest/?page=2">Older entries »' in first
     rows = re.findall(r'<tr><td><a href="([^"]+)">([^<]+)</a>', first)
     assert [path for path, _ in rows] == [i.path for i in by_deposit[:LATEST_PER_PAGE]]
     assert any(title.endswith("…") for _, title in rows) and by_deposit != sorted(items, key=lambda i: i.date)[::-1]
     item = items[0]
-    page = _page(get, "fresh3-repository", item.path)
+    page = page_of(get, "fresh3-repository", item.path)
     surname, given = item.authors[0].split()[-1], " ".join(item.authors[0].split()[:-1])
     assert not TAGS.search(page) and f"Authors: {surname}, {given}" in page
     published = ordinal_date(date.fromisoformat(item.date))
     assert f"Publication date:</th><td>{published}" in page and deposited(item).isoformat() > item.date
-    year = _page(get, "fresh3-repository", f"/view/year/{item.year}.html")
+    year = page_of(get, "fresh3-repository", f"/view/year/{item.year}.html")
     assert f"Items where Year is {item.year}" in year and item.path in year
-    robots = Protego.parse(_page(get, "fresh3-repository", "/robots.txt"))
-    assert not robots.can_fetch(_url(get, "fresh3-repository", "/cgi/search/simple?q=x"), "*")
+    robots = Protego.parse(page_of(get, "fresh3-repository", "/robots.txt"))
+    assert not robots.can_fetch(url_of(get, "fresh3-repository", "/cgi/search/simple?q=x"), "*")
     assert 'action="/cgi/search/simple"' in first
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import date
 
 import httpx
@@ -16,7 +15,7 @@ from protego import Protego
 from site_visitor import missing, page_of, url_of, visit
 
 from research_crawler.eval.table import HELDOUT_SITES
-from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
+from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.fresh_heldout4 import (
     FRESH4_PLANS,
     FRESH4_SITE_SPECS,
@@ -37,17 +36,6 @@ from research_crawler.eval.testbed.fresh_heldout4_lab import group_members, shor
 SITES = [spec.name for spec in FRESH4_SITE_SPECS]
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism)|application/ld\+json', re.I)
 SEARCH = "/solrsearch/index/search"
-
-
-@pytest.fixture(scope="module")
-def web() -> Testbed:
-    return generate_testbed(unfamiliar=True)
-
-
-@pytest.fixture(scope="module")
-def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
-    with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
-        yield server, client
 
 
 def test_twelve_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:

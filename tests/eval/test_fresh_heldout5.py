@@ -6,7 +6,6 @@ fail. No crawler runs here: their first benchmark run is the measure, and it is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,7 +13,7 @@ from protego import Protego
 from site_visitor import missing, page_of, url_of, visit
 
 from research_crawler.eval.table import HELDOUT_SITES
-from research_crawler.eval.testbed import Testbed, TestbedServer, generate_testbed
+from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.fresh_heldout5 import (
     FRESH5_PLANS,
     FRESH5_SITE_SPECS,
@@ -28,17 +27,6 @@ from research_crawler.eval.testbed.fresh_heldout5_reports import PER_PAGE, PUBLI
 
 SITES = [spec.name for spec in FRESH5_SITE_SPECS]
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
-
-
-@pytest.fixture(scope="module")
-def web() -> Testbed:
-    return generate_testbed(unfamiliar=True)
-
-
-@pytest.fixture(scope="module")
-def get(web: Testbed) -> Iterator[tuple[TestbedServer, httpx.Client]]:
-    with TestbedServer(web, slow_seconds=0.1) as server, httpx.Client(timeout=10) as client:
-        yield server, client
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:

@@ -44,11 +44,6 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 
 @pytest.fixture(scope="module")
-def web() -> Testbed:
-    return generate_testbed(unfamiliar=True)
-
-
-@pytest.fixture(scope="module")
 def server(web: Testbed) -> Iterator[TestbedServer]:
     with TestbedServer(web, slow_seconds=0.1) as running:
         yield running
