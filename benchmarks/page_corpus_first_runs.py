@@ -14,7 +14,7 @@ import argparse
 import re
 from pathlib import Path
 
-from bench_output import print_table, write_json
+from bench_output import print_table, ratio, write_json
 from page_understanding import corpus_dir
 from testbed_runs import OUT_DIR
 
@@ -38,10 +38,6 @@ def part_scores(text: str, part: str) -> dict[str, tuple[int, int, int, int]]:
             ours, ours_of, theirs, theirs_of = (int(value) for value in row.groups())
             scores[field] = (ours, ours_of, theirs, theirs_of)
     return scores
-
-
-def share(right: int, of: int) -> float | None:
-    return round(right / of, 3) if of else None
 
 
 def main() -> None:
@@ -70,7 +66,7 @@ def main() -> None:
     print()
     print_table(
         ["field", "research-crawler", "trafilatura"],
-        [[field, share(p[0], p[1]), share(p[2], p[3])] for field, p in pooled.items()],
+        [[field, ratio(p[0], p[1]), ratio(p[2], p[3])] for field, p in pooled.items()],
     )
     write_json(
         args.out,
@@ -80,7 +76,7 @@ def main() -> None:
                 part: {field: list(counts) for field, counts in scores.items()} for part, scores in parts.items()
             },
             "pooled": {
-                field: {"ours": share(p[0], p[1]), "trafilatura": share(p[2], p[3]), "counts": p}
+                field: {"ours": ratio(p[0], p[1]), "trafilatura": ratio(p[2], p[3]), "counts": p}
                 for field, p in pooled.items()
             },
         },
