@@ -114,6 +114,8 @@ def _show_inspection(info: PageInspection) -> None:
     header.add_row("Determination", Text.assemble((info.determination, style), " ", info.reason))
     header.add_row("Status", str(info.status))
     header.add_row("Title", Text(info.title or "—"))
+    if info.head_title and info.head_title != info.title:
+        header.add_row("<title>", Text(info.head_title))
     ratio = info.tokens.markdown / info.tokens.html if info.tokens.html else 0.0
     header.add_row("Tokens", f"{info.tokens.markdown} Markdown vs {info.tokens.html} HTML ({ratio:.0%})")
     if info.search is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from research_crawler.config.settings import RenderMode, Settings
 from research_crawler.errors import ConfigError, InvalidURLError
@@ -50,7 +50,10 @@ class PageInspection(BaseModel):
     status: int | None
     determination: str
     reason: str
-    title: str
+    title: str = Field(
+        description="The page's title as read: the work's title (metadata.title) on an item's page, else its <title>."
+    )
+    head_title: str = Field(description="The page's <title> as the browser's tab shows it, site name and all.")
     markdown: str
     links: list[LinkInfo]
     search: SearchInfo | None
@@ -72,6 +75,8 @@ def inspection_of(page: Page) -> PageInspection:
             usable=mechanism.usable,
             note=mechanism.note,
         )
+        if not mechanism.usable and template.startswith("file:"):  # a saved page's relative action: where to?
+            search.note += "; for a saved page, give the address it was saved from: page FILE --url URL"
     metadata = read_item_metadata(page.html, url=page.final_url) if page.html else ItemMetadata()
     return PageInspection(
         url=page.url,
@@ -79,7 +84,8 @@ def inspection_of(page: Page) -> PageInspection:
         status=page.status,
         determination=page.determination.value,
         reason=page.reason,
-        title=page.title,
+        title=metadata.title or page.title,
+        head_title=page.title,
         markdown=page.markdown,
         links=[
             LinkInfo(id=link.id, url=link.url, text=link.text, same_site=link.same_site)

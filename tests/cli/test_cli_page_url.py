@@ -62,3 +62,28 @@ def test_a_search_only_its_script_sends_is_shown_as_typed_into_its_box(home: Pat
         app, ["page", "toc.html", "--url", "https://journal.example.org/issues/3"], env={"COLUMNS": "200"}
     )
     assert "typed into #qs in the browser, on https://journal.example.org/issues/3 (usable)" in told.output
+
+
+# A saved article page: its <title> carries the site's name, its form a relative action.
+SAVED_ARTICLE = """<html><head><title>Tidal mixing in fjords | Journal of Coastal Things</title>
+<meta name="citation_title" content="Tidal mixing in fjords"><meta name="citation_author" content="Ana Quist">
+</head><body><form action="/search"><input name="q"></form><h1>Tidal mixing in fjords</h1></body></html>"""
+
+
+def test_the_title_shown_is_the_works_and_the_tab_title_is_kept_apart(home: Path) -> None:
+    (home / "article.html").write_text(SAVED_ARTICLE, encoding="utf-8")
+    shown = json.loads(runner.invoke(app, ["page", "article.html", "--json"]).output)
+    assert shown["title"] == shown["metadata"]["title"] == "Tidal mixing in fjords"
+    assert shown["head_title"] == "Tidal mixing in fjords | Journal of Coastal Things"
+    (home / "toc.html").write_text(SAVED_TOC, encoding="utf-8")
+    listing = json.loads(runner.invoke(app, ["page", "toc.html", "--json"]).output)
+    assert listing["title"] == listing["head_title"] == "Issue 3 contents"  # no work's title: the page's own
+
+
+def test_a_saved_pages_relative_search_form_says_to_give_its_address(home: Path) -> None:
+    (home / "article.html").write_text(SAVED_ARTICLE, encoding="utf-8")
+    alone = json.loads(runner.invoke(app, ["page", "article.html", "--json"]).output)["search"]
+    assert not alone["usable"] and alone["note"].endswith("page FILE --url URL")
+    located = runner.invoke(app, ["page", "article.html", "--url", "https://coast.example.org/a/1", "--json"])
+    search = json.loads(located.output)["search"]
+    assert search["usable"] and search["url_template"].startswith("https://coast.example.org/search")
