@@ -19,9 +19,10 @@ from research_crawler.eval.testbed.fresh_heldout2 import FRESH2_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout4 import FRESH4_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout5 import FRESH5_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_SITE_SPECS
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 
-#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of five batches).
+#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of six batches).
 UNFAMILIAR = "unfamiliar"
 HELDOUT_SITES = frozenset(
     spec.name
@@ -32,6 +33,7 @@ HELDOUT_SITES = frozenset(
         FRESH3_SITE_SPECS,
         FRESH4_SITE_SPECS,
         FRESH5_SITE_SPECS,
+        FRESH6_SITE_SPECS,
     )
     for spec in batch
 )

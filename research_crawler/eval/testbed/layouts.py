@@ -19,6 +19,9 @@ from research_crawler.eval.testbed.fresh_heldout4_lab import Fresh4LabSite
 from research_crawler.eval.testbed.fresh_heldout5 import Fresh5ColloquiumSite
 from research_crawler.eval.testbed.fresh_heldout5_homepage import Fresh5HomepageSite
 from research_crawler.eval.testbed.fresh_heldout5_reports import Fresh5ReportsSite
+from research_crawler.eval.testbed.fresh_heldout6_catalogue import Fresh6CatalogueSite
+from research_crawler.eval.testbed.fresh_heldout6_datarepo import Fresh6DataRepoSite
+from research_crawler.eval.testbed.fresh_heldout6_news import Fresh6NewsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -58,6 +61,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh5-colloquium": Fresh5ColloquiumSite,
     "fresh5-homepage": Fresh5HomepageSite,
     "fresh5-reports": Fresh5ReportsSite,
+    "fresh6-catalogue": Fresh6CatalogueSite,
+    "fresh6-datarepo": Fresh6DataRepoSite,
+    "fresh6-news": Fresh6NewsSite,
 }
 
 

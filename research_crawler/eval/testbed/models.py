@@ -44,6 +44,9 @@ Layout = Literal[
     "fresh5-colloquium",
     "fresh5-homepage",
     "fresh5-reports",
+    "fresh6-catalogue",
+    "fresh6-datarepo",
+    "fresh6-news",
 ]
 
 
