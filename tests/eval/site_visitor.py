@@ -1,7 +1,8 @@
 """A visitor's walk over a testbed site, in-process: the links a person clicks from the home page (paging and facet
 links included, cookies kept), never typing a search and never fetching what robots.txt forbids; and which relevant
 items such a walk missed; and a page of a site served on loopback, fetched as a visitor fetches it. The fresh
-held-out batches' tests check with them that each site serves what it claims and every relevant item can be reached."""
+held-out batches' tests check with them that each site serves what it claims and every relevant item can be reached,
+and with `check_batch` that a batch's requests and ground truth are sound."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import httpx
 import lxml.html
 from protego import Protego
 
+from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.layouts import make_site_app
+from research_crawler.eval.testbed.models import SiteSpec
 from research_crawler.eval.testbed.site_app import Request, SiteLinks
 
 #: A served testbed and the client that visits it (the tests' `get` fixture).
@@ -78,3 +81,24 @@ def missing(web: Testbed, site: str, reached: set[str]) -> list[str]:
         for i in q.relevant_item_ids
         if web.item(i).site == site and web.item(i).path not in reached
     ]
+
+
+def check_batch(web: Testbed, specs: tuple[SiteSpec, ...], plans: dict[str, tuple[str, ...]], shared: set[str]) -> None:
+    """A fresh batch's requests: one per plan entry, every kind asked, no two with the same answer, held out, each
+    answered by works of the sites it names (at most 10, no near miss), on topics no other site holds; its works on
+    two sites are six, on the `shared` sites."""
+    sites = {spec.name for spec in specs}
+    queries = [q for q in web.queries if q.site in sites]
+    assert len(queries) == sum(len(plan) for plan in plans.values())
+    assert {q.id.rsplit("/", 1)[1].split("-")[-1] for q in queries} >= {"topic", "recent", "year", "author", "cross"}
+    assert len({frozenset(q.relevant_item_ids) for q in queries}) == len(queries)
+    for query in queries:
+        assert query.site in HELDOUT_SITES and query.kind == "unfamiliar"
+        answering = {web.item(i).site for i in query.relevant_item_ids}
+        assert query.relevant_item_ids and answering == {query.site, *query.also_sites}, query.id
+        assert len({web.item(i).work_id for i in query.relevant_item_ids}) <= 10, query.id
+        assert not any(web.item(i).topic.endswith("-other") for i in query.relevant_item_ids)
+    ours = {slug for spec in specs for slug in spec.categories}
+    assert not ours & {slug for spec in web.sites if spec.name not in sites for slug in spec.categories}
+    on_two = [i for i in web.items if i.site in sites and i.work]
+    assert len(on_two) == 6 and {i.site for i in on_two} == shared

@@ -8,14 +8,12 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import lxml.etree
 import pytest
 from protego import Protego
-from site_visitor import missing, page_of, url_of, visit
+from site_visitor import Served, check_batch, missing, page_of, url_of, visit
 
-from research_crawler.eval.table import HELDOUT_SITES
-from research_crawler.eval.testbed import Testbed, TestbedServer
+from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_PLANS, FRESH6_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout6_catalogue import EXTRAS, PER_PAGE, inverted
 from research_crawler.eval.testbed.fresh_heldout6_datarepo import PAPER_TYPES, deposits, us_date
@@ -23,7 +21,6 @@ from research_crawler.eval.testbed.fresh_heldout6_news import BYLINE, OTHER_POST
 
 SITES = [spec.name for spec in FRESH6_SITE_SPECS]
 TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
-Served = tuple[TestbedServer, httpx.Client]
 
 
 def _links(page: str, pattern: str) -> list[str]:
@@ -31,20 +28,8 @@ def _links(page: str, pattern: str) -> list[str]:
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
-    queries = [q for q in web.queries if q.site in SITES]
-    assert len(queries) == sum(len(plan) for plan in FRESH6_PLANS.values()) == 11
-    assert {q.id.rsplit("/", 1)[1].split("-")[-1] for q in queries} >= {"topic", "recent", "year", "author", "cross"}
-    assert len({frozenset(q.relevant_item_ids) for q in queries}) == len(queries)
-    for query in queries:
-        assert query.site in HELDOUT_SITES and query.kind == "unfamiliar"
-        sites = {web.item(i).site for i in query.relevant_item_ids}
-        assert query.relevant_item_ids and sites == {query.site, *query.also_sites}, query.id
-        assert len({web.item(i).work_id for i in query.relevant_item_ids}) <= 10, query.id
-        assert not any(web.item(i).topic.endswith("-other") for i in query.relevant_item_ids)
-    ours = {slug for spec in FRESH6_SITE_SPECS for slug in spec.categories}
-    assert not ours & {slug for spec in web.sites if spec.name not in SITES for slug in spec.categories}
-    shared = [i for i in web.items if i.site in SITES and i.work]
-    assert len(shared) == 6 and {i.site for i in shared} == {"fresh6-datarepo", "fresh6-news"}
+    assert sum(len(plan) for plan in FRESH6_PLANS.values()) == 11
+    check_batch(web, FRESH6_SITE_SPECS, FRESH6_PLANS, {"fresh6-datarepo", "fresh6-news"})
 
 
 # ---------------------------------------------------------------------------------------------- catalogue
