@@ -26,6 +26,7 @@ __all__ = [
     "shortened",
     "signed_after",
     "unmistakable",
+    "without_furniture",
     "without_other_works",
 ]
 
@@ -34,7 +35,12 @@ MAX_SKIPPED = 5
 
 # Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
 _AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
-_FURNITURE = re.compile(r"@|\[at\]|orcid|^more by\b|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$", re.I)
+_FURNITURE = re.compile(
+    r"@|\[at\]|orcid|^more (?:by|about|from|articles|posts|works)\b|^(?:about|all posts by|articles by) the author"
+    r"|^(?:all|other) (?:posts|articles|works|publications) by\b|^see (?:all|more)\b|^follow\b|\bprofile$"
+    r"|^no (?:bio|biography|profile|photo)\b|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$",
+    re.I,
+)
 _INSTITUTION = re.compile(
     r"\b(?:universit\w*|institut\w*|department|dept\.|school|college|laborator\w*|centre|center|hospital|faculty|"
     r"research|group|division|academy|observatory|inc\.|ltd|gmbh)\b",
@@ -227,6 +233,18 @@ def shortened(names: list[str], shown: list[str]) -> bool:
         return False
     pairs = [(set(_words(tag)), set(_words(seen))) for tag, seen in zip(names, shown, strict=True)]
     return any(tag < seen for tag, seen in pairs) and all(tag <= seen for tag, seen in pairs)
+
+
+def without_furniture(text: str, links: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """A byline block without the links a byline puts beside each name — "ORCID", "View profile", "E-mail", an
+    envelope — so that "Alice Smith ORCID" reads as the name it is; the block as it is when it holds no such link."""
+    furniture = [link for link in links if _FURNITURE.search(link)]
+    if not furniture:
+        return text, links
+    for link in furniture:
+        before, _, after = text.partition(link)
+        text = f"{before} {after}"
+    return collapse_whitespace(text), tuple(link for link in links if link not in furniture)
 
 
 def between_names(text: str) -> bool:

@@ -466,15 +466,19 @@ def _names_the_site(names: list[str], page: VisiblePage) -> bool:
 def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[str], MetadataSource]:
     """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
     one name a line), else the byline under the title, else the names its markup calls authors."""
-    named: list[str] = []
     if page.lists_items():
         return [], "page_field"
+    under_labels: list[str] = []
     for label in page.author_labels:
-        named += [name for name in page.byline_after(label, reach=60) if name not in named]
+        under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
+    in_fields: list[str] = []
     for value in page.field_values("authors"):
         people = split_people(value) or ([value] if is_person_name(value) else [])
-        # (a person another field has named already, written another way: "Izadpanah, H." / "Hossein Izadpanah")
-        named += [name for name in people if not any(same_person(name, seen) for seen in named)]
+        in_fields += [name for name in people if not any(same_person(name, seen) for seen in in_fields)]
+    # the longer list whole (a field's author list over an "Authors" section of one bio), then the names the other
+    # adds: a person it names already, written another way, is left out ("Izadpanah, H." / "Hossein Izadpanah")
+    whole, other = (under_labels, in_fields) if len(under_labels) >= len(in_fields) else (in_fields, under_labels)
+    named = whole + [name for name in other if not any(same_person(name, seen) for seen in whole)]
     if named:
         return named, "page_field"
     named = page.role_marked_authors()

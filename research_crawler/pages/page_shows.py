@@ -25,6 +25,7 @@ from research_crawler.pages.bylines import (
     marked_authors,
     people_in,
     unmistakable,
+    without_furniture,
 )
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.field_labels import FieldKind, label_kind
@@ -137,7 +138,8 @@ class VisiblePage:
             if names and dates_in_text(block.text):
                 break  # so does a date line: "Oct 5, 2025 · Marine Geology Reports" names the venue, not an author
             # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
-            people = linked_names(block.text, block.links) or people_in(block.text, continuing=bool(names))
+            text, links = without_furniture(block.text, block.links)  # "Alice Smith ORCID": the name and its link
+            people = linked_names(text, links) or people_in(text, continuing=bool(names)) if text else []
             if people:
                 if not names and strict and not unmistakable(block.text, people):
                     return []
@@ -385,6 +387,8 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
             continue
         if following and not label_kind(following[0].text) and not following[0].header_cell:
             add(block.text, following[0].text, following[0].index)
-            if label_kind(block.text) == "authors" and block.text.rstrip().endswith(":") and not block.chrome:
+            # an author label stands over its names, one block each: "Authors:", or "Authors" as a heading or a
+            # field's label of its own (never a tab or a link: those were passed over above)
+            if label_kind(block.text) == "authors" and not block.chrome:
                 author_labels.append(index)
     return found, author_labels

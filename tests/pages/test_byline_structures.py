@@ -1,0 +1,100 @@
+"""Bylines in the structures article pages use in general, on pages with no author tags: an "Authors" heading or
+label over one name a block (with or without a colon, a list or line breaks), the links a byline sets beside each
+name ("ORCID", "View profile"), the lines between names ("More about this author", "No Bio Available"), and the
+names a page shows beside contradicting or missing tags.
+
+Each page below is written for the test in the shape of a kind of page; none is a copy of a real one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.bylines import without_furniture
+from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.person_names import is_person_name, split_people
+
+URL = "https://journal.example.org/article/42"
+TITLE = "Tidal variation in an enclosed sea"
+TEXT = "<p>" + "We study how the tides of an inner sea change across seasons and what drives them. " * 3 + "</p>"
+
+
+def _page(body: str, *, head: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><title>{TITLE} | Example Journal</title>{head}</head><body>"
+        f'<nav><a href="/">Home</a> <a href="/about">About</a></nav><main><h1>{TITLE}</h1>{body}{TEXT}</main>'
+        "<footer>© 2024 Example Press</footer></body></html>"
+    )
+
+
+def _authors(body: str, *, head: str = "") -> list[str]:
+    return [str(name) for name in read_item_metadata(_page(body, head=head), url=URL).authors]
+
+
+@pytest.mark.parametrize(
+    "label",
+    ["<h2>Authors</h2>", "<h3>Authors:</h3>", "<p><strong>Authors</strong></p>", '<div class="label">Author(s)</div>'],
+)
+def test_an_authors_label_over_one_name_a_block_gives_every_name_not_the_first(label: str) -> None:
+    listed = f'{label}<ul><li><a href="/p/1">Alice Smith</a></li><li><a href="/p/2">Bob Jones</a></li>'
+    listed += '<li><a href="/p/3">Carol White</a></li></ul><h2>Abstract</h2>'
+    assert _authors(listed) == ["Alice Smith", "Bob Jones", "Carol White"]
+
+
+def test_names_set_apart_by_line_breaks_under_a_label_are_all_read() -> None:
+    body = '<div><div>Authors</div><div><a href="/a">Alice Smith</a><br><a href="/b">Bob Jones</a></div></div>'
+    assert _authors(body) == ["Alice Smith", "Bob Jones"]
+
+
+def test_an_authors_heading_over_names_with_their_affiliations_gives_the_names() -> None:
+    body = "<h2>Authors</h2><ul><li>Alice Smith, University of Oslo</li><li>Bob Jones, University of Bergen</li></ul>"
+    assert _authors(body + "<h2>Abstract</h2>") == ["Alice Smith", "Bob Jones"]
+
+
+def test_a_sidebars_authors_heading_over_the_sites_writers_is_no_label_of_the_items_authors() -> None:
+    """A blog's sidebar lists its writers under "Authors": they are the site's, and the post names its own."""
+    body = '<p>By <a href="/u/as">Alice Smith</a></p>'
+    writers = '<li><a href="/u/dg">Dana Green</a></li><li><a href="/u/eb">Evan Brown</a></li>'
+    sidebar = f"<aside><h3>Authors</h3><ul>{writers}</ul></aside>"
+    html = _page(body).replace("<footer>", f"{sidebar}<footer>")
+    assert read_item_metadata(html, url=URL).authors == ["Alice Smith"]
+
+
+def test_a_profile_link_beside_each_name_is_not_part_of_it() -> None:
+    body = (
+        '<div><span>Alice Smith</span> <a href="https://orcid.org/0000-0001">ORCID</a></div>'
+        '<div><span>Bob Jones</span> <a href="/profile/2">View profile</a></div>'
+    )
+    assert _authors(body) == ["Alice Smith", "Bob Jones"]
+
+
+@pytest.mark.parametrize("between", ["More about this author", "See all articles by this author", "No Bio Available"])
+def test_a_line_between_two_names_of_a_byline_does_not_end_it_nor_become_a_name(between: str) -> None:
+    body = f'<p><a href="/a">Alice Smith</a></p><p>{between}</p><p><a href="/b">Bob Jones</a></p><p>{between}</p>'
+    assert _authors(body) == ["Alice Smith", "Bob Jones"]
+
+
+def test_the_names_the_page_shows_win_over_tags_in_another_order() -> None:
+    head = (
+        f'<meta name="citation_title" content="{TITLE}">'
+        '<meta name="citation_author" content="Jones, Bob"><meta name="citation_author" content="Smith, Alice">'
+    )
+    assert _authors('<p><a href="/a">Alice Smith</a>, <a href="/b">Bob Jones</a></p>', head=head) == [
+        "Alice Smith",
+        "Bob Jones",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["No Bio Available", "Cited By", "Affiliations", "More about this author", "Recommended Articles"]
+)
+def test_page_furniture_is_no_persons_name(text: str) -> None:
+    assert not is_person_name(text) and split_people(text) == []
+
+
+def test_without_furniture_keeps_a_block_without_such_links_as_it_is() -> None:
+    assert without_furniture("Alice Smith ORCID", ("ORCID",)) == ("Alice Smith", ())
+    assert without_furniture("Alice Smith, Bob Jones", ("Alice Smith", "Bob Jones")) == (
+        "Alice Smith, Bob Jones",
+        ("Alice Smith", "Bob Jones"),
+    )
