@@ -35,10 +35,13 @@ MAX_SKIPPED = 5
 
 # Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
 _AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
+# Markup that names an element inside an author block as one person's name ("name", "author-name", itemprop=name).
+_NAME_MARKUP = re.compile(r"(?:^|[\s_-])(?:name|fullname|full-name|authorname|contrib-name)(?:$|\s)", re.I)
 _FURNITURE = re.compile(
     r"@|\[at\]|orcid|^more (?:by|about|from|articles|posts|works)\b|^(?:about|all posts by|articles by) the author"
     r"|^(?:all|other) (?:posts|articles|works|publications) by\b|^see (?:all|more)\b|^follow\b|\bprofile$"
-    r"|^no (?:bio|biography|profile|photo)\b|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$",
+    r"|^\+\s*\d+(?:\s+(?:more|others?))?$|^et al\.?$|^(?:show|view|see) all\b|^no (?:bio|biography|profile|photo)\b"
+    r"|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$",
     re.I,
 )
 _INSTITUTION = re.compile(
@@ -276,13 +279,30 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
         text = collapse_whitespace(clean_text(element.text_content()))
-        if not text or len(text.split()) > 40 or skip(element) or _in_other_works(element):
+        if not text or skip(element) or _in_other_works(element):
             continue
-        people = split_people(text) or ([text] if "author" in rel and len(text.split()) == 1 else [])
+        people = (split_people(text) if len(text.split()) <= 40 else []) or _named_parts(element)
+        people = people or ([text] if "author" in rel and len(text.split()) == 1 else [])
         if people and group is None:
             ancestors = list(element.iterancestors())
             group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
         names += [name for name in people if name not in names]
+    return names
+
+
+def _named_parts(element: Any) -> list[str]:
+    """The names inside an author block that writes each name in an element of its own, marked as a name
+    (``<li><span class="name">Alice Smith</span> <span class="affiliation">University of Oslo</span></li>``,
+    itemprop="name"), in order: one person each, what stands beside them (affiliations, marks) left out."""
+    names: list[str] = []
+    for node in element.iterdescendants():
+        if not isinstance(node.tag, str) or not _NAME_MARKUP.search(
+            f"{node.get('class') or ''} {node.get('itemprop') or ''}"
+        ):
+            continue
+        people = split_people(collapse_whitespace(clean_text(node.text_content())))
+        if len(people) == 1 and people[0] not in names:
+            names.append(people[0])
     return names
 
 

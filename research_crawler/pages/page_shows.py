@@ -59,10 +59,11 @@ _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BYLINE_RUN = 80  # blocks a byline may run on once it has started (names with their affiliations)
 # Class names that hide an element by convention (Bootstrap, WordPress, screen-reader-only text).
 _HIDING_CLASSES = re.compile(
-    r"(?:^|\s)(?:sr-only|visually-?hidden|screen-reader-text|screenreader-only|offscreen|d-none|hidden|hide)(?:$|\s)",
+    r"(?:^|\s)(?:sr-only|visually-?hidden|[\w-]*screen[-_]?reader[\w-]*|offscreen|d-none|hidden|hide)(?:$|\s)",
     re.I,
 )
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
 # layout wrapper that only mentions one ("content-sidebar-wrap", a theme's "mega-menu-1" on <body>) holds content.
 _CHROME_WORDS = frozenset(
@@ -229,11 +230,20 @@ def _in_chrome(element: Any) -> bool:
     for node in (element, *element.iterancestors()):
         if not isinstance(node.tag, str):
             continue
+        if node.tag == "footer" and _articles_own(node):
+            continue  # an article's own footer ("This entry was posted on May 3, 2019 by …"), not the site's
         if node.tag in _CHROME_TAGS or (node.get("role") or "").lower() in ("navigation", "banner", "contentinfo"):
             return True
         if node.tag not in ("body", "html") and _names_chrome(f"{node.get('id') or ''} {node.get('class') or ''}"):
             return True
     return False
+
+
+def _articles_own(footer: Any) -> bool:
+    """Whether a <footer> is its article's own (HTML's footer belongs to its nearest article): inside an <article>,
+    and holding no headings (a theme's "Related posts" set in the article's footer are other works)."""
+    inside = any(above.tag == "article" for above in footer.iterancestors())
+    return inside and not any(node.tag in _HEADINGS for node in footer.iterdescendants())
 
 
 def _names_chrome(names: str) -> bool:

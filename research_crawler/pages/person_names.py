@@ -48,6 +48,12 @@ _DEGREES = re.compile(
 )
 # "---- by Kenneth Surin", "Von: Wolfgang Schmale"
 _BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)", re.I)
+# What ends a shortened author list: "et al.", "and others", "+3 more", "…" (the names before it are the list's).
+_LIST_ENDING = re.compile(
+    r"[\s,;]*(?:\bet\s+al\b\.?|\band\s+(?:\d+\s+)?others?\b|\+\s*\d+\s*(?:more|others?)?|…|\.\.\.)\s*$", re.I
+)
+# Forms of address before a name: "Dr. Alice Smith", "Prof. Dr. Bob Jones" (never part of the name).
+_ADDRESS_FORMS = re.compile(r"^(?:(?:prof|dr|mr|mrs|ms|mx|sir|dame|professor)\.?\s+)+(?=[^\W\d_])", re.I)
 # "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
 _LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
 #: The lower-case words of a surname before its main word ("van", "de", "ibn"): never a name on their own.
@@ -319,7 +325,7 @@ _NAME_WORD = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")  # no digits: "NY-
 def clean_name(text: str) -> str:
     """`text` as a name: whitespace collapsed; a leading "by", trailing affiliation marks, degrees and roles cut."""
     name = " ".join(text.split())
-    name = _BY.sub("", name)
+    name = _ADDRESS_FORMS.sub("", _BY.sub("", name))
     for _ in range(3):
         stripped = _MARKS.sub("", _ROLES.sub("", _DEGREES.sub("", name))).strip(" ,;:")
         if stripped == name:
@@ -344,7 +350,7 @@ def split_people(text: str) -> list[str]:
     "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
     text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", _GLUED_MARKS.sub("", text)))
-    text = _BY.sub("", text).strip(" ,;")
+    text = _LIST_ENDING.sub("", _BY.sub("", text)).strip(" ,;")
     # a footnote mark set after the comma that ends its name ("Emilie Cauët ,† Dominique Dehareng ,‡ and …")
     text = _MARK_AFTER_COMMA.sub(r"\1,", text)
     if not text:

@@ -98,3 +98,42 @@ def test_without_furniture_keeps_a_block_without_such_links_as_it_is() -> None:
         "Alice Smith, Bob Jones",
         ("Alice Smith", "Bob Jones"),
     )
+
+
+def test_an_author_list_that_marks_each_name_gives_the_names_without_their_affiliations() -> None:
+    """A journal system's author list: one item a person, the name and the affiliation in elements of their own,
+    no comma between them, under a heading only screen readers see."""
+    people = "".join(
+        f'<li><span class="name">{name}</span> <span class="affiliation">{place}</span></li>'
+        for name, place in (("Alice Smith", "University of Oslo"), ("Bob Jones", "Institute of Marine Research"))
+    )
+    heading = '<h2 class="pkp_screen_reader">Authors</h2>'
+    body = f'<section class="item authors">{heading}<ul class="authors">{people}</ul></section>'
+    assert _authors(body) == ["Alice Smith", "Bob Jones"]
+
+
+@pytest.mark.parametrize(
+    "byline",
+    [
+        "<p>Alice Smith, Bob Jones et al.</p>",
+        "<p>Alice Smith, Bob Jones and others</p>",
+        '<p><a href="/a">Alice Smith</a>, <a href="/b">Bob Jones</a>, <a href="#all">+3 more</a></p>',
+        "<p>Dr. Alice Smith and Prof. Bob Jones</p>",
+    ],
+)
+def test_a_shortened_list_and_forms_of_address_leave_the_names(byline: str) -> None:
+    assert _authors(byline) == ["Alice Smith", "Bob Jones"]
+
+
+def test_an_articles_own_footer_is_read_and_its_related_posts_are_not() -> None:
+    """HTML's <footer> belongs to its article: a theme's "This entry was posted …" line there dates and signs the
+    post; "Related posts" set in that footer (under headings) name other works' writers."""
+    related = '<h4>Related posts</h4><h5><a href="/other">Another post</a></h5><p><a href="/u/dg">Dana Green</a></p>'
+    html = (
+        f"<!doctype html><html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>{TEXT}"
+        '<footer class="entry-meta">This entry was posted in Tides on <time>August 2, 2019</time> by '
+        '<span class="author vcard"><a href="/u/as">Alice Smith</a></span>.</footer>'
+        f'<footer class="article-footer">{related}</footer></article></body></html>'
+    )
+    found = read_item_metadata(html, url=URL)
+    assert (found.authors, found.date) == (["Alice Smith"], "2019-08-02")
