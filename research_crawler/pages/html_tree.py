@@ -1,21 +1,30 @@
 """Parsing a page's HTML for the tools that read its tags (metadata, site search): one tolerant parser and
-the base URL that relative links resolve against."""
+the base URL that relative links resolve against, as a browser resolves them."""
 
 from __future__ import annotations
 
 import logging
 import re
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
 
-__all__ = ["MONTHS", "base_url", "parse_html", "put_script_writes_in_place"]
+from research_crawler.pages.cleanup import remove_invisible
+
+__all__ = [
+    "MONTHS",
+    "base_url",
+    "document_base_url",
+    "is_web_url",
+    "meta_content",
+    "parse_html",
+    "put_script_writes_in_place",
+]
 
 logger = logging.getLogger(__name__)
 
-_CANONICAL_HREF = "//link[contains(concat(' ', normalize-space(@rel), ' '), ' canonical ')]/@href"
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
 # A document.write()/writeln() call whose whole argument is one string literal (a call that joins variables is
 # left alone: what it writes is not on the page).
@@ -57,13 +66,75 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
         return None
 
 
-def base_url(tree: lxml.html.HtmlElement, url: str) -> str:
-    """What relative URLs resolve against: <base href>, else the canonical link, else the page URL."""
-    for xpath in ("//base/@href", _CANONICAL_HREF):
-        for href in tree.xpath(xpath):
-            if href.strip():
-                return urljoin(url, href.strip())
-    return url
+def base_url(tree: lxml.html.HtmlElement | None, url: str) -> str:
+    """What relative URLs resolve against (`document_base_url`), else `url` itself."""
+    return document_base_url(tree, url=url) or url
+
+
+def document_base_url(root: Any, *, url: str | None) -> str | None:
+    """The absolute http(s) URL the page's relative links resolve against, or None when none can be known.
+
+    For a page fetched from the web (`url` is http(s)) this is `url`, unless the page has a `<base href>`, which
+    (resolved against `url`) wins, as in a browser: a canonical link names the page's preferred address, not
+    where its relative links lead. For a local file (`url` None or not http(s), e.g. ``file://``) the page's own
+    URL is guessed from `<link rel=canonical>`, then `og:url` (a relative one resolved against the other); a
+    `<base href>` then applies on top of that guess, and serves alone when it is absolute and there is no guess.
+    """
+    base_href = _first_attribute(root, "base", "href")
+    document_url = url.strip() if url and is_web_url(url.strip()) else None
+    if document_url is None and root is not None:
+        canonical = _canonical_link(root)
+        og_url = meta_content(root, "og:url")
+        for candidate, other in ((canonical, og_url), (og_url, canonical)):
+            resolved = _absolute(candidate, other if is_web_url(other) else None)
+            if resolved:
+                document_url = resolved
+                break
+    if base_href:
+        with_base = _absolute(base_href, document_url)
+        if with_base:
+            return with_base
+    return document_url
+
+
+def is_web_url(url: str | None) -> bool:
+    """Whether `url` is an http(s) address."""
+    return bool(url) and urlsplit(str(url)).scheme.lower() in ("http", "https")
+
+
+def _absolute(href: str | None, base: str | None) -> str | None:
+    if not href or not href.strip():
+        return None
+    joined = urljoin(base, href.strip()) if base else href.strip()
+    return joined if is_web_url(joined) and urlsplit(joined).hostname else None
+
+
+def _first_attribute(root: Any, tag: str, attribute: str) -> str | None:
+    if root is None:
+        return None
+    for element in root.iter(tag):
+        value = element.get(attribute)
+        if value and value.strip():
+            return remove_invisible(value).strip()
+    return None
+
+
+def _canonical_link(root: Any) -> str | None:
+    for element in root.iter("link"):
+        if "canonical" in (element.get("rel") or "").lower().split() and (element.get("href") or "").strip():
+            return remove_invisible(element.get("href")).strip()
+    return None
+
+
+def meta_content(root: Any, name: str) -> str | None:
+    """The first `<meta property|name=name>`'s content (or value), invisible characters removed; None if none."""
+    for element in root.iter("meta"):
+        key = (element.get("property") or element.get("name") or "").strip().lower()
+        value = element.get("content") or element.get("value")
+        if key == name and value and value.strip():
+            return remove_invisible(value).strip()
+    return None
+
 
 
 def put_script_writes_in_place(root: Any) -> None:

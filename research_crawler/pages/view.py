@@ -14,7 +14,6 @@ import re
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -32,7 +31,12 @@ from research_crawler.pages.cleanup import (
     split_into_chunks,
     strip_markdown_links,
 )
-from research_crawler.pages.html_tree import put_script_writes_in_place
+from research_crawler.pages.html_tree import (
+    document_base_url,
+    is_web_url,
+    meta_content,
+    put_script_writes_in_place,
+)
 from research_crawler.pages.links import BLOCK_TAGS, LABEL_ATTRIBUTE, LinkNumbering, reveal_markers
 from research_crawler.pages.markdown import html_to_markdown
 from research_crawler.pages.page import Link
@@ -107,30 +111,10 @@ class PageView(BaseModel):
 
 
 def resolve_base_url(html_root_or_html: Any, *, url: str | None) -> str | None:
-    """The absolute http(s) URL the page's relative links resolve against, or None when none can be known.
-
-    For a page fetched from the web (`url` is http(s)) this is `url`, unless the page has a
-    `<base href>`, which (resolved against `url`) wins, as in a browser. For a local file (`url` None or
-    not http(s), e.g. ``file://``) the page's own URL is guessed from `<link rel=canonical>`, then
-    `og:url` (a relative one resolved against the other); a `<base href>` then applies on top of that
-    guess, and serves alone when it is absolute and there is no guess.
-    """
+    """The absolute http(s) URL the page's relative links resolve against, or None when none can be known
+    (`html_tree.document_base_url`, on the page's HTML or its parsed root)."""
     root = _parse(html_root_or_html) if isinstance(html_root_or_html, str) else html_root_or_html
-    base_href = _first_attribute(root, "base", "href")
-    document_url = url.strip() if url and _is_web_url(url.strip()) else None
-    if document_url is None and root is not None:
-        canonical = _canonical_link(root)
-        og_url = _meta_content(root, "og:url")
-        for candidate, other in ((canonical, og_url), (og_url, canonical)):
-            resolved = _absolute(candidate, other if _is_web_url(other) else None)
-            if resolved:
-                document_url = resolved
-                break
-    if base_href:
-        with_base = _absolute(base_href, document_url)
-        if with_base:
-            return with_base
-    return document_url
+    return document_base_url(root, url=url)
 
 
 def build_page_view(
@@ -168,7 +152,7 @@ def build_page_view(
     _remove_unseen(root)
     _clean_tree_text(root)
     _summarise_selects(root)
-    page_url = try_canonicalize_url(url) if url and _is_web_url(url) else None
+    page_url = try_canonicalize_url(url) if url and is_web_url(url) else None
     page_url = page_url or (try_canonicalize_url(base_url) if base_url else None)
     numbering = LinkNumbering(
         base_url=base_url,
@@ -278,47 +262,10 @@ def _parse(html: str) -> Any:
     return root
 
 
-def _is_web_url(url: str | None) -> bool:
-    return bool(url) and urlsplit(str(url)).scheme.lower() in ("http", "https")
-
-
-def _absolute(href: str | None, base: str | None) -> str | None:
-    if not href or not href.strip():
-        return None
-    joined = urljoin(base, href.strip()) if base else href.strip()
-    return joined if _is_web_url(joined) and urlsplit(joined).hostname else None
-
-
-def _first_attribute(root: Any, tag: str, attribute: str) -> str | None:
-    if root is None:
-        return None
-    for element in root.iter(tag):
-        value = element.get(attribute)
-        if value and value.strip():
-            return remove_invisible(value).strip()
-    return None
-
-
-def _canonical_link(root: Any) -> str | None:
-    for element in root.iter("link"):
-        if "canonical" in (element.get("rel") or "").lower().split() and (element.get("href") or "").strip():
-            return remove_invisible(element.get("href")).strip()
-    return None
-
-
-def _meta_content(root: Any, name: str) -> str | None:
-    for element in root.iter("meta"):
-        key = (element.get("property") or element.get("name") or "").strip().lower()
-        value = element.get("content") or element.get("value")
-        if key == name and value and value.strip():
-            return remove_invisible(value).strip()
-    return None
-
-
 def _title(root: Any) -> str:
     candidates = [
         next((element.text_content() for element in root.iter("title")), None),
-        _meta_content(root, "og:title"),
+        meta_content(root, "og:title"),
         next((element.text_content() for element in root.iter("h1")), None),
     ]
     for candidate in candidates:

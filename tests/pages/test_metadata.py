@@ -277,9 +277,14 @@ def test_non_article_json_ld_is_ignored() -> None:
     ("head", "url", "expected"),
     [
         ('<base href="/files/">', "https://example.org/a/b", "https://example.org/files/paper.pdf"),
-        (
+        (  # as in a browser: a canonical link names the preferred address, relative URLs resolve where the page is
             '<link rel="canonical" href="https://mirror.example.net/x/y">',
             "https://example.org/a/b",
+            "https://example.org/a/paper.pdf",
+        ),
+        (  # a saved page, its address unknown: the canonical link is the best guess of where it was
+            '<link rel="canonical" href="https://mirror.example.net/x/y">',
+            "file:///tmp/saved.html",
             "https://mirror.example.net/x/paper.pdf",
         ),
         ("", "https://example.org/a/b", "https://example.org/a/paper.pdf"),

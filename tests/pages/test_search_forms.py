@@ -266,9 +266,13 @@ def test_base_href_and_canonical_resolve_the_action() -> None:
         and with_base.usable
         and with_base.url_template.startswith("https://static.a.org/x/search?")
     )
-    canonical = _doc(form, '<link rel="canonical" href="/papers/1">')
-    with_canonical = find_search_mechanism(canonical, url="https://a.org/q/r")
-    assert with_canonical is not None and with_canonical.url_template == "https://a.org/papers/search?q={query}"
+    canonical = _doc(form, '<link rel="canonical" href="https://a.org/papers/1">')
+    # as a browser sends it: from where the page is, whatever address its canonical link prefers
+    fetched = find_search_mechanism(canonical, url="https://a.org/q/r")
+    assert fetched is not None and fetched.url_template == "https://a.org/q/search?q={query}"
+    # a saved page whose address is unknown: its canonical link is the best guess of where it was
+    saved = find_search_mechanism(canonical, url="file:///tmp/saved.html")
+    assert saved is not None and saved.url_template == "https://a.org/papers/search?q={query}"
 
 
 @pytest.mark.parametrize(
