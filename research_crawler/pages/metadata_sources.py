@@ -340,6 +340,7 @@ def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:
     return metas
 
 
+_UNFILLED_TEMPLATE = re.compile(r"\$\{?[A-Za-z_]|\{\{|\}\}|\{%|%s\b|<%")
 _ADDRESS_NOT_NAME = re.compile(r"^\s*(?:https?://|www\.|/)\S*\s*$", re.I)
 
 
@@ -347,8 +348,10 @@ def _people(values: list[str]) -> list[str]:
     """Author tags' names in order; a tag that holds a whole list ("A, B and C", "A; B") is split."""
     names: list[str] = []
     for value in _clean_all(values):
-        if _ADDRESS_NOT_NAME.match(value):
-            continue  # "https://…/dr.-sebastian-brueggemann.html": a profile's address, not a name
+        if _ADDRESS_NOT_NAME.match(value) or _UNFILLED_TEMPLATE.search(value):
+            # "https://…/dr.-sebastian-brueggemann.html": a profile's address; "$author.firstName $author.lastName",
+            # "{{ author.name }}": a template the site left unfilled — neither is a name
+            continue
         split = split_people(value) if len(values) == 1 or ";" in value else []
         names.extend(split if len(split) > 1 else [value])
     return names

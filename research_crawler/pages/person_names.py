@@ -20,9 +20,10 @@ __all__ = [
     "surname",
 ]
 
-# Affiliation and footnote marks after a name: digits, letters in superscript runs, daggers, stars.
+# Affiliation and footnote marks after a name: digits (any run glued to its last letter, "Goto107" for 10 and 7),
+# letters in superscript runs, daggers, stars.
 # ("¤a": PLOS marks a current address with a currency sign and a letter.)
-_MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|¤[a-z]?|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
+_MARKS = re.compile(r"(?:\d{1,2}\))+$|(?:(?<![\d.])\d{1,2}(?!\d)|(?<=[^\W\d_])\d+|¤[a-z]?|[*†‡§¶∥⊥#✉⁰¹²³⁴⁵⁶⁷⁸⁹⁾⁽,])+$")
 # A footnote letter set on the line after a name, "Banerjeea)", "Stefani1,2,a)": a letter (after affiliation
 # numbers) closed by a parenthesis that nothing opened.
 _LETTER_MARKS = re.compile(r"(?<=[^\W\d_])(?:\d{1,2},)*[a-z]\)(?=[\s,;]|$)")
@@ -49,8 +50,11 @@ _DEGREES = re.compile(
 # "---- by Kenneth Surin", "Von: Wolfgang Schmale"
 _BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)", re.I)
 # What ends a shortened author list: "et al.", "and others", "+3 more", "…" (the names before it are the list's).
+# A group the authors write for ("… and for the DELTA group", "on behalf of the X investigators") ends it too.
 _LIST_ENDING = re.compile(
-    r"[\s,;]*(?:\bet\s+al\b\.?|\band\s+(?:\d+\s+)?others?\b|\+\s*\d+\s*(?:more|others?)?|…|\.\.\.)\s*$", re.I
+    r"[\s,;]*(?:\bet\s+al\b\.?|\band\s+(?:\d+\s+)?others?\b|\+\s*\d+\s*(?:more|others?)?|…|\.\.\."
+    r"|(?:\band\s+)?\b(?:for|on\s+behalf\s+of)\s+the\s+[^,;]{1,80})\s*$",
+    re.I,
 )
 # Forms of address before a name: "Dr. Alice Smith", "Prof. Dr. Bob Jones" (never part of the name).
 _ADDRESS_FORMS = re.compile(r"^(?:(?:prof|dr|mr|mrs|ms|mx|sir|dame|professor)\.?\s+)+(?=[^\W\d_])", re.I)

@@ -137,3 +137,26 @@ def test_an_articles_own_footer_is_read_and_its_related_posts_are_not() -> None:
     )
     found = read_item_metadata(html, url=URL)
     assert (found.authors, found.date) == (["Alice Smith"], "2019-08-02")
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("Ana Lima1, Rui Costa107 and Eva Rocha12*", ["Ana Lima", "Rui Costa", "Eva Rocha"]),
+        ("Ana Lima, Rui Costa and for the TIDES study group", ["Ana Lima", "Rui Costa"]),
+        ("Ana Lima; Rui Costa; on behalf of the Harbour Trial investigators", ["Ana Lima", "Rui Costa"]),
+    ],
+)
+def test_glued_affiliation_numbers_and_a_group_written_for_are_no_part_of_the_names(
+    byline: str, names: list[str]
+) -> None:
+    assert split_people(byline) == names
+
+
+@pytest.mark.parametrize("template", ["$author.firstName $author.lastName", "{{ author.name }}", "${name}"])
+def test_an_author_tag_the_site_left_as_an_unfilled_template_is_no_author(template: str) -> None:
+    head = (
+        f'<meta name="citation_title" content="{TITLE}"><meta name="citation_author" content="Ana Lima">'
+        f'<meta name="citation_author" content="Rui Costa"><meta name="citation_author" content="{template}">'
+    )
+    assert _authors("<p>Ana Lima, Rui Costa</p>", head=head) == ["Ana Lima", "Rui Costa"]
