@@ -84,6 +84,12 @@ _ENTRY_POSTED = re.compile(
     r"^(?i:this (?:entry|post) was posted|dieser (?:beitrag|eintrag) wurde)\b.*?\b(?i:by|von)\s+"
     r"(?P<name>[^\W\d_][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})(?=\s+in\b|\s*[.,;]|\s*$)"
 )
+# An author box's heading: "About the author", "Über die Autorin", "À propos de l'auteur", "Sobre el autor".
+_ABOUT_AUTHOR = re.compile(
+    r"^(?:about|über|à propos de|a proposito|sobre)\s+(?:the\s+|den\s+|die\s+|l['’]\s*|el\s+|o\s+|a\s+)?"
+    r"(?:authors?|autor(?:in|en)?|auteure?s?|autore|autora)\b",
+    re.I,
+)
 _HANDLE = re.compile(r"^[^\W\d_]{2,20}$")
 _BY_WORD = re.compile(r"\s*(?:by|von|par)\s", re.I)
 _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
@@ -202,7 +208,8 @@ def dateline_near(blocks: list[Any], index: int, *, before: int, after: int) -> 
 
 def signed_after(blocks: list[Any], index: int) -> list[str]:
     """The writer a blog names in the line that signs its post, below the title (block `index`): "posted by Stadler
-    at 12:53", "Written by Jane Roe on 3 May 2016" — a surname alone will do there, as the line says who wrote it."""
+    at 12:53", "Written by Jane Roe on 3 May 2016" — a surname alone will do there, as the line says who wrote it;
+    where no line signs it, the writer its author box names (`about_the_author`)."""
     for block in blocks[index + 1 :]:
         signed = _SIGNED.match(block.text.strip()) if not block.chrome else None
         if signed:
@@ -213,6 +220,24 @@ def signed_after(blocks: list[Any], index: int) -> list[str]:
         if posted:
             name = posted.group("name").strip()
             return split_people(name) or ([name] if _HANDLE.match(name) else [])
+    return about_the_author(blocks, index)
+
+
+def about_the_author(blocks: list[Any], index: int) -> list[str]:
+    """The writer an author box names below the item (block `index`, its title), where nothing above names one: an
+    "About the author" heading or label, then the writer's name — alone ("Jane Doe"; a name of one word will do
+    there), or leading the bio sentence as its link ("Jane Doe is a writer on oceans.")."""
+    for position, block in enumerate(blocks[index + 1 :], index + 1):
+        if not _ABOUT_AUTHOR.match(block.text.strip()) or len(block.text.split()) > 6:
+            continue
+        for named in blocks[position + 1 : position + 3]:
+            text = named.text.strip()
+            if people := split_people(text) or ([text] if _ONE_NAME.match(text) else []):
+                return people
+            lead = named.links[0] if named.links else ""
+            if lead and text.startswith(lead) and len(people := split_people(lead)) == 1:
+                return people
+        return []
     return []
 
 

@@ -160,3 +160,25 @@ def test_an_author_tag_the_site_left_as_an_unfilled_template_is_no_author(templa
         f'<meta name="citation_author" content="Rui Costa"><meta name="citation_author" content="{template}">'
     )
     assert _authors("<p>Ana Lima, Rui Costa</p>", head=head) == ["Ana Lima", "Rui Costa"]
+
+
+@pytest.mark.parametrize(
+    ("box", "writer"),
+    [
+        ('<h4>About the author</h4><p><a href="/u/jd">Jane Doe</a> is a writer on oceans and tides.</p>', "Jane Doe"),
+        ("<h3>About The Author</h3><p>Jane</p>", "Jane"),
+        ('<div class="box"><p>Über die Autorin</p><p><a href="/u/jd">Jane Doe</a></p></div>', "Jane Doe"),
+    ],
+)
+def test_an_author_box_under_the_article_names_its_writer_where_nothing_above_does(box: str, writer: str) -> None:
+    assert _authors(f"<p>3 March 2021</p>{TEXT}{box}") == [writer]
+
+
+def test_an_author_box_does_not_overrule_the_byline_under_the_title() -> None:
+    box = '<h4>About the author</h4><p><a href="/u/dg">Dana Green</a> edits the blog.</p>'
+    assert _authors(f"<p>By Alice Smith</p>{TEXT}{box}") == ["Alice Smith"]
+
+
+def test_a_bio_sentence_without_a_name_leading_it_names_no_one() -> None:
+    box = "<h4>About the author</h4><p>She writes on oceans and tides for several magazines.</p>"
+    assert _authors(f"<p>3 March 2021</p>{TEXT}{box}") == []
