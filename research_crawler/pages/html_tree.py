@@ -26,6 +26,9 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
+#: What no XML text may hold (C0 controls but tab, newline and CR; U+FFFE, U+FFFF): lxml parses it into the tree but
+#: refuses it once the tree is edited (a script dropped from its paragraph), so one form feed stopped a whole run.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # A document.write()/writeln() call whose whole argument is one string literal (a call that joins variables is
 # left alone: what it writes is not on the page).
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
@@ -60,7 +63,7 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
     if not isinstance(html, str) or not html.strip():
         return None
     try:  # bytes, because lxml refuses a str that starts with an XML encoding declaration
-        return lxml.html.document_fromstring(html.encode("utf-8", errors="replace"), parser=_PARSER)
+        return lxml.html.document_fromstring(_NOT_XML.sub("", html).encode("utf-8", errors="replace"), parser=_PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
         logger.debug("unparseable page: %s", exc)
         return None

@@ -90,3 +90,22 @@ def test_page_shows_hostile_text_as_text(tmp_path: Path, site: FaultServer, path
     assert leftovers(done.stdout, terminal=True) == []
     assert terminal_links(done.stdout) == set(), "page text made a hyperlink"
     assert HOSTILE["markup_close"] in done.stdout, "console markup is shown literally"
+
+
+@pytest.mark.parametrize("control", ["\x0c", "\x1b", "\x08", "\x0b", "\ufffe"])
+def test_a_control_character_beside_a_script_is_read_past(tmp_path: Path, control: str) -> None:
+    """lxml parses a control character no XML may hold into the tree but refuses it once the tree is edited (a
+    script taken out of the paragraph it sits in): a form feed on one item's page stopped the whole run."""
+    from research_crawler.pages.metadata import read_item_metadata
+
+    html = (
+        f"<html><head><title>Message passing{control} for proteins</title></head><body>"
+        f"<h1>Message passing{control} for proteins<script>var x = 1;</script></h1>"
+        f"<p>by Ada Lovelace{control}<style>p {{}}</style> and Alan Turing</p></body></html>"
+    )
+    assert read_item_metadata(html, url="https://example.org/abs/1").title == "Message passing for proteins"
+    saved = tmp_path / "page.html"
+    saved.write_text(html, encoding="utf-8")
+    command = [str(REPO / ".venv/bin/research-crawler"), "page", str(saved), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
