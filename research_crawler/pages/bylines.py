@@ -50,6 +50,12 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
+# A writer's role after the name ("Alice Smith, Staff Writer", "…, Senior Correspondent").
+_ROLE = re.compile(
+    r"\b(?:writer|reporter|correspondent|columnist|staff|contributor|journalist|editor|director|president|"
+    r"professor|student|researcher|scientist|analyst|fellow)\b",
+    re.I,
+)
 # Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
 # Pull quotes name whom they quote ("pull-quote__author"): a quoted person is no author of the item either.
 _OTHER_WORKS = re.compile(
@@ -108,7 +114,7 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
         return people
     name, comma, rest = text.partition(",")
     # a reference line ("First Monday, Volume 25, Number 10") is no name followed by its affiliation
-    if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest)):
+    if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest) or _ROLE.search(rest)):
         return split_people(name)
     return []
 

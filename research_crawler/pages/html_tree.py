@@ -139,7 +139,6 @@ def meta_content(root: Any, name: str) -> str | None:
     return None
 
 
-
 def put_script_writes_in_place(root: Any) -> None:
     """Replace each inline script that writes markup with ``document.write`` by what it writes, where it stands.
 

@@ -207,17 +207,35 @@ def _dublin_core(tree: lxml.html.HtmlElement) -> dict[str, Any]:
 def _json_ld(tree: lxml.html.HtmlElement) -> dict[str, Any]:
     extractor = JsonLdExtractor()
     candidates: list[tuple[int, int, dict[str, Any]]] = []
+    nodes: dict[str, dict[str, Any]] = {}
     for script in tree.xpath('//script[@type="application/ld+json"]'):
         try:  # one broken script must not hide the others
             items = extractor.extract_items(script)
         except Exception as exc:
             logger.debug("skipping unreadable JSON-LD block: %s", exc)
             continue
+        nodes.update(_identified_nodes(items, depth=0))
         for rank, item in _json_ld_articles(items, depth=0):
             candidates.append((rank, len(candidates), item))
     if not candidates:
         return {}
-    return _schema_org_fields(min(candidates, key=lambda c: (c[0], c[1]))[2])
+    article = min(candidates, key=lambda c: (c[0], c[1]))[2]
+    # an author given by reference to a node of the graph ({"@id": "…#/schema/person/1"}, as SEO plugins write it)
+    people = [
+        nodes.get(p["@id"], p) if isinstance(p, dict) and "@id" in p else p for p in _as_list(article.get("author"))
+    ]
+    return _schema_org_fields({**article, "author": people} if people else article)
+
+
+def _identified_nodes(node: Any, *, depth: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(its @id, the node) for every JSON-LD object that has an identifier and says more than that."""
+    if depth > _JSON_LD_MAX_DEPTH:
+        return
+    children = node if isinstance(node, list) else list(node.values()) if isinstance(node, dict) else []
+    if isinstance(node, dict) and isinstance(node.get("@id"), str) and len(node) > 1:
+        yield node["@id"], node
+    for child in children:
+        yield from _identified_nodes(child, depth=depth + 1)
 
 
 def _microdata(tree: lxml.html.HtmlElement, base: str) -> dict[str, Any]:

@@ -48,7 +48,10 @@ _DEGREES = re.compile(
     r",?\s+(?:PhD|Ph\.D\.|MD|M\.D\.|MSc|MPH|MBA|BSc|MA|DPhil|Dr\.?|Prof\.?|FRS|Jr\.?|Sr\.?)\b\.?", re.I
 )
 # "---- by Kenneth Surin", "Von: Wolfgang Schmale"
-_BY = re.compile(r"^[\s\-–—:*•·]*(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)", re.I)
+_BY = re.compile(
+    r"^[\s\-–—:*•·]*(?:(?:story|text|words|reporting|written|posted)\s+)?(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)",
+    re.I,
+)
 # What ends a shortened author list: "et al.", "and others", "+3 more", "…" (the names before it are the list's).
 # A group the authors write for ("… and for the DELTA group", "on behalf of the X investigators") ends it too.
 _LIST_ENDING = re.compile(
@@ -59,7 +62,7 @@ _LIST_ENDING = re.compile(
 # Forms of address before a name: "Dr. Alice Smith", "Prof. Dr. Bob Jones" (never part of the name).
 _ADDRESS_FORMS = re.compile(r"^(?:(?:prof|dr|mr|mrs|ms|mx|sir|dame|professor)\.?\s+)+(?=[^\W\d_])", re.I)
 # "and" in the languages of the corpus's pages; lower case and between spaces ("E. Venuti" is a name).
-_LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
+_LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*&\s*|\s+[·•]\s+|,?\s+(?:and|und|et|y|e|i|en|och|og)\s+")
 #: The lower-case words of a surname before its main word ("van", "de", "ibn"): never a name on their own.
 NAME_PARTICLES = frozenset(
     [
@@ -320,6 +323,21 @@ _NOT_NAME_WORDS = frozenset(
         "category",
         "podcast",
         "video",
+        # a writer's role, written after the name ("Alice Smith, Staff Writer")
+        "writer",
+        "reporter",
+        "correspondent",
+        "columnist",
+        "staff",
+        "contributor",
+        "contributing",
+        "journalist",
+        "director",
+        "president",
+        "researcher",
+        "scientist",
+        "analyst",
+        "student",
     ]
 )
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")

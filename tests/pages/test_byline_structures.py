@@ -182,3 +182,31 @@ def test_an_author_box_does_not_overrule_the_byline_under_the_title() -> None:
 def test_a_bio_sentence_without_a_name_leading_it_names_no_one() -> None:
     box = "<h4>About the author</h4><p>She writes on oceans and tides for several magazines.</p>"
     assert _authors(f"<p>3 March 2021</p>{TEXT}{box}") == []
+
+
+def test_a_json_ld_author_given_by_reference_to_a_node_of_the_graph_is_that_persons_name() -> None:
+    graph = (
+        '{"@context": "https://schema.org", "@graph": [{"@type": "WebSite", "@id": "/#site", "name": "Example"},'
+        f' {{"@type": "BlogPosting", "headline": "{TITLE}", "author": {{"@id": "/#/schema/person/1"}}}},'
+        ' {"@type": "Person", "@id": "/#/schema/person/1", "name": "Alice Smith"}]}'
+    )
+    head = f'<script type="application/ld+json">{graph}</script>'
+    found = read_item_metadata(_page("", head=head), url=URL)
+    assert (found.authors, found.sources["authors"]) == (["Alice Smith"], "json_ld")
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("<p>By Alice Smith, Staff Writer</p>", ["Alice Smith"]),
+        ("<p>Alice Smith, Senior Correspondent</p><p>March 3, 2021</p>", ["Alice Smith"]),
+        ("<p>Alice Smith · Bob Jones · Carol White</p>", ["Alice Smith", "Bob Jones", "Carol White"]),
+        ("<p>Story by Alice Smith</p><p>Photos by Bob Jones</p>", ["Alice Smith"]),
+    ],
+)
+def test_a_writers_role_a_middle_dot_and_a_credit_word_before_by_are_read(byline: str, names: list[str]) -> None:
+    assert _authors(byline) == names
+
+
+def test_a_surname_that_is_also_a_word_of_rank_stays_a_name() -> None:
+    assert split_people("Senior, Andrew W.; Jones, Bob") == ["Senior, Andrew W.", "Jones, Bob"]
