@@ -72,6 +72,13 @@ def page(
     else:
         _show_inspection(inspection)
     fix = _NOTHING_CAME_BACK.get(inspection.determination)
+    if inspection.determination in ("timeout", "blocked_by_robots"):
+        from research_crawler.cli.run_helpers import longer_deadline, unread_robots_fix
+
+        if inspection.determination == "timeout":
+            fix = f"; {longer_deadline(settings.fetch.page_deadline_s)}"
+        else:
+            fix = unread_robots_fix(inspection.reason) or fix
     if fix is not None:  # no page to show: the one line says why and what to do (exit 1)
         fail(f"{inspection.url} could not be read: {inspection.reason}{fix}", 1)
 
@@ -80,7 +87,6 @@ def page(
 #: the URL guard or robots.txt refused it before any request — with what to do (the guard's reason names its --set).
 _NOTHING_CAME_BACK = {
     "network_error": "; check the address and that the site is up",
-    "timeout": "; check the address and that the site is up",
     "refused": "",
     "blocked_by_robots": "; the site's robots.txt forbids it: read a page it allows, or a saved copy (page FILE)",
 }

@@ -98,9 +98,11 @@ def unreachable_everywhere(report: Report) -> str | None:
     if "refused by the URL guard" in first.detail and "--set fetch.allowed_hosts=" not in first.detail:
         fix = f"; allow it with: --set fetch.allowed_hosts={host_port(first.url)}"
     elif "blocked_by_robots" in first.detail:
-        fix = "; the site's robots.txt forbids it (or could not be read): try another site"
+        fix = unread_robots_fix(first.detail) or "; the site's robots.txt forbids it: try another site"
     elif "network_error" in first.detail:
         fix = "; check the URL and that the host is up"
+    elif (deadline := _DEADLINE.search(first.detail)) is not None:
+        fix = f"; the site did not answer in time: {longer_deadline(float(deadline.group(1)))}"
     else:
         fix = _fix_for_refusal(first.detail)
     others = f" (and {len(report.sites) - 1} other site(s) likewise)" if len(report.sites) > 1 else ""
@@ -113,6 +115,8 @@ _HTTP_FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"HTTP 40[45]\b|HTTP 410\b"), "no such page: check the URL (open it in a browser)"),
     (re.compile(r"HTTP 5\d\d\b"), "the site is failing: try again later"),
 )
+_DEADLINE = re.compile(r"^its start page .* could not be opened: timeout \(the page deadline of ([0-9.]+) s")
+_ROBOTS_DEADLINE = re.compile(r"robots\.txt of \S+ could not be read \(the deadline of ([0-9.]+) s passed")
 _RETRY_AFTER = re.compile(r"HTTP 429; the server asked to retry after (\d+) s")
 
 
@@ -131,6 +135,21 @@ def _fix_for_refusal(detail: str) -> str:
             return f"; {fix}"
     if re.search(r": blocked(?: \(|$)", detail):
         return "; its start page is a sign-in wall, a paywall or a robot check, which are not passed: try another site"
+    return ""
+
+
+def longer_deadline(seconds: float) -> str:
+    """What to do about a page that did not answer within `seconds`: the command that gives it twice as long."""
+    return f"check that it is up, or give a page longer with --set fetch.page_deadline_s={2 * seconds:g}"
+
+
+def unread_robots_fix(detail: str) -> str:
+    """What to do when a site's robots.txt could not be read (so nothing there is fetched for now), by why; "" when
+    `detail` says it was read (and forbids the page)."""
+    if (deadline := _ROBOTS_DEADLINE.search(detail)) is not None:
+        return f"; its robots.txt did not answer in time: {longer_deadline(float(deadline.group(1)))}"
+    if re.search(r"robots\.txt of \S+ could not be read", detail):
+        return "; its robots.txt could not be read (the site is failing): try again later"
     return ""
 
 

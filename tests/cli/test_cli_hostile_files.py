@@ -218,3 +218,19 @@ def test_page_on_a_host_that_cannot_be_reached_says_so_and_exits_1(home: Path, h
     assert error[0].endswith("check the address and that the site is up") and "blocked_by_robots" not in result.output
     if host.endswith(".invalid"):
         assert f"cannot resolve {host}" in error[0]
+
+
+def test_a_page_that_never_answers_says_how_to_wait_longer(home: Path) -> None:
+    with socket.socket() as silent:  # accepts the connection (the kernel's backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        host = f"127.0.0.1:{silent.getsockname()[1]}"
+        settings = ["--set", f"fetch.allowed_hosts={host}", "--set", "fetch.page_deadline_s=0.5"]
+        result = runner.invoke(app, [*settings, "page", f"http://{host}/paper"])
+    assert result.exit_code == 1, result.output
+    error = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(error) == 1 and "could not be read (the deadline of 0.5 s passed" in error[0], result.stderr
+    assert error[0].endswith(
+        "; its robots.txt did not answer in time: check that it is up, or give a page longer with "
+        "--set fetch.page_deadline_s=1"
+    ), error[0]

@@ -30,6 +30,23 @@ def _refused(detail: str) -> str | None:
         ("http_error (HTTP 429)", "; the site asks us to slow down: try again later"),
         ("blocked (a sign-in page: Sign in)", "; its start page is a sign-in wall, a paywall or a robot check"),
         ("network_error (connection failed)", "; check the URL and that the host is up"),
+        (
+            "blocked_by_robots (robots.txt of a.example could not be read (the deadline of 30 s passed (1 attempt "
+            "made)); the site is treated as disallowed for now)",
+            "; its robots.txt did not answer in time: check that it is up, or give a page longer with "
+            "--set fetch.page_deadline_s=60",
+        ),
+        (
+            "blocked_by_robots (robots.txt of a.example could not be read (HTTP 503); the site is treated as "
+            "disallowed for now)",
+            "; its robots.txt could not be read (the site is failing): try again later",
+        ),
+        ("blocked_by_robots (robots.txt of a.example disallows /)", "; the site's robots.txt forbids it: try another"),
+        (
+            "timeout (the page deadline of 30 s passed (3 attempts made))",
+            "; the site did not answer in time: check that it is up, or give a page longer with "
+            "--set fetch.page_deadline_s=60",
+        ),
     ],
 )
 def test_a_site_that_refuses_us_says_what_to_do(detail: str, fix: str) -> None:
