@@ -7,9 +7,65 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["FieldKind", "label_kind"]
+__all__ = ["GENERIC_HEADING_WORDS", "FieldKind", "label_kind"]
 
 FieldKind = Literal["title", "authors", "date", "other"]
+
+#: The words of headings that name a kind of page or a part of one, never an item ("Publication details", "Abstract").
+GENERIC_HEADING_WORDS = frozenset(
+    [
+        "abstract",
+        "abstracts",
+        "article",
+        "articles",
+        "details",
+        "detail",
+        "publication",
+        "publications",
+        "document",
+        "documents",
+        "record",
+        "records",
+        "full",
+        "item",
+        "view",
+        "home",
+        "page",
+        "search",
+        "results",
+        "result",
+        "contents",
+        "table",
+        "journal",
+        "issue",
+        "volume",
+        "menu",
+        "navigation",
+        "references",
+        "summary",
+        "overview",
+        "metadata",
+        "information",
+        "info",
+        "citation",
+        "cite",
+        "export",
+        "share",
+        "dettaglio",
+        "tesi",
+        "thesis",
+        "theses",
+        "titelansicht",
+        "vollanzeige",
+        "katalog",
+        "catalogue",
+        "catalog",
+        "detailanzeige",
+        "notice",
+        "résumé",
+        "resume",
+    ]
+)
 
 # Each label in lower case, without ':' or '*'.
 _LABELS: dict[str, FieldKind] = {

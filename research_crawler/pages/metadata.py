@@ -27,7 +27,7 @@ from research_crawler.pages.bylines import (
     shortened,
     signed_after,
 )
-from research_crawler.pages.field_labels import label_kind
+from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import (
@@ -47,61 +47,6 @@ __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", 
 
 logger = logging.getLogger(__name__)
 
-# Headings that name a kind of page or a part of one, never an item ("Publication details", "Abstract").
-_GENERIC_WORDS = frozenset(
-    [
-        "abstract",
-        "abstracts",
-        "article",
-        "articles",
-        "details",
-        "detail",
-        "publication",
-        "publications",
-        "document",
-        "documents",
-        "record",
-        "records",
-        "full",
-        "item",
-        "view",
-        "home",
-        "page",
-        "search",
-        "results",
-        "result",
-        "contents",
-        "table",
-        "journal",
-        "issue",
-        "volume",
-        "menu",
-        "navigation",
-        "references",
-        "summary",
-        "overview",
-        "metadata",
-        "information",
-        "info",
-        "citation",
-        "cite",
-        "export",
-        "share",
-        "dettaglio",
-        "tesi",
-        "thesis",
-        "theses",
-        "titelansicht",
-        "vollanzeige",
-        "katalog",
-        "catalogue",
-        "catalog",
-        "detailanzeige",
-        "notice",
-        "résumé",
-        "resume",
-    ]
-)
 _HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
 _IN_TITLE_ELEMENT = 3.0
 _FOLLOWED_BY_BYLINE = 3.0
@@ -261,6 +206,7 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     segments = [words_of(part) for part in _TITLE_SEPARATORS.split(page.title_element)]
     segments = [segment for segment in segments if segment and not _generic(segment)]
     best: tuple[str, int, float] | None = None
+    parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
     for block in page.blocks:
         if block.chrome or not block.words or len(block.words) > 600:
             continue
@@ -283,7 +229,16 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         score += min(count, 15) * _PER_WORD - block.index / 100_000
         if score >= min_score and (best is None or score > best[2]):
             best = (text, block.index, score)
-    return best
+        if block.heading and words in segments and score >= min_score:
+            parts.setdefault(words, (text, block.index, score))
+    # the site's name and the item's title, each a heading and each a part of the <title> ("Internet-Law » Verstößt
+    # der Ausschluss …"): the longer is the item's (a blog's name heads every page; its post's title is longer)
+    # — unless the two are a title and its subtitle, the <title> joining them ("Vom Boden aus gedacht - Ann Cotten …")
+    longest = max(parts.items(), key=lambda part: len(part[0].split()), default=None)
+    if best is None or longest is None or len(parts) < 2 or words_of(best[0]) not in parts:
+        return best
+    longer = len(longest[0].split()) > len(words_of(best[0]).split())
+    return longest[1] if longer and _with_subtitle(best[0], page) == best[0] else best
 
 
 def _byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:
@@ -388,7 +343,7 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
 
 def _generic(text: str) -> bool:
     words = words_of(text).split()
-    return not words or all(word in _GENERIC_WORDS or word.isdigit() for word in words)
+    return not words or all(word in GENERIC_HEADING_WORDS or word.isdigit() for word in words)
 
 
 def _block_of(page: VisiblePage, text: str) -> int | None:
