@@ -20,9 +20,10 @@ from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout4 import FRESH4_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout5 import FRESH5_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_SITE_SPECS
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 
-#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of six batches).
+#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of seven batches).
 UNFAMILIAR = "unfamiliar"
 HELDOUT_SITES = frozenset(
     spec.name
@@ -34,6 +35,7 @@ HELDOUT_SITES = frozenset(
         FRESH4_SITE_SPECS,
         FRESH5_SITE_SPECS,
         FRESH6_SITE_SPECS,
+        FRESH7_SITE_SPECS,
     )
     for spec in batch
 )

@@ -22,6 +22,9 @@ from research_crawler.eval.testbed.fresh_heldout5_reports import Fresh5ReportsSi
 from research_crawler.eval.testbed.fresh_heldout6_catalogue import Fresh6CatalogueSite
 from research_crawler.eval.testbed.fresh_heldout6_datarepo import Fresh6DataRepoSite
 from research_crawler.eval.testbed.fresh_heldout6_news import Fresh6NewsSite
+from research_crawler.eval.testbed.fresh_heldout7_books import Fresh7BooksSite
+from research_crawler.eval.testbed.fresh_heldout7_proceedings import Fresh7ProceedingsSite
+from research_crawler.eval.testbed.fresh_heldout7_wiki import Fresh7WikiSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -64,6 +67,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh6-catalogue": Fresh6CatalogueSite,
     "fresh6-datarepo": Fresh6DataRepoSite,
     "fresh6-news": Fresh6NewsSite,
+    "fresh7-proceedings": Fresh7ProceedingsSite,
+    "fresh7-books": Fresh7BooksSite,
+    "fresh7-wiki": Fresh7WikiSite,
 }
 
 

@@ -47,6 +47,9 @@ Layout = Literal[
     "fresh6-catalogue",
     "fresh6-datarepo",
     "fresh6-news",
+    "fresh7-proceedings",
+    "fresh7-books",
+    "fresh7-wiki",
 ]
 
 
