@@ -11,7 +11,7 @@ file: their first run is the measure.
   volumes list the papers ten a page; half the paper pages carry citation_* tags, the others only text; robots.txt
   forbids the personal itinerary links on every session.
 - Harlan & Voss (`fresh7-books`, in `fresh_heldout7_books.py`): a publisher's book series: series pages list their
-  volumes four a page, a volume's page lists its chapters between front matter and an index (not works), chapters
+  volumes three a page, a volume's page lists its chapters between front matter and an index (not works), chapters
   are the items ("First Online" dates, chapter authors as a list; older volumes without metadata tags); an online
   reader duplicates each chapter behind robots.txt; some chapters extend papers of the proceedings (one work, two
   sites).
@@ -50,8 +50,8 @@ FRESH7_SITE_SPECS: tuple[SiteSpec, ...] = (
         layout="fresh7-proceedings",
         tagline="Programmes and proceedings of the Nordwyn Society's spring and autumn meetings",
         categories={
-            "whale-acoustics": "Underwater Acoustics",
             "street-trees": "Urban Climate Sensing",
+            "whale-acoustics": "Underwater Acoustics",
             "whale-other": "Underwater Acoustics",
             "trees-other": "Urban Climate Sensing",
         },
@@ -78,7 +78,7 @@ FRESH7_SITE_SPECS: tuple[SiteSpec, ...] = (
 )
 #: Each site's requests, as `unfamiliar_corpus.UNFAMILIAR_PLANS` writes them.
 FRESH7_PLANS: dict[str, tuple[str, ...]] = {
-    "fresh7-proceedings": ("topic", "recent", "cross:fresh7-books", "year"),
+    "fresh7-proceedings": ("topic", "year", "cross:fresh7-books", "recent"),
     "fresh7-books": ("topic", "author", "recent"),
     "fresh7-wiki": ("topic", "recent", "author", "year"),
 }

@@ -1,5 +1,5 @@
 """HELD OUT, fresh (seventh batch): Harlan & Voss, a publisher's site built as book-series platforms are (see
-`fresh_heldout7.py`; do not read or tune anything to it). Each series lists its volumes newest first, four a page;
+`fresh_heldout7.py`; do not read or tune anything to it). Each series lists its volumes newest first, three a page;
 a volume's page is its table of contents: front matter and a preface, the chapters (the items: "First Online"
 dates, authors as a list, the series and volume named), back matter with the index; volumes from 2024 on carry
 citation_* tags on chapter pages, older ones only text. Every chapter has an online-reader copy that robots.txt
@@ -20,7 +20,7 @@ from research_crawler.eval.testbed.vocabulary import DOI_PREFIX
 
 __all__ = ["MATTER", "PER_PAGE", "Fresh7BooksSite", "Volume", "volumes"]
 
-PER_PAGE = 4
+PER_PAGE = 3
 _EDITORS = {"Marine Bioacoustics": "Halvard Moen and Beatriz Quintana",
             "Environmental Archives": "Tomasz Wierzbicki and Annika Lahtinen"}  # fmt: skip
 #: The parts of a volume that are not chapters: (path suffix, title, pages).
