@@ -79,7 +79,7 @@ FRESH7_SITE_SPECS: tuple[SiteSpec, ...] = (
 #: Each site's requests, as `unfamiliar_corpus.UNFAMILIAR_PLANS` writes them.
 FRESH7_PLANS: dict[str, tuple[str, ...]] = {
     "fresh7-proceedings": ("topic", "year", "cross:fresh7-books", "recent"),
-    "fresh7-books": ("topic", "author", "recent"),
+    "fresh7-books": ("topic", "recent", "author"),
     "fresh7-wiki": ("topic", "recent", "author", "year"),
 }
 #: Papers per topic on each site (the proceedings and the books share works: at most 10 between them).
