@@ -6,6 +6,7 @@ and with `check_batch` that a batch's requests and ground truth are sound."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from urllib.parse import parse_qs, urljoin, urlsplit
 
@@ -21,6 +22,15 @@ from research_crawler.eval.testbed.site_app import Request, SiteLinks
 
 #: A served testbed and the client that visits it (the tests' `get` fixture).
 Served = tuple[TestbedServer, httpx.Client]
+#: Metadata a page can carry for its work: citation_*, Dublin Core, PRISM, Open Graph and article tags, JSON-LD.
+METADATA_TAGS = re.compile(
+    r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.IGNORECASE
+)
+
+
+def links_of(page: str, pattern: str) -> list[str]:
+    """The targets of `page`'s links that match `pattern` (a regular expression), ampersands unescaped."""
+    return [h.replace("&amp;", "&") for h in re.findall(rf'href="({pattern})"', page)]
 
 
 def url_of(get: Served, site: str, path: str) -> str:

@@ -16,7 +16,7 @@ import lxml.etree
 import lxml.html
 import pytest
 from protego import Protego
-from site_visitor import page_of, url_of
+from site_visitor import METADATA_TAGS, page_of, url_of
 
 from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer
@@ -29,7 +29,6 @@ from research_crawler.eval.testbed.site_app import Request, SiteLinks
 SITES = [spec.name for spec in FRESH3_SITE_SPECS]
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -132,7 +131,7 @@ def test_the_societys_listings_show_more_by_a_json_cursor_and_its_articles_carry
         after = data["pageInfo"]["endCursor"] if data["pageInfo"]["hasNextPage"] else ""
     assert loaded == [i.path for i in items]
     page = page_of(get, "fresh3-society", items[0].path, cookies)
-    assert not TAGS.search(page) and 'id="__NEXT_DATA__"' in page and "Version of record online: " in page
+    assert not METADATA_TAGS.search(page) and 'id="__NEXT_DATA__"' in page and "Version of record online: " in page
     shared = next(i for i in items if i.work)
     assert "posted as a preprint" in page_of(get, "fresh3-society", shared.path, cookies)
 
@@ -154,7 +153,7 @@ def test_the_repository_lists_by_deposit_in_pages_and_its_items_are_untagged(
     item = items[0]
     page = page_of(get, "fresh3-repository", item.path)
     surname, given = item.authors[0].split()[-1], " ".join(item.authors[0].split()[:-1])
-    assert not TAGS.search(page) and f"Authors: {surname}, {given}" in page
+    assert not METADATA_TAGS.search(page) and f"Authors: {surname}, {given}" in page
     published = ordinal_date(date.fromisoformat(item.date))
     assert f"Publication date:</th><td>{published}" in page and deposited(item).isoformat() > item.date
     year = page_of(get, "fresh3-repository", f"/view/year/{item.year}.html")

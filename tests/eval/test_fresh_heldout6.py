@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import lxml.etree
 import pytest
 from protego import Protego
-from site_visitor import Served, check_batch, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_PLANS, FRESH6_SITE_SPECS
@@ -20,11 +20,6 @@ from research_crawler.eval.testbed.fresh_heldout6_datarepo import PAPER_TYPES, d
 from research_crawler.eval.testbed.fresh_heldout6_news import BYLINE, OTHER_POSTS, headline, posts
 
 SITES = [spec.name for spec in FRESH6_SITE_SPECS]
-TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
-
-
-def _links(page: str, pattern: str) -> list[str]:
-    return [h.replace("&amp;", "&") for h in re.findall(rf'href="({pattern})"', page)]
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -40,18 +35,18 @@ def test_the_catalogue_pages_ten_results_and_its_facet_links_narrow_them_with_no
 ) -> None:
     items = web.items_on("fresh6-catalogue")
     home = page_of(get, "fresh6-catalogue", "/")
-    browse = _links(home, r"/Search/Results\?[^\"]+")
+    browse = links_of(home, r"/Search/Results\?[^\"]+")
     assert len(browse) == 3 and '<form class="searchForm" action="/Search/Results" method="get">' in home
     everything = page_of(get, "fresh6-catalogue", browse[-1])
     total = len(items) + len(EXTRAS)
     assert f"Showing {PER_PAGE} of {total} results" in everything
     assert len(re.findall(r'<li class="result">', everything)) == PER_PAGE
-    pages = _links(everything, r"/Search/Results\?[^\"]*page=\d+")
+    pages = links_of(everything, r"/Search/Results\?[^\"]*page=\d+")
     assert [parse_qs(urlsplit(p).query)["page"] for p in pages] == [["2"], ["3"]]
     formats = {m for m in re.findall(r'<span class="format">([^<]+)</span>', everything)}
     formats |= set(re.findall(r'<span class="format">([^<]+)</span>', page_of(get, "fresh6-catalogue", pages[0])))
     assert {"Article"} < formats and formats & {"Book", "Map", "Journal", "Video"}
-    year = next(p for p in _links(everything, r"/Search/Results\?[^\"]+") if "publishDate" in p and "2024" in p)
+    year = next(p for p in links_of(everything, r"/Search/Results\?[^\"]+") if "publishDate" in p and "2024" in p)
     narrowed = page_of(get, "fresh6-catalogue", year)
     shown = re.findall(r'class="title" href="/Record/(b\d+)"', narrowed)
     in_2024 = {i.key for i in items if i.year == 2024} | {e[0] for e in EXTRAS if e[4] == 2024}
@@ -68,14 +63,14 @@ def test_a_catalogue_record_gives_the_year_only_no_tags_but_coins_a_staff_view_a
     item = web.items_on("fresh6-catalogue")[0]
     page = page_of(get, "fresh6-catalogue", item.path)
     assert f"<h1>{item.title}</h1>" in page and f"<th>Published:</th><td>{item.year}</td>" in page
-    assert not TAGS.search(page) and item.date not in page and item.date[5:7] + "/" not in page
+    assert not METADATA_TAGS.search(page) and item.date not in page and item.date[5:7] + "/" not in page
     coins = re.search(r'<span class="Z3988" title="([^"]+)"', page)
     assert coins is not None and f"rft.date={item.year}&amp;" in coins.group(1)
     assert 'Main Author:</th><td><a href="/Author/Home?author=' in page and inverted(item.authors[0]) in page
     details = page_of(get, "fresh6-catalogue", f"{item.path}/Details")
     assert f"<th>245</th><td>10</td><td>|a {item.title}</td>" in details
     assert f"<th>264</th><td>_1</td><td>|c {item.year}</td>" in details
-    author = page_of(get, "fresh6-catalogue", _links(page, r"/Author/Home\?[^\"]+")[0])
+    author = page_of(get, "fresh6-catalogue", links_of(page, r"/Author/Home\?[^\"]+")[0])
     assert f'href="{item.path}"' in author
     pdf = get[1].get(url_of(get, "fresh6-catalogue", f"{item.path}/Fulltext"))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
@@ -98,7 +93,7 @@ def test_the_repository_mixes_papers_with_their_data_code_and_posters_newest_fir
     companions = [d for d in records if d.item is None]
     assert companions and {d.resource_type for d in companions} == {"Dataset", "Software", "Poster"}
     assert all(d.paper.title in d.title for d in companions)  # their titles repeat the paper's
-    communities = _links(page_of(get, "fresh6-datarepo", "/communities"), r"/communities/[a-z-]+/records")
+    communities = links_of(page_of(get, "fresh6-datarepo", "/communities"), r"/communities/[a-z-]+/records")
     assert len(communities) == 2 and 'href="/communities"' in page_of(get, "fresh6-datarepo", "/")
     for community in communities:
         page = page_of(get, "fresh6-datarepo", community)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from protego import Protego
-from site_visitor import Served, check_batch, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_PLANS, FRESH7_SITE_SPECS
@@ -18,11 +18,6 @@ from research_crawler.eval.testbed.fresh_heldout7_proceedings import EXTRA_SLOTS
 from research_crawler.eval.testbed.fresh_heldout7_wiki import GERMAN_MONTHS, RECENT_YEARS, TALKS, citation
 
 SITES = [spec.name for spec in FRESH7_SITE_SPECS]
-TAGS = re.compile(r'<meta (name|property)="(citation_|dc\.|DC\.|prism|og:|article:)|application/ld\+json', re.I)
-
-
-def _links(page: str, pattern: str) -> list[str]:
-    return [h.replace("&amp;", "&") for h in re.findall(rf'href="({pattern})"', page)]
 
 
 def _robots(get: Served, site: str) -> Protego:
@@ -42,18 +37,18 @@ def test_a_meetings_programme_leads_through_sessions_to_papers_among_talks_that_
 ) -> None:
     items = web.items_on("fresh7-proceedings")
     every = meetings(items)
-    assert [m.path for m in every] == _links(page_of(get, "fresh7-proceedings", "/meetings"), r"/meetings/[^\"]+")
+    assert [m.path for m in every] == links_of(page_of(get, "fresh7-proceedings", "/meetings"), r"/meetings/[^\"]+")
     meeting = meeting_of(items[0], every)
     page = page_of(get, "fresh7-proceedings", meeting.path)
     assert [f"Day {n}:" in page for n in (1, 2, 3)] == [True] * 3
-    sessions = _links(page, rf"{meeting.path}/sessions/\w+")
+    sessions = links_of(page, rf"{meeting.path}/sessions/\w+")
     assert len(sessions) == len(programme(meeting, items, every)) and len(sessions) > len({k for k, *_ in EXTRA_SLOTS})
     papers, abstracts, itinerary = set(), set(), []
     for session in sessions:
         listing = page_of(get, "fresh7-proceedings", session)
-        papers |= set(_links(listing, r"/proceedings/nmes[\d-]+"))
-        abstracts |= set(_links(listing, rf"{meeting.path}/abstracts/\w+"))
-        itinerary += _links(listing, rf"{meeting.path}/itinerary/add\?talk=\w+")
+        papers |= set(links_of(listing, r"/proceedings/nmes[\d-]+"))
+        abstracts |= set(links_of(listing, rf"{meeting.path}/abstracts/\w+"))
+        itinerary += links_of(listing, rf"{meeting.path}/itinerary/add\?talk=\w+")
     assert papers == {i.path for i in items if meeting_of(i, every) == meeting}
     assert len(abstracts) == len(EXTRA_SLOTS) and len(itinerary) == len(papers) + len(abstracts)
     keynote = page_of(get, "fresh7-proceedings", sorted(abstracts)[0])
@@ -69,15 +64,15 @@ def test_proceedings_volumes_list_ten_a_page_and_half_the_paper_pages_carry_tags
     items = web.items_on("fresh7-proceedings")
     volumes_page = page_of(get, "fresh7-proceedings", "/proceedings")
     listed: list[str] = []
-    for volume in _links(volumes_page, r"/proceedings/volume/\d+"):
+    for volume in links_of(volumes_page, r"/proceedings/volume/\d+"):
         page = page_of(get, "fresh7-proceedings", volume)
-        shown = _links(page, r"/proceedings/nmes[\d-]+")
+        shown = links_of(page, r"/proceedings/nmes[\d-]+")
         assert len(shown) <= 10 and "Published online: " in page
-        for more in _links(page, r"/proceedings/volume/\d+\?page=\d+"):
-            shown += _links(page_of(get, "fresh7-proceedings", more), r"/proceedings/nmes[\d-]+")
+        for more in links_of(page, r"/proceedings/volume/\d+\?page=\d+"):
+            shown += links_of(page_of(get, "fresh7-proceedings", more), r"/proceedings/nmes[\d-]+")
         listed += shown
     assert sorted(listed) == sorted(i.path for i in items)
-    tagged = [i for i in items if TAGS.search(page_of(get, "fresh7-proceedings", i.path))]
+    tagged = [i for i in items if METADATA_TAGS.search(page_of(get, "fresh7-proceedings", i.path))]
     assert tagged and len(tagged) < len(items)
     bare = next(i for i in items if i not in tagged)
     page = page_of(get, "fresh7-proceedings", bare.path)
@@ -98,19 +93,19 @@ def test_series_list_volumes_three_a_page_and_a_volume_lists_chapters_between_fr
     items = web.items_on("fresh7-books")
     every = volumes(items)
     home = page_of(get, "fresh7-books", "/")
-    series = _links(home, r"/series/[a-z-]+")
+    series = links_of(home, r"/series/[a-z-]+")
     assert len(series) == 2
     books: list[str] = []
     for each in series:
         page = page_of(get, "fresh7-books", each)
-        first = _links(page, r"/book/[^\"]+")
-        more = _links(page, rf"{each}\?page=\d+")
+        first = links_of(page, r"/book/[^\"]+")
+        more = links_of(page, rf"{each}\?page=\d+")
         assert len(first) == PER_PAGE and more  # every series runs past its first page
-        books += first + [b for m in more for b in _links(page_of(get, "fresh7-books", m), r"/book/[^\"]+")]
+        books += first + [b for m in more for b in links_of(page_of(get, "fresh7-books", m), r"/book/[^\"]+")]
     assert sorted(books) == sorted(v.path for v in every)
     volume = every[0]
     toc = page_of(get, "fresh7-books", volume.path)
-    order = _links(toc, rf"{re.escape(volume.path)}/[a-z-]+|/chapter/[^\"]+")
+    order = links_of(toc, rf"{re.escape(volume.path)}/[a-z-]+|/chapter/[^\"]+")
     matter = [f"{volume.path}/{part}" for part, *_ in MATTER]
     assert order == matter[:2] + [c.path for c in volume.chapters] + matter[2:]
     for path in matter:
@@ -128,9 +123,9 @@ def test_chapter_pages_of_newer_volumes_carry_tags_older_ones_text_and_the_reade
     assert f'<meta name="citation_title" content="{newer.title}" />' in page
     assert f'<meta name="citation_publication_date" content="{newer.date.replace("-", "/")}" />' in page
     old = page_of(get, "fresh7-books", older.path)
-    assert not TAGS.search(old) and f"<h1>{older.title}</h1>" in old and "<dt>First Online</dt>" in old
+    assert not METADATA_TAGS.search(old) and f"<h1>{older.title}</h1>" in old and "<dt>First Online</dt>" in old
     assert "".join(f"<li>{a}</li>" for a in older.authors) in old
-    reader = _links(old, r"/reader/[^\"]+")
+    reader = links_of(old, r"/reader/[^\"]+")
     assert reader and not _robots(get, "fresh7-books").can_fetch(url_of(get, "fresh7-books", reader[0]), "*")
     pdf = get[1].get(url_of(get, "fresh7-books", older.pdf_path))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
@@ -158,7 +153,7 @@ def test_the_wiki_redirects_home_and_its_publication_list_is_bibtex_ordered_by_y
     listed = re.findall(r'<li id="([a-z]+\d+)">', page)[: len(keys)]
     assert listed == sorted(keys) and listed != keys  # by key, not newest first
     assert citation(items[0]).split(" (")[0] in page and "Invited talk" in page and TALKS[0][2] in page
-    older = _links(page, r"/wiki/Publications/\d{4}")
+    older = links_of(page, r"/wiki/Publications/\d{4}")
     assert older == [f"/wiki/Publications/{y}" for y in years[RECENT_YEARS:]] and older
     assert all(f'href="{i.path}"' in page_of(get, "fresh7-wiki", older[-1]) for i in items if i.year == years[-1])
 
@@ -171,7 +166,7 @@ def test_a_paper_page_is_named_by_its_key_with_title_and_date_in_an_infobox_and_
     item = items[0]
     page = pages[item.key]
     assert f'<h1 id="firstHeading">Paper:{item.key}</h1>' in page and f"<h1>{item.title}" not in page
-    assert f"<td>{item.title}</td>" in page and "@article{" + item.key in page and not TAGS.search(page)
+    assert f"<td>{item.title}</td>" in page and "@article{" + item.key in page and not METADATA_TAGS.search(page)
     german = [i for i in items if any(f". {m} {i.year}</td>" in pages[i.key] for m in GERMAN_MONTHS)]
     iso = [i for i in items if f"<td>{i.date}</td>" in pages[i.key]]
     assert german and iso and len(german) + len(iso) < len(items)
@@ -179,7 +174,7 @@ def test_a_paper_page_is_named_by_its_key_with_title_and_date_in_an_infobox_and_
     category = page_of(get, "fresh7-wiki", f"/wiki/Category:Publications_{item.year}")
     assert f'href="{item.path}"' in category and item.title not in category
     robots = _robots(get, "fresh7-wiki")
-    edit = _links(page, r"/index\.php\?[^\"]+")
+    edit = links_of(page, r"/index\.php\?[^\"]+")
     assert edit and not any(robots.can_fetch(url_of(get, "fresh7-wiki", e), "*") for e in edit)
     assert not robots.can_fetch(url_of(get, "fresh7-wiki", "/wiki/Special:RecentChanges"), "*")
     assert robots.can_fetch(url_of(get, "fresh7-wiki", item.path), "*")

@@ -212,7 +212,7 @@ class Fresh7ProceedingsSite(SiteApp):
         for day in (1, 2, 3):
             rows = "".join(
                 f'<li><a href="{meeting.path}/sessions/{code}">Session {code}: {esc(session_name(code, slots))}</a>'
-                f" ({len(slots)} presentations)</li>"
+                f" ({len(slots)} presentation{'s' if len(slots) > 1 else ''})</li>"
                 for code, slots in sorted(sessions.items())
                 if code.startswith(str(day))
             )
