@@ -50,6 +50,8 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
+_HANDLES = re.compile(r"(?<!\S)@[\w.]{2,30}(?!\S)")
+_CREDITED = re.compile(r"^(?P<names>(?i:by)\s+[^,|]{3,120}?)\s*(?:,|\s\|)\s*(?:the\s+)?[^\W\d_][^,|\d]{0,40}$", re.I)
 # A writer's role after the name ("Alice Smith, Staff Writer", "…, Senior Correspondent").
 _ROLE = re.compile(
     r"\b(?:writer|reporter|correspondent|columnist|staff|contributor|journalist|editor|director|president|"
@@ -109,6 +111,7 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     """The names of a byline block: a list of names, one name followed by its affiliation (any text after the
     name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse"), or the names of
     a dateline (`dated_people`)."""
+    text = _HANDLES.sub("", text).strip()  # "Jane Doe @janedoe": the name, then its social handle
     people = split_people(text) or dated_people(text)
     if people:
         return people
@@ -116,7 +119,10 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     # a reference line ("First Monday, Volume 25, Number 10") is no name followed by its affiliation
     if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest) or _ROLE.search(rest)):
         return split_people(name)
-    return []
+    # "By Jane Doe and John Roe, Reuters", "By Jane Doe | The Example Post": a credit line ends with the writers'
+    # publication or agency
+    credited = _CREDITED.match(text)
+    return split_people(credited.group("names")) if credited else []
 
 
 def dated_people(text: str) -> list[str]:

@@ -210,3 +210,22 @@ def test_a_writers_role_a_middle_dot_and_a_credit_word_before_by_are_read(byline
 
 def test_a_surname_that_is_also_a_word_of_rank_stays_a_name() -> None:
     assert split_people("Senior, Andrew W.; Jones, Bob") == ["Senior, Andrew W.", "Jones, Bob"]
+
+
+@pytest.mark.parametrize(
+    ("byline", "names"),
+    [
+        ("<p>By Jane Doe and John Roe, Reuters</p><p>March 3, 2021</p>", ["Jane Doe", "John Roe"]),
+        ("<p>By Jane Doe, The Example Post</p>", ["Jane Doe"]),
+        ("<p>BY JANE DOE, EXAMPLE PRESS</p>", ["JANE DOE"]),
+        ("<p>Jane Doe @janedoe</p><p>March 3, 2021</p>", ["Jane Doe"]),
+    ],
+)
+def test_a_credit_line_that_ends_with_the_publication_or_a_handle_gives_the_writers(
+    byline: str, names: list[str]
+) -> None:
+    assert _authors(byline) == names
+
+
+def test_a_sentence_that_begins_with_by_is_no_credit_line() -> None:
+    assert _authors("<p>By clicking Subscribe, you agree</p>") == []
