@@ -26,7 +26,8 @@ logger = logging.getLogger(__name__)
 
 _ASSIGNED_OBJECT = re.compile(r"(?:^|[;\s(,])[\w$.\[\]'\"]+\s*=\s*(?=\{)")
 _TITLE_KEYS = ("title", "displayDocTitle", "articleTitle", "documentTitle", "headline", "formulaStrippedArticleTitle")
-_AUTHOR_KEYS = ("authors", "author", "creators", "authorList", "contributors")
+_AUTHOR_KEYS = ("authors", "author", "creators", "authorList", "contributors", "byline", "bylines")
+_WRAPPED = ("authors", "author", "nodes", "edges", "items", "people")  # the list inside an author field's wrapper
 _DATE_KEYS = (
     "publicationDate",
     "datePublished",
@@ -108,8 +109,7 @@ def _as_item(node: dict[str, Any]) -> dict[str, Any] | None:
     title = next((_clean(node[key]) for key in _TITLE_KEYS if isinstance(node.get(key), str)), None)
     if not title or not 2 <= len(title.split()) <= 80:
         return None
-    authors_value = next((node[key] for key in _AUTHOR_KEYS if isinstance(node.get(key), list)), None)
-    authors = [name for name in (_person(value) for value in authors_value or []) if name]
+    authors = next((found for key in _AUTHOR_KEYS if (found := _people(node.get(key), depth=0))), [])
     if not authors:
         return None
     date = None
@@ -121,6 +121,22 @@ def _as_item(node: dict[str, Any]) -> dict[str, Any] | None:
                 date = dates[0]
                 break
     return {"title": title, "authors": authors, "date": date}
+
+
+def _people(value: Any, *, depth: int) -> list[str]:
+    """The names an author field holds: a list of people, one person ({"name": …}), or a wrapper
+    around a list ("byline": {"authors": […]}, a GraphQL connection's "nodes" or "edges")."""
+    if isinstance(value, list):
+        return [
+            name
+            for name in (_person(item.get("node", item) if isinstance(item, dict) else item) for item in value)
+            if name
+        ]
+    if isinstance(value, dict) and (name := _person(value)):
+        return [name]  # (a bare string is no person here: menus and teasers write "author": "…" too)
+    if isinstance(value, dict) and depth < 2:
+        return next((found for key in _WRAPPED if (found := _people(value.get(key), depth=depth + 1))), [])
+    return []
 
 
 def _person(value: Any) -> str | None:

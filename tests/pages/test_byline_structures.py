@@ -8,6 +8,8 @@ Each page below is written for the test in the shape of a kind of page; none is 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from research_crawler.pages.bylines import without_furniture
@@ -229,3 +231,25 @@ def test_a_credit_line_that_ends_with_the_publication_or_a_handle_gives_the_writ
 
 def test_a_sentence_that_begins_with_by_is_no_credit_line() -> None:
     assert _authors("<p>By clicking Subscribe, you agree</p>") == []
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        '{"props": {"pageProps": {"article": {"headline": "%s", "byline": {"authors": '
+        '[{"displayName": "Alice Smith"}, {"displayName": "Bob Jones"}]}}}}}',
+        '{"post": {"title": "%s", "authors": {"edges": [{"node": {"name": "Alice Smith"}}, '
+        '{"node": {"name": "Bob Jones"}}]}}}',
+    ],
+)
+def test_authors_a_page_state_object_wraps_are_read(state: str) -> None:
+    script = f'<script id="__NEXT_DATA__" type="application/json">{state % TITLE}</script>'
+    found = read_item_metadata(_page("", head=script), url=URL)
+    assert (found.authors, found.sources["authors"]) == (["Alice Smith", "Bob Jones"], "script_json")
+
+
+def test_a_bare_author_string_in_a_page_state_object_is_no_author() -> None:
+    """Teasers and menus write "author": "…" beside a title too; an author list or a person object is needed."""
+    state = json.dumps({"teaser": {"title": TITLE, "author": "Alice Smith"}})
+    script = f'<script type="application/json">{state}</script>'
+    assert read_item_metadata(_page("", head=script), url=URL).authors == []
