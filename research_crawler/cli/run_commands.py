@@ -27,7 +27,7 @@ from research_crawler.cli.options import (
     load_settings,
     with_run_options,
 )
-from research_crawler.cli.output import console, err_console, friendly_errors, this_command
+from research_crawler.cli.output import console, err_console, fail, friendly_errors, this_command
 
 # --- ask ---------------------------------------------------------------------------------------------------
 
@@ -266,6 +266,8 @@ def resume(
     program, an endpoint, the URL guard or a looser limit from it); options and --set given here win."""
     from research_crawler.api import ResearchCrawler
     from research_crawler.cli.run_helpers import check_can_run, print_report, progress_view, run_with_view
+    from research_crawler.context.store import STATE_FILE
+    from research_crawler.errors import CorruptStateError
     from research_crawler.run.run_dir import RunMeta
     from research_crawler.text.untrusted import untrusted
 
@@ -281,10 +283,18 @@ def resume(
     no_view = quiet or (as_json and not console.is_terminal)
     if no_view and (note := resumed.note()):  # the view says it otherwise; quiet or not, the user is told
         err_console.print(untrusted(note), markup=False, highlight=False, soft_wrap=True)
-    report = run_with_view(
-        crawler,
-        lambda on_event: crawler.aresume(run_dir, on_event=on_event, overrides=overrides),
-        progress_view(quiet=no_view, settings=settings),
-        run_dir,
-    )
+    try:
+        report = run_with_view(
+            crawler,
+            lambda on_event: crawler.aresume(run_dir, on_event=on_event, overrides=overrides),
+            progress_view(quiet=no_view, settings=settings),
+            run_dir,
+        )
+    except CorruptStateError as exc:  # a state file cut short or damaged: resume can only begin the run again
+        state = shlex.quote(str(run_dir / STATE_FILE))
+        fail(
+            f"{exc}; to run it again from its start page (the pages it fetched are read from its archive, not "
+            f"fetched again): mv {state} {state}.damaged && research-crawler resume {shlex.quote(str(run_dir))}",
+            code=1,
+        )
     print_report(report, as_json=as_json)

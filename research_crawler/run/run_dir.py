@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.errors import ConfigError, StateError
@@ -19,6 +19,7 @@ __all__ = ["PAGES_DIR", "RUN_FILE", "ModelBackend", "RunMeta", "new_run_dir", "u
 ModelBackend = Literal["openai", "simulated"]
 RUN_FILE = "run.json"
 PAGES_DIR = "pages"
+_START_AGAIN = 'start the request again in a new directory: research-crawler ask "REQUEST" --out NEW_DIR'
 
 
 class RunMeta(BaseModel):
@@ -39,10 +40,30 @@ class RunMeta(BaseModel):
 
     @classmethod
     def read(cls, run_dir: Path) -> RunMeta:
+        """The run.json of `run_dir`; a StateError of one line saying what is wrong and what to do otherwise."""
+        path = run_dir / RUN_FILE
         try:
-            return cls.model_validate_json((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise StateError(f"{run_dir} is not a research-crawler run directory ({exc})") from exc
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            held = "does not exist" if not run_dir.exists() else f"holds no {RUN_FILE}"
+            raise StateError(
+                f"{run_dir} is not a research-crawler run directory (it {held}): give the directory a run wrote "
+                f"(ask and batch print it), e.g. research-crawler resume runs/<time>-<request>"
+            ) from None
+        except PermissionError:
+            raise StateError(
+                f"{path} cannot be read (permission denied): make the run directory yours to read and write, "
+                f"chmod -R u+rw {run_dir}, then resume it again"
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StateError(f"{path} cannot be read ({exc}): {_START_AGAIN}") from None
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "the whole file"
+            detail = f"{where}: {first['msg']}"
+            raise StateError(f"{path} is damaged or not research-crawler's ({detail}): {_START_AGAIN}") from None
 
     def write(self, run_dir: Path) -> None:
         atomic_write_text(run_dir / RUN_FILE, self.model_dump_json(indent=2))

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from research_crawler.cli.app import app
 from research_crawler.eval.testbed import TestbedServer
+from research_crawler.report.models import Report
 from research_crawler.run.trace import read_trace
 
 runner = CliRunner()
@@ -180,3 +181,49 @@ def test_a_lock_left_by_a_killed_process_does_not_block_resume(
     resumed = runner.invoke(app, ["resume", str(out), "--quiet"])
     assert resumed.exit_code == 0, resumed.output
     assert not (out / "run.lock").exists()
+
+
+@pytest.mark.parametrize(
+    ("run_file", "says"),
+    [
+        (None, "(it holds no run.json): give the directory a run wrote"),
+        ("{not json", "(the whole file: Invalid JSON: key must be a string"),
+        ('{"query": 5}', "(query: Input should be a valid string)"),
+        ('{"query": "q", "backend": "evil", "sites": "x", "queries": 7}', "Input should be"),
+    ],
+)
+def test_resume_of_a_directory_with_no_usable_run_file_is_one_line_with_the_fix(
+    home: Path, run_file: str | None, says: str
+) -> None:
+    copied = home / "copied"
+    copied.mkdir()
+    if run_file is not None:
+        (copied / "run.json").write_text(run_file, encoding="utf-8")
+    result = runner.invoke(app, ["resume", str(copied), "--reranker", "bm25"])
+    assert result.exit_code == 1
+    error = _one_line_error(result.output)
+    assert says in error and "For further information" not in error, error
+    fix = "research-crawler resume runs/<time>-<request>" if run_file is None else 'research-crawler ask "REQUEST"'
+    assert error.endswith(fix) or fix in error, error
+
+
+def test_a_truncated_state_file_says_how_to_run_again_and_that_works(
+    home: Path, tmp_path: Path, testbed_server: TestbedServer
+) -> None:
+    out = tmp_path / "cut-run"
+    first = runner.invoke(app, _ask(testbed_server.base_url("arxiv-like"), "--out", str(out)))
+    assert first.exit_code == 0, first.output
+    found = [item.url for item in Report.model_validate_json((out / "report.json").read_text(encoding="utf-8")).items]
+    assert found, "the first run found nothing: the test proves nothing"
+    state = out / "state.json"
+    state.write_bytes(state.read_bytes()[:100])  # as a disk that filled up under an older version's write
+    result = runner.invoke(app, ["resume", str(out), "--quiet"])
+    assert result.exit_code == 1
+    error = _one_line_error(result.output)
+    fix = f"mv {state} {state}.damaged && research-crawler resume {out}"
+    assert "is not valid JSON (truncated or damaged?)" in error and error.endswith(fix), error
+    state.rename(f"{state}.damaged")  # the fix, as printed
+    again = runner.invoke(app, ["resume", str(out), "--quiet"])
+    assert again.exit_code == 0, again.output
+    report = Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    assert [item.url for item in report.items] == found and report.stats.pages_fetched == 0
