@@ -9,6 +9,7 @@ from datetime import date
 
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
+from research_crawler.pages.citations import CitedFields, cited_fields
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination, Link
 from research_crawler.pages.person_names import split_people
@@ -21,7 +22,7 @@ from research_crawler.report.index_pages import (
     names_only_its_authors,
 )
 from research_crawler.report.markdown_text import plain_text
-from research_crawler.report.models import FOUND_ON_SOURCE, ReportItem
+from research_crawler.report.models import CITATION_SOURCE, FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
 
@@ -124,17 +125,35 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
             sources[field] = item.metadata_sources[field]
     if not title:  # the page's tags name no title: the Collector's, which the page where it was found shows
         sources["title"] = FOUND_ON_SOURCE
+    authors, day = authors or item.authors, meta.date or item.date
+    if not authors or not day:  # an abstract page naming neither: the citation that led there may
+        cited = _citation_fields(x, item, site, title or item.title)
+        if not authors and cited.authors:
+            authors, sources["authors"] = cited.authors, CITATION_SOURCE
+        if not day and cited.year:
+            day, sources["date"] = cited.year, CITATION_SOURCE
     return item.model_copy(
         update={
             "title": title or item.title,
-            "authors": authors or item.authors,
-            "date": meta.date or item.date,
+            "authors": authors,
+            "date": day,
             "abstract": plain_text(meta.abstract),
             "doi": meta.doi,
             "pdf_url": meta.pdf_url,
             "metadata_sources": sources,
         }
     )
+
+
+def _citation_fields(x: Exploration, item: ReportItem, site: SiteRef, title: str) -> CitedFields:
+    """What the citation linking to `item` on the page it was found from says of it (`pages/citations.py`): the
+    page the Collector found it on, or, for an item collected on its own page, the page whose link led there."""
+    referrer = item.found_on if item.found_on != item.url else (item.path[-2] if len(item.path) >= 2 else "")
+    if not referrer or referrer == item.url:
+        return CitedFields([], None)
+    page = x.pages.fetch_page(referrer, site)  # read before in this run: from the run's archive
+    link = page.link_for_url(item.url) if page.ok else None
+    return cited_fields(link.context, title) if link is not None and link.context else CitedFields([], None)
 
 
 def _byline_link_reason(x: Exploration, item: ReportItem, site: SiteRef) -> str | None:

@@ -85,6 +85,12 @@ _CLOSING_PUNCTUATION = frozenset(",.;:!?)]}»”’'\"")
 LABEL_ATTRIBUTE = "data-rc-label"
 _CONTEXT_WORDS = 12
 _MIN_CONTEXT_WORDS = 4
+#: A block's text before its links that makes them an entry's ("Novak, S. and Haddad, J. Title. Journal, 2024."
+#: then "[Abstract] [PDF]"), and how much of it their context keeps: a citation's authors come before its title.
+_ENTRY_TEXT_WORDS = 8
+_ENTRY_CONTEXT_WORDS = 40
+#: Links this short ("Abstract", "PDF", "BibTeX", "Full text") name what they open, not which work.
+_LABEL_WORDS = 2
 
 
 def reveal_markers(text: str) -> str:
@@ -145,7 +151,8 @@ class LinkNumbering:
     def links(self, blocks: list[str]) -> list[Link]:
         """The numbered links, each with a few words around its first appearance in `blocks`."""
         site = self._site_url
-        contexts = _link_contexts(blocks, [len(text.split()) for text in self._texts])
+        entries: set[int] = set()
+        contexts = _link_contexts(blocks, [len(text.split()) for text in self._texts], entries)
         return [
             Link(
                 id=index + 1,
@@ -153,6 +160,7 @@ class LinkNumbering:
                 text=self._texts[index],
                 same_site=bool(site) and is_same_site(url, str(site)),
                 context=contexts.get(index + 1, ""),
+                names_entry=index + 1 in entries,
             )
             for index, url in enumerate(self._ids)
         ]
@@ -203,7 +211,7 @@ def _mark(anchor: Any, link_id: int, text: str) -> None:
     anchor.attrib.clear()
 
 
-def _link_contexts(blocks: list[str], text_words: list[int]) -> dict[int, str]:
+def _link_contexts(blocks: list[str], text_words: list[int], entries: set[int]) -> dict[int, str]:
     """For each link number, a few words around its first appearance: what the link text alone does not say.
 
     Context words are the block's words that belong to no link text (link n's text is the
@@ -211,7 +219,8 @@ def _link_contexts(blocks: list[str], text_words: list[int]) -> dict[int, str]:
     minus its own text's length (at least 4), about half before it. A one-word link ("pdf",
     "arXiv:2411.14419") whose context reaches the end of its block borrows the start of the next block
     unless that block begins with a link: an arXiv listing's identifier link gets the title that follows
-    it. Borrowed words follow a "|".
+    it. Borrowed words follow a "|". The links that only name what they open of the entry written before them
+    (`_entry_text`) have that entry as their context, and their numbers are added to `entries`.
     """
     contexts: dict[int, str] = {}
     for block_index, block in enumerate(blocks):
@@ -228,7 +237,11 @@ def _link_contexts(blocks: list[str], text_words: list[int]) -> dict[int, str]:
                 end = min(len(words), index + 1 + text_words[link_id - 1])
                 in_link[index:end] = [True] * (end - index)
         usable = [index for index, word in enumerate(words) if not in_link[index] and _has_alnum(word)]
+        entry = _entry_text(words, usable, markers, text_words)
         for position, link_id in markers:
+            if entry and link_id not in contexts:
+                contexts[link_id] = neutralise_link_markers(entry)
+                entries.add(link_id)
             if link_id in contexts:
                 continue
             budget = max(_MIN_CONTEXT_WORDS, _CONTEXT_WORDS - text_words[link_id - 1])
@@ -241,6 +254,20 @@ def _link_contexts(blocks: list[str], text_words: list[int]) -> dict[int, str]:
             context = " … ".join(part for part in (" ".join(before), " ".join(after)) if part)
             contexts[link_id] = neutralise_link_markers(context)
     return contexts
+
+
+def _entry_text(words: list[str], usable: list[int], markers: list[tuple[int, int]], text_words: list[int]) -> str:
+    """The text of an entry whose links all follow it and only name what they open (a citation, then "[Abstract]
+    [PDF] [BibTeX]"): each of those links is the entry's, so its context is the entry's text (its start, up to
+    `_ENTRY_CONTEXT_WORDS` words), not the few words nearest it (the end of the citation, or the next one's
+    start). "" for any other block."""
+    if not markers or any(text_words[link_id - 1] > _LABEL_WORDS for _, link_id in markers):
+        return ""
+    first = markers[0][0]
+    before = [words[index] for index in usable if index < first]
+    if len(before) < _ENTRY_TEXT_WORDS or any(index > first for index in usable):
+        return ""
+    return " ".join(before[:_ENTRY_CONTEXT_WORDS]) + (" …" if len(before) > _ENTRY_CONTEXT_WORDS else "")
 
 
 def _has_alnum(word: str) -> bool:

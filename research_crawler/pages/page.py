@@ -41,6 +41,11 @@ class Link(BaseModel):
     text: UntrustedText = Field(description="Anchor text (or title/alt text when the anchor has none).")
     same_site: bool = Field(description="Whether the link stays on the page's site.")
     context: UntrustedText = Field(default="", description="A little of the text around the link, for link-only views.")
+    names_entry: bool = Field(
+        default=False,
+        description="The link names only what it opens ('Abstract', 'PDF') of the entry its context is: a citation "
+        "written before its links.",
+    )
 
 
 class Page(BaseModel):

@@ -18,7 +18,15 @@ from research_crawler.errors import ConfigError
 from research_crawler.pages.page import Link
 from research_crawler.rank.models import MiniLMReranker, load_minilm, minilm_location
 
-__all__ = ["OFF_SETTING", "best_links", "check_link_ranker", "link_scores", "link_text", "top_links"]
+__all__ = [
+    "OFF_SETTING",
+    "best_links",
+    "check_link_ranker",
+    "entry_scores",
+    "link_scores",
+    "link_text",
+    "top_links",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +82,22 @@ def top_links(query: str, links: Sequence[Link], limit: int, settings: RerankSet
         raise ValueError("limit must be at least 1")
     if len(links) <= limit:
         return list(links)
-    return best_links(links, link_scores(query, links, settings), limit)
+    return best_links(links, entry_scores(links, link_scores(query, links, settings)), limit)
+
+
+def entry_scores(links: Sequence[Link], scores: Sequence[float]) -> list[float]:
+    """`scores` with the links of one entry ranked as one, by the best of them: links next to each other that share
+    their context (a citation's "[Abstract] [PDF] [BibTeX]", a listing's title and its PDF) lead to one work, so
+    the ranking keeps or leaves out the entry, never its abstract without its BibTeX."""
+    ranked = list(scores)
+    start = 0
+    for end in range(1, len(links) + 1):
+        if end < len(links) and links[end].context and links[end].context == links[start].context:
+            continue
+        best = max(ranked[start:end])
+        ranked[start:end] = [best] * (end - start)
+        start = end
+    return ranked
 
 
 def link_scores(query: str, links: Sequence[Link], settings: RerankSettings) -> list[float]:

@@ -11,6 +11,7 @@ from research_crawler.context.request import ResearchRequest
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = [
+    "CITATION_SOURCE",
     "COLLECTOR_SOURCE",
     "FOUND_ON_SOURCE",
     "LISTING_SOURCES",
@@ -27,10 +28,13 @@ __all__ = [
 #: `ReportItem.metadata_sources` of a field read from the page where the item was found (a listing), not its own page:
 #: the Collector's model read it there, and the text is on that page (`tools/items.py` keeps nothing else).
 FOUND_ON_SOURCE = "read by the model on the page where it was found (the text is on that page)"
+#: ... of a field read from the citation that links to the item on the page where it was found (a list of papers
+#: "Novak, S. and Haddad, J.. Title. Journal, 2024. [Abstract] [PDF]"), its own page naming none.
+CITATION_SOURCE = "the citation that links to it on the page where it was found"
 #: ... of a field as the Collector wrote it down.
 COLLECTOR_SOURCE = "collector"
 #: The sources that are not the item's own page.
-LISTING_SOURCES = frozenset({FOUND_ON_SOURCE, COLLECTOR_SOURCE})
+LISTING_SOURCES = frozenset({FOUND_ON_SOURCE, COLLECTOR_SOURCE, CITATION_SOURCE})
 
 
 class ReportItem(BaseModel):

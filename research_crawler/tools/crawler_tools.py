@@ -45,6 +45,7 @@ class CrawlerTools:
                 graph=x.graph,
                 max_path_repetition=x.settings.fetch.max_path_repetition,
                 menu=self.menu,
+                robots_refusal=x.pages.robots_refusal,
             )
             self.new_links += len(result.queued)
             self.saved.extend(links)

@@ -17,8 +17,9 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
+from research_crawler.pages.cleanup import shorten
 from research_crawler.pages.language_links import switches_language
-from research_crawler.pages.page import Page
+from research_crawler.pages.page import Link, Page
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
@@ -128,6 +129,7 @@ def save_links(
     graph: NavigationGraph | None = None,
     max_path_repetition: int = DEFAULT_MAX_PATH_REPETITION,
     menu: Set[str] = frozenset(),
+    robots_refusal: Callable[[str], str | None] | None = None,
 ) -> SaveLinksResult:
     """Store the links of this page that may lead to relevant items, each with a relevance score.
 
@@ -143,7 +145,9 @@ def save_links(
         trap and is never queued; so is a link that switches the site's language: the same pages in another
         language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
-        among links judged alike the page's own (its editions, issues, listings) are opened first.
+        among links judged alike the page's own (its editions, issues, listings) are opened first. A link the
+        site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
+        on a fetch that would be refused.
     """
     if not isinstance(links, list):
         raise ToolInputError('links must be a list of {"id": n, "score": s} objects')
@@ -169,17 +173,31 @@ def save_links(
                 "language); not queued"
             )
             continue
+        if robots_refusal is not None and (refusal := robots_refusal(link.url)) is not None:
+            result.rejected.append(f"link {link_id} ({link.url[:200]}): {refusal}; not queued")
+            continue
         if link.url in menu:
             score = max(0.0, score - MENU_PENALTY)
             result.menu += 1
         if graph is not None:
             graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)
-        if web_context.add_url(link.url, score, anchor_text=link.text, found_on=page.final_url):
+        if web_context.add_url(link.url, score, anchor_text=_anchor(link), found_on=page.final_url):
             result.queued.append(link.url)
         else:
             result.already_known.append(link.url)
     result.message = with_hint(_describe(result), hint("save_links", "default", state))
     return result
+
+
+#: How much of its entry a link named only by what it opens ("Abstract") carries into the Planner's list.
+_ENTRY_ANCHOR_CHARS = 160
+
+
+def _anchor(link: Link) -> str:
+    """What the Planner's list of pending URLs calls `link`: its text, or, for a link that only names what it opens
+    of the entry before it ("[Abstract]" after a citation), its text and that entry ("Abstract: Novak, S. and
+    Haddad, J.. Road Salt and …"): a list of "Abstract" links says nothing of which work each opens."""
+    return f"{link.text}: {shorten(link.context, _ENTRY_ANCHOR_CHARS)}" if link.names_entry else link.text
 
 
 def _parse_link_score(raw: object, page: Page, result: SaveLinksResult) -> LinkScore | None:

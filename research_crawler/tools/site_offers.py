@@ -41,6 +41,14 @@ _MAX_DATED = 4
 #: An index's name is short ("Issue 4", "JCCS 2024", "Volume 13 (2024)"); an item's title is longer.
 _INDEX_WORDS = 3
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: A day beside a link ("Last modified: 2 October 2026", "Oct 5, 2025", "2025-10-05", "05/10/2025") dates a page or a
+#: post, not an index: the year in it is not one the link names.
+_DAY = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d|{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d|"
+    r"\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
 _TITLE_CHARS = 60
 _MAX_PER_PAGE = 2
 _MAX_SITEMAPS = 3
@@ -111,7 +119,8 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
     """Raise the links of `page` that name a year the request asks for (its dates), or for the newest items the latest
     year the page lists (a page naming two years or more: an archive), to `DATED_SCORE` with words that say so; how
     many changed the queue. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
-    index's length, the words beside it ("October–December 2024") name the year; an item's title does not. At most
+    index's length, the words beside it ("October–December 2024") name the year; an item's title does not, nor a
+    day beside the link ("Last modified: 2 October 2026"), nor the citation an entry's "[Abstract]" follows. At most
     `_MAX_DATED` a page, in the page's order; pages visited already are left as they are."""
     request = x.search.request
     if request is None:
@@ -120,9 +129,11 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
     for link in page.links:
         if not link.same_site or not is_same_site(link.url, x.web.site_url) or link.url == page.final_url:
             continue
+        if link.names_entry:  # "[Abstract]" after a citation: a work's link, its year the work's
+            continue
         years = [int(y) for y in _YEAR.findall(link.text)]
         if not years and len(link.text.split()) <= _INDEX_WORDS:
-            years = [int(y) for y in _YEAR.findall(link.context)]
+            years = [int(y) for y in _YEAR.findall(_DAY.sub(" ", link.context))]
         if years and len(link.text.split()) <= 2 * _INDEX_WORDS:
             named.append((link, max(years)))
     if request.date_from is not None or request.date_to is not None:

@@ -636,3 +636,26 @@ def test_result_rows_that_inline_scripts_write_are_read_in_place_with_their_link
     text = view.markdown
     assert text.index("3 hits") < text.index("Guide number 1") < text.index("Guide number 3") < text.index("End of")
     assert "document.write" not in text and "Next" not in text
+
+
+def test_the_links_after_a_citation_take_the_citation_as_their_context() -> None:
+    # a hand-written list of papers: each a citation string, then links named only by what they open
+    html = """<html><head><title>Papers</title></head><body><h1>Papers</h1><ul>
+      <li>Okafor, B., Lindqvist, M., Arrow, T. and Pereira, D.. Nitrate Leaching from Tile-Drained Fields after Wet
+          Springs. <i>Soil Use</i>, 12:1-9, 2021. [<a href="/p/a.html">Abstract</a>] [<a href="/p/a.pdf">PDF</a>]
+          [<a href="/p/a.bib">BibTeX</a>]</li>
+      <li>Arrow, T. and Okafor, B.. Cover Crops and Phosphorus Loss in Clay Catchments. <i>Soil Use</i>, 11:3-4,
+          2020. [<a href="/p/b.html">Abstract</a>] [<a href="/p/b.pdf">PDF</a>]</li>
+    </ul><p>Read <a href="/teaching.html">my teaching page</a> for the courses I give on soils this year.</p>
+    </body></html>"""
+    view = build_page_view(html, url="https://staff.example/p/", site_url="https://staff.example/")
+    by_id = {link.id: link for link in view.links}
+    assert by_id[1].context == by_id[2].context == by_id[3].context
+    assert "Nitrate Leaching from Tile-Drained Fields" in by_id[1].context and "Okafor" in by_id[1].context
+    assert all(by_id[n].names_entry for n in (1, 2, 3, 4, 5)) and not by_id[6].names_entry
+    assert "Cover Crops" not in by_id[3].context, "the next citation is another entry's"
+    assert "Cover Crops and Phosphorus Loss" in by_id[4].context
+    lines = link_view(view).splitlines()
+    assert lines[1].startswith("[1] Abstract, [2] PDF, [3] BibTeX — Okafor, B.")
+    # a link inside running text keeps the few words around it
+    assert by_id[6].context.startswith("Read") and "this year" not in by_id[6].context

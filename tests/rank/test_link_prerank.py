@@ -88,3 +88,21 @@ def test_the_best_links_by_score_ties_going_to_the_earlier() -> None:
     assert [link.id for link in link_prerank.best_links(LINKS, scores, 4)] == [2, 3, 4, 8]
     with pytest.raises(ValueError, match="7 scores for 8 links"):
         link_prerank.best_links(LINKS, scores[:7], 3)
+
+
+def test_the_links_of_one_entry_are_ranked_as_one() -> None:
+    citation = "Okafor, B. and Arrow, T.. Nitrate Leaching from Tile-Drained Fields. Soil Use, 2021."
+    entry = [
+        Link(id=n, url=f"https://example.org/p/{n}", text=text, context=citation, same_site=True)
+        for n, text in ((1, "Abstract"), (2, "PDF"), (3, "BibTeX"))
+    ]
+    other = Link(id=4, url="https://example.org/teaching", text="Teaching", context="", same_site=True)
+    alone = Link(id=5, url="https://example.org/abstract", text="Abstract", context="", same_site=True)
+    links = [*entry, other, alone]
+    # the entry's BibTeX scored best: its Abstract and PDF rank with it; links with no context or another keep theirs
+    assert link_prerank.entry_scores(links, [0.1, 0.2, 0.6, 0.3, 0.1]) == [0.6, 0.6, 0.6, 0.3, 0.1]
+    kept = link_prerank.best_links(links, link_prerank.entry_scores(links, [0.1, 0.2, 0.6, 0.3, 0.1]), 3)
+    assert [link.id for link in kept] == [1, 2, 3]
+    # the same context further down the page is another entry's run, ranked on its own
+    apart = [entry[0], other, entry[1]]
+    assert link_prerank.entry_scores(apart, [0.1, 0.3, 0.5]) == [0.1, 0.3, 0.5]

@@ -196,3 +196,34 @@ def test_collect_items_refuses_off_site_items_unless_allowed(web: WebContext) ->
         web, page, [{"id": 4, "title": "An off-site paper here", "score": 9}], state=STATE, allow_offsite=True
     )
     assert allowed.added == ["http://elsewhere.test/paper"]
+
+
+def test_save_links_never_queues_what_robots_txt_forbids(web: WebContext) -> None:
+    page = make_page()
+
+    def refusal(url: str) -> str | None:
+        return "robots.txt of papers.test disallows /list/" if "/list/" in url else None
+
+    result = save_links(web, page, [{"id": 1, "score": 9}, {"id": 3, "score": 4}], state=STATE, robots_refusal=refusal)
+    assert result.queued == ["http://papers.test/abs/1"]
+    assert result.rejected == [
+        "link 3 (http://papers.test/list/cs?skip=25): robots.txt of papers.test disallows /list/; not queued"
+    ]
+    assert not web.is_discovered("http://papers.test/list/cs?skip=25")
+
+
+def test_a_link_naming_only_what_it_opens_of_a_citation_is_listed_with_that_citation(web: WebContext) -> None:
+    citation = "Okafor, B. and Arrow, T.. Nitrate Leaching from Tile-Drained Fields. Soil Use, 12:101–115, 2021."
+    page = make_page().model_copy(
+        update={
+            "links": [
+                Link(id=1, url="http://papers.test/p/a.html", text="Abstract", same_site=True, context=citation,
+                     names_entry=True),
+                Link(id=2, url="http://papers.test/teaching", text="Teaching", same_site=True, context="Home"),
+            ]
+        }
+    )  # fmt: skip
+    save_links(web, page, [{"id": 1, "score": 5}, {"id": 2, "score": 5}], state=STATE)
+    anchors = {pending.url: pending.anchor_text for pending in web.top_urls(5)}
+    assert anchors["http://papers.test/p/a.html"] == f"Abstract: {citation}"
+    assert anchors["http://papers.test/teaching"] == "Teaching"

@@ -180,3 +180,26 @@ def test_a_site_whose_only_search_robots_txt_forbids_is_paged_as_one_with_no_sea
     ]
     assert not x.hint_state().search_unused
     assert offer_next_page(x, listing_page(), new_items=0)
+
+
+def test_a_day_beside_a_link_or_an_entrys_citation_names_no_year_of_an_index() -> None:
+    # a homepage's list of papers: each "[Abstract]" follows a citation with its year; the page's links at its foot
+    # stand beside "Last modified: 2 October 2026". None of them is an index of a year.
+    page = Page(
+        url=f"{SITE}papers.html",
+        final_url=f"{SITE}papers.html",
+        determination=Determination.OK,
+        links=[
+            Link(id=1, url=f"{SITE}p/a.html", text="Abstract", same_site=True, names_entry=True,
+                 context="Okafor, B. and Arrow, T.. Nitrate Leaching from Fields. Soil Use, 12:1–9, 2024."),
+            Link(id=2, url=f"{SITE}p/b.html", text="Abstract", same_site=True, names_entry=True,
+                 context="Arrow, T.. Cover Crops and Phosphorus. Soil Use, 11:3–4, 2021."),
+            Link(id=3, url=f"{SITE}teaching.html", text="Teaching", same_site=True,
+                 context="Home | Publications | Teaching … | Last modified: 2 October 2026"),
+            Link(id=4, url=f"{SITE}archive/2023", text="Archive", same_site=True, context="Papers of 2023"),
+        ],
+    )  # fmt: skip
+    assert offer_dated_links(exploring("Find the 3 most recent papers on nitrate leaching"), page) == 0
+    dated = exploring("Find papers on nitrate leaching published in 2023")
+    assert offer_dated_links(dated, page) == 1 and offered(dated)[0].url == f"{SITE}archive/2023"
+    assert offer_dated_links(exploring("Find papers on nitrate leaching published in 2026"), page) == 0
