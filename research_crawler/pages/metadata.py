@@ -440,10 +440,11 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     if named:
         return named, "page_field"
     if title_index is not None:
+        above = byline_above(page.blocks, title_index)
         byline = (
             page.byline_after(title_index)
             or _byline_past(page, title_index, heading=True)
-            or byline_above(page.blocks, title_index)
+            or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
             or dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
             or agency_over_date(page.blocks, title_index)
         )
