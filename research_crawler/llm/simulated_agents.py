@@ -17,7 +17,13 @@ from typing import Any
 from research_crawler.llm.client import ModelReply
 from research_crawler.llm.simulated_conversation import Conversation, calls_made, last_int, request_of, text_of
 from research_crawler.llm.simulated_meaning import MeaningJudge, item_score, link_score, site_fits
-from research_crawler.llm.simulated_page_reading import abstract_shown, authors_shown, entries, link_lines
+from research_crawler.llm.simulated_page_reading import (
+    abstract_shown,
+    authors_shown,
+    entries,
+    link_lines,
+    year_cited,
+)
 from research_crawler.llm.simulated_request import follow_up_reading, read_count, request_reading
 from research_crawler.llm.simulated_words import BOILERPLATE_WORDS, NAVIGATION_WORDS, content_words
 
@@ -301,6 +307,8 @@ def play_collector(chat: Conversation, tools: set[str], player: Player) -> Model
             item: dict[str, Any] = {"id": number, "title": title, "score": score, "description": title}
             if (shown := _DATE_SHOWN.search(block.replace(title, " "))) is not None:
                 item["date"] = shown.group(0)  # the tool asks for the date "as the page shows it"
+            elif (year := year_cited(block)) is not None:
+                item["date"] = year  # a citation names only its year
             if names := authors_shown(block):
                 item["authors"] = names  # and the authors as it shows them
             items.append(item)

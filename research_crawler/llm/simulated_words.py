@@ -188,6 +188,12 @@ BOILERPLATE_WORDS = frozenset(
         "status",
         "subscribe",
         "pdf",
+        "membership",
+        # a work's citation and attachments to export, not a page that says what it is
+        "bibtex",
+        "ris",
+        "endnote",
+        "slides",
     ]
 )
 

@@ -3,7 +3,13 @@ in the layouts real sites use (a numbered list of headings, an entry's links on 
 
 from __future__ import annotations
 
-from research_crawler.llm.simulated_page_reading import abstract_shown, authors_shown, entries, link_lines
+from research_crawler.llm.simulated_page_reading import (
+    abstract_shown,
+    authors_shown,
+    entries,
+    link_lines,
+    year_cited,
+)
 
 # A search results page as the Collector reads it: a numbered list whose entries are headings (Nature's layout).
 NUMBERED_HEADINGS = """<page-content url="https://site.example/search?q=x" title="Search">
@@ -16,6 +22,11 @@ Wei Sato, Henrik Berg
 Article Published: 27 October 2024 Computational Imaging Review
 [8] Download PDF
 </page-content>"""
+
+
+def by_number(page: str) -> dict[int, tuple[str, str]]:
+    """The entries of `page` by their link's number: (title, block)."""
+    return {number: (title, block) for number, title, block in entries(page)}
 
 
 def test_entries_of_a_numbered_list_of_headings() -> None:
@@ -53,7 +64,7 @@ def test_an_entry_is_read_as_its_title_apart_from_its_badge_byline_and_date() ->
         "  2. [9] Learning to Rank by Gradient Descent\n"
         "</page-content>"
     )
-    found = {number: (title, block) for number, title, block in entries(page)}
+    found = by_number(page)
     assert found[5][0] == "Screening a Billion Molecules for Activity in Mouse Infections"
     assert authors_shown(found[5][1]) == ["Marta Novak", "Daniel Banerjee", "Leila Nguyen"]
     assert found[8][0] == "Where Lizard Island Transects Survive: Larval Settlement"
@@ -72,3 +83,44 @@ def test_the_abstract_a_page_shows_is_read_and_the_task_after_the_page_is_not_th
     assert "collect_items" not in abstract_shown(task)
     listing = '<page-content url="http://x.test/" title="X">\n  * [1] Physics\n</page-content>\nStore the papers.'
     assert entries(listing) == [(1, "Physics", "  * [1] Physics")]
+
+
+def test_a_schedule_tables_rows_are_entries_by_the_title_linked_in_a_later_cell() -> None:
+    page = (
+        '<page-content url="http://seminar.test/2023" title="Programme 2023">\n## Autumn 2023\n'
+        "| Date | Time | Speaker | Title |\n| --- | --- | --- | --- |\n"
+        "| Tue 3 Oct | 16:00 | Rosa Lind _et al._ | [4] Ice Cover Loss and Winter Oxygen in Shallow Ponds |\n"
+        "| Tue 3 Oct | 18:00 | Guest lecture | Why We Count Fish |\n"
+        "| Tue 10 Oct | 16:00 | [5] Omar Diaz | [6] Sediment Phosphorus Release in Reservoirs Under Drought |\n"
+        "</page-content>"
+    )
+    found = by_number(page)
+    assert sorted(found) == [4, 6], "a row with no link is no entry, nor a speaker's link"
+    assert found[4][0] == "Ice Cover Loss and Winter Oxygen in Shallow Ponds" and "Rosa Lind" in found[4][1]
+    assert year_cited(found[4][1]) is None, "a row is no citation"
+
+
+def test_a_citation_followed_by_its_links_is_an_entry_with_its_authors_and_year() -> None:
+    page = (
+        '<page-content url="http://staff.test/pubs" title="Publications">\n# Publications\n'
+        "  * Okafor, B., Lindqvist, M. and Arrow, T.. Nitrate Leaching from Tile-Drained Fields after Wet Springs. "
+        "_Soil Use_ , 12:101–115, 2021. [[3] Abstract] [[4] PDF] [[5] BibTeX]\n"
+        "  1. T. Arrow and B. Okafor (2019). Do Cover Crops Hold Phosphorus in Clay? J. Soils 4. [[6] PDF]\n"
+        '  * R. Mendez, "Grazing Pressure and Soil Carbon in Upland Pastures," in Proc. Soils, 2018. [[7] pdf]\n'
+        "  * Mendez R, Okafor BT. Earthworm Counts after Ploughing Stops. Soil Biol. 2017;3:1-9. [[8] PDF]\n"
+        "  * See also the list of all talks I gave at conferences. [[9] Talks]\n"
+        "  * [10] Nitrate Leaching Revisited with Longer Records\n"
+        "</page-content>"
+    )
+    read = {
+        number: (title, authors_shown(block), year_cited(block)) for number, (title, block) in by_number(page).items()
+    }
+    assert read == {
+        3: ("Nitrate Leaching from Tile-Drained Fields after Wet Springs", ["Okafor, B.", "Lindqvist, M.", "Arrow, T."],
+            "2021"),
+        6: ("Do Cover Crops Hold Phosphorus in Clay", ["T. Arrow", "B. Okafor"], "2019"),
+        7: ("Grazing Pressure and Soil Carbon in Upland Pastures", ["R. Mendez"], "2018"),
+        8: ("Earthworm Counts after Ploughing Stops", ["Mendez R", "Okafor BT."], "2017"),
+        # a sentence with a link is no citation (9); an entry opened by its title's link is read as before
+        10: ("Nitrate Leaching Revisited with Longer Records", [], None),
+    }  # fmt: skip
