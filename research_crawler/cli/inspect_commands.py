@@ -140,7 +140,7 @@ def _show_inspection(info: PageInspection) -> None:
     table.add_column("source")
     for field_name in ("title", "authors", "date", "abstract", "doi", "pdf_url"):
         value = getattr(meta, field_name)
-        shown = ", ".join(value) if isinstance(value, list) else value
+        shown = "; ".join(value) if isinstance(value, list) else value  # "Last, First; Last, First"
         if shown and field_name == "abstract" and len(shown) > 300:
             shown = shown[:300] + "…"
         value = Text(shown) if shown else Text("absent", style="dim")

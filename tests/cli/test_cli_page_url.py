@@ -87,3 +87,14 @@ def test_a_saved_pages_relative_search_form_says_to_give_its_address(home: Path)
     located = runner.invoke(app, ["page", "article.html", "--url", "https://coast.example.org/a/1", "--json"])
     search = json.loads(located.output)["search"]
     assert search["usable"] and search["url_template"].startswith("https://coast.example.org/search")
+
+
+def test_the_page_view_tells_one_author_from_the_next(home: Path) -> None:
+    saved = """<html><head><title>A paper</title><meta name="citation_title" content="A paper">
+<meta name="citation_author" content="Schneider, Minh"><meta name="citation_author" content="Mbeki, Mateo">
+</head><body><h1>A paper</h1><p>By Minh Schneider and Mateo Mbeki</p></body></html>"""
+    (home / "paper.html").write_text(saved, encoding="utf-8")
+    shown = runner.invoke(app, ["page", "paper.html"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    line = next(line for line in shown.output.splitlines() if "authors" in line)
+    assert "Schneider, Minh; Mbeki, Mateo" in line, line  # not "Schneider, Minh, Mbeki, Mateo": four names?
