@@ -32,6 +32,7 @@ from research_crawler.errors import StateError, ToolInputError
 from research_crawler.text.untrusted import untrusted
 
 __all__ = [
+    "EMPTY_SEARCHES_FREE",
     "MAX_SCORE",
     "MIN_SCORE",
     "CleanText",
@@ -46,6 +47,9 @@ logger = logging.getLogger(__name__)
 
 MIN_SCORE = 0.0
 MAX_SCORE = 10.0
+#: Searches of a site that matched nothing which cost it no subpage (a model told that fewer words may find
+#: something can try again without giving up a page of the site).
+EMPTY_SEARCHES_FREE = 2
 
 _Score = Annotated[float, Field(ge=MIN_SCORE, le=MAX_SCORE, allow_inf_nan=False)]
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -195,7 +199,11 @@ class WebContext(BaseModel):
     in between (a crash, a kill) leaves them there, and the resumed run reads them again first.
 
     Invariants, kept by every method and checked when a saved context is loaded:
-    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; each URL is visited at
+    Beside W too, `empty_searches` holds the visited results pages of the site's own search that matched nothing
+    (the first of them cost the site no subpage: `EMPTY_SEARCHES_FREE`).
+
+    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; empty_searches ⊆ VU; each URL
+    is visited at
     most once (a second visit raises `StateError`). All URLs are canonical (`context.urls.canonicalize_url`).
 
     Mutate it only through its methods; the fields are public for (de)serialisation. Pydantic's JSON
@@ -212,6 +220,9 @@ class WebContext(BaseModel):
     discovered_urls: _URLSet = Field(default_factory=set, description="DU: every URL seen.")
     visited_urls: _URLSet = Field(default_factory=set, description="VU: URLs visited.")
     scraping: _URLSet = Field(default_factory=set, description="Visited URLs whose scrape has not finished.")
+    empty_searches: _URLSet = Field(
+        default_factory=set, description="Visited results pages of the site's search that matched nothing."
+    )
     next_url_seq: int = Field(default=0, ge=0, description="Sequence number of the next queued URL.")
     next_item_seq: int = Field(default=0, ge=0, description="Sequence number of the next collected item.")
 
@@ -312,6 +323,21 @@ class WebContext(BaseModel):
         self.pending.pop(canonical, None)
         self.discovered_urls.add(canonical)
         self.visited_urls.add(canonical)
+
+    def note_empty_search(self, url: str) -> None:
+        """Record that the visited `url`, a results page of the site's own search, matched nothing. Raises
+        `StateError` if it was not visited."""
+        canonical = canonicalize_url(url)
+        if canonical not in self.visited_urls:
+            raise StateError(f"{canonical} was not visited")
+        self.empty_searches.add(canonical)
+
+    @property
+    def pages_counted(self) -> int:
+        """Visited pages that count against the site's subpages: every one but the first `EMPTY_SEARCHES_FREE`
+        searches that matched nothing (a results page with nothing on it shows nothing to read; a person would
+        not call it a page explored)."""
+        return len(self.visited_urls) - min(EMPTY_SEARCHES_FREE, len(self.empty_searches))
 
     def begin_scrape(self, url: str) -> None:
         """Record that the scrape of the visited `url` begins (until `end_scrape`). Raises `StateError` if it
@@ -471,6 +497,8 @@ class WebContext(BaseModel):
             problems.append("discovered item URLs differ from the collected items")
         if not self.scraping <= self.visited_urls:
             problems.append(f"scraping but not visited: {sorted(self.scraping - self.visited_urls)[:5]}")
+        if not self.empty_searches <= self.visited_urls:
+            problems.append(f"an empty search not visited: {sorted(self.empty_searches - self.visited_urls)[:5]}")
         if any(key != entry.url for key, entry in self.pending.items()):
             problems.append("a pending entry is filed under another URL")
         if any(key != item.url for key, item in self.collected.items()):

@@ -25,6 +25,7 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.context.urls import host_of, shown_on_site
+from research_crawler.context.web_context import EMPTY_SEARCHES_FREE
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
@@ -143,7 +144,14 @@ class ScraperChat:
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):
-            facts.append("the search found nothing: a site's search may match every word, so fewer or other words may")
+            with x.lock:
+                free = len(x.web.empty_searches) < EMPTY_SEARCHES_FREE
+                x.web.note_empty_search(target.url)  # visited when its scrape began
+            facts.append(
+                "the search found nothing"
+                + (" (it cost no subpage)" if free else "")
+                + ": a site's search may match every word, so fewer or other words may"
+            )
         heading = "Search results" if target.kind == "search" else "Page"
         where = f"\n{self.where}" if self.where else ""
         return self._finish(

@@ -168,7 +168,7 @@ class Exploration:
     def subpages_left(self) -> int:
         if self.search.current_site is None:
             return 0
-        used = self.web.visited_count - self.findings.subpage_offsets.get(self.site.url, 0)
+        used = self.web.pages_counted - self.findings.subpage_offsets.get(self.site.url, 0)
         return max(0, self.settings.explore.max_subpages - used)
 
     def request_summary(self, *, today: date | None = None) -> str:

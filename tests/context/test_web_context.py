@@ -8,7 +8,13 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from research_crawler.context.web_context import CollectedItem, ItemUpdate, PendingURL, WebContext
+from research_crawler.context.web_context import (
+    EMPTY_SEARCHES_FREE,
+    CollectedItem,
+    ItemUpdate,
+    PendingURL,
+    WebContext,
+)
 from research_crawler.errors import InvalidURLError, StateError, ToolInputError
 
 SITE = "https://ex.org/"
@@ -305,3 +311,19 @@ def test_a_scrape_is_recorded_from_its_start_to_its_end_and_survives_a_save() ->
         WebContext.model_validate(data)
     del data["scraping"]  # a state file written before scrapes were recorded still loads
     assert WebContext.model_validate({**data, "visited_urls": ["https://x.org/"]}).unfinished_scrapes() == []
+
+
+def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_round_trip() -> None:
+    w = WebContext.for_site("https://journal.example.org/")
+    w.take("https://journal.example.org/")
+    with pytest.raises(StateError):  # only a visited results page can be one that matched nothing
+        w.note_empty_search("https://journal.example.org/search?q=a")
+    for query in ("a+b+c", "a+b", "a"):
+        w.mark_visited(f"https://journal.example.org/search?q={query}")
+        w.note_empty_search(f"https://journal.example.org/search?q={query}")
+    assert w.visited_count == 4 and w.pages_counted == 4 - EMPTY_SEARCHES_FREE
+    assert WebContext.model_validate_json(w.model_dump_json()) == w
+    broken = w.model_dump(mode="json")
+    broken["empty_searches"].append("https://journal.example.org/never-visited")
+    with pytest.raises(ValueError, match="an empty search not visited"):
+        WebContext.model_validate(broken)

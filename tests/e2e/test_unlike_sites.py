@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, Reply
-from unlike_sites import Paper, deep_archive_site, entry, feed_site, load_more_site, post_search_site, serve_papers
+from unlike_sites import (
+    Paper,
+    deep_archive_site,
+    entry,
+    feed_site,
+    load_more_site,
+    page,
+    post_search_site,
+    serve_papers,
+)
 
 from research_crawler.config.settings import Settings
 from research_crawler.eval.reliability.consent_site import ConsentSite, journal_pages
@@ -273,3 +282,28 @@ def test_a_journal_whose_search_robots_txt_forbids_is_browsed_to_the_year_asked(
     told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
     assert "search is forbidden to crawlers by its robots.txt" in told[0]
     assert any(e["event"] == "offered" and e["kind"] == "dated" and e["url"].endswith("/vol/2") for e in events)
+
+
+def test_a_search_that_matches_nothing_costs_no_subpage(tmp_path: Path, server: FaultServer) -> None:
+    """A site whose search matches nothing, with a budget of two pages: the start page and the empty results page
+    would have spent it; the results page costs none, so the listing the start page links to is still read."""
+    serve_papers(server, SEARCHABLE)
+    server.page(
+        "/",
+        page("Journal of Quiet Results", "<h1>Journal of Quiet Results</h1><form action='/search'>"
+             "<input name='q'><button>Search</button></form><p><a href='/issue/4'>Issue 4</a></p>"),
+    )  # fmt: skip
+    server.page("/issue/4", page("Issue 4", "<h1>Issue 4</h1><ul>" + "".join(map(entry, SEARCHABLE)) + "</ul>"))
+    server.handle("/search", lambda hit: Reply(200, page("Search", "<h1>Search</h1><p>No results found.</p>")))
+    settings = settings_for(tmp_path, server)
+    settings.explore.max_subpages = 2
+    report = ResearchSession(settings, backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    assert [hit for hit in server.page_hits() if hit.path.startswith("/search?")] and server.hits_for("/issue/4")
+    assert {paper.title for paper in SEARCHABLE[2:]} <= {item.title for item in report.items}
+    (summary,) = report.sites
+    assert summary.pages_visited == 3  # the start page, the empty search, the issue
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
+    assert any("the search found nothing (it cost no subpage)" in text for text in told)
