@@ -128,9 +128,9 @@ def _saved_page(path: Path, settings: Settings, *, url: str | None = None) -> Pa
                 f"with --set fetch.max_page_bytes={size}"
             )
         return page_from_file(path, url=url, settings=settings.page_view, max_links=settings.fetch.max_links_per_page)
-    except InvalidURLError:
+    except InvalidURLError as exc:
         raise ConfigError(
-            f"--url {url!r} is not an http(s) address: give the page's original URL, e.g. "
+            f"--url {url!r} is not a usable http(s) address ({exc}): give the page's original URL, e.g. "
             f"research-crawler page {path} --url https://example.org/paper"
         ) from None
     except OSError as exc:

@@ -40,9 +40,15 @@ def test_relative_links_of_a_saved_page_resolve_against_its_url(home: Path) -> N
 
 def test_a_bad_url_or_a_url_for_a_url_is_one_line_with_the_command_to_type(home: Path) -> None:
     (home / "toc.html").write_text(SAVED_TOC, encoding="utf-8")
-    bad = runner.invoke(app, ["page", "toc.html", "--url", "ftp://journal.example.org/"])
-    assert bad.exit_code == 1
-    assert "research-crawler page toc.html --url https://" in _one_line_error(bad.output)
+    for url, why in [
+        ("ftp://journal.example.org/", "only http(s) URLs are allowed, not 'ftp'"),
+        ("https://user:pw@journal.example.org/", "URL carries credentials"),  # an http(s) address all the same
+        ("https://journal.example.org:99999/", "Port out of range"),
+    ]:
+        bad = runner.invoke(app, ["page", "toc.html", "--url", url])
+        assert bad.exit_code == 1
+        error = _one_line_error(bad.output)
+        assert why in error and "research-crawler page toc.html --url https://" in error, error
     twice = runner.invoke(app, ["page", "https://journal.example.org/", "--url", "https://journal.example.org/"])
     assert twice.exit_code == 2  # a usage error, as every flag the command refuses
     assert "research-crawler page FILE --url https://journal.example.org/" in _one_line_error(twice.output)
