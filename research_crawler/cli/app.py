@@ -10,13 +10,16 @@ from typing import Annotated, Any
 
 import typer
 from typer import _click  # the Click that Typer vendors: its group is what parses the command line
+from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
+from typer.exceptions import Abort
+from typer.rich_utils import rich_format_error
 
 from research_crawler.cli.eval_command import evaluate
 from research_crawler.cli.inspect_commands import config_show, models_download, page
 from research_crawler.cli.library_commands import library_app, watch
 from research_crawler.cli.options import GlobalOptions
-from research_crawler.cli.output import fail
+from research_crawler.cli.output import fail, print_error
 from research_crawler.cli.run_commands import ask, batch, chat, demo, resume
 from research_crawler.cli.serve_command import serve
 from research_crawler.config.settings_files import CONFIG_FILE_NAME, preset_names
@@ -49,10 +52,31 @@ def root_options_first(args: list[str]) -> list[str]:
 
 
 class _RootGroup(TyperGroup):
-    """The root command group: reads its `--set`/`--config` wherever they stand (`root_options_first`)."""
+    """The root command group: reads its `--set`/`--config` wherever they stand (`root_options_first`), and says
+    what was mistyped in one line (Click's usage errors, which Typer draws as a box of several)."""
 
     def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, root_options_first(args))
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:  # without standalone mode Click raises its usage errors and returns the exit code it would leave with
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except NoArgsIsHelpError as exc:  # a bare command: its help, as Typer shows it
+            rich_format_error(exc)
+            raise SystemExit(exc.exit_code) from None
+        except UsageError as exc:
+            command = exc.ctx.command_path if exc.ctx else self.name
+            print_error(f"{exc.format_message()} (see: {command} --help)")
+            raise SystemExit(exc.exit_code) from None
+        except ClickException as exc:
+            print_error(exc.format_message())
+            raise SystemExit(exc.exit_code) from None
+        except Abort:
+            print_error("aborted")
+            raise SystemExit(1) from None
+        raise SystemExit(code if isinstance(code, int) else 0)
 
 
 app = typer.Typer(

@@ -33,9 +33,14 @@ def this_command(fallback: str) -> str:
     return shlex.join(["research-crawler", *sys.argv[1:]])
 
 
+def print_error(message: str) -> None:
+    """One red line on stderr: ``error: MESSAGE``."""
+    err_console.print(f"[red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """One red line on stderr, then leave with `code` (2, bad arguments, unless told)."""
-    err_console.print(f"[red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    print_error(message)
     raise typer.Exit(code)
 
 

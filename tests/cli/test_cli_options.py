@@ -49,3 +49,20 @@ def test_every_command_that_runs_the_agents_takes_the_run_options(command: list[
     assert result.exit_code == 0, result.output
     missing = [option for option in RUN_OPTIONS if option not in result.output]
     assert not missing, f"{command[0]} --help lacks {missing}"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["aks", "graph neural networks"], "No such command 'aks'. Did you mean 'ask'? (see: research-crawler --help)"),
+        (["ask", "q", "--sites", "http://a.example/"], "No such option: --sites"),
+        (["ask", "q", "--max-subpages", "many"], "Invalid value for '--max-subpages'"),
+        (["library", "export", "--format", "xml"], "(see: research-crawler library export --help)"),
+        (["watch"], "Missing argument 'query'. (see: research-crawler watch --help)"),
+    ],
+)
+def test_a_mistyped_command_line_is_one_line_naming_the_help_to_read(arguments: list[str], says: str) -> None:
+    result = CliRunner().invoke(app, arguments, prog_name="research-crawler")
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], result.output
