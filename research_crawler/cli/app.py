@@ -5,6 +5,7 @@ commands registered on it in help order, and main(); arguments → Settings → 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -58,11 +59,19 @@ class _RootGroup(TyperGroup):
     def parse_args(self, ctx: _click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, root_options_first(args))
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:  # without standalone mode Click raises its usage errors and returns the exit code it would leave with
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except NoArgsIsHelpError as exc:  # a bare command: its help, as Typer shows it
             rich_format_error(exc)
             raise SystemExit(exc.exit_code) from None
