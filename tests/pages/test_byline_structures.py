@@ -88,7 +88,17 @@ def test_the_names_the_page_shows_win_over_tags_in_another_order() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["No Bio Available", "Cited By", "Affiliations", "More about this author", "Recommended Articles"]
+    "text",
+    [
+        "No Bio Available",
+        "Cited By",
+        "Affiliations",
+        "More about this author",
+        "Recommended Articles",
+        "Innovation Fund",
+        "Example Newsroom",
+        "Staff Writer",
+    ],
 )
 def test_page_furniture_is_no_persons_name(text: str) -> None:
     assert not is_person_name(text) and split_people(text) == []
