@@ -80,7 +80,10 @@ def page(
         else:
             fix = unread_robots_fix(inspection.reason) or fix
     if fix is not None:  # no page to show: the one line says why and what to do (exit 1)
-        fail(f"{inspection.url} could not be read: {inspection.reason}{fix}", 1)
+        from research_crawler.cli.run_helpers import without_a_sites_allow_hint
+
+        reason = without_a_sites_allow_hint(inspection.url, inspection.reason)
+        fail(f"{inspection.url} could not be read: {reason}{fix}", 1)
 
 
 #: Determinations of a page of which nothing came back — the host does not resolve, does not answer or too slowly,

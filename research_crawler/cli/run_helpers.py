@@ -94,8 +94,12 @@ def unreachable_everywhere(report: Report) -> str | None:
     if not report.sites or report.items or any(site.reason != "unreachable" for site in report.sites):
         return None
     first = report.sites[0]
+    detail = without_a_sites_allow_hint(first.url, first.detail)
+    redirected, first = detail != first.detail, first.model_copy(update={"detail": detail})
     fix = ""
-    if "refused by the URL guard" in first.detail and "--set fetch.allowed_hosts=" not in first.detail:
+    if redirected:
+        pass  # the line says where the site redirected and what to do
+    elif "refused by the URL guard" in first.detail and "--set fetch.allowed_hosts=" not in first.detail:
         fix = f"; allow it with: --set fetch.allowed_hosts={host_port(first.url)}"
     elif "blocked_by_robots" in first.detail:
         fix = unread_robots_fix(first.detail) or "; the site's robots.txt forbids it: try another site"
@@ -136,6 +140,22 @@ def _fix_for_refusal(detail: str) -> str:
     if re.search(r": blocked(?: \(|$)", detail):
         return "; its start page is a sign-in wall, a paywall or a robot check, which are not passed: try another site"
     return ""
+
+
+_ALLOW_HINT = re.compile(r"allow it with: --set fetch\.allowed_hosts=([^\s)]+)")
+
+
+def without_a_sites_allow_hint(asked: str, detail: str) -> str:
+    """`detail` without the URL guard's "allow it with: --set fetch.allowed_hosts=…" when the address it would allow
+    is not the one asked for (`asked`) but one a redirect led to: the site chose it, and a page never chooses what
+    the guard allows, not even by the fix a message prints."""
+    hint = _ALLOW_HINT.search(detail)
+    if hint is None or hint.group(1) == host_port(asked):
+        return detail
+    return _ALLOW_HINT.sub(
+        f"{hint.group(1)} is where the site redirected, an address it chose: not allowed here; try another site",
+        detail,
+    )
 
 
 def longer_deadline(seconds: float) -> str:

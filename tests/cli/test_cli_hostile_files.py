@@ -234,3 +234,30 @@ def test_a_page_that_never_answers_says_how_to_wait_longer(home: Path) -> None:
         "; its robots.txt did not answer in time: check that it is up, or give a page longer with "
         "--set fetch.page_deadline_s=1"
     ), error[0]
+
+
+def test_page_on_a_redirect_to_a_refused_address_prints_no_setting_that_allows_it(home: Path) -> None:
+    import http.server
+    import threading
+
+    class Redirect(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # every page sends the crawler to the cloud's metadata address
+            self.send_response(404 if self.path == "/robots.txt" else 302)
+            self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        host = f"127.0.0.1:{server.server_address[1]}"
+        result = runner.invoke(app, ["--set", f"fetch.allowed_hosts={host}", "page", f"http://{host}/paper"])
+    finally:
+        server.shutdown()
+    assert result.exit_code == 1, result.output
+    error = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(error) == 1 and "169.254.169.254" in error[0], result.stderr
+    assert "fetch.allowed_hosts" not in error[0] and error[0].endswith("try another site"), error[0]

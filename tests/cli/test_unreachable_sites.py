@@ -59,3 +59,18 @@ def test_a_site_that_refuses_us_says_what_to_do(detail: str, fix: str) -> None:
 def test_a_site_whose_page_was_read_is_no_refusal() -> None:
     site = SiteSummary(name="a", url="http://a.example/", reason="all_sites_done", pages_visited=3)
     assert unreachable_everywhere(Report(query="q", sites=[site], simulated_model=True)) is None
+
+
+def test_a_start_page_that_redirects_to_a_refused_address_never_prints_the_setting_that_allows_it() -> None:
+    """The address a redirect leads to is the site's choice: the fix a message prints never allows it (a page never
+    chooses what the URL guard allows), while a refusal of the address the user gave still says how to allow it."""
+    redirected = (
+        "refused (refused by the URL guard: 169.254.169.254 is a link-local address (169.254.0.0/16); allow it with: "
+        "--set fetch.allowed_hosts=169.254.169.254:80)"
+    )
+    line = _refused(redirected)
+    assert line is not None and "fetch.allowed_hosts" not in line, line
+    said = "169.254.169.254:80 is where the site redirected, an address it chose: not allowed here; try another site"
+    assert said in line, line
+    own = "refused (refused by the URL guard: a.example resolves to 10.0.0.7, a private address (10.0.0.0/8))"
+    assert (_refused(own) or "").endswith("; allow it with: --set fetch.allowed_hosts=a.example:80")
