@@ -80,7 +80,7 @@ def page(
         else:
             fix = unread_robots_fix(inspection.reason) or fix
     if fix is not None:  # no page to show: the one line says why and what to do (exit 1)
-        from research_crawler.cli.run_helpers import without_a_sites_allow_hint
+        from research_crawler.web.url_guard import without_a_sites_allow_hint
 
         reason = without_a_sites_allow_hint(inspection.url, inspection.reason)
         fail(f"{inspection.url} could not be read: {reason}{fix}", 1)

@@ -28,6 +28,7 @@ from research_crawler.run.call_table import call_rows, call_table
 from research_crawler.run.run_dir import unwritable
 from research_crawler.run.trace import read_trace
 from research_crawler.text.untrusted import untrusted
+from research_crawler.web.url_guard import without_a_sites_allow_hint
 
 
 def query_argument(query: str, *, command: str) -> str:
@@ -140,22 +141,6 @@ def _fix_for_refusal(detail: str) -> str:
     if re.search(r": blocked(?: \(|$)", detail):
         return "; its start page is a sign-in wall, a paywall or a robot check, which are not passed: try another site"
     return ""
-
-
-_ALLOW_HINT = re.compile(r"allow it with: --set fetch\.allowed_hosts=([^\s)]+)")
-
-
-def without_a_sites_allow_hint(asked: str, detail: str) -> str:
-    """`detail` without the URL guard's "allow it with: --set fetch.allowed_hosts=…" when the address it would allow
-    is not the one asked for (`asked`) but one a redirect led to: the site chose it, and a page never chooses what
-    the guard allows, not even by the fix a message prints."""
-    hint = _ALLOW_HINT.search(detail)
-    if hint is None or hint.group(1) == host_port(asked):
-        return detail
-    return _ALLOW_HINT.sub(
-        f"{hint.group(1)} is where the site redirected, an address it chose: not allowed here; try another site",
-        detail,
-    )
 
 
 def longer_deadline(seconds: float) -> str:

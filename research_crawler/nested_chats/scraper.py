@@ -41,6 +41,7 @@ from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.site_offers import offer_dated_links, offer_feeds, offer_next_page, offer_sitemaps
 from research_crawler.tools.site_search import forbidden_by_robots, found_nothing, usable_mechanisms
+from research_crawler.web.url_guard import without_a_sites_allow_hint
 
 __all__ = ["ScraperChat"]
 
@@ -98,7 +99,7 @@ class ScraperChat:
             failure = ""
             if target.url == x.web.site_url and x.web.visited_count == 1:  # nothing else of the site is known
                 failure = f"its start page {target.url} could not be opened: {page.determination.value}"
-                failure += f" ({page.reason})" if page.reason else ""
+                failure += f" ({without_a_sites_allow_hint(target.url, page.reason)})" if page.reason else ""
             elif page.blocked_by == "challenge":  # asked whether we are a robot: a person would not keep trying
                 failure = f"it answered {target.url} with {page.reason}; the site is left rather than tried again"
             elif x.note_wall(x.site.url, page) >= _WALLS_TO_LEAVE:  # its pages need a sign-in: a person leaves

@@ -36,6 +36,7 @@ __all__ = [
     "address_refusal",
     "parse_address",
     "system_resolver",
+    "without_a_sites_allow_hint",
 ]
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,25 @@ def _allow_hint(host: str, port: int) -> str:
     shown = host.strip("[]")
     entry = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
     return f"allow it with: --set fetch.allowed_hosts={entry}"
+
+
+_ALLOW_HINT = re.compile(r"allow it with: --set fetch\.allowed_hosts=([^\s)]+)")
+
+
+def without_a_sites_allow_hint(asked: str, text: str) -> str:
+    """`text` without the guard's "allow it with: --set fetch.allowed_hosts=…" when the address it would allow is not
+    the one asked for (`asked`) but one a redirect led to: the site chose it, and a page never chooses what the guard
+    allows, not even through the fix a message prints."""
+    hint = _ALLOW_HINT.search(text)
+    if hint is None:
+        return text
+    parts = urlsplit(asked)
+    port = parts.port or _DEFAULT_PORTS.get(parts.scheme, 80)
+    if parts.hostname is not None and hint.group(0) == _allow_hint(parts.hostname, port):
+        return text
+    return _ALLOW_HINT.sub(
+        f"{hint.group(1)} is where the site redirected, an address it chose: not allowed here; try another site", text
+    )
 
 
 def _net(spec: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:

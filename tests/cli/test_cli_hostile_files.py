@@ -255,9 +255,17 @@ def test_page_on_a_redirect_to_a_refused_address_prints_no_setting_that_allows_i
     try:
         host = f"127.0.0.1:{server.server_address[1]}"
         result = runner.invoke(app, ["--set", f"fetch.allowed_hosts={host}", "page", f"http://{host}/paper"])
+        asked = runner.invoke(
+            app,
+            ["--set", f"fetch.allowed_hosts={host}", "ask", "papers on x", "--site", f"http://{host}/", "--model",
+             "simulated", "--reranker", "bm25", "--quiet", "--out", "run"],
+        )
     finally:
         server.shutdown()
     assert result.exit_code == 1, result.output
     error = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(error) == 1 and "169.254.169.254" in error[0], result.stderr
     assert "fetch.allowed_hosts" not in error[0] and error[0].endswith("try another site"), error[0]
+    assert asked.exit_code == 1 and "169.254.169.254:80 is where the site redirected" in asked.stderr, asked.output
+    for written in (asked.stderr, (home / "run" / "report.md").read_text(encoding="utf-8")):
+        assert "allowed_hosts=169.254" not in written, written
