@@ -216,7 +216,10 @@ class ChatRepl:
                 target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, target)
         except OSError as exc:
-            self._error(f"cannot save to {target}: {exc}")
+            why = (exc.strerror or type(exc).__name__).lower()
+            where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(target) else ""
+            self._error(f"cannot save to {target}: {why}{where}; name a file in a directory you can write, e.g. /save "
+                        f"{target.name}")
             return
         self.console.print(f"Saved {source_name} to {escape(str(target))}")
 

@@ -173,7 +173,8 @@ def test_sources_and_items_come_from_the_last_report(
 ) -> None:
     repl, lines, out = scripted
     lines += [testbed.queries_for("biorxiv-like")[0].text, "/items", "where was item 1 found?",
-              "show the sources for item 99", f"/save {tmp_path}", f"/save {tmp_path / 'r.json'}", "/sites", "/quit"]
+              "show the sources for item 99", f"/save {tmp_path}", f"/save {tmp_path / 'r.json'}",
+              f"/save {tmp_path / 'r.json' / 'x.md'}", "/sites", "/quit"]
     assert repl.run() == 0
     assert repl.report is not None and repl.report.items
     item = repl.report.items[0]
@@ -182,6 +183,8 @@ def test_sources_and_items_come_from_the_last_report(
     assert "has no item 99" in text
     assert f"{tmp_path} is a directory: name the file, e.g. /save {tmp_path / 'report.md'}" in " ".join(text.split())
     assert json.loads((tmp_path / "r.json").read_text())["query"] == repl.report.query
+    under_a_file = f"error: cannot save to {tmp_path / 'r.json' / 'x.md'}: "  # one line, then how to go on
+    assert under_a_file in text and "Errno" not in text and "e.g. /save x.md" in " ".join(text.split()), text
     assert "page(s) visited" in text
     runs = [e for e in read_trace(Path(repl.report.run_dir or "") / "trace.jsonl") if e["event"] == "run"]
     assert len(runs) == 1
