@@ -9,6 +9,7 @@ the line or byte.
 from __future__ import annotations
 
 import json
+import shlex
 import stat
 import tomllib
 from collections.abc import Iterator
@@ -85,7 +86,8 @@ def _file_mode(path: Path, *, what: str) -> int:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise ConfigError(f"{what} {path} does not exist") from None
+        where = shlex.quote(str(path.parent))
+        raise ConfigError(f"{what} {path} does not exist: check its path (ls {where})") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {path}: {_reason(exc)}") from None
     if stat.S_ISDIR(mode):

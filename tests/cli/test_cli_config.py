@@ -108,7 +108,7 @@ def test_a_bad_settings_file_is_a_one_line_error(home: Path, text: str, message:
 def test_a_missing_config_file_is_an_error(home: Path) -> None:
     result = runner.invoke(app, ["--config", "nope.toml", "config", "show"])
     assert result.exit_code == 1
-    assert "nope.toml does not exist" in result.stderr
+    assert "nope.toml does not exist: check its path (ls .)" in result.stderr
 
 
 def test_overrides_by_dotted_or_nested_name() -> None:
