@@ -23,7 +23,7 @@ from research_crawler.pages.page import Link, Page
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
-__all__ = ["MENU_PENALTY", "LinkScore", "SaveLinksResult", "TopURLs", "get_top_urls", "save_links"]
+__all__ = ["MENU_PENALTY", "LinkScore", "SaveLinksResult", "TopURLs", "entry_anchor", "get_top_urls", "save_links"]
 
 
 class TopURLs(BaseModel):
@@ -181,7 +181,8 @@ def save_links(
             result.menu += 1
         if graph is not None:
             graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)
-        if web_context.add_url(link.url, score, anchor_text=_anchor(link), found_on=page.final_url):
+        anchor = entry_anchor(link) if link.names_entry else link.text
+        if web_context.add_url(link.url, score, anchor_text=anchor, found_on=page.final_url):
             result.queued.append(link.url)
         else:
             result.already_known.append(link.url)
@@ -193,11 +194,11 @@ def save_links(
 _ENTRY_ANCHOR_CHARS = 160
 
 
-def _anchor(link: Link) -> str:
-    """What the Planner's list of pending URLs calls `link`: its text, or, for a link that only names what it opens
-    of the entry before it ("[Abstract]" after a citation), its text and that entry ("Abstract: Novak, S. and
-    Haddad, J.. Road Salt and …"): a list of "Abstract" links says nothing of which work each opens."""
-    return f"{link.text}: {shorten(link.context, _ENTRY_ANCHOR_CHARS)}" if link.names_entry else link.text
+def entry_anchor(link: Link) -> str:
+    """What the Planner's list of pending URLs calls a link that only names what it opens of the entry before it
+    ("[Abstract]" after a citation): its text and that entry ("Abstract: Novak, S. and Haddad, J.. Road Salt and …"),
+    since a list of "Abstract" links says nothing of which work each opens."""
+    return f"{link.text}: {shorten(link.context, _ENTRY_ANCHOR_CHARS)}"
 
 
 def _parse_link_score(raw: object, page: Page, result: SaveLinksResult) -> LinkScore | None:

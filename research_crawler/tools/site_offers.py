@@ -25,6 +25,7 @@ from research_crawler.context.urls import is_same_site, shown_on_site, try_canon
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.navigation import entry_anchor
 
 __all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_sitemaps"]
 
@@ -37,6 +38,9 @@ SITEMAP_SCORE = 3.0
 NEXT_PAGE_SCORE = 5.0
 #: A link naming the year asked for, or the newest year an archive lists: above the next page of a listing.
 DATED_SCORE = 6.0
+#: How far below the one before it each further link a page raises for its year is queued: C lists them in the
+#: page's order (a list of papers newest first, an archive's issues), not in the order they were first seen.
+_PAGE_ORDER_STEP = 0.01
 _MAX_DATED = 4
 #: An index's name is short ("Issue 4", "JCCS 2024", "Volume 13 (2024)"); an item's title is longer.
 _INDEX_WORDS = 3
@@ -120,16 +124,22 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
     year the page lists (a page naming two years or more: an archive), to `DATED_SCORE` with words that say so; how
     many changed the queue. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
     index's length, the words beside it ("October–December 2024") name the year; an item's title does not, nor a
-    day beside the link ("Last modified: 2 October 2026"), nor the citation an entry's "[Abstract]" follows. At most
-    `_MAX_DATED` a page, in the page's order; pages visited already are left as they are."""
+    day beside the link ("Last modified: 2 October 2026"). A citation's first link ("[Abstract]" after "Novak, S.
+    … 2024.") names the one year of its citation: the work's, not yet collected. At most
+    `_MAX_DATED` a page, queued in the page's order; pages visited already are left as they are."""
     request = x.search.request
     if request is None:
         return 0
     named: list[tuple[Link, int]] = []
+    entry = ""
     for link in page.links:
         if not link.same_site or not is_same_site(link.url, x.web.site_url) or link.url == page.final_url:
             continue
-        if link.names_entry:  # "[Abstract]" after a citation: a work's link, its year the work's
+        if link.names_entry:  # "[Abstract]" after a citation: the work's first link, dated by its citation's one year
+            cited = {int(y) for y in _YEAR.findall(_DAY.sub(" ", link.context))}
+            if link.context != entry and len(cited) == 1 and link.url not in x.web.collected:
+                named.append((link, cited.pop()))
+            entry = link.context
             continue
         years = [int(y) for y in _YEAR.findall(link.text)]
         if not years and len(link.text.split()) <= _INDEX_WORDS:
@@ -151,13 +161,15 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
             continue
         shown = " ".join(link.text.split())[:40]
         beside = " ".join(link.context.split())[:40] if str(year) not in link.text else ""
-        anchor = f"{shown}{f' ({beside})' if beside else ''} — names {year}, {why}"
+        named_as = entry_anchor(link) if link.names_entry else f"{shown}{f' ({beside})' if beside else ''}"
+        anchor = f"{named_as} — names {year}, {why}"
+        score = DATED_SCORE - _PAGE_ORDER_STEP * offered  # raised links keep the page's order among themselves
         with x.lock:
             if x.web.is_visited(link.url) or not x.web.promote_url(
-                link.url, DATED_SCORE, anchor_text=anchor, found_on=page.final_url
+                link.url, score, anchor_text=anchor, found_on=page.final_url
             ):
                 continue
-            x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=DATED_SCORE)
+            x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=score)
         x.trace.emit("offered", kind="dated", url=link.url, found_on=page.final_url)
         offered += 1
     return offered

@@ -151,7 +151,7 @@ def test_links_naming_the_year_asked_for_are_offered_whatever_the_crawler_made_o
     assert offer_dated_links(x, issues_page()) == 3
     first = offered(x)[:3]
     assert [entry.url for entry in first] == [f"{SITE}toc/13/4", f"{SITE}toc/13/1", f"{SITE}proceedings/2024"]
-    assert all(entry.score == DATED_SCORE for entry in first)
+    assert [entry.score for entry in first] == [DATED_SCORE, DATED_SCORE - 0.01, DATED_SCORE - 0.02]  # page order
     assert first[0].anchor_text == "Issue 4 (October–December 2024) — names 2024, the year the request asks for"
     assert x.web.pending_entry(f"{SITE}toc/14/3").score == 3.0  # another year keeps the crawler's score
     assert not x.web.is_pending(f"{SITE}article/a1")  # a title naming a year is no index
@@ -182,24 +182,32 @@ def test_a_site_whose_only_search_robots_txt_forbids_is_paged_as_one_with_no_sea
     assert offer_next_page(x, listing_page(), new_items=0)
 
 
-def test_a_day_beside_a_link_or_an_entrys_citation_names_no_year_of_an_index() -> None:
-    # a homepage's list of papers: each "[Abstract]" follows a citation with its year; the page's links at its foot
-    # stand beside "Last modified: 2 October 2026". None of them is an index of a year.
+def test_a_citations_first_link_names_its_year_and_a_day_beside_a_link_none() -> None:
+    # a homepage's list of papers: each "[Abstract] [PDF]" follows a citation with its year; the page's links at its
+    # foot stand beside "Last modified: 2 October 2026", which names no year they lead to
+    nitrate = "Okafor, B. and Arrow, T.. Nitrate Leaching from Fields. Soil Use, 12:1–9, 2024."
     page = Page(
         url=f"{SITE}papers.html",
         final_url=f"{SITE}papers.html",
         determination=Determination.OK,
         links=[
-            Link(id=1, url=f"{SITE}p/a.html", text="Abstract", same_site=True, names_entry=True,
-                 context="Okafor, B. and Arrow, T.. Nitrate Leaching from Fields. Soil Use, 12:1–9, 2024."),
-            Link(id=2, url=f"{SITE}p/b.html", text="Abstract", same_site=True, names_entry=True,
+            Link(id=1, url=f"{SITE}p/a.html", text="Abstract", same_site=True, names_entry=True, context=nitrate),
+            Link(id=2, url=f"{SITE}p/a.pdf", text="PDF", same_site=True, names_entry=True, context=nitrate),
+            Link(id=3, url=f"{SITE}p/b.html", text="Abstract", same_site=True, names_entry=True,
                  context="Arrow, T.. Cover Crops and Phosphorus. Soil Use, 11:3–4, 2021."),
-            Link(id=3, url=f"{SITE}teaching.html", text="Teaching", same_site=True,
+            Link(id=4, url=f"{SITE}teaching.html", text="Teaching", same_site=True,
                  context="Home | Publications | Teaching … | Last modified: 2 October 2026"),
-            Link(id=4, url=f"{SITE}archive/2023", text="Archive", same_site=True, context="Papers of 2023"),
+            Link(id=5, url=f"{SITE}archive/2023", text="Archive", same_site=True, context="Papers of 2023"),
         ],
     )  # fmt: skip
-    assert offer_dated_links(exploring("Find the 3 most recent papers on nitrate leaching"), page) == 0
+    newest = exploring("Find the 3 most recent papers on nitrate leaching")
+    assert offer_dated_links(newest, page) == 1, "the newest citation's first link, not its PDF nor the footer's"
+    assert offered(newest)[0].url == f"{SITE}p/a.html"
+    assert offered(newest)[0].anchor_text == f"Abstract: {nitrate} — names 2024, the newest year this page lists"
     dated = exploring("Find papers on nitrate leaching published in 2023")
     assert offer_dated_links(dated, page) == 1 and offered(dated)[0].url == f"{SITE}archive/2023"
     assert offer_dated_links(exploring("Find papers on nitrate leaching published in 2026"), page) == 0
+    collected = exploring("Find papers on nitrate leaching published in 2024")
+    collected.web.add_item(f"{SITE}p/a.html", title="Nitrate Leaching from Fields", description="", score=8,
+                           found_on=page.url)  # fmt: skip
+    assert offer_dated_links(collected, page) == 0, "a work collected already is not opened for its year"
