@@ -227,3 +227,24 @@ def test_a_truncated_state_file_says_how_to_run_again_and_that_works(
     assert again.exit_code == 0, again.output
     report = Report.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
     assert [item.url for item in report.items] == found and report.stats.pages_fetched == 0
+
+
+def test_resume_of_a_run_directory_it_may_not_read_says_how_to_make_it_readable(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copied = home / "theirs"
+    copied.mkdir()
+    (copied / "run.json").write_text('{"query": "q"}', encoding="utf-8")
+    real_read_text = Path.read_text
+
+    def refused(path: Path, *args: object, **kwargs: object) -> str:
+        if path.name == "run.json":  # as a directory another user owns, with no read access for us (tests run as root)
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read_text(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", refused)
+    result = runner.invoke(app, ["resume", str(copied), "--reranker", "bm25"])
+    assert result.exit_code == 1
+    error = _one_line_error(result.output)
+    assert error.endswith(f"cannot be read (permission denied): make the run directory yours to read and write, "
+                          f"chmod -R u+rw {copied}, then resume it again"), error
