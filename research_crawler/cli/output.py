@@ -44,6 +44,18 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _path_fix(exc: OSError) -> str:
+    """What to do about a path the command could not use, when the error names one: "" otherwise."""
+    if not exc.filename:
+        return ""
+    parent = shlex.quote(str(Path(str(exc.filename)).parent))
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        return f"; check the path (ls {parent})"
+    if isinstance(exc, PermissionError):
+        return f"; choose a path you may use (ls -ld {parent})"
+    return ""
+
+
 def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
     """Every ResearchCrawlerError, and any file the command cannot use (OSError), becomes one red line and exit
     code 1; Ctrl-C leaves with 130."""
@@ -56,7 +68,7 @@ def friendly_errors(command: Callable[P, R]) -> Callable[P, R]:
             fail(str(exc), code=1)
         except OSError as exc:  # a file or directory the command could not use (full disk, permissions…)
             where = f"{exc.filename}: " if exc.filename else ""
-            fail(f"{where}{(exc.strerror or str(exc) or type(exc).__name__).lower()}", code=1)
+            fail(f"{where}{(exc.strerror or str(exc) or type(exc).__name__).lower()}{_path_fix(exc)}", code=1)
         except KeyboardInterrupt:
             err_console.print("Interrupted.")
             raise typer.Exit(130) from None

@@ -269,3 +269,16 @@ def test_page_on_a_redirect_to_a_refused_address_prints_no_setting_that_allows_i
     assert asked.exit_code == 1 and "169.254.169.254:80 is where the site redirected" in asked.stderr, asked.output
     for written in (asked.stderr, (home / "run" / "report.md").read_text(encoding="utf-8")):
         assert "allowed_hosts=169.254" not in written, written
+
+
+def test_an_export_to_a_directory_that_does_not_exist_says_how_to_check_it(home: Path) -> None:
+    from research_crawler.library.database import open_library
+
+    open_library(home / "library.sqlite3").close()
+    result = runner.invoke(
+        app, ["library", "export", "--format", "csv", "--out", "no/such/dir/items.csv", "--library", "library.sqlite3"]
+    )
+    assert result.exit_code == 1, result.output
+    error = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(error) == 1 and error[0].startswith("error: "), result.stderr
+    assert error[0].endswith("no such file or directory; check the path (ls no/such/dir)"), error[0]
