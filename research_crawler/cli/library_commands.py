@@ -193,6 +193,7 @@ def watch(
     from research_crawler.cli.library_view import show_watch
     from research_crawler.cli.run_helpers import (
         check_can_run,
+        check_sites,
         fresh_run_dir,
         progress_view,
         query_argument,
@@ -216,6 +217,7 @@ def watch(
     if feed is not None:
         check_feed(feed, this_watch)  # and so does a feed that cannot be written (another watch's)
     crawler = ResearchCrawler(settings, backend=backend)
+    check_sites(site)
     check_can_run(settings, needs_model=backend == "openai")
     run_dir = fresh_run_dir(out, settings, query)
     sites = list(site or [])

@@ -54,6 +54,7 @@ def ask(
     from research_crawler.cli.library_commands import record_in_library
     from research_crawler.cli.run_helpers import (
         check_can_run,
+        check_sites,
         fresh_run_dir,
         print_report,
         progress_view,
@@ -65,6 +66,7 @@ def ask(
     backend, flags = run.backend_and_flags()
     settings = load_settings(ctx, flags, preset=run.preset)
     crawler = ResearchCrawler(settings, backend=backend, replay_from=replay)
+    check_sites(site)
     check_can_run(settings, needs_model=backend == "openai")
     run_dir = fresh_run_dir(out, settings, query)
     sites = list(site or [])

@@ -196,6 +196,13 @@ def resume_command(run_dir: Path) -> str:
     return f"research-crawler resume {shlex.quote(str(run_dir))}"
 
 
+def check_sites(sites: list[str] | None) -> None:
+    """Fail at once on a `--site` that is no usable http(s) URL, before anything slower is checked or loaded."""
+    from research_crawler.config.site_pool import SitePool
+
+    SitePool(sites=[]).with_named_sites(list(sites or []))
+
+
 def check_can_run(settings: Settings, *, needs_model: bool) -> None:
     """Fail before any work (and before a run directory exists) when a real model is needed and has no endpoint,
     or when the chosen reranker, or the model that pre-ranks the Crawler's links, cannot load."""

@@ -89,7 +89,10 @@ class SitePool(BaseModel):
             try:
                 url = canonicalize_url(raw if "://" in raw else f"https://{raw}")
             except InvalidURLError as exc:
-                raise ConfigError(f"--site {raw!r} is not a usable http(s) URL: {exc}") from exc
+                raise ConfigError(
+                    f"--site {raw!r} is not a usable http(s) URL ({exc}): give a site's address, e.g. "
+                    f"--site https://arxiv.org/"
+                ) from exc
             index = next((i for i, s in enumerate(sites) if is_same_site(url, s.url)), None)
             if index is not None:
                 sites[index] = sites[index].model_copy(update={"named_by_user": True, "url": url})

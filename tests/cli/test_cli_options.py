@@ -66,3 +66,13 @@ def test_a_mistyped_command_line_is_one_line_naming_the_help_to_read(arguments: 
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], result.output
+
+
+def test_a_site_that_is_no_url_is_refused_before_the_reranker_is_loaded() -> None:
+    # bge is the default reranker and its weights are not on this machine: the mistyped site is what must be said
+    result = CliRunner().invoke(app, ["ask", "graph neural networks", "--site", "ftp://arxiv.org/", "--model",
+                                      "simulated", "--set", "rerank.bge_model=/no/such/weights"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--site 'ftp://arxiv.org/' is not a usable http(s) URL" in lines[0], result.output
+    assert lines[0].endswith("e.g. --site https://arxiv.org/")
