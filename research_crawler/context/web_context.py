@@ -38,7 +38,7 @@ from research_crawler.context.web_entries import (
 from research_crawler.errors import StateError, ToolInputError
 
 __all__ = [
-    "EMPTY_SEARCHES_FREE",
+    "EMPTY_PAGES_FREE",
     "MAX_SCORE",
     "MIN_SCORE",
     "CleanText",
@@ -51,9 +51,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Searches of a site that matched nothing which cost it no subpage (a model told that fewer words may find
-#: something can try again without giving up a page of the site).
-EMPTY_SEARCHES_FREE = 2
+#: Visited pages of a site that showed nothing to read — a search that matched nothing, a page not found — which
+#: cost it no subpage (a model told that fewer words may find something can try them without giving up a page).
+EMPTY_PAGES_FREE = 2
 
 
 def _sorted_urls(urls: set[str]) -> list[str]:
@@ -121,13 +121,13 @@ class WebContext(BaseModel):
     Beside W, `scraping` holds the visited URLs whose scrape has begun and not finished: a run that stops
     in between (a crash, a kill) leaves them there, and the resumed run reads them again first.
 
-    Invariants, kept by every method and checked when a saved context is loaded:
-    Beside W too, `empty_searches` holds the visited results pages of the site's own search that matched nothing
-    (the first of them cost the site no subpage: `EMPTY_SEARCHES_FREE`).
+    Beside W too, `empty_pages` holds the visited pages that showed nothing to read (a search of the site that
+    matched nothing, a page not found): the first `EMPTY_PAGES_FREE` of them cost the site no subpage.
 
-    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; empty_searches ⊆ VU; each URL
-    is visited at
-    most once (a second visit raises `StateError`). All URLs are canonical (`context.urls.canonicalize_url`).
+    Invariants, kept by every method and checked when a saved context is loaded:
+    VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; empty_pages ⊆ VU; each URL
+    is visited at most once (a second visit raises `StateError`). All URLs are canonical
+    (`context.urls.canonicalize_url`).
 
     Mutate it only through its methods; the fields are public for (de)serialisation. Pydantic's JSON
     round trip is exact: ``WebContext.model_validate_json(w.model_dump_json()) == w``.
@@ -143,8 +143,8 @@ class WebContext(BaseModel):
     discovered_urls: _URLSet = Field(default_factory=set, description="DU: every URL seen.")
     visited_urls: _URLSet = Field(default_factory=set, description="VU: URLs visited.")
     scraping: _URLSet = Field(default_factory=set, description="Visited URLs whose scrape has not finished.")
-    empty_searches: _URLSet = Field(
-        default_factory=set, description="Visited results pages of the site's search that matched nothing."
+    empty_pages: _URLSet = Field(
+        default_factory=set, description="Visited pages that showed nothing to read (an empty search, a 404)."
     )
     next_url_seq: int = Field(default=0, ge=0, description="Sequence number of the next queued URL.")
     next_item_seq: int = Field(default=0, ge=0, description="Sequence number of the next collected item.")
@@ -247,20 +247,20 @@ class WebContext(BaseModel):
         self.discovered_urls.add(canonical)
         self.visited_urls.add(canonical)
 
-    def note_empty_search(self, url: str) -> None:
-        """Record that the visited `url`, a results page of the site's own search, matched nothing. Raises
-        `StateError` if it was not visited."""
+    def note_empty_page(self, url: str) -> None:
+        """Record that the visited `url` showed nothing to read (a search of the site that matched nothing, a page
+        not found). Raises `StateError` if it was not visited."""
         canonical = canonicalize_url(url)
         if canonical not in self.visited_urls:
             raise StateError(f"{canonical} was not visited")
-        self.empty_searches.add(canonical)
+        self.empty_pages.add(canonical)
 
     @property
     def pages_counted(self) -> int:
-        """Visited pages that count against the site's subpages: every one but the first `EMPTY_SEARCHES_FREE`
-        searches that matched nothing (a results page with nothing on it shows nothing to read; a person would
-        not call it a page explored)."""
-        return len(self.visited_urls) - min(EMPTY_SEARCHES_FREE, len(self.empty_searches))
+        """Visited pages that count against the site's subpages: every one but the first `EMPTY_PAGES_FREE`
+        that showed nothing to read (an empty results page, a dead link: a person would not call it a page
+        explored)."""
+        return len(self.visited_urls) - min(EMPTY_PAGES_FREE, len(self.empty_pages))
 
     def begin_scrape(self, url: str) -> None:
         """Record that the scrape of the visited `url` begins (until `end_scrape`). Raises `StateError` if it
@@ -420,8 +420,8 @@ class WebContext(BaseModel):
             problems.append("discovered item URLs differ from the collected items")
         if not self.scraping <= self.visited_urls:
             problems.append(f"scraping but not visited: {sorted(self.scraping - self.visited_urls)[:5]}")
-        if not self.empty_searches <= self.visited_urls:
-            problems.append(f"an empty search not visited: {sorted(self.empty_searches - self.visited_urls)[:5]}")
+        if not self.empty_pages <= self.visited_urls:
+            problems.append(f"an empty page not visited: {sorted(self.empty_pages - self.visited_urls)[:5]}")
         if any(key != entry.url for key, entry in self.pending.items()):
             problems.append("a pending entry is filed under another URL")
         if any(key != item.url for key, item in self.collected.items()):

@@ -25,12 +25,12 @@ import autogen
 
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.context.urls import host_of, shown_on_site
-from research_crawler.context.web_context import EMPTY_SEARCHES_FREE
+from research_crawler.context.web_context import EMPTY_PAGES_FREE
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.main_content import frame_link_urls, main_content_markdown
-from research_crawler.pages.page import Page
+from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.rank.link_prerank import top_links
@@ -105,7 +105,10 @@ class ScraperChat:
             elif x.note_wall(x.site.url, page) >= _WALLS_TO_LEAVE:  # its pages need a sign-in: a person leaves
                 failure = f"{page.reason}, on {x.note_wall(x.site.url, page)} of its pages; the site is left"
             x.end_scrape(target.url, site_failure=failure)
-            return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).")
+            free = ""
+            if page.determination is Determination.NOT_FOUND and self._empty_page_was_free(target.url):
+                free = " It cost no subpage."
+            return self._finish(f"Could not read {target.url}: {page.determination.value} ({page.reason}).{free}")
         self.where = self._where(page)
         search_form = self._note_search_form(page)
         offered = offer_feeds(x, page) + (offer_sitemaps(x, page) if x.web.visited_count == 1 else 0)
@@ -145,12 +148,9 @@ class ScraperChat:
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):
-            with x.lock:
-                free = len(x.web.empty_searches) < EMPTY_SEARCHES_FREE
-                x.web.note_empty_search(target.url)  # visited when its scrape began
             facts.append(
                 "the search found nothing"
-                + (" (it cost no subpage)" if free else "")
+                + (" (it cost no subpage)" if self._empty_page_was_free(target.url) else "")
                 + ": a site's search may match every word, so fewer or other words may"
             )
         heading = "Search results" if target.kind == "search" else "Page"
@@ -159,6 +159,15 @@ class ScraperChat:
             f"{heading} {page.final_url} — {page.title or 'untitled'}{where}\n{report or '(no report)'}\n"
             f"({'; '.join(facts)}.)"
         )
+
+    def _empty_page_was_free(self, url: str) -> bool:
+        """Note that the visited `url` showed nothing to read; whether it is one of the site's first
+        `EMPTY_PAGES_FREE` such pages, which cost no subpage."""
+        x = self.exploration
+        with x.lock:
+            free = len(x.web.empty_pages) < EMPTY_PAGES_FREE
+            x.web.note_empty_page(url)  # visited when its scrape began
+        return free
 
     def _finish(self, report: str) -> str:
         """`report` with what is left: the subpages and items, or (report_lists_top_urls) the best pending

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from research_crawler.context.web_context import (
-    EMPTY_SEARCHES_FREE,
+    EMPTY_PAGES_FREE,
     CollectedItem,
     ItemUpdate,
     PendingURL,
@@ -317,13 +317,13 @@ def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_roun
     w = WebContext.for_site("https://journal.example.org/")
     w.take("https://journal.example.org/")
     with pytest.raises(StateError):  # only a visited results page can be one that matched nothing
-        w.note_empty_search("https://journal.example.org/search?q=a")
+        w.note_empty_page("https://journal.example.org/search?q=a")
     for query in ("a+b+c", "a+b", "a"):
         w.mark_visited(f"https://journal.example.org/search?q={query}")
-        w.note_empty_search(f"https://journal.example.org/search?q={query}")
-    assert w.visited_count == 4 and w.pages_counted == 4 - EMPTY_SEARCHES_FREE
+        w.note_empty_page(f"https://journal.example.org/search?q={query}")
+    assert w.visited_count == 4 and w.pages_counted == 4 - EMPTY_PAGES_FREE
     assert WebContext.model_validate_json(w.model_dump_json()) == w
     broken = w.model_dump(mode="json")
-    broken["empty_searches"].append("https://journal.example.org/never-visited")
-    with pytest.raises(ValueError, match="an empty search not visited"):
+    broken["empty_pages"].append("https://journal.example.org/never-visited")
+    with pytest.raises(ValueError, match="an empty page not visited"):
         WebContext.model_validate(broken)

@@ -307,3 +307,25 @@ def test_a_search_that_matches_nothing_costs_no_subpage(tmp_path: Path, server: 
     events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
     told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
     assert any("the search found nothing (it cost no subpage)" in text for text in told)
+
+
+def test_a_dead_link_costs_no_subpage(tmp_path: Path, server: FaultServer) -> None:
+    """A budget of two pages: the start page and the first issue, which is gone (404), would have spent it; the dead
+    link costs none, so the next issue is still read."""
+    serve_papers(server, SEARCHABLE)
+    server.page(
+        "/",
+        page("Journal of Moved Things", "<h1>Journal of Moved Things</h1><p><a href='/issue/3'>Issue 3</a></p>"
+             "<p><a href='/issue/4'>Issue 4</a></p>"),
+    )  # fmt: skip
+    server.page("/issue/4", page("Issue 4", "<h1>Issue 4</h1><ul>" + "".join(map(entry, SEARCHABLE)) + "</ul>"))
+    settings = settings_for(tmp_path, server)
+    settings.explore.max_subpages = 2
+    report = ResearchSession(settings, backend="simulated").run(
+        "Find papers on graph neural networks", sites=[server.url("/")]
+    )
+    assert server.hits_for("/issue/3") and server.hits_for("/issue/4")
+    assert {paper.title for paper in SEARCHABLE[2:]} <= {item.title for item in report.items}
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
+    assert any("Could not read" in text and "It cost no subpage." in text for text in told)
