@@ -51,7 +51,7 @@ from research_crawler.web.block_pages import main_text_words
 from research_crawler.web.page_building import failed_page
 from research_crawler.web.rendering import script_rendering_reason
 
-__all__ = ["MAX_PASSES", "Interstitial", "find_interstitial", "pass_interstitial"]
+__all__ = ["MAX_PASSES", "Interstitial", "describe_ways_through", "find_interstitial", "pass_interstitial"]
 
 logger = logging.getLogger(__name__)
 
@@ -312,16 +312,20 @@ def _form_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) -> t
 
 def _answer_through(tree: lxml.html.HtmlElement, *, base: str, page_url: str) -> tuple[FormSubmission | None, str]:
     """The answer a researcher gives to the page's audience question, on the page's own site (`audience_questions`)."""
+    offered = [(rank, way) for rank, way in audience_answers(tree, base=base) if way is not None]
     answers = [
         (rank, way)
-        for rank, way in audience_answers(tree, base=base)
-        if way is not None
-        and _on_site(way.action, page_url)
+        for rank, way in offered
+        if _on_site(way.action, page_url)
         and not (way.method == "GET" and _same_page(way.url, page_url))  # a link back to itself leads nowhere
     ]
     given = [(rank, way) for rank, way in answers if rank != NEVER_GIVEN]
     if not given:
-        return None, ONLY_DECLARATIONS if answers else ""
+        if answers:
+            return None, ONLY_DECLARATIONS
+        if any(not _on_site(way.action, page_url) for _, way in offered):
+            return None, "whose answers lead to another site, where the crawler does not follow them"
+        return None, ""
     rank, way = min(given, key=lambda answer: answer[0])
     return way, CHOSEN[rank]
 
@@ -425,7 +429,8 @@ async def pass_interstitial(
         wall = wall_again
     if landed is not None:
         return _passed(landed, wall, passed)
-    return _blocked(page, f"{wall.described} that was shown again after the crawler {' and '.join(passed)}")
+    did = describe_ways_through(passed, "and")
+    return _blocked(page, f"{wall.described} that was shown again after the crawler {did}")
 
 
 async def _interstitial_of(page: Page) -> Interstitial | None:
@@ -434,8 +439,20 @@ async def _interstitial_of(page: Page) -> Interstitial | None:
     return await asyncio.to_thread(find_interstitial, page.html, url=page.final_url)
 
 
+def describe_ways_through(passed: list[str], joiner: str) -> str:
+    """The ways through taken, in order, one said once however often it was taken ("…, twice")."""
+    told: list[str] = []
+    for how in passed:
+        if told and told[-1].removesuffix(", twice") == how:
+            told[-1] = f"{how}, twice"
+        else:
+            told.append(how)
+    return f" {joiner} ".join(told)
+
+
 def _passed(page: Page, wall: Interstitial, passed: list[str]) -> Page:
-    note = f"passed {wall.described} first (the crawler {' and then '.join(passed)}; its cookie kept for this site)"
+    did = describe_ways_through(passed, "and then")
+    note = f"passed {wall.described} first (the crawler {did}; its cookie kept for this site)"
     logger.info("%s: %s", page.final_url, note)
     return page.model_copy(update={"reason": f"{page.reason}; {note}" if page.reason else note})
 

@@ -16,7 +16,7 @@ from research_crawler.pages.page import Determination
 from research_crawler.web.block_pages import detect_block_page
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.html_body import decode_html
-from research_crawler.web.interstitials import find_interstitial
+from research_crawler.web.interstitials import describe_ways_through, find_interstitial
 
 REALWEB = Path(__file__).resolve().parents[3] / "shared" / "realweb" / "pages"
 PAPERS = [("gnn", "Graph neural networks for molecules"), ("ssm", "State space models for long sequences")]
@@ -213,6 +213,25 @@ async def test_a_notice_posting_to_another_site_is_not_followed(
         page = await fetcher.fetch(fault_server.url("/"), site_url=fault_server.url("/"))
     assert page.determination is Determination.BLOCKED and "no way through" in page.reason
     assert other_server.hit_count == 0
+
+
+def test_a_question_whose_answers_lead_to_another_site_says_so() -> None:
+    html = (
+        "<html><head><title>Journal</title></head><body><main><h1>Are you a healthcare professional?</h1>"
+        "<form method=post action='https://gate.other.example/answer'><button name=r value=res>Researcher</button>"
+        "<button name=r value=pub>Member of the public</button></form></main></body></html>"
+    )
+    found = find_interstitial(html, url="https://example.org/paper/1")
+    assert found is not None and found.kind == "audience" and found.action is None
+    assert found.how == "whose answers lead to another site, where the crawler does not follow them"
+
+
+def test_a_way_through_taken_twice_is_said_once() -> None:
+    twice = describe_ways_through(["answered it as a researcher"] * 2, "and then")
+    assert twice == "answered it as a researcher, twice"
+    assert describe_ways_through(["submitted its consent form", "answered it as a researcher"], "and then") == (
+        "submitted its consent form and then answered it as a researcher"
+    )
 
 
 async def test_a_page_with_a_cookie_banner_is_read_as_it_is(
