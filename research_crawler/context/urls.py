@@ -49,6 +49,10 @@ def _is_tracking(name: str) -> bool:
     return lowered in TRACKING_PARAMETERS or lowered.startswith(_TRACKING_PREFIXES)
 
 
+#: Characters no host name or address holds (what urlsplit leaves in "http://a b/" or "http://a<b>/").
+_NOT_IN_A_HOST = re.compile(r"[\s<>\"'{}|\\^`%,;()]")
+
+
 def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str:
     """The canonical absolute form of `url` (resolved against `base` when relative).
 
@@ -74,6 +78,8 @@ def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX
     host = (parts.hostname or "").rstrip(".").lower()
     if not host:
         raise InvalidURLError(f"URL has no host: {raw[:200]!r}")
+    if _NOT_IN_A_HOST.search(host):
+        raise InvalidURLError(f"URL's host {host[:100]!r} is no host name (it holds a space or a sign no host has)")
     if parts.username is not None or parts.password is not None:
         raise InvalidURLError(f"URL carries credentials: {raw[:200]!r}")
     netloc = f"[{host}]" if ":" in host else host

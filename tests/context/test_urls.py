@@ -106,6 +106,14 @@ def test_only_http_and_https_are_accepted(scheme: str, host: str, path: str) -> 
     assert try_canonicalize_url(url) is None
 
 
+@pytest.mark.parametrize("url", ["http://a b/", "http://a%20b/x", "https://exa<mple>.org/", "http://a,b.org/"])
+def test_a_host_with_a_space_or_a_sign_no_host_has_is_refused(url: str) -> None:
+    with pytest.raises(InvalidURLError, match="is no host name"):
+        canonicalize_url(url)
+    assert try_canonicalize_url(url) is None
+    assert canonicalize_url("http://exa_mple.org/a b") == "http://exa_mple.org/a%20b"  # a path may hold one
+
+
 @given(st.sampled_from([("http", 80), ("https", 443)]), hosts, paths, params)
 def test_default_port_is_removed(scheme_port, host: str, path: str, query) -> None:
     scheme, port = scheme_port
