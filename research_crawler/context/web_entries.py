@@ -11,12 +11,12 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["MAX_SCORE", "MIN_SCORE", "CleanText", "CollectedItem", "ItemUpdate", "PendingURL", "Score", "clean_text"]
+__all__ = ["MAX_SCORE", "MIN_SCORE", "CleanText", "CollectedItem", "ItemUpdate", "PendingURL", "clean_text"]
 
 MIN_SCORE = 0.0
 MAX_SCORE = 10.0
 
-Score = Annotated[float, Field(ge=MIN_SCORE, le=MAX_SCORE, allow_inf_nan=False)]
+_Score = Annotated[float, Field(ge=MIN_SCORE, le=MAX_SCORE, allow_inf_nan=False)]
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -42,7 +42,7 @@ class PendingURL(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     url: str = Field(min_length=1, description="Canonical URL.")
-    score: Score = Field(description="Relevance from the Crawler, 0 to 10.")
+    score: _Score = Field(description="Relevance from the Crawler, 0 to 10.")
     anchor_text: CleanText = ""
     found_on: str | None = Field(default=None, description="Canonical URL of the page the link was on.")
     seq: int = Field(ge=0, description="Insertion order: among equal scores and pages the earlier URL comes first.")
@@ -71,7 +71,7 @@ class CollectedItem(BaseModel):
     url: str = Field(min_length=1, description="Canonical URL of the item (its key in CP).")
     title: CleanText
     description: CleanText = ""
-    score: Score = Field(description="Relevance from the Item Collector, 0 to 10.")
+    score: _Score = Field(description="Relevance from the Item Collector, 0 to 10.")
     found_on: str = Field(min_length=1, description="Canonical URL of the page where it was first found.")
     site: str = Field(min_length=1, description="The site_url of the Web Context that holds it.")
     seq: int = Field(ge=0, description="Order of first collection.")

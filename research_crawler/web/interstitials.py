@@ -441,13 +441,14 @@ async def _interstitial_of(page: Page) -> Interstitial | None:
 
 def describe_ways_through(passed: list[str], joiner: str) -> str:
     """The ways through taken, in order, one said once however often it was taken ("…, twice")."""
-    told: list[str] = []
+    runs: list[list[Any]] = []  # [how, times taken in a row]
     for how in passed:
-        if told and told[-1].removesuffix(", twice") == how:
-            told[-1] = f"{how}, twice"
+        if runs and runs[-1][0] == how:
+            runs[-1][1] += 1
         else:
-            told.append(how)
-    return f" {joiner} ".join(told)
+            runs.append([how, 1])
+    said = [how if times == 1 else f"{how}, {'twice' if times == 2 else f'{times} times'}" for how, times in runs]
+    return f" {joiner} ".join(said)
 
 
 def _passed(page: Page, wall: Interstitial, passed: list[str]) -> Page:

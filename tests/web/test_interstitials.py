@@ -229,6 +229,8 @@ def test_a_question_whose_answers_lead_to_another_site_says_so() -> None:
 def test_a_way_through_taken_twice_is_said_once() -> None:
     twice = describe_ways_through(["answered it as a researcher"] * 2, "and then")
     assert twice == "answered it as a researcher, twice"
+    thrice = describe_ways_through(["submitted its consent form"] * 3, "and")
+    assert thrice == "submitted its consent form, 3 times"
     assert describe_ways_through(["submitted its consent form", "answered it as a researcher"], "and then") == (
         "submitted its consent form and then answered it as a researcher"
     )
