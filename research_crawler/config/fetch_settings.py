@@ -40,7 +40,8 @@ class FetchSettings(SettingsSection):
         le=5,
         description="Pages fetched in the background while the agents read the current one: the site's best "
         "pending URLs once the Crawler has scored the page's links, and the next site's start page (same robots.txt, "
-        "delay and guard; a guess not chosen is cancelled and never recorded). 0: none.",
+        "delay and guard; a guess not chosen is cancelled before its request leaves, or left to finish once it has, "
+        "so no page is asked for twice, and is never recorded unless read). 0: none.",
     )
     connect_timeout_s: float = Field(10.0, gt=0, description="TCP connect timeout.")
     read_timeout_s: float = Field(10.0, gt=0, description="Idle timeout between two reads.")

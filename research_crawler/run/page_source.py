@@ -59,7 +59,9 @@ class PageSource:
         self._counted: set[str] = set()
         self._guesses_lock = threading.Lock()
         self._ahead = (
-            FetchAhead(self._fetch_and_keep, limit=fetch_ahead, abandon=fetcher.abandon)
+            FetchAhead(
+                self._fetch_and_keep, limit=fetch_ahead, abandon=fetcher.abandon, requested=fetcher.requested
+            )
             if fetch_ahead > 0 and recording is None
             else None
         )

@@ -4,6 +4,7 @@ outcome adds to its page's reason."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from research_crawler.config.settings import RenderMode
 from research_crawler.pages.page import Page
@@ -18,8 +19,10 @@ class FetchProgress:
     spent queueing behind other pages of a polite host is not the page's fault.
     """
 
-    def __init__(self, *, deadline_s: float | None = None) -> None:
+    def __init__(self, *, deadline_s: float | None = None, on_start: Callable[[], None] | None = None) -> None:
+        """`on_start` is called once, as the first request is about to leave."""
         self.attempts = 0
+        self._on_start = on_start
         self.status: int | None = None
         self.url = ""
         self._deadline_s = deadline_s
@@ -32,6 +35,9 @@ class FetchProgress:
 
     def start_clock(self) -> None:
         """Start the page deadline (once); the enclosing `asyncio.timeout` scope fires when it passes."""
+        if self._on_start is not None:
+            self._on_start()
+            self._on_start = None
         if self._expires is None and self._deadline_s is not None:
             self._expires = asyncio.get_running_loop().time() + self._deadline_s
             if self._scope is not None:

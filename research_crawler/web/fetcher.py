@@ -17,9 +17,9 @@ again. A site search (`submit`) goes the same way: by POST over HTTP, or typed i
 
 Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose `determination` says
 what happened. That includes a URL that cannot be canonicalised (bad scheme, too long, no host): URLs reach the
-fetcher from pages and agents, so it answers with a page whose determination is ``http_error`` and whose reason
-starts with "invalid URL:" for the agent to read.
-Only misconfiguration raises: `BrowserError` when a browser page is needed and no Chromium can be used.
+fetcher from pages and agents, so it answers with a page whose determination is ``http_error`` and whose reason starts
+with "invalid URL:" for the agent to read. Only misconfiguration raises: `BrowserError` when a browser page is needed
+and no Chromium can be used.
 """
 
 from __future__ import annotations
@@ -64,7 +64,6 @@ from research_crawler.web.url_guard import Resolver, UrlGuard
 __all__ = ["Fetcher", "RawResponse", "page_from_file"]
 
 logger = logging.getLogger(__name__)
-
 
 #: RFC 9309 §2.3.1.2: crawlers should follow at least five redirects for robots.txt.
 _ROBOTS_REDIRECTS = 5
@@ -222,6 +221,10 @@ class Fetcher:
         verdict = await self._robots.check(canonical)
         return None if verdict.allowed else verdict.reason or "robots.txt forbids it"
 
+    def requested(self, url: str) -> bool:
+        """Whether a fetch of `url` in flight has sent its request (it is then left to finish when given up)."""
+        return self._cache.requested(try_canonicalize_url(url, max_length=self._settings.max_url_length) or url)
+
     async def abandon(self, url: str) -> None:
         """Stop a fetch of `url` that no caller waits for any more (a page fetched ahead and not chosen)."""
         if (canonical := try_canonicalize_url(url, max_length=self._settings.max_url_length)) is not None:
@@ -270,7 +273,7 @@ class Fetcher:
         self, url: str, mode: RenderMode, site_url: str | None, *, form: FormSubmission | None = None
     ) -> Page:
         started = time.monotonic()
-        progress = FetchProgress(deadline_s=self._settings.page_deadline_s)
+        progress = FetchProgress(deadline_s=self._settings.page_deadline_s, on_start=lambda: self._cache.started(url))
         scope: asyncio.Timeout | None = None
         try:
             async with asyncio.timeout(None) as scope:
@@ -393,11 +396,8 @@ class Fetcher:
         if not page.ok or page.render != "http":
             return page
         why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
-        more = (
-            None
-            if why or not self._settings.load_more_presses
-            else await asyncio.to_thread(expansion_signal, page.html)
-        )
+        pressed = self._settings.load_more_presses
+        more = None if why or not pressed else await asyncio.to_thread(expansion_signal, page.html)
         if why is None and more is None:
             return page
         if self._no_browser is None:
@@ -460,7 +460,7 @@ class Fetcher:
     async def _raw(
         self, url: str, *, max_bytes: int, allow_truncated: bool, max_redirects: int, obey_robots: bool
     ) -> RawResponse:
-        progress = FetchProgress(deadline_s=self._settings.page_deadline_s)
+        progress = FetchProgress(deadline_s=self._settings.page_deadline_s, on_start=lambda: self._cache.started(url))
         scope: asyncio.Timeout | None = None
 
         async def check(hop_url: str, _hop: int) -> HopStop | None:

@@ -69,6 +69,7 @@ class PageCache:
         self._aliases: set[str] = set()  # final URLs stored as copies of a redirected page
         self._in_flight: dict[tuple[str, str], asyncio.Future[Page]] = {}
         self._waiters: dict[tuple[str, str], int] = {}
+        self._requested: set[str] = set()  # URLs whose fetch in flight has sent its request
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -115,6 +116,15 @@ class PageCache:
             if not self._waiters[key]:
                 del self._waiters[key]
 
+    def started(self, url: str) -> None:
+        """The fetch of `url` in flight is sending its first request (`requested` says so until it ends)."""
+        if any(key[0] == url for key in self._in_flight):
+            self._requested.add(url)
+
+    def requested(self, url: str) -> bool:
+        """Whether a fetch of `url` in flight has sent its request."""
+        return url in self._requested
+
     async def abandon(self, url: str) -> None:
         """Stop the fetches of `url` in flight that no caller waits for any more (a guess fetched ahead that
         was not chosen); one somebody waits for goes on."""
@@ -137,6 +147,8 @@ class PageCache:
             return page
         finally:
             self._in_flight.pop(key, None)
+            if not any(other[0] == key[0] for other in self._in_flight):
+                self._requested.discard(key[0])
 
 
 class PageArchive:

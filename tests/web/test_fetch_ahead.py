@@ -1,5 +1,6 @@
-"""Fetch ahead: a guess is fetched once through the same fetcher (politeness, robots.txt), joined when chosen,
-cancelled and never stored when another page of its site is read instead, bounded per site."""
+"""Fetch ahead: a guess is fetched once through the same fetcher (politeness, robots.txt), joined when chosen;
+when another page of its site is read instead it is cancelled while it waits for its turn (the site never asked)
+or left to finish once its request has left (the site never asked twice); bounded per site."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def ahead_for(fetcher: Fetcher, *, limit: int = 1) -> FetchAhead:
         lambda url, render, site_url: fetcher.fetch(url, render=render, site_url=site_url),
         limit=limit,
         abandon=fetcher.abandon,
+        requested=fetcher.requested,
     )
 
 
@@ -40,10 +42,10 @@ async def test_a_guess_that_is_chosen_is_fetched_once(fault_server: FaultServer,
     assert len(fault_server.hits_for("/next")) == 1
 
 
-async def test_a_guess_not_chosen_is_cancelled_and_never_stored(
+async def test_a_guess_given_up_with_its_request_under_way_is_left_to_finish_and_never_asked_twice(
     fault_server: FaultServer, fast_settings: FetchSettings
 ) -> None:
-    fault_server.route("/guess", Reply(body=page("Guess"), stall_s=3.0), Reply(body=page("Guess")))
+    fault_server.route("/guess", Reply(body=page("Guess"), stall_s=1.0), Reply(body=page("Guess again")))
     fault_server.page("/chosen", page("Chosen"))
     site = fault_server.url("/")
     async with Fetcher(fast_settings) as fetcher:
@@ -52,11 +54,29 @@ async def test_a_guess_not_chosen_is_cancelled_and_never_stored(
         while not fault_server.hits_for("/guess"):  # the guess's request is on its way
             await asyncio.sleep(0.01)
         taken, others = await ahead.take(fault_server.url("/chosen"), site_url=site)
+        assert not taken and others == [(fault_server.url("/guess"), "finishing")]
+        assert (await fetcher.fetch(fault_server.url("/chosen"))).title == "Chosen"
+        assert (await fetcher.fetch(fault_server.url("/guess"))).title == "Guess", "read later: the guess's answer"
+        assert await ahead.close() == []
+    assert len(fault_server.hits_for("/guess")) == 1 and ahead.urls == []
+
+
+async def test_a_guess_given_up_before_its_turn_is_cancelled_and_never_sent(
+    fault_server: FaultServer, fast_settings: FetchSettings
+) -> None:
+    for name in ("first", "guess", "chosen"):
+        fault_server.page(f"/{name}", page(name))
+    site = fault_server.url("/")
+    async with Fetcher(fast_settings.model_copy(update={"per_host_delay_s": 2.0})) as fetcher:
+        ahead = ahead_for(fetcher)
+        assert (await fetcher.fetch(fault_server.url("/first"))).ok
+        await ahead.start(fault_server.url("/guess"), site_url=site)  # waits for the host's next turn
+        await asyncio.sleep(0.05)
+        taken, others = await ahead.take(fault_server.url("/chosen"), site_url=site)
         assert not taken and others == [(fault_server.url("/guess"), "cancelled")]
         assert fetcher.cache.get(fault_server.url("/guess")) is None, "a cancelled guess leaves no page behind"
-        assert (await fetcher.fetch(fault_server.url("/chosen"))).title == "Chosen"
-        assert (await fetcher.fetch(fault_server.url("/guess"))).title == "Guess"  # read later: a new request
-    assert len(fault_server.hits_for("/guess")) == 2 and ahead.urls == []
+        assert (await fetcher.fetch(fault_server.url("/chosen"))).ok
+    assert fault_server.hits_for("/guess") == [], "the site was never asked for the guess"
 
 
 async def test_guesses_are_bounded_per_site_and_sites_do_not_disturb_each_other(
