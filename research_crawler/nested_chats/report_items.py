@@ -4,6 +4,7 @@ dated and described from their own pages, merged when they are one work, and cho
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import date
 
@@ -25,6 +26,8 @@ from research_crawler.report.markdown_text import plain_text
 from research_crawler.report.models import CITATION_SOURCE, FOUND_ON_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["choose_items", "collected_report_items", "rank_items", "with_metadata"]
 
@@ -181,6 +184,18 @@ def _byline_link(url: str, title: str, links: Sequence[Link], authors: Sequence[
     )
 
 
+def _read_or_keep(x: Exploration, item: ReportItem) -> ReportItem | None:
+    """`with_metadata(x, item)`; when reading its page fails with an error of the code (a page no rule foresaw),
+    the item as the Collector read it, the failure traced and logged: one odd page never ends the report."""
+    try:
+        return with_metadata(x, item)
+    except Exception as exc:  # the run's other items and its report must survive any one page
+        why = f"{type(exc).__name__}: {exc}"[:300]
+        logger.warning("the page of %s could not be read for its details (%s); kept as collected", item.url, why)
+        x.trace.emit("item_unread", url=item.url, reason=why)
+        return item
+
+
 def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | None = None) -> Selection:
     """The report's items for `x`'s request. Items are reranked against the request's topic, then read in
     that order (their pages' metadata: dates above all) until the request can be met: `count` items that fit
@@ -203,7 +218,7 @@ def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | Non
         if len(read) >= settings.max_metadata_reads:
             break
         consumed += 1
-        checked = with_metadata(x, item)
+        checked = _read_or_keep(x, item)
         if checked is None:
             continue
         read.append(checked)
