@@ -25,6 +25,9 @@ from research_crawler.eval.testbed.fresh_heldout6_news import Fresh6NewsSite
 from research_crawler.eval.testbed.fresh_heldout7_books import Fresh7BooksSite
 from research_crawler.eval.testbed.fresh_heldout7_proceedings import Fresh7ProceedingsSite
 from research_crawler.eval.testbed.fresh_heldout7_wiki import Fresh7WikiSite
+from research_crawler.eval.testbed.fresh_heldout8_portal import Fresh8PortalSite
+from research_crawler.eval.testbed.fresh_heldout8_preprints import Fresh8PreprintsSite
+from research_crawler.eval.testbed.fresh_heldout8_review import Fresh8ReviewSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -70,6 +73,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh7-proceedings": Fresh7ProceedingsSite,
     "fresh7-books": Fresh7BooksSite,
     "fresh7-wiki": Fresh7WikiSite,
+    "fresh8-portal": Fresh8PortalSite,
+    "fresh8-review": Fresh8ReviewSite,
+    "fresh8-preprints": Fresh8PreprintsSite,
 }
 
 

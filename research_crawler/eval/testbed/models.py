@@ -50,6 +50,9 @@ Layout = Literal[
     "fresh7-proceedings",
     "fresh7-books",
     "fresh7-wiki",
+    "fresh8-portal",
+    "fresh8-review",
+    "fresh8-preprints",
 ]
 
 
