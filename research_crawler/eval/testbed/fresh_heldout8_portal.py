@@ -22,7 +22,7 @@ from research_crawler.eval.testbed.markup import attr, document, esc, first_sent
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
-__all__ = ["OUTPUT_TYPES", "PER_PAGE", "Fresh8PortalSite", "Output", "outputs", "output_type", "pure_date", "statuses"]
+__all__ = ["OUTPUT_TYPES", "PER_PAGE", "Fresh8PortalSite", "Output", "output_type", "outputs", "pure_date", "statuses"]
 
 PER_PAGE = 10
 #: The portal's output types: (query value, label, type line). The first three are works, the others not.
@@ -156,7 +156,7 @@ class Fresh8PortalSite(SiteApp):
         units = "".join(f'<li><a href="/en/organisations/{url_slug(u)}">{esc(u)}</a></li>' for u in self._units_of())
         content = (
             f"<h1>{esc(self.spec.title)}</h1><p>Find experts, research outputs and units of Ellerby University.</p>"
-            f'<section><h2>Research units</h2><ul>{units}</ul></section><section><h2>Browse</h2><ul>'
+            f"<section><h2>Research units</h2><ul>{units}</ul></section><section><h2>Browse</h2><ul>"
             '<li><a href="/en/publications/">Research output</a></li><li><a href="/en/persons/">Profiles</a></li>'
             "</ul></section>"
         )
@@ -210,11 +210,16 @@ class Fresh8PortalSite(SiteApp):
         ):  # fmt: skip
             entries = ""
             for value, name in values:
-                count = len(self._filtered(Request("GET", "/", {**{k: [v] for k, v in chosen.items()}, key: [value]}))[0])
+                count = len(
+                    self._filtered(Request("GET", "/", {**{k: [v] for k, v in chosen.items()}, key: [value]}))[0]
+                )
                 if count and chosen.get(key) != value:
-                    entries += f'<li><a href="{attr(self._link(chosen, **{key: value}, page=""))}">{esc(name)}</a> ({count})</li>'
+                    target = self._link(chosen, **{key: value}, page="")
+                    entries += f'<li><a href="{attr(target)}">{esc(name)}</a> ({count})</li>'
             if chosen.get(key):
-                entries += f'<li class="selected"><a href="{attr(self._link(chosen, **{key: ""}, page=""))}">× clear</a></li>'
+                entries += (
+                    f'<li class="selected"><a href="{attr(self._link(chosen, **{key: ""}, page=""))}">× clear</a></li>'
+                )
             facets += f"<h3>{label}</h3><ul>{entries}</ul>"
         pager = " ".join(
             f"<span>{n + 1}</span>" if n == number else f'<a href="{attr(self._link(chosen, page=str(n)))}">{n + 1}</a>'

@@ -2,7 +2,7 @@
 (see `fresh_heldout8.py`; do not read or tune anything to it). A record has one to three versions: the first was
 posted under a working title, later ones under the final title, each version with its own page and DOI; the
 record's page shows the latest and its version history ('First posted (v1): 12 March 2024'); an older version's
-page says a newer one exists. Subject listings show ten records from an offset (`?skip=`), last updated first; a
+page says a newer one exists. Subject listings show five records from an offset (`?skip=`), last updated first; a
 monthly digest lists the month's new preprints under the titles they were posted with (ISO dates). A record whose
 final version a venue accepted links to it. PDF downloads and the search are forbidden by robots.txt.
 """
@@ -22,7 +22,7 @@ from research_crawler.eval.testbed.site_app import Request, Response, Route, Sit
 
 __all__ = ["PER_PAGE", "Fresh8PreprintsSite", "Version", "versions"]
 
-PER_PAGE = 10
+PER_PAGE = 5
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,9 @@ class Fresh8PreprintsSite(SiteApp):
         latest = versions(item)[-1]
         return (
             f'<div class="search-content-box"><span class="type">Article</span> · <span>Version {latest.number}'
-            f"</span> · <span>{long_date(latest.posted.isoformat())}</span><div class=\"title\"><a href=\"{attr(item.path)}\">"
-            f"{esc(item.title)}</a></div><div class=\"authors\">{esc(', '.join(item.authors))}</div></div>"
+            f"</span> · <span>{long_date(latest.posted.isoformat())}</span>"
+            f'<div class="title"><a href="{attr(item.path)}">'
+            f'{esc(item.title)}</a></div><div class="authors">{esc(", ".join(item.authors))}</div></div>'
         )
 
     def _home(self, request: Request) -> Response:
@@ -139,7 +140,7 @@ class Fresh8PreprintsSite(SiteApp):
             nav += f'<a href="/subject/{slug}?skip={skip + PER_PAGE}">Next ›</a>'
         content = (
             f"<h1>{esc(subject)}</h1><p>Showing {skip + 1}–{skip + len(shown)} of {len(listed)} · sorted by last "
-            f"update</p>{''.join(self._card(i) for i in shown)}<nav class=\"pager\">{nav}</nav>"
+            f'update</p>{"".join(self._card(i) for i in shown)}<nav class="pager">{nav}</nav>'
         )
         return self.page(title=subject, content=content, kind="subject")
 
@@ -161,8 +162,9 @@ class Fresh8PreprintsSite(SiteApp):
                meta_name("citation_online_date", this.posted.strftime("%Y/%m/%d"))]
         )  # fmt: skip
         history = "".join(
-            f"<li>{'<b>' if v is this else ''}<a href=\"{attr(item.path + (f'/v{v.number}' if v is not latest else ''))}\">"
-            f"v{v.number}</a>: {long_date(v.posted.isoformat())} — {esc(v.title)}{'</b>' if v is this else ''}</li>"
+            f"<li>{'<b>' if v is this else ''}"
+            f'<a href="{attr(item.path + (f"/v{v.number}" if v is not latest else ""))}">v{v.number}</a>: '
+            f"{long_date(v.posted.isoformat())} — {esc(v.title)}{'</b>' if v is this else ''}</li>"
             for v in every
         )
         notice = (
@@ -175,11 +177,13 @@ class Fresh8PreprintsSite(SiteApp):
         for copy in self.testbed.copies_of(item) if item.work else []:
             if copy.site != item.site:
                 link = self.links.on_site(copy.site, copy.path)
-                published = f'<p class="published">Peer-reviewed version: <a href="{attr(link)}">{esc(copy.title)}</a></p>'
+                published = (
+                    f'<p class="published">Peer-reviewed version: <a href="{attr(link)}">{esc(copy.title)}</a></p>'
+                )
         download = item.path + (f"/v{this.number}" if this is not latest else "") + "/download"
         content = (
             f'{notice}<p class="type">Article · {esc(item.category)} · Version {this.number}</p>'
-            f"<h1>{esc(this.title)}</h1><p class=\"authors\">{esc(', '.join(item.authors))}</p>"
+            f'<h1>{esc(this.title)}</h1><p class="authors">{esc(", ".join(item.authors))}</p>'
             f"<p>Version {this.number}: Posted: {long_date(this.posted.isoformat())}"
             + (f" · First posted (v1): {long_date(every[0].posted.isoformat())}" if this.number > 1 else "")
             + f"</p><p>doi: {_doi(item, this.number)}</p>{published}"

@@ -43,16 +43,18 @@ def _hash(text: str) -> int:
     return zlib.crc32(text.encode())
 
 
-def tab_of(item: Item) -> str:
-    """The tab a submission sits on: near misses were rejected or withdrawn; one accepted paper in four is oral."""
+def tab_of(item: Item, items: list[Item]) -> str:
+    """The tab a submission of `items` sits on: the near misses were rejected or withdrawn, in turn by key; one
+    accepted paper in four is oral."""
     if item.topic.endswith("-other"):
-        return "reject" if _hash(item.key) % 2 else "withdrawn"
+        turn = sorted(i.key for i in items if i.topic.endswith("-other")).index(item.key)
+        return "reject" if turn % 2 == 0 else "withdrawn"
     return "accept-oral" if _hash(item.key) % 4 == 0 else "accept-poster"
 
 
-def decision(item: Item) -> str:
+def decision(item: Item, items: list[Item]) -> str:
     return {"accept-oral": "Accept (Oral)", "accept-poster": "Accept (Poster)", "reject": "Reject",
-            "withdrawn": "Withdrawn"}[tab_of(item)]  # fmt: skip
+            "withdrawn": "Withdrawn"}[tab_of(item, items)]  # fmt: skip
 
 
 def _number(item: Item) -> int:
@@ -117,7 +119,7 @@ class Fresh8ReviewSite(SiteApp):
         tab = request.param("tab", "accept-oral")
         if tab not in {t for t, _ in TABS}:
             tab = "accept-oral"
-        notes = sorted((i for i in self.items if i.year == year and tab_of(i) == tab), key=_number)
+        notes = sorted((i for i in self.items if i.year == year and tab_of(i, self.items) == tab), key=_number)
         pages = max(1, -(-len(notes) // PER_PAGE))
         number = request.int_param("page", 1, minimum=1, maximum=pages)
         shown = notes[(number - 1) * PER_PAGE : number * PER_PAGE]
@@ -131,7 +133,7 @@ class Fresh8ReviewSite(SiteApp):
         )
         rows = "".join(
             f'<li class="note"><h4><a href="{attr(i.path)}">{esc(i.title)}</a></h4><div class="note-authors">'
-            f"{esc(', '.join(i.authors))}</div><div class=\"note-meta\">Submission{_number(i)} · "
+            f'{esc(", ".join(i.authors))}</div><div class="note-meta">Submission{_number(i)} · '
             f"{forum_date(self._submitted(i))}</div></li>"
             for i in shown
         )
@@ -143,7 +145,7 @@ class Fresh8ReviewSite(SiteApp):
             f"<h1>SGU {year} Workshop</h1><h3>Workshop on Sign and Gesture Understanding</h3>"
             f"<p>Held with a major vision conference, {year}. Submission deadline: {forum_date(date(year, 2, 1))}</p>"
             f'<ul class="nav nav-tabs">{tabs}</ul><ul class="list-unstyled submissions-list">'
-            f"{rows or '<li>No papers to display at this time.</li>'}</ul><nav class=\"pager\">{pager}</nav>"
+            f'{rows or "<li>No papers to display at this time.</li>"}</ul><nav class="pager">{pager}</nav>'
         )
         return self.page(title=f"SGU {year} Workshop", content=content, kind="group")
 
@@ -157,7 +159,7 @@ class Fresh8ReviewSite(SiteApp):
         day = date.fromisoformat(item.date)
         submitted = self._submitted(item)
         modified = day + timedelta(days=3 + _hash(item.key) % 20)
-        accepted = tab_of(item).startswith("accept")
+        accepted = tab_of(item, self.items).startswith("accept")
         head = "\n".join(
             [meta_name("citation_title", item.title)]
             + [meta_name("citation_author", a) for a in item.authors]
@@ -170,22 +172,24 @@ class Fresh8ReviewSite(SiteApp):
             f'<a href="/profile?{attr(urlencode({"id": "~" + a.replace(" ", "_") + "1"}))}">{esc(a)}</a>'
             for a in item.authors
         )
-        venue = f"SGU {item.year} {'Oral' if tab_of(item) == 'accept-oral' else 'Poster'}" if accepted else (
+        tab = tab_of(item, self.items)
+        venue = f"SGU {item.year} {'Oral' if tab == 'accept-oral' else 'Poster'}" if accepted else (
             f"Submitted to SGU {item.year}")  # fmt: skip
         when = (f"Published: {forum_date(day)}, Last Modified: {forum_date(modified)}" if accepted else
-                f"{'Withdrawn' if tab_of(item) == 'withdrawn' else 'Submitted'}: {forum_date(submitted)}")  # fmt: skip
+                f"{'Withdrawn' if tab == 'withdrawn' else 'Submitted'}: {forum_date(submitted)}")  # fmt: skip
         replies = ""
-        if tab_of(item) != "withdrawn":
+        if tab != "withdrawn":
             replies += (
-                f'<div class="note reply"><h4>Paper Decision</h4><span class="date">{forum_date(day - timedelta(days=9))}'
-                f"</span><p><strong>Decision:</strong> {decision(item)}</p><p>The reviewers agree on the clarity of "
+                '<div class="note reply"><h4>Paper Decision</h4>'
+                f'<span class="date">{forum_date(day - timedelta(days=9))}</span><p><strong>Decision:</strong> '
+                f"{decision(item, self.items)}</p><p>The reviewers agree on the clarity of "
                 "the submission; the discussion resolved the main concerns.</p></div>"
             )
             for n in range(3):
                 reviewer = f"{_hash(item.key + str(n)):08x}"[:4]
                 replies += (
                     f'<div class="note reply"><h4>Official Review of Submission{_number(item)} by Reviewer '
-                    f"{reviewer}</h4><span class=\"date\">{forum_date(submitted + timedelta(days=12 + n))}</span>"
+                    f'{reviewer}</h4><span class="date">{forum_date(submitted + timedelta(days=12 + n))}</span>'
                     f"<p><strong>Summary:</strong> The paper addresses the stated problem with a clear setup.</p>"
                     f"<p><strong>Rating:</strong> {_RATINGS[(n + _hash(item.key)) % len(_RATINGS)]}</p>"
                     "<p><strong>Confidence:</strong> 4: You are confident in your assessment</p></div>"
@@ -201,9 +205,9 @@ class Fresh8ReviewSite(SiteApp):
             )
         content = (
             f'<div class="forum-container"><div class="note" id="note_{item.key}"><h2 class="citation_title">'
-            f"{esc(item.title)}</h2><div class=\"forum-authors\">{authors}</div><div class=\"date\">{esc(when)}</div>"
+            f'{esc(item.title)}</h2><div class="forum-authors">{authors}</div><div class="date">{esc(when)}</div>'
             f'<div class="venue">{esc(venue)}</div><div class="meta_row"><a href="/revisions/{item.key}">'
-            f"Revisions</a> · <a href=\"{attr(item.pdf_path)}\">PDF</a></div>"
+            f'Revisions</a> · <a href="{attr(item.pdf_path)}">PDF</a></div>'
             f'<div class="note-content"><p><strong>Keywords:</strong> {esc(", ".join(item.keywords))}</p>'
             f"<p><strong>Abstract:</strong> {esc(item.abstract)}</p></div></div>"
             f'<div class="replies"><h3>Replies</h3>{replies}</div></div>'
