@@ -132,7 +132,7 @@ class ResearchCrawler:
         It runs with this crawler's settings plus what the run directory may restore (`settings_to_resume`), then
         `overrides` (dotted names, e.g. ``{"explore.max_subpages": 10}``)."""
         resumed = self.settings_to_resume(run_dir, overrides=overrides)
-        if (note := resumed.note()) is not None:
+        if (note := resumed.note(str(run_dir))) is not None:
             logger.info("%s: %s", run_dir, note)  # traced too; the CLI and the web app show it once
         return await self._guarded(
             on_event,

@@ -283,7 +283,8 @@ def resume(
     settings = resumed.settings
     check_can_run(settings, needs_model=backend == "openai")
     no_view = quiet or (as_json and not console.is_terminal)
-    if no_view and (note := resumed.note()):  # the view says it otherwise; quiet or not, the user is told
+    # the view says it otherwise; quiet or not, the user is told
+    if no_view and (note := resumed.note(shlex.quote(str(run_dir)))):
         err_console.print(untrusted(note), markup=False, highlight=False, soft_wrap=True)
     try:
         report = run_with_view(

@@ -23,6 +23,7 @@ from research_crawler.errors import ConfigError
 __all__ = [
     "MASK",
     "RESTORED_FROM_RUN",
+    "RESTORED_UP_TO",
     "TIGHTENED_BY_RUN",
     "ResumeSettings",
     "record_settings",
@@ -120,6 +121,12 @@ RESTORED_FROM_RUN: tuple[str, ...] = (
     "run.planner_recent_reports",
 )
 
+#: How far a run directory may widen the crawl's scale beyond your own: a value up to this ceiling (or up to yours,
+#: when yours is larger) is restored, as any run asked with the flags (`--max-subpages 20`) resumes as it was asked; a
+#: larger one is not taken — a copied run.json never sets off a crawl of thousands of pages — and the note says how to
+#: ask for it yourself.
+RESTORED_UP_TO: dict[str, int] = {"explore.max_subpages": 50, "explore.max_sites": 20, "explore.parallel_sites": 8}
+
 #: Limits a run directory may only tighten: the run keeps its own value when it is stricter than yours (a smaller
 #: budget, a longer delay between requests to a host). None means "no limit".
 TIGHTENED_BY_RUN: dict[str, Literal["lower", "higher"]] = {
@@ -140,14 +147,16 @@ class ResumeSettings:
     #: Dotted names whose value in run.json differs from yours and was not taken (yours is used).
     not_restored: tuple[str, ...] = ()
 
-    def note(self) -> str | None:
-        """One line for the user about what the run directory asked for and did not get; None when nothing."""
+    def note(self, run_dir: str = "RUN_DIR") -> str | None:
+        """One line for the user about what the run directory asked for and did not get, and how to choose one
+        yourself; None when nothing."""
         if not self.not_restored:
             return None
         return (
             f"settings in the run directory not taken (a run directory may restore what the run asked, never a "
-            f"program, an endpoint, the URL guard, politeness or a looser limit); yours are used: "
-            f"{', '.join(self.not_restored)}"
+            f"program, an endpoint, the URL guard, politeness, a looser limit or a much larger crawl); yours are "
+            f"used: {', '.join(self.not_restored)} — to choose one yourself: "
+            f"research-crawler resume {run_dir} --set NAME=VALUE"
         )
 
 
@@ -156,9 +165,7 @@ def restorable(name: str) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in RESTORED_FROM_RUN)
 
 
-def restore_settings(
-    recorded: Mapping[str, Any], *, current: Settings, overrides: Mapping[str, Any]
-) -> ResumeSettings:
+def restore_settings(recorded: Mapping[str, Any], *, current: Settings, overrides: Mapping[str, Any]) -> ResumeSettings:
     """`current` (the user's settings) with what the run recorded of `RESTORED_FROM_RUN`, the limits of
     `TIGHTENED_BY_RUN` that the run held tighter, then `overrides` (dotted names: ``--set`` and the command's flags,
     which always win). ConfigError when a value the run may restore does not load."""
@@ -174,7 +181,9 @@ def restore_settings(
         value, own = values[field], (yours[section][field] if section else yours[field])
         if value in (own, MASK) or (isinstance(value, str) and MASK in value):
             continue
-        if restorable(name) or (name in TIGHTENED_BY_RUN and _tighter(value, own, TIGHTENED_BY_RUN[name])):
+        if name in RESTORED_UP_TO and _beyond(value, max(own, RESTORED_UP_TO[name])):
+            not_taken.append(name)
+        elif restorable(name) or (name in TIGHTENED_BY_RUN and _tighter(value, own, TIGHTENED_BY_RUN[name])):
             taken[name] = value
         else:
             not_taken.append(name)
@@ -183,6 +192,11 @@ def restore_settings(
     except ConfigError as exc:
         raise ConfigError(f"the run's recorded settings do not load ({exc})") from None
     return ResumeSettings(apply_overrides(settings, overrides), tuple(not_taken))
+
+
+def _beyond(recorded: Any, ceiling: int) -> bool:
+    """Whether a recorded scale is past `ceiling` (a value that is no number is left to the settings' own checks)."""
+    return isinstance(recorded, int | float) and not isinstance(recorded, bool) and recorded > ceiling
 
 
 def _tighter(recorded: Any, own: Any, direction: Literal["lower", "higher"]) -> bool:

@@ -102,7 +102,10 @@ class RunProgress:
 
     def _on_settings_not_restored(self, event: dict[str, Any]) -> str:
         names = ", ".join(str(name) for name in event.get("names", []))
-        return f"Settings in the run directory not taken (yours are used): {names}"
+        return (
+            f"Settings in the run directory not taken (yours are used): {names} — to choose one yourself: "
+            "research-crawler resume RUN_DIR --set NAME=VALUE"
+        )
 
     def _on_request(self, event: dict[str, Any]) -> str | None:
         """The request read as a contract, in one line; a follow-up that needs no new search says so."""

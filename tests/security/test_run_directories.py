@@ -138,6 +138,26 @@ def test_a_tampered_run_json_restores_the_runs_scope_and_nothing_that_gives_orde
     assert "fetch.chromium_path" in note and "yours are used" in note
 
 
+def test_a_copied_run_json_restores_a_crawls_scale_only_up_to_a_ceiling(
+    tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer
+) -> None:
+    run_dir = _stopped_run(tmp_path, testbed, testbed_server)
+    mine = _user_settings(tmp_path, testbed_server)
+    crawler = ResearchCrawler(mine, backend="simulated")
+    _tamper(run_dir, {"explore.max_subpages": 20})  # what `--max-subpages 20` records: resumed as it was asked
+    assert crawler.settings_to_resume(run_dir).settings.explore.max_subpages == 20
+    _tamper(run_dir, {"explore.max_subpages": 100_000, "explore.max_sites": 500, "explore.parallel_sites": 64})
+    resumed = crawler.settings_to_resume(run_dir)
+    used = resumed.settings.explore
+    assert (used.max_subpages, used.max_sites, used.parallel_sites) == (
+        mine.explore.max_subpages, mine.explore.max_sites, mine.explore.parallel_sites)  # fmt: skip
+    assert {"explore.max_subpages", "explore.max_sites", "explore.parallel_sites"} <= set(resumed.not_restored)
+    note = resumed.note(str(run_dir)) or ""
+    assert "explore.max_subpages" in note and f"research-crawler resume {run_dir} --set NAME=VALUE" in note
+    asked = crawler.settings_to_resume(run_dir, overrides={"explore.max_subpages": 60})  # your own choice wins
+    assert asked.settings.explore.max_subpages == 60 and "explore.max_subpages" not in asked.not_restored
+
+
 def test_settings_given_to_resume_still_win(tmp_path: Path, testbed: Testbed, testbed_server: TestbedServer) -> None:
     run_dir = _stopped_run(tmp_path, testbed, testbed_server)
     crawler = ResearchCrawler(_user_settings(tmp_path, testbed_server), backend="simulated")
