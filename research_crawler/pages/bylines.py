@@ -10,7 +10,7 @@ from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text, without_dates
-from research_crawler.pages.person_names import split_people
+from research_crawler.pages.person_names import begins_with_by, split_people
 
 __all__ = [
     "MAX_SKIPPED",
@@ -294,7 +294,7 @@ def between_names(text: str) -> bool:
 
 def unmistakable(text: str, people: list[str]) -> bool:
     """Whether a block of names reads as a byline beyond doubt: two names or more, "by …", initials or marks."""
-    return len(people) > 1 or text.lower().startswith("by ") or bool(re.search(r"\b[A-Z]\.|[\d*†‡]", text))
+    return len(people) > 1 or begins_with_by(text) or bool(re.search(r"\b[A-Z]\.|[\d*†‡]", text))
 
 
 def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:

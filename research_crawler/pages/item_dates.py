@@ -21,6 +21,7 @@ __all__ = [
     "dates_in_text",
     "htmldate_date",
     "normalise_date",
+    "short_year_dateline",
     "tag_date",
     "without_dates",
     "year_of",
@@ -137,6 +138,30 @@ def tag_date(raw: str) -> str:
         return normalised
     found = dates_in_text(raw)
     return found[0] if len(found) == 1 else normalised
+
+
+# a line that is nothing but a date with a two-digit year (and its time): "10.15.15", "3/09/15 8:00am"
+_SHORT_YEAR_LINE = re.compile(
+    r"^\s*(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?P=sep)(?P<yy>\d\d)"
+    r"(?:,?\s+\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\.?)?)?(?:\s+(?P=a)(?P=sep)(?P=b)(?P=sep)(?P=yy)\b.*)?\s*$",
+    re.I,
+)
+
+
+def short_year_dateline(text: str, *, today: date | None = None) -> str | None:
+    """The day a line gives when it is nothing but a numeric date with a two-digit year (and its time), as a site's
+    dateline writes it: the slashed form is month first ("3/09/15" is 9 March 2015, as American sites write it),
+    the dotted one day first ("08.04.15"), unless its numbers allow only the other order ("10.15.15"). A year
+    not yet reached this century is the last century's. None for any other line."""
+    match = _SHORT_YEAR_LINE.match(text)
+    if match is None:
+        return None
+    first, second, short = int(match["a"]), int(match["b"]), int(match["yy"])
+    month, day = (first, second) if match["sep"] == "/" else (second, first)
+    if month > 12:
+        month, day = day, month
+    century = 2000 if short <= (today or date.today()).year % 100 else 1900
+    return _date_parts(str(century + short), month, str(day))
 
 
 def without_dates(text: str, *, mark: str = " | ") -> str:

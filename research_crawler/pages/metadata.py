@@ -38,7 +38,8 @@ from research_crawler.pages.metadata_sources import (
     read_tag_sources,
 )
 from research_crawler.pages.page_shows import Block, VisiblePage, read_visible_page, words_of
-from research_crawler.pages.person_names import is_person_name, name_key, same_person, split_people
+from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
+from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -74,6 +75,8 @@ _BETWEEN_TITLE_AND_BYLINE = 8  # citation, date and sharing lines, a standfirst,
 _SHARING_WORDS = 3
 _SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
+_SENTENCE_END = re.compile(r"\w[.!?](?:\s+|$)")  # "… systems. This chapter …": the end of a sentence
+_SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 
 
@@ -120,8 +123,10 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     title, title_index = _decide_title(readings, page, values, sources, notes)
     if title:
         values["title"] = _without_container(title, container_names(tree))
-    _decide_authors(readings, page, title_index, html, url, values, sources, notes)
-    date, date_source, date_note = decide_date(readings, page, title_index, html=html, url=url)
+    _decide_authors(readings, page, title_index, (html, url, publisher_names(tree)), values, sources, notes)
+    date, date_source, date_note = decide_date(
+        readings, page, title_index, html=html, url=url, title=values.get("title")
+    )
     if date and date_source:
         values["date"], sources["date"] = date, date_source
     if date_note:
@@ -219,6 +224,8 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
             continue  # a label ("Authors:") or a date line, not a heading the <title> repeats ("Report 14-20 May")
         if not block.heading and split_people(text) and not _in_title_element(words, in_title, segments):
             continue  # a byline (a short heading in title case reads as names too, and stays a candidate)
+        if not block.heading and len(_SENTENCE_END.findall(text)) >= 2:
+            continue  # a paragraph of sentences (a standfirst, an abstract) is running text, no title
         count = len(words.split())
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
@@ -365,29 +372,49 @@ def _decide_authors(
     readings: list[Reading],
     page: VisiblePage,
     title_index: int | None,
-    html: str,
-    url: str,
+    document: tuple[str, str, frozenset[str]],
     values: dict[str, Any],
     sources: dict[str, Any],
     notes: dict[str, str],
 ) -> None:
+    """The authors by the rule of the module docstring. The publisher's name (`document`'s last part: what the page
+    declares it, `publisher_names`) is an author only where the page shows it as the item's byline; a tag, a
+    second reader or the <title> that gives it alone names no writer."""
+    html, url, publishers = document
+
+    def signed(names: list[str]) -> bool:  # a byline of the page's: a short line "By <name> …"
+        return any(
+            begins_with_by(block.text)
+            and len(block.text.split()) <= _SIGNED_LINE_WORDS
+            and any(f" {words_of(name)} " in f" {block.words} " for name in names)
+            for block in page.blocks
+        )
+
+    def not_publishers(names: list[str]) -> list[str]:
+        """`names`, or none where each is the publisher's and the page never writes "By <name>" before it."""
+        return [] if not signed(names) and all(words_of(name) in publishers for name in names) else names
+
     tagged = next((r for r in readings if r.authors), None)
     visible, where = _visible_authors(page, title_index)
     if tagged is None:
         if visible:
             values["authors"], sources["authors"] = visible, where
-        elif title_index is not None and (voted := authors_by_trafilatura(html, url=url, shows=page.shows)):
+        elif title_index is not None and (
+            voted := not_publishers(authors_by_trafilatura(html, url=url, shows=page.shows))
+        ):
             # (only on a page that shows its item's title: a listing's first entry has authors too)
             values["authors"], sources["authors"] = voted, "trafilatura"
-        elif title_index is not None and (owner := owner_of_site(page.title_element, page.shows)):
+        elif title_index is not None and (owner := not_publishers(owner_of_site(page.title_element, page.shows))):
             values["authors"], sources["authors"] = owner, "page_byline"  # a one-person site's owner
         return
     tag_names = list(tagged.authors)
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
-    names_the_site = _names_the_site(tag_names, page)
-    if not visible and names_the_site and not any(is_person_name(name) for name in tag_names):
+    by_publisher = not not_publishers(tag_names)
+    names_the_site = by_publisher or _names_the_site(tag_names, page)
+    site_only = names_the_site and not signed(tag_names)
+    if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
         return
     # a tag's one author that is no person's name (the magazine's, "Makronom") against the people a byline shows

@@ -14,6 +14,7 @@ from research_crawler.pages.not_name_words import NOT_NAME_WORDS
 
 __all__ = [
     "NAME_PARTICLES",
+    "begins_with_by",
     "clean_name",
     "is_person_name",
     "name_key",
@@ -110,6 +111,11 @@ def clean_name(text: str) -> str:
             break
         name = stripped
     return re.sub(r"(?<=\w\w)\.$", "", name)  # the full stop that ends a byline sentence ("… and Os Keyes.")
+
+
+def begins_with_by(text: str) -> bool:
+    """Whether a line opens as a byline does: "By …", "Written by …", "Von …", "Par …"."""
+    return bool(_BY.match(text))
 
 
 def is_person_name(text: str) -> bool:

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import re
 
-from research_crawler.pages.item_dates import dates_in_text, htmldate_date, without_dates, year_of
+from research_crawler.pages.field_labels import label_kind
+from research_crawler.pages.item_dates import (
+    dates_in_text,
+    htmldate_date,
+    short_year_dateline,
+    without_dates,
+    year_of,
+)
 from research_crawler.pages.metadata_sources import MetadataSource, Reading
 from research_crawler.pages.page_shows import VisiblePage
 
@@ -26,6 +33,16 @@ _DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr
 _SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
 _CITED_TITLE_WORDS = 4  # a title as long as this, repeated in a line with a year, is a citation of the item
+_POSTED = re.compile(
+    r"\b(?:posted|published|publi(?:é|ee)e?|ver(?:ö|oe)ffentlicht|pubblicato|publicado|gepubliceerd)\b", re.I
+)
+_POSTED_LINE_WORDS = 20
+_META_SEPARATORS = re.compile(r"\s[|•·]\s|\|")
+_PLACE_WORDS = 3  # "WASHINGTON -", "Darmstadt -" before a story's opening date
+_OFF = re.compile(r"\s*(?:--|[-–—.:])(?:\s|$)")
+_HEADER_REACH = 25  # blocks after a title that may still be its article's header (tags, sharing buttons)
+_PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header has ended
+_TIME_WORDS = 2  # "8:00 am"
 _YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 
 
@@ -34,11 +51,18 @@ DateDecision = tuple[str | None, MetadataSource | None, str | None]
 
 
 def decide_date(
-    readings: list[Reading], page: VisiblePage, title_index: int | None, *, html: str, url: str
+    readings: list[Reading],
+    page: VisiblePage,
+    title_index: int | None,
+    *,
+    html: str,
+    url: str,
+    title: str | None = None,
 ) -> DateDecision:
-    """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled."""
+    """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled
+    (`title`: the item's title, whose own words date nothing: "… Video in 2020")."""
     tagged = next((r for r in readings if r.date and year_of(r.date)), None)
-    shown = _shown_date(page, title_index)
+    shown = _shown_date(page, title_index, title)
     if tagged is not None:
         year = year_of(tagged.date)
         if shown is not None and year is not None and not page.shows(year):
@@ -57,14 +81,23 @@ def decide_date(
     found = htmldate_date(html, url=url if url.startswith("http") else None)
     if found and _history_date_only(page, found):
         return None, None, None  # "(Received December 10 2015)": when the work was received, not published
-    year = year_of(found)
-    if year and any(
-        f" {year} " in f" {block.words} " and not block.chrome and not _NOT_PUBLICATION.search(block.text)
+    # believed where the page presents it as a date — a line about it, not a sentence that tells of it, another
+    # field's value ("Founded | February 28, 1998") or a link to another page ("Projects established in 1998")
+    presented = [
+        block
         for block in page.blocks
+        if not _NOT_PUBLICATION.search(block.text)
+        and _dateline(block.text)
+        and not _another_fields_value(page, block.index)
+    ]
+    year = year_of(found)
+    if found and any(found in dates_in_text(block.text) for block in presented):
+        return found, "htmldate", None  # its day, where the page writes that day (in a dateline its theme sets apart)
+    if year and any(
+        f" {year} " in f" {block.words} " and not block.chrome and block.text.strip() not in block.links
+        for block in presented
     ):
-        # its day too, where the page writes that day (in a dateline its theme sets apart: "8. April 2019|")
-        shown_days = {day for block in page.blocks for day in dates_in_text(block.text)}
-        return (found if found in shown_days else year), "htmldate", None
+        return year, "htmldate", None
     return None, None, None
 
 
@@ -76,10 +109,30 @@ def _history_date_only(page: VisiblePage, day: str) -> bool:
 
 
 def _dateline(text: str) -> bool:
-    """Whether a line is about its date: a date with a few words besides (a time, a name), not a sentence."""
+    """Whether a line is about its date: a date with a few words besides (a time, a name), not a sentence; a line
+    of short parts set apart, one of them the date ("By A for B | May 24, 2016 -- 13:30 GMT | Topic: Security");
+    a sentence that says when the item was posted; or the dateline that opens a story ("Feb. 23, 2015 -- Life-
+    threatening …", "Darmstadt - Januar 2021. Mit …")."""
     besides = len(without_dates(text).replace("|", " ").split())
+    if _opens_with_date(text) or (_POSTED.search(text) and besides <= _POSTED_LINE_WORDS):
+        return True  # a sentence that says when the item was posted is its dateline ("This entry was posted …")
     sentence = text.rstrip().endswith((".", "!", "?")) and besides >= _SENTENCE_WORDS
-    return besides <= _DATELINE_WORDS and not sentence
+    if sentence:
+        return False
+    if besides <= _DATELINE_WORDS:
+        return True
+    parts = [part for part in _META_SEPARATORS.split(text) if part.strip()]
+    return (
+        len(parts) > 1
+        and all(len(part.split()) <= _DATELINE_WORDS for part in parts)
+        and any(dates_in_text(part) for part in parts)
+    )
+
+
+def _opens_with_date(text: str) -> bool:
+    """Whether a story opens with its dateline: a date, after at most a place, set off by a dash or a full stop."""
+    head, found, tail = without_dates(text, mark="\x00").partition("\x00")
+    return bool(found) and len(head.split()) <= _PLACE_WORDS and bool(_OFF.match(tail))
 
 
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
@@ -97,7 +150,9 @@ def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
     return None if tagged in shown_days else days[0]
 
 
-def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, MetadataSource] | None:
+def _shown_date(
+    page: VisiblePage, title_index: int | None, title_text: str | None
+) -> tuple[str, MetadataSource] | None:
     """The publication date the page shows: beside a label that says so, else written near the title (where the
     page shows the title more than once, near any of them): a date with a month first, nearest the title first;
     then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709"."""
@@ -107,11 +162,18 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
     if title_index is None:
         return None
     title = page.blocks[title_index].words
-    anchors = [b.index for b in page.blocks if b.words == title] or [title_index]
+    # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu)
+    anchors = [
+        b.index
+        for b in page.blocks
+        if b.index == title_index or (b.words == title and not b.chrome and b.text.strip() not in b.links)
+    ]
     for bare_years, (before, after) in ((False, (DATE_REACH_BEFORE, DATE_REACH_AFTER)), (True, _YEAR_REACH)):
         near: dict[int, int] = {}
         for anchor in anchors:
-            for block in page.blocks[max(0, anchor - before) : anchor + after + 1]:
+            # the article's header — title to running text — holds its dateline, however many tags come between
+            reach = after if bare_years else max(after, _header_length(page, anchor))
+            for block in page.blocks[max(0, anchor - before) : anchor + reach + 1]:
                 near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
         # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of
         for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i)):
@@ -122,13 +184,48 @@ def _shown_date(page: VisiblePage, title_index: int | None) -> tuple[str, Metada
                 block.text
             ):
                 continue
+            if near[index] > after and not (short_year_dateline(block.text) or _date_alone(block.text)):
+                continue  # past the usual reach, in the header, only a line that is nothing but a date
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
-                continue
-            dates = dates_in_text(block.text, bare_years=bare_years)
-            if dates:
-                return dates[0], "page_text"
+                continue  # a year in a paragraph
+            if not _dateline(block.text):
+                continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
+            if _another_fields_value(page, index):
+                continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
+            text = block.text
+            if bare_years and index in anchors:
+                # a year in the title's own words is its subject ("… with Video in 2020"); one the heading adds
+                # to it dates it ("Title (1988)"), as a full date in a title does ("Report 14. - 20. Januar 2022")
+                text = block.text.replace(title_text, " ") if title_text else ""
+            dates = dates_in_text(text, bare_years=bare_years)
+            short = None if bare_years or dates else short_year_dateline(text)
+            if dates or short:
+                return (dates[0] if dates else str(short)), "page_text"
     cited = _cited_year(page, title_index)
     return (cited, "page_text") if cited else None
+
+
+def _header_length(page: VisiblePage, anchor: int) -> int:
+    """How many blocks after the title (block `anchor`) come before the article's running text: its first
+    paragraph of many words outside the chrome (at most `_HEADER_REACH`)."""
+    for block in page.blocks[anchor + 1 : anchor + _HEADER_REACH + 1]:
+        if not block.chrome and not block.heading and len(block.text.split()) >= _PARAGRAPH_WORDS:
+            return block.index - anchor - 1
+    return 0
+
+
+def _date_alone(text: str) -> bool:
+    """Whether a line is a date and at most its time ("3 March 2015 8:00am"), nothing else."""
+    return bool(dates_in_text(text)) and len(without_dates(text, mark=" ").split()) <= _TIME_WORDS
+
+
+def _another_fields_value(page: VisiblePage, index: int) -> bool:
+    """Whether block `index` is a table's value under a header cell that labels no publication date ("Founded",
+    "Born", "Release"): the date of what the row names, not of the page's item."""
+    if index == 0:
+        return False
+    header = page.blocks[index - 1]
+    return header.header_cell and not page.blocks[index].header_cell and label_kind(header.text) != "date"
 
 
 def _cited_year(page: VisiblePage, title_index: int) -> str | None:
