@@ -28,6 +28,9 @@ from research_crawler.eval.testbed.fresh_heldout7_wiki import Fresh7WikiSite
 from research_crawler.eval.testbed.fresh_heldout8_portal import Fresh8PortalSite
 from research_crawler.eval.testbed.fresh_heldout8_preprints import Fresh8PreprintsSite
 from research_crawler.eval.testbed.fresh_heldout8_review import Fresh8ReviewSite
+from research_crawler.eval.testbed.fresh_heldout9_agency import Fresh9AgencySite
+from research_crawler.eval.testbed.fresh_heldout9_funder import Fresh9FunderSite
+from research_crawler.eval.testbed.fresh_heldout9_group import Fresh9GroupSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -76,6 +79,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh8-portal": Fresh8PortalSite,
     "fresh8-review": Fresh8ReviewSite,
     "fresh8-preprints": Fresh8PreprintsSite,
+    "fresh9-funder": Fresh9FunderSite,
+    "fresh9-agency": Fresh9AgencySite,
+    "fresh9-group": Fresh9GroupSite,
 }
 
 

@@ -53,6 +53,9 @@ Layout = Literal[
     "fresh8-portal",
     "fresh8-review",
     "fresh8-preprints",
+    "fresh9-funder",
+    "fresh9-agency",
+    "fresh9-group",
 ]
 
 
