@@ -18,7 +18,7 @@ from research_crawler.eval.testbed.fresh_heldout9 import FRESH9_PLANS, FRESH9_SI
 from research_crawler.eval.testbed.fresh_heldout9_agency import OTHER_DOCUMENTS, PER_PAGE, documents
 from research_crawler.eval.testbed.fresh_heldout9_funder import DELIVERABLES, PROJECTS_PER_PAGE, TAGGED_SINCE, dmy
 from research_crawler.eval.testbed.fresh_heldout9_funder import projects as funded_projects
-from research_crawler.eval.testbed.fresh_heldout9_group import entries, hugo_date, members
+from research_crawler.eval.testbed.fresh_heldout9_group import entries, hugo_date, members, paper_venue
 from research_crawler.eval.testbed.markup import long_date
 
 SITES = [spec.name for spec in FRESH9_SITE_SPECS]
@@ -85,6 +85,7 @@ def test_newer_records_carry_dublin_core_older_ones_text_and_reported_papers_lin
     original = next(c for c in web.copies_of(reported) if c.site == GROUP)
     page = page_of(get, FUNDER, reported.path)
     assert f'href="{url_of(get, GROUP, original.path)}"' in page and original.date < reported.date
+    assert f"<em>{paper_venue(original)}</em>" in page_of(get, GROUP, original.path) and paper_venue(original) in page
     pdf = get[1].get(url_of(get, FUNDER, older.pdf_path))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert older.title in page_of(get, FUNDER, "/search?q=" + older.title.split()[0])

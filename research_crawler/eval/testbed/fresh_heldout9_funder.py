@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from typing import ClassVar
 
 from research_crawler.eval.testbed.decoys import DecoyKind
+from research_crawler.eval.testbed.fresh_heldout9_group import paper_venue
 from research_crawler.eval.testbed.full_text import search_items
 from research_crawler.eval.testbed.markup import attr, document, esc, meta_name
 from research_crawler.eval.testbed.models import Item
@@ -30,9 +31,11 @@ _ACRONYMS = ("SPANWATCH", "GIRDER", "PIERSAFE", "ARCHIVE-B", "WARMTH", "RETROHEA
 _PARTNERS = ("Technical University of Aldbrook", "Veldmark Institute of Building Research", "Kestrel Structures Lab",
              "Norrvik Polytechnic", "Halden Energy Agency", "Brannock Consulting Engineers Ltd",
              "University of Strand", "Heatwise Cooperative")  # fmt: skip
-_JOURNALS = ("Structural Control and Health Monitoring", "Engineering Structures", "Energy and Buildings",
-             "Journal of Bridge Engineering", "Applied Thermal Engineering",
-             "Building Research & Information")  # fmt: skip
+#: Journals by programme (a paper of a partner's own site keeps the venue that site gives it).
+_JOURNALS = {"Resilient Infrastructure": ("Structural Control and Health Monitoring", "Journal of Bridge Engineering",
+                                          "Engineering Structures"),
+             "Clean Heat and Buildings": ("Energy and Buildings", "Applied Thermal Engineering",
+                                          "Building Research & Information")}  # fmt: skip
 #: Start dates of each programme's projects that reported no publication (just started, or closed without any).
 _QUIET_STARTS = (date(2026, 9, 1), date(2025, 3, 1), date(2020, 10, 1), date(2019, 5, 1))
 #: What a results tab lists besides publications: (number, title) of deliverables, not works.
@@ -99,8 +102,13 @@ def _authors(item: Item) -> str:
     return ", ".join(item.authors)
 
 
-def _journal(item: Item) -> str:
-    return _JOURNALS[sum(map(ord, item.key)) % len(_JOURNALS)]
+def _journal(item: Item, copies: list[Item]) -> str:
+    """Where the record says `item` was published: as the group's site says for a paper it holds too."""
+    original = next((c for c in copies if c.site == "fresh9-group"), None)
+    if original is not None:
+        return paper_venue(original)
+    journals = _JOURNALS.get(item.category, ("Engineering Structures",))
+    return journals[sum(map(ord, item.key)) % len(journals)]
 
 
 class Fresh9FunderSite(SiteApp):
@@ -228,7 +236,7 @@ class Fresh9FunderSite(SiteApp):
             return self.not_found()
         articles = "".join(
             f'<li class="result"><a href="{attr(i.path)}">{esc(i.title)}</a><div class="citation">Author(s): '
-            f"{esc(_authors(i))}<br>Published in: {esc(_journal(i))}, {i.year}</div></li>"
+            f"{esc(_authors(i))}<br>Published in: {esc(_journal(i, self.testbed.copies_of(i)))}, {i.year}</div></li>"
             for i in sorted(project.outputs, key=lambda i: i.title)
         )
         deliverables = "".join(
@@ -275,7 +283,9 @@ class Fresh9FunderSite(SiteApp):
         if item.year >= TAGGED_SINCE:
             head = "\n".join([meta_name("DC.title", item.title), *(meta_name("DC.creator", a) for a in item.authors),
                               meta_name("DC.date", item.date), meta_name("DC.type", "Text")])  # fmt: skip
-        elsewhere = [c for c in self.testbed.copies_of(item) if c.site != self.spec.name]
+        copies = self.testbed.copies_of(item)
+        journal = _journal(item, copies)
+        elsewhere = [c for c in copies if c.site != self.spec.name]
         also = "".join(
             f'<p class="external">Available on the partner\'s website: <a href="'
             f'{attr(self.links.on_site(c.site, c.path))}">{esc(self.testbed.site(c.site).title)}</a></p>'
@@ -283,7 +293,7 @@ class Fresh9FunderSite(SiteApp):
         )
         content = (
             f'<p class="type">Peer reviewed articles</p><h1>{esc(item.title)}</h1>'
-            f"<dl><dt>Author(s)</dt><dd>{esc(_authors(item))}</dd><dt>Published in</dt><dd>{esc(_journal(item))}, "
+            f"<dl><dt>Author(s)</dt><dd>{esc(_authors(item))}</dd><dt>Published in</dt><dd>{esc(journal)}, "
             f"Issue {day.month}, {item.year}</dd><dt>Publication date</dt><dd>{dmy(day)}</dd>"
             f'<dt>Project</dt><dd><a href="{project.path}">{esc(project.acronym)}</a></dd></dl>'
             f"<h2>Abstract</h2><p>{esc(item.abstract)}</p>{also}"

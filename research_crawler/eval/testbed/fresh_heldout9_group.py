@@ -24,7 +24,7 @@ from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc, me
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
-__all__ = ["PER_PAGE", "Entry", "Fresh9GroupSite", "entries", "hugo_date", "members"]
+__all__ = ["PER_PAGE", "Entry", "Fresh9GroupSite", "entries", "hugo_date", "members", "paper_venue"]
 
 PER_PAGE = 10
 _JOURNALS = ("Engineering Structures", "Structural Health Monitoring", "Journal of Civil Structural Health Monitoring")
@@ -61,7 +61,7 @@ class Entry:
 def entries(items: list[Item]) -> list[Entry]:
     """Every row of the publication list, newest first: the papers, a dataset for two of them, a software release
     and a patent."""
-    made = [Entry(i.key, i.title, 1 + (zlib.crc32(i.key.encode()) % 3 > 0), i.date, i.authors, i) for i in items]
+    made = [Entry(i.key, i.title, _kind(i), i.date, i.authors, i) for i in items]
     papers = [i for i in items if not i.topic.endswith("-other")]
     for item in papers[1:3]:
         day = (date.fromisoformat(item.date) + timedelta(days=9)).isoformat()
@@ -83,9 +83,19 @@ def members(items: list[Item]) -> list[str]:
     return sorted((a for a, n in counts.items() if n >= 2), key=lambda a: (-counts[a], a))
 
 
+def _kind(item: Item) -> int:
+    """A paper's type in the theme's numbering: 1 a conference paper, 2 a journal article."""
+    return 1 + (zlib.crc32(item.key.encode()) % 3 > 0)
+
+
 def _venue(entry: Entry) -> str:
     venues = {1: _PROCEEDINGS, 2: _JOURNALS}.get(entry.kind, ())
     return venues[sum(map(ord, entry.slug)) % len(venues)] if venues else ""
+
+
+def paper_venue(item: Item) -> str:
+    """Where the group's list says one of its papers appeared (the funder's record of it says the same)."""
+    return _venue(Entry(item.key, item.title, _kind(item), item.date, item.authors, item))
 
 
 class Fresh9GroupSite(SiteApp):
