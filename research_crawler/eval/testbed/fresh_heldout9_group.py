@@ -28,7 +28,7 @@ __all__ = ["PER_PAGE", "Entry", "Fresh9GroupSite", "entries", "hugo_date", "memb
 
 PER_PAGE = 10
 _JOURNALS = ("Engineering Structures", "Structural Health Monitoring", "Journal of Civil Structural Health Monitoring")
-_PROCEEDINGS = ("Proceedings of the IABSE Symposium", "Proceedings of EWSHM 2024", "Proceedings of IWSHM")
+_PROCEEDINGS = ("Proceedings of the IABSE Symposium", "Proceedings of EWSHM", "Proceedings of IWSHM")
 _TYPES = {1: "Conference paper", 2: "Journal article", 0: "Dataset", 8: "Patent", 9: "Software"}
 
 
