@@ -104,6 +104,7 @@ _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
 _SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
 _POSSESSIVE = re.compile(r"^([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){1,3})['’]s\s")
 _BY_ORGANISATION = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar)\s+([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,4})$")
+_BY_HANDLE = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or)\s+(@[A-Za-z0-9_.]{2,30})$")
 _CITATION = re.compile(r"\b(?:vol(?:ume)?|issue|number|no|pp?|pages?|bd|heft|jg)\b\.?\s*\d", re.I)
 
 
@@ -140,6 +141,8 @@ def dated_people(text: str) -> list[str]:
             return people
         if organisation := _BY_ORGANISATION.match(part.strip()):
             return [organisation.group(1)]  # "By Wikimedia Foundation•15 January 2020": a corporate author
+        if handle := _BY_HANDLE.match(part.strip()):
+            return [handle.group(1)]  # "On 6/13/2018 by @jdoe": the writer as the page shows them, by their handle
         if len(part.split()) > 2:
             return []
     return []

@@ -27,6 +27,7 @@ from research_crawler.pages.bylines import (
     shortened,
     signed_after,
 )
+from research_crawler.pages.closing_signatures import closing_signature
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
@@ -479,5 +480,5 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
             return byline, "page_byline"
     marked = page.marked_authors()
     if not marked and title_index is not None:
-        marked = signed_after(page.blocks, title_index)
+        marked = signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index)
     return marked, "page_byline"

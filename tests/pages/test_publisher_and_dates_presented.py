@@ -195,3 +195,44 @@ def test_a_year_the_heading_adds_after_the_title_dates_it() -> None:
     head = f'<meta name="citation_title" content="{TITLE}"><meta name="citation_author" content="Moggi, Eugenio">'
     page = _page(TEXT, head=head).replace(f"<h1>{TITLE}</h1>", f"<h2>{TITLE} (1988)</h2>")
     assert read_item_metadata(page, url=URL).date == "1988"
+
+
+# --- writers named where the text ends, or by a handle ------------------------------------------------------
+
+
+def test_a_writer_shown_by_a_handle_in_the_dateline_is_read_as_written() -> None:
+    authors, day = _read(f"<p>On 6/13/2018 by @ruthok</p>{TEXT}")
+    assert (authors, day) == (["@ruthok"], "2018-06-13")
+
+
+def test_an_editors_initials_after_the_last_sentence_sign_the_story() -> None:
+    last = "<p>Die neue Version kostet knapp 50 Euro und setzt mindestens die aktuelle Fassung voraus. (rok)</p>"
+    body = f"{TEXT}{last}"
+    page = _page(body).replace("</main>", "</main><aside class='sidebar'><a href='/forum'>Forum</a></aside>")
+    assert read_item_metadata(page, url=URL).authors == ["rok"]
+
+
+def test_an_op_eds_closing_note_names_its_writers() -> None:
+    note = "<p><i>Ana Lima es politóloga en la Universidad de Lisboa. Tomás Ruiz es abogado y analista.</i></p>"
+    authors, _ = _read(f"{TEXT}{TEXT}{note}")
+    assert authors == ["Ana Lima", "Tomás Ruiz"]
+
+
+def test_a_signature_line_with_the_editorial_team_names_both() -> None:
+    authors, _ = _read(f"{TEXT}<p>Guido Sand und Redaktion Example.ch</p><p>Diese Seite drucken</p>")
+    assert authors == ["Guido Sand", "Redaktion Example.ch"]
+
+
+def test_a_name_alone_after_a_paragraph_is_no_signature() -> None:
+    """A caption or a quote's speaker after a paragraph, with no dash and no team beside it, signs nothing."""
+    authors, _ = _read(f"{TEXT}<p>Guido Sand</p>{TEXT}")
+    assert authors == []
+
+
+def test_a_paragraph_about_a_named_subject_before_a_section_heading_is_no_closing_note() -> None:
+    """An encyclopedia's section ends "Harbour Mobile is currently available …" before the next heading: no note."""
+    section = (
+        "<p>Harbour Mobile is currently available for ships of the inner sea with a radio licence of class two.</p>"
+    )
+    authors, _ = _read(f"{TEXT}{section}<h2>Harbour Radio</h2>{TEXT}")
+    assert authors == []

@@ -1,0 +1,84 @@
+"""The writer a story names only where its text ends, as newspapers and magazines sign: the editor's initials in
+brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner
+und Redaktion SimplyScience.ch"), or an op-ed's closing note on its writers ("Andrés Malamud es politólogo …
+Martín Schapiro es abogado …"). Read only where nothing above the text names a writer (`metadata`), and only at
+the end of the running text: a paragraph followed by the page's chrome or nothing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research_crawler.pages.person_names import is_person_name, split_people
+
+__all__ = ["closing_signature"]
+
+_PARAGRAPH_WORDS = 25  # a block of as many words is running text
+_LINE_WORDS = 8  # a paragraph's last line may be as short as this and still end the text
+_SIGNATURE_WORDS = 8
+_NOTE_SENTENCES, _NOTE_SENTENCE_WORDS = 4, 30  # a note on each writer, a sentence each
+# "… voraus. (bsc)", "… gesagt.“ (dpa/kj)": initials in lower case, in brackets, after a sentence's end
+_INITIALS_AT_END = re.compile(r"[.!?»«“”\"']\s*\((?P<initials>[a-zäöü]{2,4}(?:/[a-zäöü]{2,4})?)\)\s*$")
+# a sentence of a closing note that opens with a person's name and says what they are
+_NOTE_SENTENCE = re.compile(
+    r"^(?P<name>[A-ZÀ-Þ][^\W\d_]+(?:[ -](?:[A-ZÀ-Þ][^\W\d_'’-]*\.?|de|da|van|von|del|la|le)){1,4})\s+"
+    r"(?:is|was|es|est|ist|è|é|fue|war|är|er)\s"
+)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-Þ])")
+_AND = re.compile(r"\s+(?:and|und|et|y|e|en|och|og|&)\s+")
+# the editorial team that signs beside a person ("und Redaktion SimplyScience.ch")
+_TEAM = re.compile(
+    r"^(?:(?:die|the|la|le|das|de)\s+)?"
+    r"(?:redaktion|rédaction|redacción|redazione|redactie|editorial team|editors|staff)\b",
+    re.I,
+)
+
+
+def closing_signature(blocks: list[Any], index: int) -> list[str]:
+    """The writers a story signs at the end of its text, below its title (block `index`); [] when it signs none."""
+    in_text = False  # past the text's first paragraph
+    for position in range(index + 1, len(blocks)):
+        block = blocks[position]
+        words = len(block.text.split())
+        if block.chrome or block.heading or words < _LINE_WORDS:
+            continue
+        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        ends_text = following is None or following.chrome  # the page's furniture follows: the story has ended
+        if in_text and ends_text and (initials := _INITIALS_AT_END.search(block.text)):
+            return [initials.group("initials")]
+        if in_text and ends_text and (noted := _closing_note(block.text)):
+            return noted
+        in_text = in_text or words >= _PARAGRAPH_WORDS
+        if in_text and following is not None and not ends_text and (signed := _signature_line(following.text)):
+            return signed
+    return []
+
+
+def _closing_note(text: str) -> list[str]:
+    """The writers a closing note names: every sentence of the paragraph opens with a person's name and says
+    what they are ("X es politólogo …. Y es abogado …"); [] for any other paragraph."""
+    names = []
+    sentences = _SENTENCES.split(text.strip())
+    if len(sentences) > _NOTE_SENTENCES:
+        return []
+    for sentence in sentences:
+        opened = _NOTE_SENTENCE.match(sentence)
+        if opened is None or len(sentence.split()) > _NOTE_SENTENCE_WORDS or not is_person_name(opened.group("name")):
+            return []
+        names.append(opened.group("name"))
+    return names
+
+
+def _signature_line(text: str) -> list[str]:
+    """The people a short line after a paragraph signs with — names, with the editorial team beside them or not."""
+    stripped = text.strip()
+    dashed = stripped.startswith(("—", "–", "-- "))  # "— Jane Doe": set as a signature
+    if len(text.split()) > _SIGNATURE_WORDS:
+        return []
+    parts = _AND.split(stripped.lstrip("—–- ").strip())
+    team = [part for part in parts if _TEAM.match(part)]
+    if not team:  # a name alone after a paragraph may be a caption's or a quote's: only a dash makes it a signature
+        return split_people(stripped) if dashed else []
+    people = [part for part in parts if part not in team]
+    # the team signs too, as written ("Redaktion SimplyScience.ch"), after the people
+    return parts if people and all(is_person_name(person) for person in people) else []
