@@ -7,12 +7,14 @@ on its page, says nothing); or it names no author, abstract or DOI of its own an
 own address (``/journal/x`` → ``/journal/x/volume/2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy
 does; or the names read as its authors are those of an entry it lists — a list item, a table row or a card apart
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
-byline. Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints")
-are no author of the page. An item's own files (its PDF, a figure) hang below some item pages too, so one or two
-such links say nothing. Nor is a link's action a work's title ("Download (PDF) - Accepted Version": `names_no_work`),
-nor the byline of the page it was found on ("Pablo Hussain, Kofi Torres", each name a link to a profile:
-`names_only_its_authors`): an item page's byline links to its authors' pages, which are people, not works, and lists
-nothing.
+byline; or, naming no abstract or DOI, it lists three or more entries, each linking to a page of its own and
+naming people of its own beside that link (not the page's own names: a volume's editors), as a book's table of
+contents, a session's talks or a list of papers with their bylines does. Names that are only the site's own (the
+ones its ``<title>`` gives: "Soil Science | Strandline Preprints") are no author of the page. An item's own files
+(its PDF, a figure) hang below some item pages too, so one or two such links say nothing. Nor is a link's action a
+work's title ("Download (PDF) - Accepted Version": `names_no_work`), nor the byline of the page it was found on
+("Pablo Hussain, Kofi Torres", each name a link to a profile: `names_only_its_authors`): an item page's byline links
+to its authors' pages, which are people, not works, and lists nothing.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ def index_page_reason(
     tagged = meta.sources.get("authors") not in _PAGE_READINGS
     if authors and not tagged and html and _byline_of_an_entry(html, page_url, authors):
         return "the names read as its authors are an entry's it lists, beside a link to another page"
+    if html and (listed := _entries_with_their_own_authors(html, page_url, meta.authors)) >= MIN_PAGES_BELOW:
+        return f"it lists {listed} works with their own authors, each linking to its own page (a table of contents)"
     if authors:
         return None
     here = urlsplit(page_url)
@@ -125,6 +129,43 @@ def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> boo
             if text and not any(text in name or name in text for name in authors):
                 return True
     return False
+
+
+def _entries_with_their_own_authors(html: str, page_url: str, authors: Sequence[str]) -> int:
+    """How many pages of the site the page's entries link to, each entry (a list item, a table row, a card outside
+    the page's frames) naming people of its own beside its link — not the page's own authors (its editors) and
+    not in the link's text: a book's table of contents, a session's talks, a list of papers with their bylines."""
+    tree = parse_html(html)
+    if tree is None:
+        return 0
+    host = urlsplit(page_url).netloc
+    listed: set[str] = set()
+    for entry in tree.iter(*_ENTRIES):
+        if _in_frame(entry):
+            continue
+        targets = set()
+        for link in entry.iter("a"):
+            href = (link.get("href") or "").strip()
+            target = urljoin(page_url, href) if href and not href.startswith(("#", "javascript:", "mailto:")) else ""
+            if target and urlsplit(target).netloc == host and not is_file_address(target) and target != page_url:
+                targets.add(target.split("#")[0])
+        if len(targets) != 1 or targets <= listed:
+            continue
+        people = [name for piece in _text_beside_links(entry) for name in split_people(piece)]
+        if people and not any(same_person(name, own) for name in people for own in authors):
+            listed |= targets
+    return len(listed)
+
+
+def _text_beside_links(entry: lxml.html.HtmlElement) -> list[str]:
+    """The pieces of `entry`'s text outside its links, one per element (a name per list item, a byline line)."""
+    pieces = []
+    for node in entry.iter():
+        if not isinstance(node.tag, str) or node.tag == "a" or any(a.tag == "a" for a in node.iterancestors()):
+            continue
+        pieces.append(node.text or "")
+        pieces.extend(child.tail or "" for child in node)
+    return [cleaned for piece in pieces if (cleaned := " ".join(piece.split()).strip(" ,;—–-·|"))]
 
 
 def _in_frame(element: lxml.html.HtmlElement) -> bool:

@@ -114,6 +114,34 @@ def test_an_article_with_a_byline_and_linked_names_is_an_item() -> None:
     assert index_page_reason(article, [f"{SITE}/article/9"], meta, html=html) is None
 
 
+def test_a_books_table_of_contents_is_no_item_though_it_names_its_editors() -> None:
+    # an edited volume's page: front matter, then chapters each with its own authors and page, then an index; the
+    # editors read as its authors do not make it a work, nor do the volume's own parts (front matter, index)
+    book = f"{SITE}/book/tidal-flats-3"
+    chapters = "".join(
+        f"<li><a href='/chapter/{n}'>{title}</a><ul><li>{first}</li><li>{second}</li></ul><span>Pages {n}1–{n}9</span>"
+        f" <a href='/files/chapter-{n}.pdf'>Download chapter PDF</a></li>"
+        for n, (title, first, second) in enumerate(
+            [("Mudflat Diatoms in Winter", "Oona Laine", "Piet de Wit"), ("Worm Burrows and Sediment Mixing",
+             "Sara Quist", "Lev Adler"), ("Shorebird Foraging on Ebbing Tides", "Hana Mori", "Ivo Kral")], 1)
+    )  # fmt: skip
+    html = (
+        "<html><body><header><a href='/'>Tideline Press</a></header><main><p>Book · 2025</p><h1>Studies of Tidal "
+        "Flats, Volume 3</h1><p>Editors: Greta Holm and Arvid Sand</p><ol><li><a href='/book/tidal-flats-3/front'>"
+        f"Front Matter</a> Pages i–xii</li>{chapters}<li><a href='/book/tidal-flats-3/index'>Index</a></li></ol>"
+        "</main></body></html>"
+    )
+    meta = ItemMetadata(title="Studies of Tidal Flats, Volume 3", authors=["Greta Holm", "Arvid Sand"])
+    meta = meta.model_copy(update={"sources": {"authors": "page_field"}})
+    reason = index_page_reason(book, [], meta, html=html)
+    assert reason is not None and "lists 3 works with their own authors" in reason
+    # two such entries (an article's "more from this series") do not make a page a listing, nor do three on a page
+    # with an abstract of its own
+    two = html.replace("<li><a href='/chapter/3'>", "<li><span>")
+    assert index_page_reason(book, [], meta, html=two) is None
+    assert index_page_reason(book, [], meta.model_copy(update={"abstract": "Flats…"}), html=html) is None
+
+
 def test_the_sites_own_name_read_as_an_author_does_not_make_an_index_an_item() -> None:
     subject = f"{SITE}/subject/soil-science"
     links = [f"{subject}/{year}" for year in (2023, 2024, 2025)]
