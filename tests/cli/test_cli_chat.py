@@ -34,7 +34,7 @@ def _spawn(tmp_path: Path, server: TestbedServer, *arguments: str, **env: str) -
         cwd=str(tmp_path),
         env=subprocess_env(tmp_path, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", **allow(server), **env),
         encoding="utf-8",
-        timeout=60,
+        timeout=180,  # a safety net, not a measure: a loaded machine runs a search slowly
         dimensions=(50, 160),
     )
     child.logfile_read = io.StringIO()
