@@ -26,7 +26,7 @@ from research_crawler.pages.item_dates import tag_date
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.script_json import page_state_objects
 
-__all__ = ["MetadataSource", "Reading", "container_names", "normalise_doi", "read_tag_sources"]
+__all__ = ["MetadataSource", "Reading", "container_names", "normalise_doi", "read_tag_sources", "schema_types"]
 
 logger = logging.getLogger(__name__)
 
@@ -274,6 +274,14 @@ def _opengraph(tree: lxml.html.HtmlElement) -> dict[str, Any]:
 # --- schema.org objects ------------------------------------------------------------------------------------
 
 
+def schema_types(value: Any) -> list[str]:
+    """A schema.org ``@type`` (or extruct's microdata ``type``) as bare lower-case names: "https://schema.org/
+    NewsArticle", "schema:Organization" and ["Article", …] give "newsarticle", "organization", "article"."""
+    return [
+        kind.rsplit("/", 1)[-1].removeprefix("schema:").lower() for kind in _as_list(value) if isinstance(kind, str)
+    ]
+
+
 def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str, Any]]]:
     """Article-like objects at the top level, in lists, in @graph, or as a page's mainEntity."""
     if depth > _JSON_LD_MAX_DEPTH:
@@ -284,9 +292,7 @@ def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str,
         return
     if not isinstance(node, dict):
         return
-    types = [
-        t.rsplit("/", 1)[-1].removeprefix("schema:").lower() for t in _as_list(node.get("@type")) if isinstance(t, str)
-    ]
+    types = schema_types(node.get("@type"))
     ranks = [_TYPE_RANK[t] for t in types if t in _TYPE_RANK]
     if ranks:
         yield min(ranks), node

@@ -18,6 +18,7 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.w3cmicrodata import MicrodataExtractor
 
+from research_crawler.pages.metadata_sources import schema_types
 from research_crawler.pages.page_shows import words_of
 
 __all__ = ["publisher_names"]
@@ -88,17 +89,12 @@ def _organisations(node: Any, *, depth: int) -> Iterator[str]:
         return
     if not isinstance(node, dict):
         return
-    types = node.get("@type", node.get("type"))
     inner = node.get("properties")
     properties: dict[str, Any] = inner if isinstance(inner, dict) else node
-    kinds = {str(kind).rsplit("/", 1)[-1].removeprefix("schema:").lower() for kind in _as_list(types)}
+    kinds = set(schema_types(node.get("@type", node.get("type"))))
     name = properties.get("name")
     if kinds & _ORGANISATION_TYPES and isinstance(name, str):
         yield words_of(name)
     for child in properties.values():
         if isinstance(child, dict | list):
             yield from _organisations(child, depth=depth + 1)
-
-
-def _as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value] if value is not None else []
