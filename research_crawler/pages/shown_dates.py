@@ -155,7 +155,9 @@ def _shown_date(
 ) -> tuple[str, MetadataSource] | None:
     """The publication date the page shows: beside a label that says so, else written near the title (where the
     page shows the title more than once, near any of them): a date with a month first, nearest the title first;
-    then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709"."""
+    then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709". Only a line that presents
+    its date counts (a dateline, `_dateline`) — never a sentence that tells of one, another field's value or the
+    title's own year; and past the usual reach, within the article's header, a line that is nothing but a date."""
     labelled = page.labelled_dates()
     if labelled:
         return labelled[0][1], "page_field"
