@@ -188,14 +188,39 @@ class Exploration:
         request = self.search.request
         return (request.count if request is not None else None) or self.settings.report.top_k
 
+    def counted_note(self) -> str:
+        """What counts toward `items_wanted` in the hints' words: with the request's dates, only items that may be
+        of those dates ("; only papers that may be dated in 2024 count"); "" otherwise."""
+        request = self.search.request
+        if request is None or not request.has_dates():
+            return ""
+        days = self.settings.report.recent_days
+        dates = request.describe_dates(today=date.today(), recent_days=days, in_sentence=True)
+        return f"; only {self.settings.explore.item_kind}s that may be dated {dates} count"
+
+    def items_counted(self) -> int:
+        """The current site's collected items that count toward `items_wanted` in the hints: all of them, or, when
+        the request has dates, those not dated outside them (an undated one may still be of those dates) — ten
+        papers of other years leave a request for one year's papers as unmet as none."""
+        if self.search.current_site is None:
+            return 0
+        request = self.search.request
+        if request is None or not request.has_dates():
+            return self.web.item_count
+        today, recent_days = date.today(), self.settings.report.recent_days
+        return sum(
+            request.date_fit(item.date, today=today, recent_days=recent_days) != "outside" for item in self.web.items()
+        )
+
     def hint_state(self) -> HintState:
         site = self.search.current_site
-        items = self.web.item_count if site is not None else 0
+        items = self.items_counted() if site is not None else 0
         return HintState(
             subpages_left=self.subpages_left,
             items_collected=items,
             item_kind=self.settings.explore.item_kind,
             items_wanted=self.items_wanted,
+            counted_note=self.counted_note(),
             search_unused=site is not None
             and self.findings.can_search(site.url)
             and site.url not in self.findings.searched,

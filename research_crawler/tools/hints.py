@@ -24,6 +24,8 @@ class HintState(BaseModel):
     item_kind: str = "paper"
     #: How many items the report lists: the number the request asks for, else `report.top_k`.
     items_wanted: int = Field(10, ge=1)
+    #: What counts toward `items_wanted`, when not every item does ("; only papers that may be dated in 2024 count").
+    counted_note: str = ""
     #: The current site has a search form that the Planner has not used yet.
     search_unused: bool = False
 

@@ -39,3 +39,10 @@ def test_unknown_case_is_an_error() -> None:
 
 def test_with_hint_puts_the_hint_last() -> None:
     assert with_hint("result\n", "do this").splitlines()[-1] == "Hint: do this"
+
+
+def test_what_counts_is_said_when_not_every_item_does() -> None:
+    state = HintState(subpages_left=4, items_collected=0, counted_note="; only papers that may be dated in 2024 count")
+    text = hint("get_top_urls", "some", state)
+    assert "(as many as the report lists; only papers that may be dated in 2024 count)" in text
+    assert "0 of 10 papers collected so far" in text
