@@ -235,12 +235,26 @@ _OTHER_EVENT = re.compile(
 )
 
 
+#: Words before "author(s)" that make the label no kind of author ("About the author", "Author of the month").
+_NOT_AN_AUTHOR_KIND = frozenset({"about", "the", "for", "of", "to", "by", "an", "a", "this", "our", "your", "my"})
+
+
 def label_kind(text: str) -> FieldKind | None:
-    """What a label announces ("Author(s):" → authors), or None when `text` is no known label."""
+    """What a label announces ("Author(s):" → authors), or None when `text` is no known label. A kind of author
+    ("Main Author:", "Other Authors:", "Corresponding author:") announces authors as "Author:" does."""
     label = " ".join(text.strip().strip(":*").strip().casefold().split())
     if not label or len(label.split()) > _MAX_LABEL_WORDS:
         return None
     known = _LABELS.get(label) or _LABELS.get(label.rstrip(" :"))
     if known is None and _DATE_OF_EVENT.match(label):
         return "other" if _OTHER_EVENT.search(label) else "date"
+    words = label.split()
+    if (
+        known is None
+        and len(words) == 2
+        and words[0].isalpha()
+        and words[0] not in _NOT_AN_AUTHOR_KIND
+        and words[1] in {"author", "authors", "author(s)"}
+    ):
+        return "authors"
     return known

@@ -17,6 +17,7 @@ __all__ = [
     "MONTHS",
     "base_url",
     "document_base_url",
+    "in_page_frame",
     "is_web_url",
     "meta_content",
     "parse_html",
@@ -98,6 +99,32 @@ def document_base_url(root: Any, *, url: str | None) -> str | None:
         if with_base:
             return with_base
     return document_url
+
+
+#: Landmarks that are the page's frame wherever they are (its navigation, its sidebars).
+_FRAME_TAGS = frozenset({"nav", "aside"})
+#: The page's banner and footer: inside an article, a section or the main content they are that part's own (its
+#: title and byline, its notes), as HTML's landmark roles have it.
+_BANNER_TAGS = frozenset({"header", "footer"})
+_SECTIONING = frozenset({"article", "main", "section"})
+
+
+def in_page_frame(element: Any) -> bool:
+    """Whether `element` sits in the page's frame: inside a ``nav`` or ``aside``, or inside a ``header`` or
+    ``footer`` that is the page's own (not an article's, a section's or the main content's: an article's header
+    holds its title and byline)."""
+    ancestors = [a for a in element.iterancestors() if isinstance(a.tag, str)]
+    for index, ancestor in enumerate(ancestors):
+        tag = ancestor.tag.lower()
+        if tag in _FRAME_TAGS:
+            return True
+        if tag in _BANNER_TAGS and not any(
+            isinstance(a.tag, str)
+            and (a.tag.lower() in _SECTIONING or (a.get("role") or "").strip().lower() == "main")
+            for a in ancestors[index + 1 :]
+        ):
+            return True
+    return False
 
 
 def is_web_url(url: str | None) -> bool:

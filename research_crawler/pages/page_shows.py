@@ -355,6 +355,14 @@ def _labelled_parts(text: str) -> list[tuple[str, str]]:
     return [(label, value) for label, value in found if label and value.strip()]
 
 
+def _value_text(element: Any) -> str:
+    """A field's value as the page shows it: a list's items one after another, each apart ("Karimi, Ibrahim;
+    Moreno, Marta"), where their text alone would run together."""
+    items = [collapse_whitespace(item.text_content()) for item in element.iter("li")]
+    items = [item for item in items if item]
+    return "; ".join(items) if items else element.text_content()
+
+
 def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
     """Labelled values: `<dt>`/`<dd>` pairs, two-cell table rows, "Label: value" segments of a block ("Received:
     …; Published: …") and a label block followed by its value's block; and the blocks of author labels that stand
@@ -373,12 +381,12 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         definition = term.getnext()
         if definition is not None and definition.tag == "dd":
             label = collapse_whitespace(term.text_content())
-            add(label, definition.text_content(), positions.get(label, 0))
+            add(label, _value_text(definition), positions.get(label, 0))
     for row in root.iter("tr"):
         cells = [cell for cell in row if isinstance(cell.tag, str) and cell.tag in ("td", "th")]
         if len(cells) >= 2:
             label = collapse_whitespace(cells[0].text_content())
-            add(label, cells[1].text_content(), positions.get(label, 0))
+            add(label, _value_text(cells[1]), positions.get(label, 0))
     for index, block in enumerate(blocks):
         labelled = _labelled_parts(block.text)
         for label, value in labelled:

@@ -25,7 +25,7 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
-from research_crawler.pages.html_tree import parse_html
+from research_crawler.pages.html_tree import in_page_frame, parse_html
 from research_crawler.pages.metadata import ItemMetadata
 from research_crawler.pages.person_names import same_person, split_people
 
@@ -35,7 +35,6 @@ __all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_
 MIN_PAGES_BELOW = 3
 _FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib", ".ris")
 _ENTRIES = ("li", "tr", "article", "dd")
-_FRAMES = frozenset({"nav", "header", "footer", "aside"})
 #: Sources of authors read from tags the publisher wrote for the item itself.
 _PAGE_READINGS = frozenset({"page_heading", "page_field", "page_byline", "page_text", "trafilatura", "html_title"})
 
@@ -110,11 +109,11 @@ def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> boo
     tree = parse_html(html)
     if tree is None:
         return False
-    heading = next((h for h in tree.iter("h1") if not _in_frame(h)), None)
+    heading = next((h for h in tree.iter("h1") if not in_page_frame(h)), None)
     first = " ".join(authors[0].split())
     host = urlsplit(page_url).netloc
     for entry in tree.iter(*_ENTRIES):
-        if _in_frame(entry) or (heading is not None and any(node is heading for node in entry.iter("h1"))):
+        if in_page_frame(entry) or (heading is not None and any(node is heading for node in entry.iter("h1"))):
             continue
         if first not in " ".join(entry.text_content().split()):
             continue
@@ -141,7 +140,7 @@ def _entries_with_their_own_authors(html: str, page_url: str, authors: Sequence[
     host = urlsplit(page_url).netloc
     listed: set[str] = set()
     for entry in tree.iter(*_ENTRIES):
-        if _in_frame(entry):
+        if in_page_frame(entry):
             continue
         targets = set()
         for link in entry.iter("a"):
@@ -166,7 +165,3 @@ def _text_beside_links(entry: lxml.html.HtmlElement) -> list[str]:
         pieces.append(node.text or "")
         pieces.extend(child.tail or "" for child in node)
     return [cleaned for piece in pieces if (cleaned := " ".join(piece.split()).strip(" ,;—–-·|"))]
-
-
-def _in_frame(element: lxml.html.HtmlElement) -> bool:
-    return any(isinstance(a.tag, str) and a.tag.lower() in _FRAMES for a in element.iterancestors())

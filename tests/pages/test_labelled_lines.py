@@ -162,3 +162,18 @@ def test_the_page_s_suggested_citation_of_its_item_gives_the_year() -> None:
     assert found.date == "2016"
     other = body.replace(TITLE.lower(), "an earlier work on the same links")
     assert read_item_metadata(_page(other, title=f"Articles - {TITLE}"), url=URL).date is None
+
+
+def test_a_kind_of_author_labels_authors_and_a_list_in_a_field_is_read_name_by_name() -> None:
+    # a catalogue's record: "Main Author:" over one linked name, "Other Authors:" over a list of them in one cell
+    rows = (
+        "<tr><th>Main Author:</th><td><a href='/people?n=Roe'>Roe, Jana</a></td></tr>"
+        "<tr><th>Other Authors:</th><td><ul><li><a href='/people?n=Doe'>Doe, Alan</a></li>"
+        "<li><a href='/people?n=Poe'>Poe, Mira</a></li></ul></td></tr><tr><th>Published:</th><td>2023</td></tr>"
+    )
+    found = read_item_metadata(_page(f"<h1>{TITLE}</h1><table>{rows}</table>{TEXT}"), url=URL)
+    assert [name.split(",")[0] for name in found.authors] == ["Roe", "Doe", "Poe"]
+    assert found.date == "2023"
+    # "About the author" heads a biography, not a kind of author
+    bio = f"<h1>{TITLE}</h1>{TEXT}<dl><dt>About the author</dt><dd>Lena Roe teaches optics.</dd></dl>"
+    assert read_item_metadata(_page(bio), url=URL).authors == []

@@ -140,6 +140,22 @@ def test_a_books_table_of_contents_is_no_item_though_it_names_its_editors() -> N
     two = html.replace("<li><a href='/chapter/3'>", "<li><span>")
     assert index_page_reason(book, [], meta, html=two) is None
     assert index_page_reason(book, [], meta.model_copy(update={"abstract": "Flats…"}), html=html) is None
+def test_an_article_whose_heading_and_byline_sit_in_its_own_header_is_an_item() -> None:
+    # HTML's <header> inside an <article> is the article's (its title and byline), not the page's banner: the byline
+    # beside the article's category link is the article's own, not an entry's of a listing
+    post = f"{SITE}/2025/03/02/a-new-paper/"
+    html = (
+        "<html><body><header><p><a href='/'>Lab news</a></p></header><main><article><header><h1>A new paper on "
+        "mulch</h1><div>Posted on March 2, 2025 by <span>Press Office</span></div></header><p>Our paper on mulch "
+        "residues is out.</p><footer>Posted in <a href='/category/papers/'>Papers</a></footer></article></main>"
+        "<aside><ul><li><a href='/2025/01/09/winter-school/'>Winter school</a></li></ul></aside></body></html>"
+    )
+    meta = ItemMetadata(title="A new paper on mulch", authors=["Press Office"], sources={"authors": "page_byline"})
+    assert index_page_reason(post, [f"{SITE}/category/papers/"], meta, html=html) is None
+    # the same byline in an entry of a listing the page shows (its heading apart) still makes it a listing
+    listing = html.replace("<main><article><header><h1>A new paper on mulch</h1>", "<main><h1>News</h1><article>"
+                           "<header><h2>A new paper on mulch</h2>")  # fmt: skip
+    assert index_page_reason(post, [], meta.model_copy(update={"title": "News"}), html=listing) is not None
 
 
 def test_the_sites_own_name_read_as_an_author_does_not_make_an_index_an_item() -> None:
