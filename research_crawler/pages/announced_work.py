@@ -1,7 +1,7 @@
-"""The work a page announces: a news post or a blog entry whose heading names the news ("New paper out", "Congratulations
-to our team on a new paper") and whose text shows the work itself as a reference does, its title set in bold and its
-authors' names on the line below. A reader takes that title and those names for the work's, not the heading and the
-post's signature (a communications office, an editor).
+"""The work a page announces: a news post or a blog entry whose heading names the news ("New paper out",
+"Congratulations to our team on a new paper") and whose text shows the work itself as a reference does, its title
+set in bold and its authors' names on the line below. A reader takes that title and those names for the work's, not
+the heading and the post's signature (a communications office, an editor).
 
 Read from the page's structure, never from its words: one emphasised line of four words or more, alone at the start
 of its paragraph, with a line of people's names right after it (after a line break in the same paragraph, or as the

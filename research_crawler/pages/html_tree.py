@@ -119,8 +119,7 @@ def in_page_frame(element: Any) -> bool:
         if tag in _FRAME_TAGS:
             return True
         if tag in _BANNER_TAGS and not any(
-            isinstance(a.tag, str)
-            and (a.tag.lower() in _SECTIONING or (a.get("role") or "").strip().lower() == "main")
+            isinstance(a.tag, str) and (a.tag.lower() in _SECTIONING or (a.get("role") or "").strip().lower() == "main")
             for a in ancestors[index + 1 :]
         ):
             return True

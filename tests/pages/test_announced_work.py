@@ -42,7 +42,8 @@ def test_the_work_a_post_shows_as_a_reference_is_the_item_not_the_post(heading: 
 def test_a_post_with_no_reference_or_two_of_them_or_a_work_s_own_tags_keeps_its_own_reading() -> None:
     plain = read_item_metadata(_post("Summer school: applications open", ""), url=URL)
     assert plain.title == "Summer school: applications open"
-    two = f"<p><strong>{WORK}</strong><br>Ana Lopes</p><p><strong>Winter Ice and Diatom Succession</strong><br>Jon Berg</p>"
+    two = f"<p><strong>{WORK}</strong><br>Ana Lopes</p>"
+    two += "<p><strong>Winter Ice and Diatom Succession</strong><br>Jon Berg</p>"
     assert read_item_metadata(_post("Two new papers", two), url=URL).title == "Two new papers"
     # a bold line over a line that is no list of names is no reference
     emphasis = f"<p><strong>{WORK}</strong><br>Read the whole story in our newsletter</p>"
