@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Protocol, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-__all__ = ["PAGE_PARAMETERS", "listing_position", "next_listing_page"]
+__all__ = ["PAGE_PARAMETERS", "listing_position", "narrows_listing", "next_listing_page"]
 
 
 class _Link(Protocol):
@@ -81,3 +81,25 @@ def next_listing_page(page_url: str, links: Iterable[_L]) -> _L | None:
         if position[0] == listing and position[1] > number:
             numbered.append((position[1], link))
     return min(numbered, key=lambda entry: entry[0])[1] if numbered else None
+
+
+#: Query parameters that may show more entries of the same listing, not fewer (a page size, "show all").
+_MORE_ENTRIES = re.compile(r"size|rows|limit|per|count|show|num|max|all|expand", re.IGNORECASE)
+
+
+def narrows_listing(page_url: str, link_url: str) -> bool:
+    """Whether `link_url` narrows the listing at `page_url` (a search's results, a filtered list): the same address
+    with every parameter of the page's query and one or more added (a facet, a filter, a sort), none of which may
+    show more entries (a page size, "show all") or another page of it. When the page shows its listing whole (it
+    has no next page), such a link lists only entries the page shows already."""
+    page, link = urlsplit(page_url), urlsplit(link_url)
+    if (page.netloc, page.path) != (link.netloc, link.path) or not page.query:
+        return False
+    have = parse_qsl(page.query, keep_blank_values=True)
+    wanted = parse_qsl(link.query, keep_blank_values=True)
+    added = list(wanted)
+    for pair in have:
+        if pair not in added:
+            return False
+        added.remove(pair)
+    return bool(added) and not any(key.lower() in PAGE_PARAMETERS or _MORE_ENTRIES.search(key) for key, _ in added)

@@ -14,6 +14,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.graph import NavigationGraph
+from research_crawler.context.pagination import narrows_listing, next_listing_page
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.errors import ToolInputError
@@ -157,9 +158,17 @@ def save_links(
         entry = _parse_link_score(raw, page, result)
         if entry is not None:
             best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
+    # a listing shown whole (no next page) holds every entry its narrowed views (a facet, a filter) can list
+    whole = next_listing_page(page.final_url, page.links) is None
     for link_id, score in best.items():
         link = page.link(link_id)
         assert link is not None  # checked by _parse_link_score
+        if whole and narrows_listing(page.final_url, link.url):
+            result.rejected.append(
+                f"link {link_id} ({link.url[:200]}): narrows this page's list, which it shows whole (no next "
+                "page): it lists nothing this page does not; not queued"
+            )
+            continue
         if not link.same_site and not allow_offsite:
             result.off_site.append(link.url)
             continue

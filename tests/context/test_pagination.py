@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from research_crawler.context.pagination import listing_position, next_listing_page
+from research_crawler.context.pagination import listing_position, narrows_listing, next_listing_page
 
 SITE = "https://papers.example.org"
 
@@ -61,3 +61,20 @@ def test_no_next_page_on_the_last_page_nor_on_a_page_of_another_listing() -> Non
     other = [Link(f"{SITE}/search?q=smoke&page=2", "2")]  # a number of another listing says nothing of this one
     assert next_listing_page(f"{SITE}/papers?page=1", other) is None
     assert next_listing_page(f"{SITE}/papers/wp1", [Link(f"{SITE}/papers/wp2", "Next ›")]) is None  # an article's
+
+
+@pytest.mark.parametrize(
+    ("link", "narrows"),
+    [
+        (f"{SITE}/search?q=coral&filter=year%3A2024", True),  # a facet
+        (f"{SITE}/search?filter=year%3A2024&q=coral&sort=date", True),  # in any order, and a sort
+        (f"{SITE}/search?q=coral&rows=100", False),  # a page size shows more, not fewer
+        (f"{SITE}/search?q=coral&page=2", False),  # another page of it
+        (f"{SITE}/search?q=reef", False),  # another search
+        (f"{SITE}/search", False),  # the filter removed: a wider list
+        (f"{SITE}/browse?q=coral&filter=x", False),  # another address
+    ],
+)
+def test_a_link_that_narrows_a_listing_is_its_address_with_a_filter_added(link: str, narrows: bool) -> None:
+    assert narrows_listing(f"{SITE}/search?q=coral", link) is narrows
+    assert narrows_listing(f"{SITE}/", f"{SITE}/?subject=reefs") is False  # a page with no query is no result list

@@ -227,3 +227,21 @@ def test_a_link_naming_only_what_it_opens_of_a_citation_is_listed_with_that_cita
     anchors = {pending.url: pending.anchor_text for pending in web.top_urls(5)}
     assert anchors["http://papers.test/p/a.html"] == f"Abstract: {citation}"
     assert anchors["http://papers.test/teaching"] == "Teaching"
+
+
+def test_a_facet_of_a_result_list_shown_whole_is_not_queued_but_of_a_paged_one_it_is(web: WebContext) -> None:
+    search = "http://papers.test/search?q=coral"
+    links = [
+        ("http://papers.test/abs/1", "Coral bleaching in 2024", True),
+        (f"{search}&year=2024", "2024", True),  # a facet: the same results, fewer of them
+        ("http://papers.test/search?q=reef", "reef", True),  # another search
+    ]
+    scores = [{"id": 1, "score": 9}, {"id": 2, "score": 5}, {"id": 3, "score": 4}]
+    result = save_links(web, make_page(search, links), scores, state=STATE)
+    assert result.queued == ["http://papers.test/abs/1", "http://papers.test/search?q=reef"]
+    assert any("narrows this page's list, which it shows whole" in r for r in result.rejected)
+    # with a next page, the facet may list entries this page does not show
+    paged = WebContext.for_site(SITE)
+    links.append((f"{search}&page=2", "Next", True))
+    result = save_links(paged, make_page(search, links), scores, state=STATE)
+    assert f"{search}&year=2024" in result.queued
