@@ -24,7 +24,16 @@ from research_crawler.pages.page import Link, Page
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
-__all__ = ["MENU_PENALTY", "LinkScore", "SaveLinksResult", "TopURLs", "entry_anchor", "get_top_urls", "save_links"]
+__all__ = [
+    "MENU_PENALTY",
+    "LinkScore",
+    "SaveLinksResult",
+    "TopURLs",
+    "entry_anchor",
+    "get_top_urls",
+    "lists_nothing_new",
+    "save_links",
+]
 
 
 class TopURLs(BaseModel):
@@ -158,12 +167,11 @@ def save_links(
         entry = _parse_link_score(raw, page, result)
         if entry is not None:
             best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
-    # a listing shown whole (no next page) holds every entry its narrowed views (a facet, a filter) can list
-    whole = next_listing_page(page.final_url, page.links) is None
+    narrowed = lists_nothing_new(page)
     for link_id, score in best.items():
         link = page.link(link_id)
         assert link is not None  # checked by _parse_link_score
-        if whole and narrows_listing(page.final_url, link.url):
+        if narrowed(link.url):
             result.rejected.append(
                 f"link {link_id} ({link.url[:200]}): narrows this page's list, which it shows whole (no next "
                 "page): it lists nothing this page does not; not queued"
@@ -197,6 +205,14 @@ def save_links(
             result.already_known.append(link.url)
     result.message = with_hint(_describe(result), hint("save_links", "default", state))
     return result
+
+
+def lists_nothing_new(page: Page) -> Callable[[str], bool]:
+    """Whether a link of `page` only narrows the list the page shows whole (a facet, a filter or a sort of a result
+    list with no next page: `narrows_listing`), so that it lists nothing the page does not."""
+    if next_listing_page(page.final_url, page.links) is not None:
+        return lambda url: False
+    return lambda url: narrows_listing(page.final_url, url)
 
 
 #: How much of its entry a link named only by what it opens ("Abstract") carries into the Planner's list.

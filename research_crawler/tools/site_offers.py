@@ -25,7 +25,7 @@ from research_crawler.context.urls import is_same_site, shown_on_site, try_canon
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
-from research_crawler.tools.navigation import entry_anchor
+from research_crawler.tools.navigation import entry_anchor, lists_nothing_new
 
 __all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_sitemaps"]
 
@@ -132,8 +132,11 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
         return 0
     named: list[tuple[Link, int]] = []
     entry = ""
+    narrowed = lists_nothing_new(page)  # a year facet of a result list shown whole lists none of that year's new
     for link in page.links:
         if not link.same_site or not is_same_site(link.url, x.web.site_url) or link.url == page.final_url:
+            continue
+        if narrowed(link.url):
             continue
         if link.names_entry:  # "[Abstract]" after a citation: the work's first link, dated by its citation's one year
             cited = {int(y) for y in _YEAR.findall(_DAY.sub(" ", link.context))}

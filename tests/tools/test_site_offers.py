@@ -211,3 +211,21 @@ def test_a_citations_first_link_names_its_year_and_a_day_beside_a_link_none() ->
     collected.web.add_item(f"{SITE}p/a.html", title="Nitrate Leaching from Fields", description="", score=8,
                            found_on=page.url)  # fmt: skip
     assert offer_dated_links(collected, page) == 0, "a work collected already is not opened for its year"
+
+
+def test_a_year_facet_of_a_result_list_shown_whole_is_not_offered_but_of_a_paged_one_it_is() -> None:
+    # the search's results all on one page: its year facet lists only some of them again
+    results = f"{SITE}search?q=electrolytes"
+    links = [
+        Link(id=1, url=f"{results}&year=2024", text="2024", same_site=True),
+        Link(id=2, url=f"{results}&year=2023", text="2023", same_site=True),
+        Link(id=3, url=f"{SITE}toc/13/4", text="Issue 4 (2024)", same_site=True),
+    ]
+    page = Page(url=results, final_url=results, determination=Determination.OK, title="Search results", links=links)
+    x = exploring("Find papers on solid-state battery electrolytes published in 2024")
+    assert offer_dated_links(x, page) == 1
+    assert [entry.url for entry in offered(x)] == [f"{SITE}toc/13/4"]
+    pager = Link(id=4, url=f"{results}&page=2", text="Next", same_site=True)
+    paged = page.model_copy(update={"links": [*links, pager]})
+    x = exploring("Find papers on solid-state battery electrolytes published in 2024")
+    assert offer_dated_links(x, paged) == 2
