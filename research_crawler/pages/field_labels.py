@@ -235,8 +235,13 @@ _OTHER_EVENT = re.compile(
 )
 
 
-#: Words before "author(s)" that make the label no kind of author ("About the author", "Author of the month").
-_NOT_AN_AUTHOR_KIND = frozenset({"about", "the", "for", "of", "to", "by", "an", "a", "this", "our", "your", "my"})
+_AUTHOR_WORDS = frozenset({"author", "authors", "author(s)"})
+#: The roles an author label may name before "author(s)" ("Main Author:", "Other Authors:", "Corresponding author:");
+#: a heading such as "Top authors" or "Related authors" names people who are no authors of the item.
+_AUTHOR_ROLES = frozenset(
+    {"main", "other", "additional", "corresponding", "lead", "first", "senior", "last", "contributing", "personal",
+     "primary", "principal", "joint", "co", "secondary", "added"}
+)  # fmt: skip
 
 
 def label_kind(text: str) -> FieldKind | None:
@@ -249,12 +254,6 @@ def label_kind(text: str) -> FieldKind | None:
     if known is None and _DATE_OF_EVENT.match(label):
         return "other" if _OTHER_EVENT.search(label) else "date"
     words = label.split()
-    if (
-        known is None
-        and len(words) == 2
-        and words[0].isalpha()
-        and words[0] not in _NOT_AN_AUTHOR_KIND
-        and words[1] in {"author", "authors", "author(s)"}
-    ):
+    if known is None and len(words) == 2 and words[0] in _AUTHOR_ROLES and words[1] in _AUTHOR_WORDS:
         return "authors"
     return known

@@ -177,3 +177,6 @@ def test_a_kind_of_author_labels_authors_and_a_list_in_a_field_is_read_name_by_n
     # "About the author" heads a biography, not a kind of author
     bio = f"<h1>{TITLE}</h1>{TEXT}<dl><dt>About the author</dt><dd>Lena Roe teaches optics.</dd></dl>"
     assert read_item_metadata(_page(bio), url=URL).authors == []
+    # nor does a statistics box's "Top authors" over a table of its own
+    top = f"<h1>{TITLE}</h1>{TEXT}<table><tr><th>Top authors</th><td>Scholarly Output</td></tr></table>"
+    assert read_item_metadata(_page(top), url=URL).authors == []
