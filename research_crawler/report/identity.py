@@ -6,7 +6,11 @@ Two items are one work when
 - their titles are the same after normalisation (three words or more with the same first author, four or more
   when a first author is unknown) and their first authors do not disagree;
 - one is the other's PDF (named by its tags, or a file found on its page: "Download (PDF)"), or a citation of the
-  other met on the other's own page (a "Cite" string: the whole title with its authors or year around it).
+  other met on the other's own page (a "Cite" string: the whole title with its authors or year around it);
+- one is the other's companion: its title is the other's whole title (four words or more) with a label of at most
+  four words and no number set apart before or after it ("Data for: …", "… (code)", "Poster – …"), and their first
+  authors do not disagree: a repository's record of a work's data, code, slides or poster is that work's, not one
+  of its own. The work's copy is then the version of record, the companion listed in `also_at`.
 
 The merged item is the work's **version of record**, chosen by one rule whatever order the copies came in: a copy
 read from its own page before one known only from a listing; then a copy with a DOI and no arXiv identifier (the
@@ -133,6 +137,31 @@ class _Copy:
         )
 
 
+#: What sets a companion's label apart from the work's title it repeats: a colon, a dash, a bracket.
+_LABEL_MARK = re.compile(r"[:(\[\]–—]|\s-\s|\s-$|^-\s")
+#: The most words a companion's label ("Supplementary data for") holds.
+_LABEL_WORDS = 4
+
+
+def _companion(a: _Copy, b: _Copy) -> bool:
+    """Whether `a` is `b`'s companion (the rule in the module's docstring)."""
+    if len(b.title.split()) < 4 or a.title == b.title or (a.surname and b.surname and a.surname != b.surname):
+        return False
+    padded, whole = f" {a.title} ", f" {b.title} "
+    if whole not in padded:
+        return False
+    before, _, after = padded.partition(whole)
+    label = f"{before} {after}".split()
+    if not 1 <= len(label) <= _LABEL_WORDS or any(re.search(r"\d", word) for word in label):
+        return False
+    # the label, as the title writes it, is set apart from the work's title
+    start = a.item.title.casefold().find(b.item.title.strip().casefold())
+    if start < 0:
+        return False
+    written = a.item.title[:start] + " " + a.item.title[start + len(b.item.title.strip()) :]
+    return bool(_LABEL_MARK.search(written))
+
+
 def _same_title(a: _Copy, b: _Copy) -> bool:
     if not a.title or a.title != b.title:
         return False
@@ -163,7 +192,7 @@ def _same_work(a: _Copy, b: _Copy) -> bool:
     shared = a.identifiers & b.identifiers
     if shared and (_titles_agree(a.title, b.title) or shared & a.own_identifiers & b.own_identifiers):
         return True
-    return _same_title(a, b) or _cites(a, b) or _cites(b, a)
+    return _same_title(a, b) or _cites(a, b) or _cites(b, a) or _companion(a, b) or _companion(b, a)
 
 
 def same_work(a: ReportItem, b: ReportItem) -> bool:
@@ -194,7 +223,10 @@ def _record_rank(copy: _Copy) -> tuple[bool, bool, bool, int, int, str]:
 def version_of_record(copies: Sequence[ReportItem]) -> ReportItem:
     """The one item `copies` of a work become (the rule in the module's docstring); its rank and scores are those of
     the best-ranked copy."""
-    ordered = [copy.item for copy in sorted(map(_Copy.of, copies), key=_record_rank)]
+    read = [_Copy.of(copy) for copy in copies]
+    # a companion (a work's data, code, poster) is never the work's version of record
+    companions = {id(a) for a in read if any(_companion(a, b) for b in read if b is not a)}
+    ordered = [c.item for c in sorted(read, key=lambda c: (id(c) in companions, *_record_rank(c)))]
     record, best = ordered[0], min(copies, key=lambda item: item.rank)
     filled: dict[str, object] = {}
     sources = dict(record.metadata_sources)

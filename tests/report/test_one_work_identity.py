@@ -150,3 +150,20 @@ def test_a_file_found_on_a_works_untagged_page_is_that_work_and_the_page_is_the_
         assert merged.url == page.url and merged.title == page.title and merged.also_at == [pdf.url]
     elsewhere = pdf.model_copy(update={"found_on": f"{SITE}latest/"})  # a file on a listing names no work of its own
     assert len(merge_same_works([page, elsewhere])) == 2
+
+
+def test_a_works_data_code_or_poster_record_is_that_work_and_never_its_version_of_record() -> None:
+    sources = {"title": "citation", "authors": "citation", "date": "citation"}
+    paper = item(1, title="Deep Graph Kernels for Sparse Molecules", authors=["Ana Lee"], date="2024-05-03",
+                 metadata_sources=sources)  # fmt: skip
+    data = item(2, title="Data for: Deep Graph Kernels for Sparse Molecules", authors=["Ana Lee"], date="2024-05-01",
+                metadata_sources=sources, url=f"{SITE}abs/2-data")  # fmt: skip
+    code = item(3, title="Deep graph kernels for sparse molecules (code)", authors=["Lee, Ana"], url=f"{SITE}abs/3")
+    for order in itertools.permutations([data, paper, code]):
+        merged = merge_same_works(list(order))
+        assert [m.url for m in merged] == [paper.url]
+        assert sorted(merged[0].also_at) == sorted([data.url, code.url])
+    # another person's work of that title, a numbered part, or words run on without a mark are other works
+    assert not same_work(paper, data.model_copy(update={"authors": ["Kim Park"]}))
+    assert not same_work(paper, data.model_copy(update={"title": "Part 2: Deep Graph Kernels for Sparse Molecules"}))
+    assert not same_work(paper, data.model_copy(update={"title": "Learning Deep Graph Kernels for Sparse Molecules"}))
