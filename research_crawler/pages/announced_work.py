@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from research_crawler.pages.html_tree import in_page_frame
+from research_crawler.pages.metadata_sources import Reading
+from research_crawler.pages.page_shows import words_of
 from research_crawler.pages.person_names import is_person_name, split_people
 
-__all__ = ["AnnouncedWork", "announced_work"]
+__all__ = ["AnnouncedWork", "announced_work", "take_announced_work"]
 
 _EMPHASIS = ("strong", "b")
 _BLOCKS = frozenset({"p", "div", "li", "td", "dd", "blockquote"})
@@ -60,3 +62,27 @@ def _reference_at(emphasis: Any) -> AnnouncedWork | None:
     if not names or not all(is_person_name(name) for name in names):
         return None
     return title, names
+
+
+#: Sources that name a scholarly work itself (a page announcing one has only its own page's tags).
+_PAGE_ONLY_SOURCES = frozenset({"opengraph", "html_title", "page_heading", "page_byline", "page_text", "trafilatura"})
+
+
+def take_announced_work(
+    tree: Any, readings: list[Reading], values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
+) -> None:
+    """A page whose heading names news about a work, and which shows the work as a reference does (its title in
+    bold, its authors below: `announced_work`), gives that work's title and authors; never where tags of a work's
+    own (citation, Dublin Core, JSON-LD…) name one."""
+    if any(r.title and r.source not in _PAGE_ONLY_SOURCES for r in readings):
+        return
+    if sources.get("title", "html_title") not in _PAGE_ONLY_SOURCES:
+        return
+    work = announced_work(tree)
+    if work is None or words_of(work[0]) == words_of(values.get("title") or ""):
+        return
+    title, authors = work
+    if values.get("title"):
+        notes["title"] = f"the page's heading {values['title']!r} announces the work it shows as {title!r}"
+    values["title"], sources["title"] = title, "page_text"
+    values["authors"], sources["authors"] = authors, "page_text"

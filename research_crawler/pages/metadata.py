@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from research_crawler.pages.announced_work import announced_work
+from research_crawler.pages.announced_work import take_announced_work
 from research_crawler.pages.bylines import (
     agency_over_date,
     byline_above,
@@ -133,36 +133,12 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
         values["date"], sources["date"] = date, date_source
     if date_note:
         notes["date"] = date_note
-    _take_announced_work(tree, readings, values, sources, notes)
+    take_announced_work(tree, readings, values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
         if reading is not None:
             values[field], sources[field] = getattr(reading, field), reading.source
     return ItemMetadata(**values, sources=sources, notes=notes)
-
-
-#: Sources that name a scholarly work itself (a page announcing one has only its own page's tags).
-_PAGE_ONLY_SOURCES = frozenset({"opengraph", "html_title", "page_heading", "page_byline", "page_text", "trafilatura"})
-
-
-def _take_announced_work(
-    tree: Any, readings: list[Reading], values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
-) -> None:
-    """A page whose heading names news about a work, and which shows the work as a reference does (its title in
-    bold, its authors below: `announced_work`), gives that work's title and authors; never where tags of a work's
-    own (citation, Dublin Core, JSON-LD…) name one."""
-    if any(r.title and r.source not in _PAGE_ONLY_SOURCES for r in readings):
-        return
-    if sources.get("title", "html_title") not in _PAGE_ONLY_SOURCES:
-        return
-    work = announced_work(tree)
-    if work is None or words_of(work[0]) == words_of(values.get("title") or ""):
-        return
-    title, authors = work
-    if values.get("title"):
-        notes["title"] = f"the page's heading {values['title']!r} announces the work it shows as {title!r}"
-    values["title"], sources["title"] = title, "page_text"
-    values["authors"], sources["authors"] = authors, "page_text"
 
 
 # --- title ------------------------------------------------------------------------------------------------
