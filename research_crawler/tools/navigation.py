@@ -8,6 +8,7 @@ has can enter the queue: an LLM names links by their number, never by a URL it m
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Set
 from typing import Annotated
 
@@ -17,6 +18,7 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.pagination import narrows_listing, next_listing_page
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
+from research_crawler.context.web_entries import CollectedItem
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.cleanup import shorten
 from research_crawler.pages.language_links import switches_language
@@ -56,7 +58,9 @@ def get_top_urls(
     Returns:
         Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path; the page of
         an item already collected is marked "(collected)" and listed after the pages that may hold something new:
-        opening it finds no new item; a short anchor such as
+        opening it finds no new item — unless no author was read beside it and its title names a container of works
+        (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
+        works inside)", as opening it may reach the works it holds; a short anchor such as
         "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
         under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
@@ -65,11 +69,10 @@ def get_top_urls(
     top = _new_before_collected(web_context, k)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
-        collected = web_context.collected
         lines = [
             f"{n}. {shown_on_site(p.url, web_context.site_url)} — {p.anchor_text or '(no anchor text)'}"
             + _where_found(p, web_context.site_url, page_titles)
-            + (" (collected)" if p.url in collected else "")
+            + _collected_mark(web_context, p.url)
             for n, p in enumerate(top, 1)
         ]
         text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
@@ -83,9 +86,37 @@ def get_top_urls(
 
 def _new_before_collected(web_context: WebContext, k: int) -> list[PendingURL]:
     """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
-    that may hold something new: they would fill the Planner's short view with pages that add nothing."""
+    that may hold something new: they would fill the Planner's short view with pages that add nothing. A collected
+    container (`_is_container`) keeps its place: its page may list the works it holds."""
     in_order = web_context.top_urls(web_context.pending_count)
-    return sorted(in_order, key=lambda pending: pending.url in web_context.collected)[:k]  # a stable sort
+    collected = web_context.collected
+
+    def adds_nothing(pending: PendingURL) -> bool:
+        return pending.url in collected and not _is_container(collected[pending.url])
+
+    return sorted(in_order, key=adds_nothing)[:k]  # a stable sort
+
+
+#: How a title names a container of works rather than one work: "<Series>, Volume 15", "Vol. 3", "Issue 2",
+#: "Session 4B", "Proceedings of …" (a numbered volume, issue or session; never a bare "series", which papers on
+#: time series name too).
+_CONTAINER = re.compile(
+    r"\b(?:vol(?:ume)?\.?|issue|session|no\.)\s*(?:\d+[a-z]?|[ivxlc]+)\b|\bproceedings\b|\btable of contents\b",
+    re.IGNORECASE,
+)
+
+
+def _is_container(item: CollectedItem) -> bool:
+    """Whether a collected item is more likely a container of works (a volume, an issue, a session) than one work:
+    its title names one and no author was read beside it (a work's page names its authors; a volume's link does not)."""
+    return not item.authors and bool(_CONTAINER.search(item.title))
+
+
+def _collected_mark(web_context: WebContext, url: str) -> str:
+    item = web_context.collected.get(url)
+    if item is None:
+        return ""
+    return " (collected, may list works inside)" if _is_container(item) else " (collected)"
 
 
 #: An anchor this short ("2024", "March", "Next page") says little without the page it was on.
