@@ -123,6 +123,32 @@ def test_get_top_urls_lists_pages_that_may_hold_something_new_before_items_colle
                           "3. /abs/1 — Graph neural networks for molecules (collected)"]  # fmt: skip
 
 
+def test_a_collected_volume_keeps_its_place_as_a_page_that_may_list_works(web: WebContext) -> None:
+    # a volume's link stored as an item (no author read beside it) is a way to the works it holds, not a work read:
+    # it keeps its place in C's order; a collected work (its authors read), or a paper on time series, goes last
+    web.take(SITE)
+    links = [
+        ("http://papers.test/book/4", "Advances in Graph Learning, Volume 4", True),
+        ("http://papers.test/abs/1", "Graph neural networks for molecules", True),
+        ("http://papers.test/abs/2", "Graph models of time series", True),
+        ("http://papers.test/list/cs?skip=25", "next page", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 9}, {"id": 4, "score": 5}],
+               state=STATE)  # fmt: skip
+    web.add_item("http://papers.test/book/4", title="Advances in Graph Learning, Volume 4", score=8, found_on=page.url)
+    web.add_item("http://papers.test/abs/1", title="Graph neural networks for molecules", score=8, found_on=page.url,
+                 authors=["Ana Ruiz"])  # fmt: skip
+    web.add_item("http://papers.test/abs/2", title="Graph models of time series", score=8, found_on=page.url)
+    lines = get_top_urls(web, 4, state=STATE).message.splitlines()
+    assert lines[1:5] == [
+        "1. /book/4 — Advances in Graph Learning, Volume 4 (collected, may list works inside)",
+        "2. /list/cs?skip=25 — next page",
+        "3. /abs/1 — Graph neural networks for molecules (collected)",
+        "4. /abs/2 — Graph models of time series (collected)",
+    ]
+
+
 def test_get_top_urls_says_the_sites_search_is_unused_while_more_are_wanted(web: WebContext) -> None:
     save_links(web, make_page(), [{"id": 2, "score": 9.5}], state=STATE)
     unused = "search form has not been used yet"
