@@ -16,7 +16,8 @@ Usage: .venv/bin/python benchmarks/page_understanding.py [--part PART|all] [--co
        [--realweb DIR] [--quiet] [--out benchmarks/out/page_understanding.json]
 PART: dev, heldout (first batch), development2, heldout2 (second), development3, heldout3 (third), development4,
 heldout4 (fourth), development5, heldout5 (fifth), development6, heldout6 (sixth), development7, heldout7 (seventh),
-heldout8 (eighth, held out whole), development9, heldout9 (ninth), heldout10 (tenth, held out whole).
+heldout8 (eighth, held out whole), development9, heldout9 (ninth), heldout10 (tenth, held out whole), heldout11
+(eleventh, held out whole).
 """
 
 from __future__ import annotations
@@ -316,7 +317,7 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
 PARTS = (
     "dev", "heldout", "development2", "heldout2", "development3", "heldout3", "development4", "heldout4",
     "development5", "heldout5", "development6", "heldout6", "development7",
-    "heldout7", "heldout8", "development9", "heldout9", "heldout10",
+    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11",
 )
 
 
