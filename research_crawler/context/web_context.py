@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
+from research_crawler.context.urls import canonicalize_url, is_same_site, try_canonicalize_url
 from research_crawler.context.web_entries import (
     MAX_SCORE,
     MIN_SCORE,
@@ -246,6 +246,16 @@ class WebContext(BaseModel):
         self.pending.pop(canonical, None)
         self.discovered_urls.add(canonical)
         self.visited_urls.add(canonical)
+
+    def note_answered_from(self, final_url: str) -> None:
+        """The page just read answered from `final_url`, another address of this site (a redirect: "/" to "/en/"):
+        that address joins DU and leaves C, so it is never offered as a page still to read; reading it would read
+        the same page again. Nothing changes for an address off the site or already visited."""
+        canonical = try_canonicalize_url(final_url)
+        if canonical is None or canonical in self.visited_urls or not is_same_site(canonical, self.site_url):
+            return
+        self.pending.pop(canonical, None)
+        self.discovered_urls.add(canonical)
 
     def note_empty_page(self, url: str) -> None:
         """Record that the visited `url` showed nothing to read (a search of the site that matched nothing, a page

@@ -93,6 +93,9 @@ class ScraperChat:
         x.graph.add_page(page.final_url, determination=page.determination.value, title=page.title)
         if page.final_url != target.url:
             x.graph.add_page(target.url, determination=page.determination.value, title=page.title)
+            if page.ok:
+                with x.lock:  # the address it answered from is this page: never offered as another one
+                    x.web.note_answered_from(page.final_url)
         x.trace.emit("scrape", url=target.url, kind=target.kind, determination=page.determination.value)
         if not page.ok:
             x.stuck.record_scrape(new_links=0, new_items=0)
