@@ -34,7 +34,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT_DIR / "unfamiliar_sites.json")
     args = parser.parse_args()
     evaluation = args.out.with_suffix("")
-    shutil.rmtree(evaluation, ignore_errors=True)
+    ours = ("results.json", "table.md", "runs", "scratch")  # what a run of this benchmark leaves there
+    if evaluation.exists() and any(evaluation.iterdir()) and not any((evaluation / name).exists() for name in ours):
+        raise SystemExit(
+            f"{evaluation} holds something other than an earlier run of this benchmark (it replaces that folder): "
+            f"choose another --out, e.g. --out {evaluation.parent / 'unfamiliar_sites_run.json'}"
+        )
+    shutil.rmtree(evaluation, ignore_errors=True)  # an earlier run's evaluation (runs/, table.md, results.json)
     settings = Settings(runs_dir=evaluation / "scratch")
     settings.rerank.kind = "bm25"
     settings.fetch.per_host_delay_s = 0.0
