@@ -5,6 +5,7 @@ escapes it as it shows it.
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -102,9 +103,10 @@ class RunProgress:
 
     def _on_settings_not_restored(self, event: dict[str, Any]) -> str:
         names = ", ".join(str(name) for name in event.get("names", []))
+        run_dir = shlex.quote(str(event.get("run_dir") or "RUN_DIR"))
         return (
             f"Settings in the run directory not taken (yours are used): {names} — to choose one yourself: "
-            "research-crawler resume RUN_DIR --set NAME=VALUE"
+            f"research-crawler resume {run_dir} --set NAME=VALUE"
         )
 
     def _on_request(self, event: dict[str, Any]) -> str | None:

@@ -241,7 +241,7 @@ class ResearchSession:
                 )
                 trace.emit("run", action=action, query=search.query, backend=self.backend)
                 if not_restored:
-                    trace.emit("settings_not_restored", names=list(not_restored))
+                    trace.emit("settings_not_restored", names=list(not_restored), run_dir=str(run_dir))
                 try:
                     report = await asyncio.to_thread(
                         self._explore_and_report, exploration, pool, trace, reranker, previous_search

@@ -177,6 +177,14 @@ def test_progress_survives_malformed_events() -> None:
     assert progress.items == 2 and progress.model_calls == 1 and progress.current_site is None
 
 
+def test_the_line_on_settings_not_restored_names_the_command_for_this_run_directory() -> None:
+    line = RunProgress(subpage_limit=5).apply(
+        {"event": "settings_not_restored", "names": ["fetch.chromium_path"], "run_dir": "/tmp/my runs/r1"}
+    )
+    assert line is not None and "fetch.chromium_path" in line
+    assert "research-crawler resume '/tmp/my runs/r1' --set NAME=VALUE" in line
+
+
 def test_live_view_modes(settings: Settings) -> None:
     assert choose_view_mode(quiet=True, stdout_is_terminal=True) == "off"
     assert choose_view_mode(quiet=False, stdout_is_terminal=False) == "plain"

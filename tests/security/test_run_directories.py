@@ -181,6 +181,7 @@ def test_resume_never_sends_the_key_to_the_endpoint_run_json_names(
     events = [json.loads(line) for line in (run_dir / "trace.jsonl").read_text().splitlines()]
     noted = [event for event in events if event["event"] == "settings_not_restored"]
     assert noted and "models.base_url" in noted[-1]["names"]
+    assert noted[-1]["run_dir"] == str(run_dir), "the live view names the command with this run directory"
 
 
 def test_the_web_apps_resume_uses_the_servers_endpoint_and_says_what_it_ignored(
