@@ -40,6 +40,7 @@ from research_crawler.eval.page_corpus import (
     CorpusPage,
     PageLabels,
     author_count_matches,
+    exact_date_matches,
     find_page_corpus,
     first_author_matches,
     read_page_corpus,
@@ -106,15 +107,6 @@ SYSTEMS: dict[str, Callable[[str, str], dict[str, Any]]] = {
 
 
 # --- scoring ------------------------------------------------------------------------------------------------
-
-
-def exact_date_matches(labels: PageLabels, date: str | None) -> bool | None:
-    """Whether the labelled full date (YYYY-MM-DD) is the date read, or the label's own date as written (a month
-    where the page shows a run of days, "1-4 June 2004", and accepts either day); None when the label has no day."""
-    accepted = [value for value in (labels.date, *labels.date_also) if value and len(value) == 10]
-    if not accepted:
-        return None
-    return bool(date) and (str(date)[:10] in accepted or str(date) == labels.date)
 
 
 def score_item(labels: PageLabels, read: dict[str, Any]) -> dict[str, bool | None]:

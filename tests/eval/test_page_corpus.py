@@ -16,6 +16,7 @@ from research_crawler.eval.page_corpus import (
     PageLabels,
     Part,
     author_count_matches,
+    exact_date_matches,
     find_page_corpus,
     first_author_matches,
     read_page_corpus,
@@ -58,6 +59,15 @@ def test_first_author_count_and_year() -> None:
     nobody = PageLabels(page_kind="item", original_url="", authors_count=0, date=None, date_also=("none",))
     assert first_author_matches(nobody, []) and not first_author_matches(nobody, ["Someone Else"])
     assert year_matches(nobody, None) and not year_matches(nobody, "2020")
+
+
+def test_exact_date_accepts_no_date_only_where_the_label_accepts_none() -> None:
+    shown = PageLabels(page_kind="item", original_url="", date="2020-05-01")
+    assert exact_date_matches(shown, "2020-05-01T10:00:00") and not exact_date_matches(shown, "2020-05-02")
+    assert exact_date_matches(shown, None) is False
+    either = PageLabels(page_kind="item", original_url="", date="2020-05-01", date_also=("none",))
+    assert exact_date_matches(either, None) and not exact_date_matches(either, "2020-06-01")
+    assert exact_date_matches(PageLabels(page_kind="item", original_url="", date="2020-05"), "2020-05-01") is None
 
 
 def test_a_corpus_is_read_and_a_page_without_labels_is_an_error(tmp_path: Path) -> None:
