@@ -31,6 +31,9 @@ from research_crawler.eval.testbed.fresh_heldout8_review import Fresh8ReviewSite
 from research_crawler.eval.testbed.fresh_heldout9_agency import Fresh9AgencySite
 from research_crawler.eval.testbed.fresh_heldout9_funder import Fresh9FunderSite
 from research_crawler.eval.testbed.fresh_heldout9_group import Fresh9GroupSite
+from research_crawler.eval.testbed.fresh_heldout10_discovery import Fresh10DiscoverySite
+from research_crawler.eval.testbed.fresh_heldout10_events import Fresh10EventsSite
+from research_crawler.eval.testbed.fresh_heldout10_index import Fresh10IndexSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -82,6 +85,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh9-funder": Fresh9FunderSite,
     "fresh9-agency": Fresh9AgencySite,
     "fresh9-group": Fresh9GroupSite,
+    "fresh10-index": Fresh10IndexSite,
+    "fresh10-events": Fresh10EventsSite,
+    "fresh10-discovery": Fresh10DiscoverySite,
 }
 
 

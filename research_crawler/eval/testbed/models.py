@@ -56,6 +56,9 @@ Layout = Literal[
     "fresh9-funder",
     "fresh9-agency",
     "fresh9-group",
+    "fresh10-index",
+    "fresh10-events",
+    "fresh10-discovery",
 ]
 
 
