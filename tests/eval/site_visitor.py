@@ -45,9 +45,10 @@ def page_of(get: Served, site: str, path: str, cookies: dict[str, str] | None = 
     return response.text
 
 
-def visit(web: Testbed, site: str, robots_txt: str | None = None) -> set[str]:
+def visit(web: Testbed, site: str, robots_txt: str | None = None, *, scripted: bool = False) -> set[str]:
     """Paths a visitor reaches from the home page by the links a person clicks (facet and paging links included,
-    cookies kept), never typing a search and never fetching what robots.txt (the site's, or `robots_txt`) forbids."""
+    cookies kept), never typing a search and never fetching what robots.txt (the site's, or `robots_txt`) forbids;
+    `scripted`, with the links the page's script adds in a browser as well."""
     base = f"http://{site}.testbed.invalid"
     others = {name: f"http://{name}.invalid/" for name in web.site_names()}
     app = make_site_app(web, site, SiteLinks(own_base=base + "/", site_bases=others))
@@ -72,6 +73,7 @@ def visit(web: Testbed, site: str, robots_txt: str | None = None) -> set[str]:
             found += [value for name, value in response.headers if name.lower() == "location"]
         elif response.content_type.startswith("text/html"):
             found += [a.get("href") for a in lxml.html.fromstring(response.body).iter("a") if a.get("href")]
+            found += list(response.script_links) if scripted else []
         for href in found:
             absolute = urljoin(base + target, href).split("#")[0]
             if not absolute.startswith(base + "/") or not robots.can_fetch(absolute, "*"):
