@@ -149,7 +149,7 @@ class Fresh10EventsSite(SiteApp):
         others = " ".join(f'<a href="/category/{SEMINARS}/?year={y}">Show {y}</a>' for y in years if y != year)
         content = (
             f'<h1>Edge Learning Seminars</h1><p class="category-description">Talks on learning at the edge, usually '
-            f'on Tuesdays at 16:00 in room B-204.</p><div class="year-nav">{others}</div>'
+            f'at 16:00 in room B-204.</p><div class="year-nav">{others}</div>'
             f'<div class="event-list">{"".join(blocks)}</div>'
         )
         return self.page(title="Edge Learning Seminars", content=content, kind="category")
