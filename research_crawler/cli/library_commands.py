@@ -82,6 +82,16 @@ def _print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
+def _print_items(items: list[LibraryItem], *, title: str, as_json: bool) -> None:
+    """Items as one JSON list (--json) or as the library's table under `title`."""
+    from research_crawler.cli.library_view import show_items
+
+    if as_json:
+        _print_json([item.model_dump(mode="json") for item in items])
+    else:
+        show_items(console, items, title=title)
+
+
 # --- library list | search | show | export ---------------------------------------------------------------------
 
 
@@ -91,15 +101,11 @@ def list_command(
     ctx: typer.Context, library: LibraryOption = None, limit: LimitOption = 50, as_json: ListJsonOption = False
 ) -> None:
     """The items most recently seen, newest first."""
-    from research_crawler.cli.library_view import show_items
     from research_crawler.library.queries import list_items
 
     with _library(ctx, library) as (connection, path):
         items = list_items(connection, limit=limit)
-    if as_json:
-        _print_json([item.model_dump(mode="json") for item in items])
-    else:
-        show_items(console, items, title=f"{len(items)} item(s) in {path}")
+    _print_items(items, title=f"{len(items)} item(s) in {path}", as_json=as_json)
 
 
 @library_app.command("search")
@@ -112,15 +118,11 @@ def search_command(
     as_json: ListJsonOption = False,
 ) -> None:
     """Items whose title, authors, abstract, DOI or identity hold every word."""
-    from research_crawler.cli.library_view import show_items
     from research_crawler.library.queries import search_items
 
     with _library(ctx, library) as (connection, _):
         items = search_items(connection, text, limit=limit)
-    if as_json:
-        _print_json([item.model_dump(mode="json") for item in items])
-    else:
-        show_items(console, items, title=f"{len(items)} item(s) matching {text!r}")
+    _print_items(items, title=f"{len(items)} item(s) matching {text!r}", as_json=as_json)
 
 
 @library_app.command("show")
