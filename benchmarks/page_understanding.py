@@ -17,7 +17,7 @@ Usage: .venv/bin/python benchmarks/page_understanding.py [--part PART|all] [--co
 PART: dev, heldout (first batch), development2, heldout2 (second), development3, heldout3 (third), development4,
 heldout4 (fourth), development5, heldout5 (fifth), development6, heldout6 (sixth), development7, heldout7 (seventh),
 heldout8 (eighth, held out whole), development9, heldout9 (ninth), heldout10 (tenth, held out whole), heldout11
-(eleventh, held out whole).
+(eleventh, held out whole), heldout12 and heldout13 (twelfth and thirteenth, held out whole).
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
 PARTS = (
     "dev", "heldout", "development2", "heldout2", "development3", "heldout3", "development4", "heldout4",
     "development5", "heldout5", "development6", "heldout6", "development7",
-    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11",
+    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
 )
 
 

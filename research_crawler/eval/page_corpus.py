@@ -5,8 +5,8 @@ The corpus is data kept beside the project (``../shared/pagecorpus``, or ``$RESE
 part — ``dev`` (read while developing), ``heldout`` (chosen at random by a seeded script before any page was
 read, and never read while developing), ``development2``/``heldout2`` to ``development7``/``heldout7`` (later
 batches, split the same way), ``heldout8`` (a batch held out whole), ``development9``/``heldout9`` (the ninth
-batch, split the same way), ``heldout10`` and ``heldout11`` (a tenth and an eleventh batch held out whole, mostly
-pages of sites that are not academic) or ``dropped`` (with the reason).
+batch, split the same way), ``heldout10`` to ``heldout13`` (the tenth to the thirteenth batches, each held out
+whole, mostly pages of sites that are not academic) or ``dropped`` (with the reason).
 ``labels/<id>.json`` holds what a person read off the page: the kind of page, its title, first author's surname,
 number of authors and date for an item page; the links to the items for a listing; whether a person could search
 the site from it. No label comes from a parser. This module reads the corpus and says whether an answer agrees with a
@@ -45,7 +45,7 @@ PageKind = Literal["item", "listing", "search", "other", "blocked"]
 Part = Literal[
     "dev", "heldout", "development2", "heldout2", "development3", "heldout3", "development4", "heldout4",
     "development5", "heldout5", "development6", "heldout6", "development7",
-    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11", "dropped",
+    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "dropped",
 ]
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
