@@ -24,9 +24,10 @@ from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout9 import FRESH9_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout10 import FRESH10_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout11 import FRESH11_SITE_SPECS
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 
-#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of ten batches).
+#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of eleven batches).
 UNFAMILIAR = "unfamiliar"
 HELDOUT_SITES = frozenset(
     spec.name
@@ -42,6 +43,7 @@ HELDOUT_SITES = frozenset(
         FRESH8_SITE_SPECS,
         FRESH9_SITE_SPECS,
         FRESH10_SITE_SPECS,
+        FRESH11_SITE_SPECS,
     )
     for spec in batch
 )

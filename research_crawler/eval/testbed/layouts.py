@@ -34,6 +34,9 @@ from research_crawler.eval.testbed.fresh_heldout9_group import Fresh9GroupSite
 from research_crawler.eval.testbed.fresh_heldout10_discovery import Fresh10DiscoverySite
 from research_crawler.eval.testbed.fresh_heldout10_events import Fresh10EventsSite
 from research_crawler.eval.testbed.fresh_heldout10_index import Fresh10IndexSite
+from research_crawler.eval.testbed.fresh_heldout11_archive import Fresh11ArchiveSite
+from research_crawler.eval.testbed.fresh_heldout11_library import Fresh11LibrarySite
+from research_crawler.eval.testbed.fresh_heldout11_standards import Fresh11StandardsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -88,6 +91,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh10-index": Fresh10IndexSite,
     "fresh10-events": Fresh10EventsSite,
     "fresh10-discovery": Fresh10DiscoverySite,
+    "fresh11-standards": Fresh11StandardsSite,
+    "fresh11-archive": Fresh11ArchiveSite,
+    "fresh11-library": Fresh11LibrarySite,
 }
 
 

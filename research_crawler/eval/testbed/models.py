@@ -59,6 +59,9 @@ Layout = Literal[
     "fresh10-index",
     "fresh10-events",
     "fresh10-discovery",
+    "fresh11-standards",
+    "fresh11-archive",
+    "fresh11-library",
 ]
 
 

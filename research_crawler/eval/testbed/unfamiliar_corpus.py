@@ -25,6 +25,7 @@ from research_crawler.eval.testbed import fresh_heldout7 as fresh7
 from research_crawler.eval.testbed import fresh_heldout8 as fresh8
 from research_crawler.eval.testbed import fresh_heldout9 as fresh9
 from research_crawler.eval.testbed import fresh_heldout10 as fresh10
+from research_crawler.eval.testbed import fresh_heldout11 as fresh11
 from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
@@ -62,6 +63,7 @@ _PER_TOPIC = (
     | fresh8.FRESH8_PER_TOPIC
     | fresh9.FRESH9_PER_TOPIC
     | fresh10.FRESH10_PER_TOPIC
+    | fresh11.FRESH11_PER_TOPIC
 )
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
@@ -212,7 +214,9 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     own, own_near = unfamiliar_topics(fresh9.FRESH9_TOPICS_FILE)  # the ninth batch's topics: held out with it
     web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout9", fresh9.FRESH9_BATCH)
     own, own_near = unfamiliar_topics(fresh10.FRESH10_TOPICS_FILE)  # the tenth batch's topics: held out with it
-    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout10", fresh10.FRESH10_BATCH)
+    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout10", fresh10.FRESH10_BATCH)
+    own, own_near = unfamiliar_topics(fresh11.FRESH11_TOPICS_FILE)  # the eleventh batch's topics: held out with it
+    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout11", fresh11.FRESH11_BATCH)
 
 
 def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, stream: str, batch: Any) -> Testbed:
@@ -405,7 +409,8 @@ def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, 
                "fresh3": fresh3.fresh3_identity, "fresh4": fresh4.fresh4_identity,
                "fresh5": fresh5.fresh5_identity, "fresh6": fresh6.fresh6_identity,
                "fresh7": fresh7.fresh7_identity, "fresh8": fresh8.fresh8_identity,
-               "fresh9": fresh9.fresh9_identity, "fresh10": fresh10.fresh10_identity}  # fmt: skip
+               "fresh9": fresh9.fresh9_identity, "fresh10": fresh10.fresh10_identity,
+               "fresh11": fresh11.fresh11_identity}  # fmt: skip
     if layout.split("-")[0] in schemes:
         return schemes[layout.split("-")[0]](layout, day, serial, title)
     if layout == "consent-journal":

@@ -1,0 +1,117 @@
+"""HELD OUT, and fresh (eleventh batch): three more sites built as a standards and measurement institute's
+technical publications, a university's special collections (an archival finding-aid portal) and the university
+library's discovery catalogue are, on topics no other testbed site holds (`fresh_heldout11_topics.toml`), written
+with their requests and ground truth before the crawler was ever run on them. Do not read or tune anything to this
+module, to `fresh_heldout11_standards.py`, `fresh_heldout11_archive.py`, `fresh_heldout11_library.py` or the topics
+file: their first run is the measure.
+
+- Aldmoor Institute of Standards and Measurement (`fresh11-standards`, in `fresh_heldout11_standards.py`): a
+  NIST-like publications site: technical reports in versions (public drafts, each its own page with its date and
+  comment period, then the final, which may supersede an older withdrawn report and later gain errata), the work
+  being the report, not each draft; a publication search listing finals, drafts and withdrawn reports fifteen a page
+  newest release first (dates mm/dd/yyyy), with status, series and topic-area facets as links; a final's page gives
+  "Date Published" as month and year and the full dates only in its document history; working groups list their
+  reports; exports and the comment forms forbidden by robots.txt.
+- Halvergate University Special Collections (`fresh11-archive`, in `fresh_heldout11_archive.py`): an
+  ArchivesSpace-like portal: collections with finding aids, each arranged in series (minutes, correspondence and
+  photographs that are not works, beside series of reports and theses that are), a series listing its components
+  twenty a page, a component's page with its identifier, DACS-style dates ("2024 March 12"), creators written
+  surname first, a digital object to view, breadcrumbs; printable finding aids and the staff interface forbidden.
+- Halvergate Library Search (`fresh11-library`, in `fresh_heldout11_library.py`): a VuFind-like discovery layer:
+  results twenty a page with format, subject, year and language facets as links, journals, maps and films among the
+  books, theses and articles, a print record beside some online ones; a record page with year-only publication,
+  main author surname first, a holdings table, COinS, citation and staff-view tabs, and a "Get it" link that, for
+  the archive's reports the library catalogues too, leads to the archive's copy (one work, two sites).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research_crawler.eval.testbed.models import SiteSpec
+
+__all__ = [
+    "FRESH11_BATCH",
+    "FRESH11_PER_TOPIC",
+    "FRESH11_PLANS",
+    "FRESH11_SITE_SPECS",
+    "FRESH11_TOPICS_FILE",
+    "fresh11_identity",
+]
+
+#: The eleventh batch's own topics and near misses (the format of `unfamiliar_topics.toml`), held out with it.
+FRESH11_TOPICS_FILE = "fresh_heldout11_topics.toml"
+
+FRESH11_SITE_SPECS: tuple[SiteSpec, ...] = (
+    SiteSpec(
+        name="fresh11-standards",
+        title="Aldmoor Institute of Standards and Measurement",
+        layout="fresh11-standards",
+        tagline="Measurement science, reference data and technical guidance",
+        categories={
+            "mass-timber-fire": "Fire Safety Engineering",
+            "h2-embrittlement": "Materials Measurement",
+            "timber-other": "Fire Safety Engineering",
+            "hydrogen-other": "Materials Measurement",
+        },
+    ),
+    SiteSpec(
+        name="fresh11-archive",
+        title="Halvergate University Special Collections",
+        layout="fresh11-archive",
+        tagline="Archives, manuscripts and the university's own records",
+        categories={
+            "wool-mills": "Halvergate Textile Heritage Collection",
+            "stream-daylighting": "School of Geography and Environment Records",
+            "wool-other": "Halvergate Textile Heritage Collection",
+        },
+    ),
+    SiteSpec(
+        name="fresh11-library",
+        title="Halvergate Library Search",
+        layout="fresh11-library",
+        tagline="Books, articles, theses and more from Halvergate University Library",
+        categories={
+            "stream-daylighting": "Urban rivers -- Restoration",
+            "phonics-reading": "Reading (Primary) -- Phonetic method",
+            "phonics-other": "Reading (Primary) -- Phonetic method",
+            "stream-other": "Urban rivers -- Restoration",
+        },
+    ),
+)
+#: Each site's requests, as `unfamiliar_corpus.UNFAMILIAR_PLANS` writes them.
+FRESH11_PLANS: dict[str, tuple[str, ...]] = {
+    "fresh11-standards": ("topic", "recent", "year", "author"),
+    "fresh11-archive": ("topic", "recent", "year"),
+    "fresh11-library": ("topic", "cross:fresh11-archive", "author", "year"),
+}
+#: Papers per topic on each site (the archive and the library share works: at most 10 between them).
+FRESH11_PER_TOPIC: dict[str, tuple[int, int]] = {
+    "fresh11-standards": (5, 6),
+    "fresh11-archive": (4, 5),
+    "fresh11-library": (4, 5),
+}
+#: Works on two sites: the archive's reports and theses on one topic, catalogued by the library as well.
+FRESH11_SHARED: dict[tuple[str, str], tuple[str, ...]] = {
+    ("fresh11-archive", "fresh11-library"): ("stream-daylighting",)
+}
+#: What `unfamiliar_corpus` adds, from its own random stream: the sites, requests and shared works.
+FRESH11_BATCH = (FRESH11_SITE_SPECS, FRESH11_PLANS, FRESH11_SHARED)
+
+
+def fresh11_identity(layout: str, day: date, serial: int, title: str) -> tuple[str, str, str, str | None, str | None]:
+    """(key, path, PDF path, DOI, preprint id) of an item of the eleventh fresh batch."""
+    if layout == "fresh11-standards":
+        number = 8400 + 7 * serial
+        return f"TR.{number}", f"/pubs/tr/{number}/final", f"/docs/AISM.TR.{number}.pdf", None, None
+    if layout == "fresh11-archive":
+        component = 40000 + 13 * serial
+        return (
+            f"{component}",
+            f"/repositories/2/archival_objects/{component}",
+            f"/files/{component}/access.pdf",
+            None,
+            None,
+        )
+    record = 991000000 + 173 * serial
+    return f"{record}", f"/Record/{record}", f"/Record/{record}/Download", None, None
