@@ -1,8 +1,8 @@
 """HELD OUT, and fresh (eleventh batch): three more sites built as a standards and measurement institute's
-technical publications, a university's special collections (an archival finding-aid portal) and the university
-library's discovery catalogue are, on topics no other testbed site holds (`fresh_heldout11_topics.toml`), written
+technical publications, a university's special collections (an archival finding-aid portal) and a registry of
+studies are, on topics no other testbed site holds (`fresh_heldout11_topics.toml`), written
 with their requests and ground truth before the crawler was ever run on them. Do not read or tune anything to this
-module, to `fresh_heldout11_standards.py`, `fresh_heldout11_archive.py`, `fresh_heldout11_library.py` or the topics
+module, to `fresh_heldout11_standards.py`, `fresh_heldout11_archive.py`, `fresh_heldout11_registry.py` or the topics
 file: their first run is the measure.
 
 - Aldmoor Institute of Standards and Measurement (`fresh11-standards`, in `fresh_heldout11_standards.py`): a
@@ -17,11 +17,13 @@ file: their first run is the measure.
   photographs that are not works, beside series of reports and theses that are), a series listing its components
   twenty a page, a component's page with its identifier, DACS-style dates ("2024 March 12"), creators written
   surname first, a digital object to view, breadcrumbs; printable finding aids and the staff interface forbidden.
-- Halvergate Library Search (`fresh11-library`, in `fresh_heldout11_library.py`): a VuFind-like discovery layer:
-  results twenty a page with format, subject, year and language facets as links, journals, maps and films among the
-  books, theses and articles, a print record beside some online ones; a record page with year-only publication,
-  main author surname first, a holdings table, COinS, citation and staff-view tabs, and a "Get it" link that, for
-  the archive's reports the library catalogues too, leads to the archive's copy (one work, two sites).
+- Northmoor Trials Registry (`fresh11-registry`, in `fresh_heldout11_registry.py`): a ClinicalTrials.gov-like
+  study registry: condition categories list their studies ten a page, newest registration first (recruiting,
+  terminated and withdrawn studies without results among those whose results are posted); a study record in tabs
+  (details with dates of several kinds written "March 12, 2024": first submitted, study start, primary and study
+  completion, results first posted, last update; investigators; results with the results report and its
+  publications; a record history of versions); a results report the archive holds links to the archive's copy
+  (one work, two sites); downloads and the API forbidden by robots.txt.
 """
 
 from __future__ import annotations
@@ -62,20 +64,20 @@ FRESH11_SITE_SPECS: tuple[SiteSpec, ...] = (
         tagline="Archives, manuscripts and the university's own records",
         categories={
             "wool-mills": "Halvergate Textile Heritage Collection",
-            "stream-daylighting": "School of Geography and Environment Records",
+            "phonics-reading": "School of Education Records",
             "wool-other": "Halvergate Textile Heritage Collection",
         },
     ),
     SiteSpec(
-        name="fresh11-library",
-        title="Halvergate Library Search",
-        layout="fresh11-library",
-        tagline="Books, articles, theses and more from Halvergate University Library",
+        name="fresh11-registry",
+        title="Northmoor Trials Registry",
+        layout="fresh11-registry",
+        tagline="A public register of trials and studies in health, education and social care",
         categories={
-            "stream-daylighting": "Urban rivers -- Restoration",
-            "phonics-reading": "Reading (Primary) -- Phonetic method",
-            "phonics-other": "Reading (Primary) -- Phonetic method",
-            "stream-other": "Urban rivers -- Restoration",
+            "phonics-reading": "Education and Literacy",
+            "falls-exercise": "Injuries and Accidents",
+            "phonics-other": "Education and Literacy",
+            "falls-other": "Injuries and Accidents",
         },
     ),
 )
@@ -83,18 +85,17 @@ FRESH11_SITE_SPECS: tuple[SiteSpec, ...] = (
 FRESH11_PLANS: dict[str, tuple[str, ...]] = {
     "fresh11-standards": ("topic", "recent", "year", "author"),
     "fresh11-archive": ("topic", "recent", "year"),
-    "fresh11-library": ("topic", "cross:fresh11-archive", "author", "year"),
+    "fresh11-registry": ("topic", "cross:fresh11-archive", "author", "recent"),
 }
-#: Papers per topic on each site (the archive and the library share works: at most 10 between them).
+#: Papers per topic on each site (the archive and the registry share works: at most 10 between them).
 FRESH11_PER_TOPIC: dict[str, tuple[int, int]] = {
     "fresh11-standards": (5, 6),
     "fresh11-archive": (4, 5),
-    "fresh11-library": (4, 5),
+    "fresh11-registry": (4, 5),
 }
-#: Works on two sites: the archive's reports and theses on one topic, catalogued by the library as well.
-FRESH11_SHARED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("fresh11-archive", "fresh11-library"): ("stream-daylighting",)
-}
+#: Works on two sites: the archive's reports and theses on one topic, whose trials the registry
+#: holds with their results.
+FRESH11_SHARED: dict[tuple[str, str], tuple[str, ...]] = {("fresh11-archive", "fresh11-registry"): ("phonics-reading",)}
 #: What `unfamiliar_corpus` adds, from its own random stream: the sites, requests and shared works.
 FRESH11_BATCH = (FRESH11_SITE_SPECS, FRESH11_PLANS, FRESH11_SHARED)
 
@@ -113,5 +114,5 @@ def fresh11_identity(layout: str, day: date, serial: int, title: str) -> tuple[s
             None,
             None,
         )
-    record = 991000000 + 173 * serial
-    return f"{record}", f"/Record/{record}", f"/Record/{record}/Download", None, None
+    number = 20410 + 29 * serial
+    return f"NMR{number}", f"/study/NMR{number}", f"/study/NMR{number}/document/results-report.pdf", None, None

@@ -3,8 +3,8 @@ interfaces are (see `fresh_heldout11.py`; do not read or tune anything to it). C
 aids arranged in series: minutes, correspondence and photographs that are not works sit beside series of research
 reports and of theses that are (with closed examiners' files among the theses); a series lists its components twenty
 a page in archival order, each as "Title, 2024 March 12"; a component's page gives its identifier, DACS-style dates,
-creators written surname first, scope and contents, a digital object to view and breadcrumbs back up; a report the
-library catalogues too links to its catalogue record. Printable finding aids, request forms and the staff interface
+creators written surname first, scope and contents, a digital object to view and breadcrumbs back up; the report of
+a registered trial links to the trial's record. Printable finding aids, request forms and the staff interface
 are forbidden by robots.txt; a GET search covers the components.
 """
 
@@ -274,11 +274,11 @@ class Fresh11ArchiveSite(SiteApp):
             )
             return self.page(title=component.title, content=content, kind="component")
         creators = "".join(f"<li>{esc(inverted(a))} (Person)</li>" for a in item.authors)
-        library = [c for c in self.testbed.copies_of(item) if c.site != self.spec.name]
+        registered = [c for c in self.testbed.copies_of(item) if c.site != self.spec.name]
         also = "".join(
-            f'<p>Also catalogued: <a href="{attr(self.links.on_site(c.site, c.path))}">'
+            f'<p>Trial registration and results: <a href="{attr(self.links.on_site(c.site, c.path))}">'
             f"{esc(self.testbed.site(c.site).title)}</a></p>"
-            for c in library
+            for c in registered
         )
         kind = "Report" if series.title == "Research reports" else "Thesis"
         content = trail + (

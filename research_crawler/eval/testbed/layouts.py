@@ -35,7 +35,7 @@ from research_crawler.eval.testbed.fresh_heldout10_discovery import Fresh10Disco
 from research_crawler.eval.testbed.fresh_heldout10_events import Fresh10EventsSite
 from research_crawler.eval.testbed.fresh_heldout10_index import Fresh10IndexSite
 from research_crawler.eval.testbed.fresh_heldout11_archive import Fresh11ArchiveSite
-from research_crawler.eval.testbed.fresh_heldout11_library import Fresh11LibrarySite
+from research_crawler.eval.testbed.fresh_heldout11_registry import Fresh11RegistrySite
 from research_crawler.eval.testbed.fresh_heldout11_standards import Fresh11StandardsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
@@ -93,7 +93,7 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh10-discovery": Fresh10DiscoverySite,
     "fresh11-standards": Fresh11StandardsSite,
     "fresh11-archive": Fresh11ArchiveSite,
-    "fresh11-library": Fresh11LibrarySite,
+    "fresh11-registry": Fresh11RegistrySite,
 }
 
 

@@ -61,7 +61,7 @@ Layout = Literal[
     "fresh10-discovery",
     "fresh11-standards",
     "fresh11-archive",
-    "fresh11-library",
+    "fresh11-registry",
 ]
 
 
