@@ -15,8 +15,9 @@ file: their first run is the measure.
 - Halvergate University Special Collections (`fresh11-archive`, in `fresh_heldout11_archive.py`): an
   ArchivesSpace-like portal: collections with finding aids, each arranged in series (minutes, correspondence and
   photographs that are not works, beside series of reports and theses that are), a series listing its components
-  twenty a page, a component's page with its identifier, DACS-style dates ("2024 March 12"), creators written
-  surname first, a digital object to view, breadcrumbs; printable finding aids and the staff interface forbidden.
+  twenty a page, a component's page headed "Title, 2024 March 12" (so its schema.org JSON-LD names it) with its
+  identifier, DACS-style dates, creators written surname first, a digital object to view, breadcrumbs; printable
+  finding aids, request forms and the staff interface forbidden.
 - Northmoor Trials Registry (`fresh11-registry`, in `fresh_heldout11_registry.py`): a ClinicalTrials.gov-like
   study registry: condition categories list their studies ten a page, newest registration first (recruiting,
   terminated and withdrawn studies without results among those whose results are posted); a study record in tabs

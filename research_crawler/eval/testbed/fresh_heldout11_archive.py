@@ -2,7 +2,8 @@
 interfaces are (see `fresh_heldout11.py`; do not read or tune anything to it). Collections (resources) carry finding
 aids arranged in series: minutes, correspondence and photographs that are not works sit beside series of research
 reports and of theses that are (with closed examiners' files among the theses); a series lists its components twenty
-a page in archival order, each as "Title, 2024 March 12"; a component's page gives its identifier, DACS-style dates,
+a page in archival order, each as "Title, 2024 March 12", and so does a component's page in its heading and its
+schema.org JSON-LD (creators named surname first, the date as written); the page gives its identifier, DACS dates,
 creators written surname first, scope and contents, a digital object to view and breadcrumbs back up; the report of
 a registered trial links to the trial's record. Printable finding aids, request forms and the staff interface
 are forbidden by robots.txt; a GET search covers the components.
@@ -17,7 +18,7 @@ from typing import ClassVar
 
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.full_text import search_items
-from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc
+from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc, json_script
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp, paged
 
@@ -281,13 +282,27 @@ class Fresh11ArchiveSite(SiteApp):
             for c in registered
         )
         kind = "Report" if series.title == "Research reports" else "Thesis"
+        shown = f"{item.title}, {dacs(component.day)}"
         content = trail + (
-            f'<h1>{esc(item.title)}</h1><p class="badge">File</p>{facts}'
+            f'<h1>{esc(shown)}</h1><p class="badge">File</p>{facts}'
             f'<h2>Creator</h2><ul class="agents">{creators}</ul><h2>Scope and Contents</h2><p>{esc(item.abstract)}</p>'
             f"<h2>Extent</h2><p>1 digital file ({kind}, PDF)</p><h2>Digital Material</h2>"
             f'<p><a href="{attr(item.pdf_path)}">View digital object</a></p>{also}'
         )
-        return self.page(title=item.title, content=content, kind="component")
+        linked = {
+            "@context": "http://schema.org/",
+            "@id": self.links.absolute(component.path),
+            "@type": "ArchiveComponent",
+            "name": shown,
+            "identifier": component.identifier,
+            "isPartOf": self.links.absolute(series.path),
+            "description": item.abstract,
+            "creator": [{"@type": "Person", "name": inverted(a)} for a in item.authors],
+            "dateCreated": [dacs(component.day)],
+            "holdingArchive": {"@type": "ArchiveOrganization", "name": self.spec.title},
+        }
+        head = json_script(linked, script_type="application/ld+json")
+        return self.page(title=shown, content=content, kind="component", head=head)
 
     def _series(self, request: Request, collection: Collection, series: Series) -> Response:
         shown, pager = paged(request, series.components, PER_PAGE, lambda n: f"{series.path}?page={n}")
