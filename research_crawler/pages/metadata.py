@@ -403,7 +403,7 @@ def _decide_authors(
         if visible:
             values["authors"], sources["authors"] = visible, where
         elif title_index is not None and (
-            voted := not_publishers(authors_by_trafilatura(html, url=url, shows=page.shows))
+            voted := not_publishers(page.writers(authors_by_trafilatura(html, url=url, shows=page.shows)))
         ):
             # (only on a page that shows its item's title: a listing's first entry has authors too)
             values["authors"], sources["authors"] = voted, "trafilatura"
@@ -470,17 +470,19 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     if named:
         return named, "page_field"
     if title_index is not None:
-        above = byline_above(page.blocks, title_index)
+        above = page.writers(byline_above(page.blocks, title_index))
         byline = (
-            page.byline_after(title_index)
-            or _byline_past(page, title_index, heading=True)
+            page.writers(page.byline_after(title_index))
+            or page.writers(_byline_past(page, title_index, heading=True))
             or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
-            or dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
+            or page.writers(
+                dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
+            )
             or agency_over_date(page.blocks, title_index)
         )
         if byline:
             return byline, "page_byline"
-    marked = page.marked_authors()
+    marked = page.writers(page.marked_authors())
     if not marked and title_index is not None:
-        marked = signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index)
+        marked = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
     return marked, "page_byline"

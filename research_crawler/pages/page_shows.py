@@ -70,6 +70,9 @@ _CHROME_WORDS = frozenset(
     {"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead", "cookie"}
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})
+# HTML's link types for another page of a sequence or a taxonomy (WordPress writes rel="category tag" on every
+# category link, rel="prev"/"next" on the links to the neighbouring posts)
+_NAVIGATION_RELATIONS = frozenset({"next", "prev", "previous", "tag", "category"})
 
 _AUTHOR_ROLE = re.compile(
     r"(?P<name>[^\s,;()\[\]][^;()\[\]]{1,80}?)\s*¬?\s*[\[(](?:creator|author|autor(?:in)?|verfasser(?:in)?|"
@@ -102,6 +105,7 @@ class VisiblePage:
     fields: dict[FieldKind, list[tuple[int, str]]] = field(default_factory=dict)
     author_labels: list[int] = field(default_factory=list)
     marked: list[str] = field(default_factory=list)
+    navigation: frozenset[str] = frozenset()  # the words of links to other pages of the site's sequence or taxonomy
     _words: str = ""
     _compact: str = ""
 
@@ -114,6 +118,11 @@ class VisiblePage:
             return True
         compact = words.replace(" ", "")  # "K<sub>2</sub>LaCl<sub>5</sub>" shows "K2LaCl5"
         return len(compact) >= 6 and compact in self._compact
+
+    def writers(self, names: list[str]) -> list[str]:
+        """`names` without those that are the page's navigation (`navigation_links`): "Next Post", a category's
+        name ("Kit Reviews") or a tag's is a link to other pages, never a writer."""
+        return [name for name in names if words_of(name) not in self.navigation]
 
     def field_values(self, kind: FieldKind) -> list[str]:
         return [value for _, value in self.fields.get(kind, [])]
@@ -199,11 +208,23 @@ def read_visible_page(tree: Any) -> VisiblePage:
         blocks=blocks,
         title_element=title_element,
         marked=marked_authors(root, skip=lambda e: e.tag in _UNSEEN or _in_chrome(e)),
+        navigation=navigation_links(root),
     )
     page._words = " " + " ".join(block.words for block in blocks) + " "
     page._compact = page._words.replace(" ", "")
     page.fields, page.author_labels = _fields(root, blocks)
     return page
+
+
+def navigation_links(root: Any) -> frozenset[str]:
+    """The words of the links whose relation (HTML's ``rel``) says they lead to another page of the site's sequence
+    or taxonomy — the next or previous post, a tag, a category — and so name no person."""
+    found = set()
+    for link in root.iter("a", "link"):
+        if _NAVIGATION_RELATIONS.intersection((link.get("rel") or "").lower().split()):
+            words = words_of(collapse_whitespace(clean_text(link.text_content())))
+            found.update([words] if words else [])
+    return frozenset(found)
 
 
 @lru_cache(maxsize=8192)

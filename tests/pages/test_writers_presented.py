@@ -1,0 +1,52 @@
+"""What a page presents as its item's writers, on pages of the kinds news sites and blogs are made of: links that
+lead to other pages of the site (the next or previous post, a category, a tag) are never writers; a credit line
+in the byline's place names its writers as the page writes them, a person or a named group ("By Example Post
+Staff", "Example News wire services"); a labelled field in a sidebar of other stories names their writers, not
+the item's.
+
+Each page below is written for the test in the shape of a kind of page; none is a copy of a real one.
+"""
+
+from __future__ import annotations
+
+from research_crawler.pages.metadata import read_item_metadata
+
+URL = "https://news.example.org/2021/05/04/harbour-seals"
+TITLE = "Harbour seals return to the northern estuary"
+TEXT = "<p>" + "Counts along the estuary rose for the third spring running, the survey found this week. " * 3 + "</p>"
+
+
+def _page(header: str, *, after: str = "", aside: str = "") -> str:
+    return (
+        f"<!doctype html><html><head><title>{TITLE} | Example News</title></head><body>"
+        '<nav><a href="/">Home</a> <a href="/world">World</a></nav>'
+        f"<main><article><h1>{TITLE}</h1>{header}{TEXT}{after}</article>{aside}</main>"
+        "<footer>© 2021 Example News</footer></body></html>"
+    )
+
+
+def _authors(html: str) -> list[str]:
+    return [str(name) for name in read_item_metadata(html, url=URL).authors]
+
+
+def test_links_to_the_previous_and_next_post_are_no_byline() -> None:
+    """A blog's post navigation right under the title ("Previous Post", "Next Post") reads like two capitalised
+    words; its links say (rel="prev"/"next") they lead to other posts: the byline is the line after them."""
+    header = (
+        '<p><a href="/2021/04/28/other" rel="prev">Previous Post</a></p>'
+        '<p><a href="/2021/05/11/later" rel="next">Next Post</a></p>'
+        '<p>May 4, 2021 | by <a href="/author/dana">Dana</a></p>'
+    )
+    assert _authors(_page(header)) == ["Dana"]
+
+
+def test_a_category_link_in_the_meta_line_is_no_writer() -> None:
+    """"04/05/2021 Maria Lopez Wildlife, Field Notes": the date, the writer, then the post's categories, each a
+    link the page marks rel="category tag"; the writer is the one the markup calls the author."""
+    header = (
+        '<p class="meta"><a href="/2021/05/04/">04/05/2021</a> '
+        '<a class="author" rel="author" href="/author/maria-lopez/">Maria Lopez</a> '
+        '<a href="/category/wildlife/" rel="category tag">Wildlife</a>, '
+        '<a href="/category/field-notes/" rel="category tag">Field Notes</a></p>'
+    )
+    assert _authors(_page(header)) == ["Maria Lopez"]
