@@ -131,7 +131,9 @@ def dated_people(text: str) -> list[str]:
     "Dienstag, 13. Mai 2014, von Dr. Sebastian Brüggemann", "23.06.2016 um 16:14 Uhr - Markus Reuter - 91
     Ergänzungen": the line holds a date, and its first part without digits that reads as names is the byline,
     after no more than a word or two (a weekday, "Posted"). [] for any other line."""
-    if len(text.split()) > _DATELINE_WORDS or not dates_in_text(text) or _CITATION.search(text):
+    # (its words without its dates and times: "By Example Staff | May 4, 2021 at 2:26 PM - Updated May 4 at 4:46 PM")
+    words = [word for word in without_dates(text).split() if re.search(r"[^\W\d_]", word)]
+    if len(words) > _DATELINE_WORDS or not dates_in_text(text) or _CITATION.search(text):
         return []  # a citation line ("First Monday, Volume 25, Number 10 - 5 October 2020") names its journal
     for part in _dateline_parts(text):
         if not part or re.search(r"\d", part):

@@ -457,7 +457,11 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
     in_fields: list[str] = []
-    for value in page.field_values("authors"):
+    # (a labelled field in the page's chrome — "By" over a name in a sidebar of other stories — is another item's)
+    in_chrome = title_index is not None and not page.blocks[title_index].chrome
+    for index, value in page.fields.get("authors", []):
+        if in_chrome and page.blocks[index].chrome:
+            continue
         people = split_people(value) or ([value] if is_person_name(value) else [])
         in_fields += [name for name in people if not any(same_person(name, seen) for seen in in_fields)]
     # the longer list whole (a field's author list over an "Authors" section of one bio), then the names the other

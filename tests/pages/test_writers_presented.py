@@ -50,3 +50,23 @@ def test_a_category_link_in_the_meta_line_is_no_writer() -> None:
         '<a href="/category/field-notes/" rel="category tag">Field Notes</a></p>'
     )
     assert _authors(_page(header)) == ["Maria Lopez"]
+
+
+def test_a_by_label_in_a_sidebar_of_other_stories_names_their_writer_not_the_items() -> None:
+    """A sidebar of recent stories labels each one's writer ("By" over "Lee Park"); the story's own byline, a
+    staff credit, is what the page shows under its title."""
+    aside = (
+        '<aside class="sidebar"><h3>Recent stories</h3><h4><a href="/other">Storm closes the coast road</a></h4>'
+        "<div>By</div><h3>Lee Park</h3></aside>"
+    )
+    header = "<p>By Example News Staff | May 4, 2021 at 2:26 PM</p>"
+    assert _authors(_page(header, aside=aside)) == ["Example News Staff"]
+
+
+def test_a_dateline_that_gives_its_update_time_too_still_names_its_writer() -> None:
+    """"By <credit> | <date> at <time> - Updated <date> at <time>": long with its dates, short without them."""
+    header = (
+        "<p>A seal on the sand at dawn, seen from the north shore of the estuary this spring (Photo: Example)</p>"
+        "<p>By Example News Staff | May 4, 2021 at 2:26 PM HST - Updated May 4 at 4:46 PM</p>"
+    )
+    assert _authors(_page(header)) == ["Example News Staff"]
