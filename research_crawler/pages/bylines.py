@@ -14,9 +14,9 @@ from research_crawler.pages.person_names import begins_with_by, split_people
 
 __all__ = [
     "MAX_SKIPPED",
-    "agency_over_date",
     "between_names",
     "byline_above",
+    "credit_over_date",
     "dated_people",
     "dateline_near",
     "linked_names",
@@ -84,6 +84,9 @@ _SIGNED = re.compile(
     re.I,
 )
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
+_CREDIT_WORDS = 6  # a credit line's words after its "By": a capital first, no digits, no sentence's marks
+_DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
+_OUTLET_WORDS = 3
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
 _BEFORE_A_DATE = re.compile(r"\s+(?:on|le|am|den|el|il|du|at)$", re.I)  # the word that introduces a date
 # A blog theme's line under a post: "This entry was posted in News on May 3, 2016 by admin.", "Dieser Beitrag wurde
@@ -196,14 +199,28 @@ def byline_above(blocks: list[Any], index: int) -> list[str]:
     return []
 
 
-def agency_over_date(blocks: list[Any], index: int) -> list[str]:
-    """A news agency credited right under a title (block `index`) in capitals, over the date: "JIJI" / "Feb 18,
-    2020" — a corporate author, as wire services sign their reports ("AFP", "KYODO", "REUTERS")."""
+def credit_over_date(blocks: list[Any], index: int, *, names_site: Callable[[str], bool]) -> list[str]:
+    """The writers credited on the line right under a title (block `index`) and over its date line — where a news
+    page puts its byline: "VICTOR TANGERMANN, FUTURISM" (a writer, then the outlet the story comes from), "By
+    JERUSALEM POST STAFF", "Example News wire services", "JIJI". A person's name is read as a name; a credit that
+    names no person is one named group, as written, where the line says "by", names the site itself (its staff, its
+    wire desk: `names_site`) or is a wire service's word in capitals ("AFP", "KYODO")."""
     credit, dated = blocks[index + 1 : index + 2], blocks[index + 2 : index + 3]
-    if not credit or not dated or not _AGENCY.match(credit[0].text.strip()):
+    if not credit or not dated or credit[0].chrome or credit[0].heading:
         return []
     date_line = dated[0].text
-    return [credit[0].text.strip()] if len(date_line.split()) <= 6 and dates_in_text(date_line) else []
+    text = credit[0].text.strip()
+    if len(date_line.split()) > _DATE_LINE_WORDS or not dates_in_text(date_line) or dates_in_text(text):
+        return []
+    bare = _BY_WORD.sub("", text, count=1).strip() if begins_with_by(text) else text
+    if not bare[:1].isupper() or len(bare.split()) > _CREDIT_WORDS or re.search(r"[\d!?:;]", bare):
+        return []
+    head, comma, outlet = bare.partition(",")
+    if comma and len(people := split_people(head)) == 1 and len(outlet.split()) <= _OUTLET_WORDS:
+        return people  # the writer, then the outlet or agency the story comes from
+    if people := split_people(bare):
+        return people
+    return [bare] if begins_with_by(text) or _AGENCY.match(bare) or names_site(bare) else []
 
 
 def dateline_near(blocks: list[Any], index: int, *, before: int, after: int) -> list[str]:

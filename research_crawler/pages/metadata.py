@@ -17,11 +17,12 @@ import re
 from typing import Any
 
 from pydantic import BaseModel, Field
+from tld import get_fld
 
 from research_crawler.pages.announced_work import take_announced_work
 from research_crawler.pages.bylines import (
-    agency_over_date,
     byline_above,
+    credit_over_date,
     dated_people,
     dateline_near,
     owner_of_site,
@@ -125,7 +126,9 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     title, title_index = _decide_title(readings, page, values, sources, notes)
     if title:
         values["title"] = _without_container(title, container_names(tree))
-    _decide_authors(readings, page, title_index, (html, url, publisher_names(tree)), values, sources, notes)
+    publishers = publisher_names(tree)
+    site = _site_names(url, page, [*container_names(tree), *publishers])
+    _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
     date, date_source, date_note = decide_date(
         readings, page, title_index, html=html, url=url, title=values.get("title")
     )
@@ -375,15 +378,15 @@ def _decide_authors(
     readings: list[Reading],
     page: VisiblePage,
     title_index: int | None,
-    document: tuple[str, str, frozenset[str]],
+    document: tuple[str, str, frozenset[str], frozenset[str]],
     values: dict[str, Any],
     sources: dict[str, Any],
     notes: dict[str, str],
 ) -> None:
     """The authors by the rule of the module docstring. The publisher's name (`document`'s last part: what the page
     declares it, `publisher_names`) is an author only where the page shows it as the item's byline; a tag, a
-    second reader or the <title> that gives it alone names no writer."""
-    html, url, publishers = document
+    second reader or the <title> that gives it alone names no writer; `site` holds the site's own names."""
+    html, url, publishers, site = document
 
     def signed(names: list[str]) -> bool:  # a byline of the page's: a short line "By <name> …"
         return any(
@@ -398,7 +401,7 @@ def _decide_authors(
         return [] if not signed(names) and all(words_of(name) in publishers for name in names) else names
 
     tagged = next((r for r in readings if r.authors), None)
-    visible, where = _visible_authors(page, title_index)
+    visible, where = _visible_authors(page, title_index, site)
     if tagged is None:
         if visible:
             values["authors"], sources["authors"] = visible, where
@@ -440,6 +443,22 @@ def _decide_authors(
         values["authors"], sources["authors"] = tag_names, tagged.source
 
 
+def _site_names(url: str, page: VisiblePage, declared: list[str]) -> frozenset[str]:
+    """The names the site goes by, each reduced to its words without a leading "the": those its tags declare (site
+    name, publisher, journal), the part of its <title> after the last separator, and its domain's name."""
+    segments = _TITLE_SEPARATORS.split(page.title_element)
+    domain = get_fld(url, fail_silently=True, fix_protocol=True) or ""
+    names = [words_of(name).removeprefix("the ") for name in [*declared, *segments[1:][-1:], domain.partition(".")[0]]]
+    return frozenset(name for name in names if len(name.replace(" ", "")) >= 3)
+
+
+def _names_site(credit: str, site: frozenset[str]) -> bool:
+    """Whether a credit line names the site itself and more ("Example News wire services", "Example Post Staff"):
+    it begins with one of the site's names (spacing aside: "Detroit News" is the site "detroitnews")."""
+    compact = words_of(credit).removeprefix("the ").replace(" ", "")
+    return any(compact.startswith(name.replace(" ", "")) and compact != name.replace(" ", "") for name in site)
+
+
 def _names_the_site(names: list[str], page: VisiblePage) -> bool:
     """Whether a tag's authors are the site's name ("Helmholtz Klima" on "… | Helmholtz-Klima-Initiative"): every
     one is in the part of the <title> element after its last separator."""
@@ -448,7 +467,9 @@ def _names_the_site(names: list[str], page: VisiblePage) -> bool:
     return bool(site.strip()) and all(f" {words_of(name)} " in site for name in names)
 
 
-def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[str], MetadataSource]:
+def _visible_authors(
+    page: VisiblePage, title_index: int | None, site: frozenset[str] = frozenset()
+) -> tuple[list[str], MetadataSource]:
     """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
     one name a line), else the byline under the title, else the names its markup calls authors."""
     if page.lists_items():
@@ -482,7 +503,7 @@ def _visible_authors(page: VisiblePage, title_index: int | None) -> tuple[list[s
             or page.writers(
                 dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
             )
-            or agency_over_date(page.blocks, title_index)
+            or page.writers(credit_over_date(page.blocks, title_index, names_site=lambda text: _names_site(text, site)))
         )
         if byline:
             return byline, "page_byline"

@@ -70,3 +70,26 @@ def test_a_dateline_that_gives_its_update_time_too_still_names_its_writer() -> N
         "<p>By Example News Staff | May 4, 2021 at 2:26 PM HST - Updated May 4 at 4:46 PM</p>"
     )
     assert _authors(_page(header)) == ["Example News Staff"]
+
+
+def _under_title(credit: str, date: str = "May 4, 2021") -> list[str]:
+    return _authors(_page(f"<p>{credit}</p><p>{date}</p>"))
+
+
+def test_a_staff_credit_in_capitals_over_the_date_is_the_byline() -> None:
+    assert _under_title("By EXAMPLE NEWS STAFF", "MAY 4, 2021 10:43") == ["EXAMPLE NEWS STAFF"]
+
+
+def test_a_writer_then_the_outlet_the_story_comes_from_over_the_date_is_the_writer() -> None:
+    assert _under_title("DANA REED, SEAWATCH", "4 MAY 2021") == ["DANA REED"]
+
+
+def test_the_sites_own_desk_credited_over_the_date_is_one_named_author() -> None:
+    """"Example News wire services" in the byline's place: the site's name, then its desk — one author as written."""
+    assert _under_title("Example News wire services", "Published 11:11 PM EST May 4, 2021") == [
+        "Example News wire services"
+    ]
+
+
+def test_a_short_subtitle_over_the_date_credits_no_one() -> None:
+    assert _under_title("Counts rise again on the coast", "May 4, 2021") == []
