@@ -87,6 +87,8 @@ _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in c
 _CREDIT_WORDS = 6  # a credit line's words after its "By": a capital first, no digits, no sentence's marks
 _DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
 _OUTLET_WORDS = 3
+# "… on Monday": the word that introduces a date, and the weekday the date's part begins with
+_BEFORE_A_WEEKDAY = re.compile(r"\s+(?:on|le|am|el|il)\s+[^\W\d_]+$", re.I)
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
 _BEFORE_A_DATE = re.compile(r"\s+(?:on|le|am|den|el|il|du|at)$", re.I)  # the word that introduces a date
 # A blog theme's line under a post: "This entry was posted in News on May 3, 2016 by admin.", "Dieser Beitrag wurde
@@ -138,12 +140,13 @@ def dated_people(text: str) -> list[str]:
     words = [word for word in without_dates(text).split() if re.search(r"[^\W\d_]", word)]
     if len(words) > _DATELINE_WORDS or not dates_in_text(text) or _CITATION.search(text):
         return []  # a citation line ("First Monday, Volume 25, Number 10 - 5 October 2020") names its journal
-    for part in _dateline_parts(text):
+    parts = _dateline_parts(text)
+    for position, part in enumerate(parts):
         if not part or re.search(r"\d", part):
             continue
         people = split_people(part)
         if people:
-            return people
+            return people + _more_names(parts[position + 1 :])
         if organisation := _BY_ORGANISATION.match(part.strip()):
             return [organisation.group(1)]  # "By Wikimedia Foundation•15 January 2020": a corporate author
         if handle := _BY_HANDLE.match(part.strip()):
@@ -151,6 +154,21 @@ def dated_people(text: str) -> list[str]:
         if len(part.split()) > 2:
             return []
     return []
+
+
+def _more_names(parts: list[str]) -> list[str]:
+    """The names a dateline's byline goes on with after a comma ("By A , B on Monday, <date>"): each next part that
+    is names, up to the word that introduces the date ("on Monday") and no further."""
+    names: list[str] = []
+    for part in parts:
+        head, introduced = _BEFORE_A_WEEKDAY.subn("", part.strip())
+        people = split_people(head) if head and not re.search(r"\d", head) else []
+        if not people:
+            break
+        names += people
+        if introduced:
+            break
+    return names
 
 
 def _dateline_parts(text: str) -> list[str]:

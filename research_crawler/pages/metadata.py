@@ -500,9 +500,7 @@ def _visible_authors(
             page.writers(page.byline_after(title_index))
             or page.writers(_byline_past(page, title_index, heading=True))
             or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
-            or page.writers(
-                dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER)
-            )
+            or page.writers(dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER))
             or page.writers(credit_over_date(page.blocks, title_index, names_site=lambda text: _names_site(text, site)))
         )
         if byline:
