@@ -459,6 +459,14 @@ def _names_site(credit: str, site: frozenset[str]) -> bool:
     return any(compact.startswith(name.replace(" ", "")) and compact != name.replace(" ", "") for name in site)
 
 
+def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:
+    """The names an author field links, one person a link, where its value holds more than names ("Author: Jane
+    Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one."""
+    links = page.blocks[index].links if 0 <= index < len(page.blocks) else ()
+    people = [split_people(link) for link in links if link in value]
+    return [named[0] for named in people if len(named) == 1]
+
+
 def _names_the_site(names: list[str], page: VisiblePage) -> bool:
     """Whether a tag's authors are the site's name ("Helmholtz Klima" on "… | Helmholtz-Klima-Initiative"): every
     one is in the part of the <title> element after its last separator."""
@@ -483,7 +491,7 @@ def _visible_authors(
     for index, value in page.fields.get("authors", []):
         if in_chrome and page.blocks[index].chrome:
             continue
-        people = split_people(value) or ([value] if is_person_name(value) else [])
+        people = split_people(value) or ([value] if is_person_name(value) else []) or _linked_people(page, index, value)
         in_fields += [name for name in people if not any(same_person(name, seen) for seen in in_fields)]
     # the longer list whole (a field's author list over an "Authors" section of one bio), then the names the other
     # adds: a person it names already, written another way, is left out ("Izadpanah, H." / "Hossein Izadpanah")

@@ -99,3 +99,13 @@ def test_a_datelines_byline_of_two_writers_split_by_a_comma_names_both() -> None
     """ "By A , B on Monday, May 3rd, 2021 at 11:08 a.m.": the names run on past the comma up to "on Monday"."""
     header = '<p>By <a href="/staff/ann">Ann Lee</a> , <a href="/staff/bo">Bo Stone</a> on Monday, May 3rd, 2021 at 11:08 a.m.</p>'
     assert _authors(_page(header)) == ["Ann Lee", "Bo Stone"]
+
+
+def test_an_author_field_with_an_email_and_an_info_link_beside_the_name_gives_the_linked_name() -> None:
+    """"Author: Jane Roe [email protected] Authors Info & Affiliations" — a datasheet's field: the name is its link,
+    the e-mail (hidden by the site's protection) and the panel's link beside it name no one."""
+    header = (
+        '<p>Author: <a href="/author/roe">Jane Roe</a> <a href="/cdn-cgi/l/email-protection">[email protected]</a>'
+        '<a href="#affiliations">Authors Info &amp; Affiliations</a></p><p>Publication: Example Compendium</p>'
+    )
+    assert _authors(_page(header)) == ["Jane Roe"]
