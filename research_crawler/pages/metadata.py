@@ -80,6 +80,8 @@ _SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
 _SENTENCE_END = re.compile(r"\w[.!?](?:\s+|$)")  # "… systems. This chapter …": the end of a sentence
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
+# The vocabularies of the general web, whose author a CMS fills in for any post (not a scholarly publisher's).
+_WEB_VOCABULARIES = frozenset({"json_ld", "microdata", "rdfa", "dublin_core", "opengraph"})
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 
 
@@ -422,6 +424,12 @@ def _decide_authors(
     site_only = names_the_site and not signed(tag_names)
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
+        return
+    if not visible and shown == 0 and title_index is not None and tagged.source in _WEB_VOCABULARIES:
+        # a general web vocabulary's author (a CMS's account in JSON-LD or Dublin Core) on a page that shows its
+        # item and never names them: no byline a reader sees (a scholarly publisher's citation tags, written for
+        # indexers and often shown only by a script, are believed unshown)
+        notes["authors"] = f"the page never shows its {tagged.source} author {tag_names[0]!r} and names no writer"
         return
     # a tag's one author that is no person's name (the magazine's, "Makronom") against the people a byline shows
     organisation = len(tag_names) == 1 and not is_person_name(tag_names[0]) and not set(tag_keys) & set(seen_keys)

@@ -102,10 +102,36 @@ def test_a_datelines_byline_of_two_writers_split_by_a_comma_names_both() -> None
 
 
 def test_an_author_field_with_an_email_and_an_info_link_beside_the_name_gives_the_linked_name() -> None:
-    """"Author: Jane Roe [email protected] Authors Info & Affiliations" — a datasheet's field: the name is its link,
+    """ "Author: Jane Roe [email protected] Authors Info & Affiliations" — a datasheet's field: the name is its link,
     the e-mail (hidden by the site's protection) and the panel's link beside it name no one."""
     header = (
         '<p>Author: <a href="/author/roe">Jane Roe</a> <a href="/cdn-cgi/l/email-protection">[email protected]</a>'
         '<a href="#affiliations">Authors Info &amp; Affiliations</a></p><p>Publication: Example Compendium</p>'
     )
     assert _authors(_page(header)) == ["Jane Roe"]
+
+
+def _with_head(head: str, header: str = "<p>May 4, 2021</p>") -> str:
+    return _page(header).replace("</title>", f"</title>{head}", 1)
+
+
+_JSON_LD = (
+    '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+    f'"headline": "{TITLE}", "author": {{"@type": "Person", "name": "Noa Weller"}}}}</script>'
+)
+
+
+def test_a_json_ld_author_the_page_never_shows_is_no_byline() -> None:
+    """A press release: the CMS names the account that posted it in JSON-LD; the page shows its title and date and
+    names no writer anywhere — a reader sees no byline, so none is read."""
+    assert _authors(_with_head(_JSON_LD)) == []
+
+
+def test_a_json_ld_author_the_page_shows_is_kept() -> None:
+    assert _authors(_with_head(_JSON_LD, "<p>By Noa Weller, May 4, 2021</p>")) == ["Noa Weller"]
+
+
+def test_a_publishers_citation_author_is_believed_though_the_page_does_not_show_it() -> None:
+    """Citation tags are written for indexers by a scholarly publisher, whose page may show its authors only by a
+    script: they are believed unshown."""
+    assert _authors(_with_head('<meta name="citation_author" content="Weller, Noa">')) == ["Weller, Noa"]
