@@ -41,8 +41,8 @@ def test_links_to_the_previous_and_next_post_are_no_byline() -> None:
 
 
 def test_a_category_link_in_the_meta_line_is_no_writer() -> None:
-    """ "04/05/2021 Maria Lopez Wildlife, Field Notes": the date, the writer, then the post's categories, each a
-    link the page marks rel="category tag"; the writer is the one the markup calls the author."""
+    """The meta line "04/05/2021 Maria Lopez Wildlife, Field Notes": the date, the writer, then the post's
+    categories, each a    link the page marks rel="category tag"; the writer is the one the markup calls the author."""
     header = (
         '<p class="meta"><a href="/2021/05/04/">04/05/2021</a> '
         '<a class="author" rel="author" href="/author/maria-lopez/">Maria Lopez</a> '
@@ -64,7 +64,8 @@ def test_a_by_label_in_a_sidebar_of_other_stories_names_their_writer_not_the_ite
 
 
 def test_a_dateline_that_gives_its_update_time_too_still_names_its_writer() -> None:
-    """ "By <credit> | <date> at <time> - Updated <date> at <time>": long with its dates, short without them."""
+    """A dateline "By <credit> | <date> at <time> - Updated <date> at <time>": long with its dates, short without
+    them."""
     header = (
         "<p>A seal on the sand at dawn, seen from the north shore of the estuary this spring (Photo: Example)</p>"
         "<p>By Example News Staff | May 4, 2021 at 2:26 PM HST - Updated May 4 at 4:46 PM</p>"
@@ -85,7 +86,8 @@ def test_a_writer_then_the_outlet_the_story_comes_from_over_the_date_is_the_writ
 
 
 def test_the_sites_own_desk_credited_over_the_date_is_one_named_author() -> None:
-    """ "Example News wire services" in the byline's place: the site's name, then its desk — one author as written."""
+    """The credit "Example News wire services" in the byline's place: the site's name, then its desk — one author,
+    as written."""
     assert _under_title("Example News wire services", "Published 11:11 PM EST May 4, 2021") == [
         "Example News wire services"
     ]
@@ -96,13 +98,17 @@ def test_a_short_subtitle_over_the_date_credits_no_one() -> None:
 
 
 def test_a_datelines_byline_of_two_writers_split_by_a_comma_names_both() -> None:
-    """ "By A , B on Monday, May 3rd, 2021 at 11:08 a.m.": the names run on past the comma up to "on Monday"."""
-    header = '<p>By <a href="/staff/ann">Ann Lee</a> , <a href="/staff/bo">Bo Stone</a> on Monday, May 3rd, 2021 at 11:08 a.m.</p>'
+    """A dateline "By A , B on Monday, May 3rd, 2021 at 11:08 a.m.": the names run on past the comma, up to
+    "on Monday"."""
+    header = (
+        '<p>By <a href="/staff/ann">Ann Lee</a> , <a href="/staff/bo">Bo Stone</a> '
+        "on Monday, May 3rd, 2021 at 11:08 a.m.</p>"
+    )
     assert _authors(_page(header)) == ["Ann Lee", "Bo Stone"]
 
 
 def test_an_author_field_with_an_email_and_an_info_link_beside_the_name_gives_the_linked_name() -> None:
-    """ "Author: Jane Roe [email protected] Authors Info & Affiliations" — a datasheet's field: the name is its link,
+    """A datasheet's "Author: Jane Roe [email protected] Authors Info & Affiliations": the name is its link,
     the e-mail (hidden by the site's protection) and the panel's link beside it name no one."""
     header = (
         '<p>Author: <a href="/author/roe">Jane Roe</a> <a href="/cdn-cgi/l/email-protection">[email protected]</a>'
