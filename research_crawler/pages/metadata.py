@@ -467,6 +467,19 @@ def _names_site(credit: str, site: frozenset[str]) -> bool:
     return any(compact.startswith(name.replace(" ", "")) and compact != name.replace(" ", "") for name in site)
 
 
+def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> list[str]:
+    """The byline in the item's header: under the title, past what may come between, above it, in a dateline
+    near it, or the credit line over its date — none of them a navigation link."""
+    above = page.writers(byline_above(page.blocks, title_index))
+    return (
+        page.writers(page.byline_after(title_index))
+        or page.writers(_byline_past(page, title_index, heading=True))
+        or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
+        or page.writers(dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER))
+        or page.writers(credit_over_date(page.blocks, title_index, names_site=lambda text: _names_site(text, site)))
+    )
+
+
 def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:
     """The names an author field links, one person a link, where its value holds more than names ("Author: Jane
     Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one."""
@@ -487,17 +500,17 @@ def _visible_authors(
     page: VisiblePage, title_index: int | None, site: frozenset[str] = frozenset()
 ) -> tuple[list[str], MetadataSource]:
     """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
-    one name a line), else the byline under the title, else the names its markup calls authors."""
+    one name a line), else the byline under the title, else the names its markup calls authors. A labelled field in
+    the page's chrome ("By" over a name in a sidebar of other stories) gives way to a byline under the title."""
     if page.lists_items():
         return [], "page_field"
+    byline = _header_byline(page, title_index, site) if title_index is not None else []
     under_labels: list[str] = []
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
     in_fields: list[str] = []
-    # (a labelled field in the page's chrome — "By" over a name in a sidebar of other stories — is another item's)
-    in_chrome = title_index is not None and not page.blocks[title_index].chrome
     for index, value in page.fields.get("authors", []):
-        if in_chrome and page.blocks[index].chrome:
+        if byline and (index, value) in page.chrome_fields:
             continue
         people = split_people(value) or ([value] if is_person_name(value) else []) or _linked_people(page, index, value)
         in_fields += [name for name in people if not any(same_person(name, seen) for seen in in_fields)]
@@ -510,17 +523,8 @@ def _visible_authors(
     named = page.role_marked_authors()
     if named:
         return named, "page_field"
-    if title_index is not None:
-        above = page.writers(byline_above(page.blocks, title_index))
-        byline = (
-            page.writers(page.byline_after(title_index))
-            or page.writers(_byline_past(page, title_index, heading=True))
-            or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
-            or page.writers(dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER))
-            or page.writers(credit_over_date(page.blocks, title_index, names_site=lambda text: _names_site(text, site)))
-        )
-        if byline:
-            return byline, "page_byline"
+    if byline:
+        return byline, "page_byline"
     marked = page.writers(page.marked_authors())
     if not marked and title_index is not None:
         marked = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))

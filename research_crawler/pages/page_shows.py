@@ -104,6 +104,7 @@ class VisiblePage:
     title_element: str
     fields: dict[FieldKind, list[tuple[int, str]]] = field(default_factory=dict)
     author_labels: list[int] = field(default_factory=list)
+    chrome_fields: set[tuple[int, str]] = field(default_factory=set)  # the (index, value) of fields in the chrome
     marked: list[str] = field(default_factory=list)
     navigation: frozenset[str] = frozenset()  # the words of links to other pages of the site's sequence or taxonomy
     _words: str = ""
@@ -212,7 +213,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     )
     page._words = " " + " ".join(block.words for block in blocks) + " "
     page._compact = page._words.replace(" ", "")
-    page.fields, page.author_labels = _fields(root, blocks)
+    page.fields, page.author_labels, page.chrome_fields = _fields(root, blocks)
     return page
 
 
@@ -384,40 +385,46 @@ def _value_text(element: Any) -> str:
     return "; ".join(items) if items else element.text_content()
 
 
-def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int]]:
+def _fields(
+    root: Any, blocks: list[Block]
+) -> tuple[dict[FieldKind, list[tuple[int, str]]], list[int], set[tuple[int, str]]]:
     """Labelled values: `<dt>`/`<dd>` pairs, two-cell table rows, "Label: value" segments of a block ("Received:
     …; Published: …") and a label block followed by its value's block; and the blocks of author labels that stand
-    alone (their names follow, one block each). The index is the value's block (for rows and pairs, the label's)."""
+    alone (their names follow, one block each), and which fields sit in the page's chrome. The index is the value's
+    block (for rows and pairs, the label's)."""
     found: dict[FieldKind, list[tuple[int, str]]] = {}
     author_labels: list[int] = []
+    in_chrome: set[tuple[int, str]] = set()
     positions = {block.text: block.index for block in blocks}
 
-    def add(label: str, value: str, index: int) -> None:
+    def add(label: str, value: str, index: int, chrome: bool) -> None:
         kind = label_kind(label)
         value = collapse_whitespace(clean_text(value))
         if kind and value and len(value) < 2000:
             found.setdefault(kind, []).append((index, value))
+            if chrome:
+                in_chrome.add((index, value))
 
     for term in root.iter("dt"):
         definition = term.getnext()
         if definition is not None and definition.tag == "dd":
             label = collapse_whitespace(term.text_content())
-            add(label, _value_text(definition), positions.get(label, 0))
+            add(label, _value_text(definition), positions.get(label, 0), _in_chrome(term))
     for row in root.iter("tr"):
         cells = [cell for cell in row if isinstance(cell.tag, str) and cell.tag in ("td", "th")]
         if len(cells) >= 2:
             label = collapse_whitespace(cells[0].text_content())
-            add(label, _value_text(cells[1]), positions.get(label, 0))
+            add(label, _value_text(cells[1]), positions.get(label, 0), _in_chrome(row))
     for index, block in enumerate(blocks):
         labelled = _labelled_parts(block.text)
         for label, value in labelled:
-            add(label, value, index)
+            add(label, value, index, block.chrome)
         # a date label and its date in a line with no colon between ("First published on the web 26th September
         # 2016", "…, Available online 26 November 2014"), unless the line is a link: it dates the work it leads to
         written = None if labelled or block.text.strip() in block.links else date_label_in_line(block.text, label_kind)
         if written:
             labelled = [written]
-            add(*written, index)
+            add(*written, index, block.chrome)
         # (a menu's section heading, "Auteurs" over the site's writers, labels no value of the item)
         if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue
@@ -425,9 +432,9 @@ def _fields(root: Any, blocks: list[Block]) -> tuple[dict[FieldKind, list[tuple[
         if following and _tab_or_section(block, following[0]):
             continue
         if following and not label_kind(following[0].text) and not following[0].header_cell:
-            add(block.text, following[0].text, following[0].index)
+            add(block.text, following[0].text, following[0].index, block.chrome or following[0].chrome)
             # an author label stands over its names, one block each: "Authors:", or "Authors" as a heading or a
             # field's label of its own (never a tab or a link: those were passed over above)
             if label_kind(block.text) == "authors" and not block.chrome:
                 author_labels.append(index)
-    return found, author_labels
+    return found, author_labels, in_chrome
