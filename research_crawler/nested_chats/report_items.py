@@ -11,6 +11,8 @@ from datetime import date
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.citations import CitedFields, cited_fields
+from research_crawler.pages.declared_kind import declared_kind, names_another_kind
+from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination, Link
 from research_crawler.pages.person_names import split_people
@@ -76,7 +78,9 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     found, but no metadata is ever taken from a page that is not ``ok``, so a challenge page's title or
     tags can never stand in for the item's. None for an item whose link the URL guard refuses (it leads, or
     redirects, to a private address or another scheme): the report never sends a reader there; None for a
-    page that plainly lists other works rather than being one (`report/index_pages.py`); and None for an item whose
+    page that plainly lists other works rather than being one (`report/index_pages.py`); None for a page that
+    declares itself another kind of record than the one asked for ("Dataset", "Guidance" when papers are asked
+    for: `pages/declared_kind.py`); and None for an item whose
     page cannot be read and whose only title is a link's action ("Download (PDF)"): no title was ever read for it.
     """
     site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
@@ -115,6 +119,12 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
     if index is not None:  # a journal's volumes, a listing: no work, whatever the Collector took it for
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=f"a listing, not an item: {index}")
+        return None
+    wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind
+    kind = declared_kind(page.html, parse_html(page.html))
+    if kind is not None and names_another_kind(kind, wanted):  # "Dataset", "Guidance": another kind of record
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url,
+                     reason=f"its page declares it a {kind!r}, not a {wanted}")  # fmt: skip
         return None
     title = plain_text(meta.title)  # the publisher's title over the Collector's reading
     authors = [name for name in (plain_text(a) for a in meta.authors) if name]
