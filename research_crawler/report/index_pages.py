@@ -9,8 +9,11 @@ does; or the names read as its authors are those of an entry it lists — a list
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
 byline; or, naming no abstract or DOI, it lists three or more entries, each linking to a page of its own and
 naming people of its own beside that link (not the page's own names: a volume's editors), as a book's table of
-contents, a session's talks or a list of papers with their bylines does. Names that are only the site's own (the
-ones its ``<title>`` gives: "Soil Science | Strandline Preprints") are no author of the page. An item's own files
+contents, a session's talks or a list of papers with their bylines does; or, naming no author, abstract, DOI or file of
+its own, it links to another page of the site by a title (four words or more, not its own): a person's, an
+organisation's or a topic's page listing works, a news post about one — the work's own page is elsewhere.
+Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints") are no
+author of the page. An item's own files
 (its PDF, a figure) hang below some item pages too, so one or two such links say nothing. Nor is a link's action a
 work's title ("Download (PDF) - Accepted Version": `names_no_work`), nor the byline of the page it was found on
 ("Pablo Hussain, Kofi Torres", each name a link to a profile: `names_only_its_authors`): an item page's byline links
@@ -33,6 +36,8 @@ __all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
+#: The words of a link's text that name another work by its title rather than a section or an action.
+_TITLE_WORDS = 4
 _FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib", ".ris")
 _ENTRIES = ("li", "tr", "article", "dd")
 #: Sources of authors read from tags the publisher wrote for the item itself.
@@ -100,7 +105,37 @@ def index_page_reason(
             below.add(parts.path.rstrip("/"))
     if len(below) >= MIN_PAGES_BELOW:
         return f"it names no author or abstract and links to {len(below)} pages below it, as an index does"
+    if html and not meta.pdf_url and (titled := _titled_links(html, page_url, meta.title or page_title)):
+        return f"it names no author, abstract, DOI or file of its own and links to other pages by their titles " \
+               f"(“{titled[0]}”): a page about other works"  # fmt: skip
     return None
+
+
+def _titled_links(html: str, page_url: str, own_title: str) -> list[str]:
+    """The texts of the page's links, outside its frame, to other pages of the site named by a title (four words or
+    more, not the page's own title or main heading) — an organisation's, a person's or a topic's page listing
+    works, a news post about one — or nothing when the page links to a file of its own (a record of attachments)."""
+    tree = parse_html(html)
+    if tree is None:
+        return []
+    host = urlsplit(page_url).netloc
+    heading = next((h.text_content() for h in tree.iter("h1") if not in_page_frame(h)), "")
+    owns = [" ".join(re.findall(r"\w+", title.casefold())) for title in (own_title, heading)]
+    titled = []
+    for link in tree.iter("a"):
+        href = (link.get("href") or "").strip()
+        if not href or href.startswith(("#", "javascript:", "mailto:")) or in_page_frame(link):
+            continue
+        target = urljoin(page_url, href).split("#")[0]
+        if urlsplit(target).netloc != host or target == page_url.split("#")[0]:
+            continue
+        if is_file_address(target):
+            return []
+        text = " ".join(link.text_content().split())
+        words = " ".join(re.findall(r"\w+", text.casefold()))
+        if len(words.split()) >= _TITLE_WORDS and not any(own and (own in words or words in own) for own in owns):
+            titled.append(text)
+    return titled
 
 
 def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> bool:

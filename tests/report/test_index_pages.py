@@ -212,3 +212,46 @@ def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_arti
     web.add_item(surges, title="Dune Overwash and Storm Surges", score=9.0, found_on=f"{SITE}/publications/")
     chosen = choose_items(x, None, today=date(2025, 6, 1))
     assert [item.url for item in chosen.items] == [surges, article]
+
+
+def _entity_page(body: str) -> str:
+    return (
+        "<html><head><title>Tidal Lab</title></head><body><nav><a href='/'>Home</a> <a href='/people/'>People"
+        f"</a></nav><main>{body}</main><footer><a href='/about/'>About the Tidal Lab and its funders</a></footer>"
+        "</body></html>"
+    )
+
+
+def _reason(url: str, html: str) -> str | None:
+    return index_page_reason(url, [], ItemMetadata(title=None), html=html, page_title="Tidal Lab")
+
+
+def test_a_persons_page_listing_works_by_title_is_no_item() -> None:
+    html = _entity_page(
+        "<h1>Ines Novak</h1><p>Researcher.</p><h2>Latest</h2><ul>"
+        "<li><a href='/pub/kelp-loss/'>Kelp Forest Loss after Marine Heatwaves</a> (2024)</li>"
+        "<li><a href='/pub/seagrass/'>Seagrass Recovery in Sheltered Bays</a> (2023)</li></ul>"
+    )
+    reason = _reason(f"{SITE}/people/ines-novak/", html)
+    assert reason is not None and "Kelp Forest Loss after Marine Heatwaves" in reason
+
+
+def test_a_news_post_about_one_paper_is_no_item() -> None:
+    html = _entity_page(
+        "<h1>New paper out!</h1><p>May 3, 2024</p><p>Our paper <a href='/pub/kelp-loss/'>Kelp Forest Loss after "
+        "Marine Heatwaves</a> has been published. Well done, everyone!</p>"
+    )
+    assert _reason(f"{SITE}/news/new-paper/", html) is not None
+
+
+def test_a_record_with_its_own_file_or_linking_only_itself_and_sections_is_an_item() -> None:
+    with_file = _entity_page(
+        "<h1>Kelp Forest Loss after Marine Heatwaves</h1><p>From: <a href='/org/'>Office for Coastal Research "
+        "and Monitoring</a></p><p><a href='/media/kelp.pdf'>Kelp Forest Loss after Marine Heatwaves</a></p>"
+    )
+    assert _reason(f"{SITE}/pub/kelp-loss/", with_file) is None
+    own_only = _entity_page(
+        "<h1>Kelp Forest Loss after Marine Heatwaves</h1><p>2024</p><p><a href='/pub/kelp-loss/summary'>Kelp "
+        "Forest Loss after Marine Heatwaves: summary</a> · <a href='/pub/kelp-loss/cite'>Cite</a></p>"
+    )
+    assert _reason(f"{SITE}/pub/kelp-loss/", own_only) is None
