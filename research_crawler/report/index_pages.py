@@ -3,7 +3,9 @@ subject's list of years, a listing that other items were found on. A report neve
 model may take a journal's or a collection's name, shown like a title, for a paper's).
 
 Read from what the page is, never from its words: other collected items were found on it (an item's own PDF, found
-on its page, says nothing); or it names no author, abstract or DOI of its own and links to several pages below its
+on its page, says nothing, nor does a link up to its section or home: navigation, listed nowhere); or, titled by no
+tag of its own, its main heading only names a kind of page ("Publications", "Search results", "Volume 5, Issue 3");
+or it names no author, abstract or DOI of its own and links to several pages below its
 own address (``/journal/x`` → ``/journal/x/volume/2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy
 does; or the names read as its authors are those of an entry it lists — a list item, a table row or a card apart
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
@@ -28,11 +30,20 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
+from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS
 from research_crawler.pages.html_tree import in_page_frame, parse_html
 from research_crawler.pages.metadata import ItemMetadata
 from research_crawler.pages.person_names import same_person, split_people
 
-__all__ = ["MIN_PAGES_BELOW", "index_page_reason", "is_file_address", "names_no_work", "names_only_its_authors"]
+__all__ = [
+    "MIN_PAGES_BELOW",
+    "index_page_reason",
+    "is_file_address",
+    "links_up",
+    "names_a_kind_of_page",
+    "names_no_work",
+    "names_only_its_authors",
+]
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
@@ -66,6 +77,22 @@ def names_only_its_authors(title: str, authors: Sequence[str]) -> bool:
     return bool(names and authors) and all(any(same_person(name, author) for author in authors) for name in names)
 
 
+def links_up(url: str, from_url: str) -> bool:
+    """Whether `url` is a page above `from_url` on its site (its section "/publication/" above
+    "/publication/a-paper/", its home): a link up a hierarchy is navigation, never a work listed there."""
+    there, here = urlsplit(url), urlsplit(from_url)
+    above = [part for part in there.path.split("/") if part]
+    below = [part for part in here.path.split("/") if part]
+    return there.netloc == here.netloc and not there.query and len(above) < len(below) and below[: len(above)] == above
+
+
+def names_a_kind_of_page(heading: str) -> bool:
+    """Whether a page's main `heading` is only words naming a kind of page or a part of one ("Publications",
+    "Search results", "Table of contents"): a listing's heading, never a work's title."""
+    words = re.findall(r"[^\W\d_]+", heading.casefold())
+    return bool(words) and all(word in GENERIC_HEADING_WORDS for word in words)
+
+
 def is_file_address(url: str) -> bool:
     """Whether `url` names a file (a PDF, a document, an archive) rather than a page: an item page's own download."""
     return urlsplit(url).path.lower().endswith(_FILE_SUFFIXES)
@@ -87,6 +114,9 @@ def index_page_reason(
         return "other items were found listed on it"
     if meta.abstract or meta.doi:
         return None
+    titled_by_tags = meta.sources.get("title") not in (None, *_PAGE_READINGS)  # citation_title names a work
+    if html and not titled_by_tags and (heading := _main_heading(html)) and names_a_kind_of_page(heading):
+        return f"its main heading (“{heading}”) names a kind of page, not a work"
     authors = [name for name in meta.authors if name.casefold() not in page_title.casefold()]
     tagged = meta.sources.get("authors") not in _PAGE_READINGS
     if authors and not tagged and html and _byline_of_an_entry(html, page_url, authors):
@@ -109,6 +139,13 @@ def index_page_reason(
         return f"it names no author, abstract, DOI or file of its own and links to other pages by their titles " \
                f"(“{titled[0]}”): a page about other works"  # fmt: skip
     return None
+
+
+def _main_heading(html: str) -> str:
+    """The text of the page's first main heading outside its frame, or ""."""
+    tree = parse_html(html)
+    heading = next((h for h in tree.iter("h1") if not in_page_frame(h)), None) if tree is not None else None
+    return " ".join(heading.text_content().split()) if heading is not None else ""
 
 
 def _titled_links(html: str, page_url: str, own_title: str) -> list[str]:

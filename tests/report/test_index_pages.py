@@ -255,3 +255,50 @@ def test_a_record_with_its_own_file_or_linking_only_itself_and_sections_is_an_it
         "Forest Loss after Marine Heatwaves: summary</a> · <a href='/pub/kelp-loss/cite'>Cite</a></p>"
     )
     assert _reason(f"{SITE}/pub/kelp-loss/", own_only) is None
+
+
+def test_a_list_headed_publications_is_no_item_though_its_first_byline_reads_as_its_authors() -> None:
+    html = _entity_page(
+        "<h1>Publications</h1><div class='row'><a href='/people/novak/'>Ines Novak</a>, Tariq Bello (2024). "
+        "<a href='/pub/kelp/'>Kelp Forest Loss after Marine Heatwaves</a>. Marine Letters.</div>"
+    )
+    meta = ItemMetadata(title="Publications | Tidal Lab", authors=["Ines Novak", "Tariq Bello"])
+    reason = index_page_reason(f"{SITE}/pub/", [], meta, html=html, page_title="Publications | Tidal Lab")
+    assert reason is not None and "“Publications”" in reason
+    tagged = ItemMetadata(title="Abstract", authors=["Ines Novak"], sources={"title": "citation"})
+    assert index_page_reason(f"{SITE}/pub/kelp/", [], tagged, html=_entity_page("<h1>Abstract</h1>")) is None
+
+
+def test_a_section_link_taken_for_an_item_does_not_make_the_work_page_it_was_found_on_a_listing() -> None:
+    # the model stored the paper page's link up to its section ("Journal article" → /pub/) and its PDF: the paper
+    # lists nothing; the section's page is no work; the PDF is the paper's
+    article, section, pdf = f"{SITE}/pub/kelp/", f"{SITE}/pub/", f"{SITE}/pub/kelp/kelp.pdf"
+    article_html = _entity_page(
+        "<h1>Kelp Forest Loss after Marine Heatwaves</h1><p>Ines Novak, Tariq Bello</p><p>Mar 16, 2024</p>"
+        "<p><a href='/pub/kelp/kelp.pdf'>PDF</a></p><h3>Abstract</h3><p>Kelp forests shrank after each heatwave "
+        "we followed.</p><p>Type</p><p><a href='/pub/'>Journal article</a></p>"
+    )
+    section_html = _entity_page(
+        "<h1>Publications</h1><div class='row'>Ines Novak, Tariq Bello (2024). <a href='/pub/kelp/'>Kelp Forest "
+        "Loss after Marine Heatwaves</a>.</div>"
+    )
+    pages = {
+        url: Page(
+            url=url, final_url=url, determination=Determination.OK, html=html, title=title,
+            links=build_page_view(html, url=url).links,
+        )
+        for url, html, title in (
+            (article, article_html, "Kelp Forest Loss after Marine Heatwaves | Tidal Lab"),
+            (section, section_html, "Publications | Tidal Lab"),
+        )
+    }  # fmt: skip
+    pages[pdf] = Page(url=pdf, final_url=pdf, determination=Determination.OK, title="", html="",
+                      content_type="application/pdf")  # fmt: skip
+    web = WebContext.for_site(f"{SITE}/")
+    web.add_item(article, title="Kelp Forest Loss after Marine Heatwaves", score=8.0, found_on=article)
+    web.add_item(section, title="Journal article", score=7.0, found_on=article)
+    web.add_item(pdf, title="Kelp forests shrank after each heatwave we followed.", score=6.0, found_on=article)
+    x = _exploration("papers on kelp forest loss", pages, web)
+    chosen = choose_items(x, None)
+    assert [item.url for item in chosen.items] == [article]
+    assert chosen.items[0].title == "Kelp Forest Loss after Marine Heatwaves"
