@@ -107,7 +107,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=byline)
         return None
     meta = read_item_metadata(page.html, url=page.final_url)
-    listed_on = {  # an item page's own PDF, its byline's profiles and its links up, found on it, list nothing
+    listed_on = [  # an item page's own PDF, its byline's profiles and its links up, found on it, list nothing
         found.found_on
         for web in x.web_contexts.values()
         for found in web.items()
@@ -116,7 +116,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         and found.url != meta.pdf_url
         and not _byline_link(found.url, found.title, page.links, meta.authors)
         and not links_up(found.url, found.found_on)  # its section's or home's link: navigation, listed nowhere
-    }
+    ]
     links = (link.url for link in page.links)
     index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
     if index is not None:  # a journal's volumes, a listing: no work, whatever the Collector took it for

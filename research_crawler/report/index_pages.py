@@ -3,7 +3,9 @@ subject's list of years, a listing that other items were found on. A report neve
 model may take a journal's or a collection's name, shown like a title, for a paper's).
 
 Read from what the page is, never from its words: other collected items were found on it (an item's own PDF, found
-on its page, says nothing, nor does a link up to its section or home: navigation, listed nowhere); or, titled by no
+on its page, says nothing, nor does a link up to its section or home: navigation, listed nowhere; on a page naming
+its own authors and date, not an entry's, one item found says nothing either: it is that work's link to its
+project, its venue or a related work, which a model may store — two or more make it a listing); or, titled by no
 tag of its own, its main heading only names a kind of page ("Publications", "Search results", "Volume 5, Issue 3");
 or it names no author, abstract or DOI of its own and links to several pages below its
 own address (``/journal/x`` → ``/journal/x/volume/2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy
@@ -47,6 +49,9 @@ __all__ = [
 
 #: Links to distinct pages below its own address that make a page with no item metadata an index.
 MIN_PAGES_BELOW = 3
+#: Other items found on a page naming its own authors and date that make it a listing: one is that work's link to
+#: something else (its project, its venue, a related work), which a model may have stored.
+MIN_ITEMS_LISTED = 2
 #: The words of a link's text that name another work by its title rather than a section or an action.
 _TITLE_WORDS = 4
 _FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib", ".ris")
@@ -109,9 +114,12 @@ def index_page_reason(
 ) -> str | None:
     """Why the page at `page_url` (its links' URLs `links`, its metadata `meta`, its `html` and `<title>`) lists other
     works rather than being one, or None when it may be an item. `listed_on`: the pages other collected items (not
-    files) were found on."""
-    if page_url in set(listed_on):
-        return "other items were found listed on it"
+    files) were found on, once per item."""
+    if found_here := [url for url in listed_on if url == page_url]:
+        authors_here = [name for name in meta.authors if name.casefold() not in page_title.casefold()]
+        signed = bool(authors_here and meta.date) and not (html and _byline_of_an_entry(html, page_url, authors_here))
+        if not signed or len(found_here) >= MIN_ITEMS_LISTED:  # a signed, dated page's one link is its own
+            return "other items were found listed on it"
     if meta.abstract or meta.doi:
         return None
     titled_by_tags = meta.sources.get("title") not in (None, *_PAGE_READINGS)  # citation_title names a work

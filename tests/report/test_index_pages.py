@@ -302,3 +302,19 @@ def test_a_section_link_taken_for_an_item_does_not_make_the_work_page_it_was_fou
     chosen = choose_items(x, None)
     assert [item.url for item in chosen.items] == [article]
     assert chosen.items[0].title == "Kelp Forest Loss after Marine Heatwaves"
+
+
+def test_a_signed_dated_record_whose_one_link_was_stored_is_an_item_and_two_make_it_a_listing() -> None:
+    # a funder's publication record links its project; a model stored that link (under the abstract as its title):
+    # the record names its own authors and date, so one item found on it is its link, not a sign it lists works
+    record = f"{SITE}/results/publication/42"
+    html = _entity_page(
+        "<h1>Kelp Forest Loss after Marine Heatwaves</h1><p>Author(s)</p><p>Ines Novak, Tariq Bello</p>"
+        "<p>Publication date</p><p>16/03/2024</p><p>Project</p><p><a href='/project/7'>KELPWATCH</a></p>"
+    )
+    meta = ItemMetadata(title="Kelp Forest Loss after Marine Heatwaves", authors=["Ines Novak", "Tariq Bello"],
+                        date="2024-03-16")  # fmt: skip
+    assert index_page_reason(record, [], meta, listed_on=[record], html=html) is None
+    assert index_page_reason(record, [], meta, listed_on=[record, record], html=html) is not None
+    undated = meta.model_copy(update={"date": None})
+    assert index_page_reason(record, [], undated, listed_on=[record], html=html) is not None
