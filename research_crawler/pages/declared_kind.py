@@ -4,10 +4,11 @@ record's title, and what a careful reader looks at before taking a page for a pa
 
 Read from where pages declare it, never from the title's words: a labelled field ("Type: Dataset", "Output type",
 "Document type", "Resource type", a ``Type`` row or label over its value), the caption set just above the main
-heading ("Research and analysis", "Guidance"); else Dublin Core's ``DC.type``, else the schema.org ``@type`` of the
-page's JSON-LD (Dataset, SoftwareSourceCode, ProfilePage…): what the reader is shown comes first, a template's tag
-("Article" on every page of a site) after. A caption counts only when all its words name kinds
-of records (a banner "Statistics Canada" or "Software Engineering Notes" names a publisher, not a kind).
+heading ("Research and analysis", "Guidance") or just below it ("Dataset", "Research output: Patent"); else Dublin
+Core's ``DC.type``, else the schema.org ``@type`` of the page's JSON-LD (Dataset, SoftwareSourceCode, ProfilePage…):
+what the reader is shown comes first, a template's tag ("Article" on every page of a site) after. A caption counts
+only when all its words name kinds of records (a banner "Statistics Canada" or "Software Engineering Notes" names a
+publisher, not a kind).
 
 `names_another_kind` then says whether a declared kind is plainly not the kind asked for: for papers (articles,
 reports, theses, chapters, preprints…), a kind naming data, software, a patent, guidance, a consultation,
@@ -30,7 +31,8 @@ __all__ = ["declared_kind", "names_another_kind"]
 _KIND_LABELS = frozenset({
     "type", "kind", "genre", "category", "document type", "publication type", "output type", "resource type",
     "item type", "content type", "record type", "work type", "article type", "type of publication",
-    "type of document", "type of output", "type of resource", "type of work", "format",
+    "type of document", "type of output", "type of resource", "type of work", "format", "research output",
+    "output",
 })  # fmt: skip
 #: Words naming kinds of text works: what a request for papers asks for.
 _TEXT_WORK_WORDS = frozenset({
@@ -56,6 +58,7 @@ _QUALIFYING_WORDS = frozenset({
     "source", "set", "page", "only",
 })  # fmt: skip
 #: schema.org types that say nothing of the record (a site's own publisher, its pages in general).
+_KNOWN_WORDS = _TEXT_WORK_WORDS | _OTHER_KIND_WORDS | _QUALIFYING_WORDS
 _SAYS_NOTHING = frozenset({"webpage", "website", "organization", "person", "breadcrumblist", "thing", "creativework"})
 _MAX_KIND_WORDS = 6
 
@@ -106,18 +109,21 @@ def _labelled_kind(page: VisiblePage) -> str | None:
 
 
 def _caption_kind(page: VisiblePage) -> str | None:
-    """The caption just above the page's first main heading when all its words name kinds of records."""
+    """The caption just above or just below the page's first main heading when all its words name kinds of records
+    ("Guidance" over it, "Dataset" under it); "Research output: Patent" under it is a labelled field."""
     blocks = [block for block in page.blocks if not block.chrome]
-    for at, block in enumerate(blocks):
-        if block.heading == 1:
-            if at == 0:
-                return None
-            caption = blocks[at - 1]
-            words = _split_words(caption.text)
-            known = _TEXT_WORK_WORDS | _OTHER_KIND_WORDS | _QUALIFYING_WORDS
-            if caption.heading or not _short(caption.text) or not all(word in known for word in words):
-                return None
-            return caption.text.strip() if set(words) - _QUALIFYING_WORDS else None
+    at = next((n for n, block in enumerate(blocks) if block.heading == 1), None)
+    if at is None:
+        return None
+    for caption in (blocks[at - 1] if at else None, blocks[at + 1] if at + 1 < len(blocks) else None):
+        if caption is None or caption.heading or not _short(caption.text):
+            continue
+        label, _, value = caption.text.partition(":")
+        if value.strip() and words_of(label) in _KIND_LABELS:
+            return value.strip()
+        words = _split_words(caption.text)
+        if all(word in _KNOWN_WORDS for word in words) and set(words) - _QUALIFYING_WORDS:
+            return caption.text.strip()
     return None
 
 
