@@ -34,6 +34,7 @@ from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kin
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import (
+    WEB_VOCABULARIES,
     MetadataSource,
     Reading,
     container_names,
@@ -80,8 +81,6 @@ _SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
 _SENTENCE_END = re.compile(r"\w[.!?](?:\s+|$)")  # "… systems. This chapter …": the end of a sentence
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
-# The vocabularies of the general web, whose author a CMS fills in for any post (not a scholarly publisher's).
-_WEB_VOCABULARIES = frozenset({"json_ld", "microdata", "rdfa", "dublin_core", "opengraph"})
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 
 
@@ -425,7 +424,7 @@ def _decide_authors(
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
         return
-    if not visible and shown == 0 and title_index is not None and tagged.source in _WEB_VOCABULARIES:
+    if not visible and shown == 0 and title_index is not None and tagged.source in WEB_VOCABULARIES:
         # a general web vocabulary's author (a CMS's account in JSON-LD or Dublin Core) on a page that shows its
         # item and never names them: no byline a reader sees (a scholarly publisher's citation tags, written for
         # indexers and often shown only by a script, are believed unshown)

@@ -26,7 +26,15 @@ from research_crawler.pages.item_dates import tag_date
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.script_json import page_state_objects
 
-__all__ = ["MetadataSource", "Reading", "container_names", "normalise_doi", "read_tag_sources", "schema_types"]
+__all__ = [
+    "WEB_VOCABULARIES",
+    "MetadataSource",
+    "Reading",
+    "container_names",
+    "normalise_doi",
+    "read_tag_sources",
+    "schema_types",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +57,10 @@ MetadataSource = Literal[
     "htmldate",
     "trafilatura",
 ]
+
+# The vocabularies of the general web, which a CMS fills in for any post (its account as the author, a timestamp in
+# UTC as the date), as against a scholarly publisher's tags written for indexers.
+WEB_VOCABULARIES: frozenset[MetadataSource] = frozenset({"json_ld", "microdata", "rdfa", "dublin_core", "opengraph"})
 
 # bioRxiv puts a placeholder (Jan 1 of the year) in citation_publication_date and the posting day in
 # citation_date; elsewhere the two agree, so citation_date goes first.

@@ -4,6 +4,7 @@ year; where it does not and the page shows another, what the page shows wins (th
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from research_crawler.pages.field_labels import label_kind
@@ -14,7 +15,7 @@ from research_crawler.pages.item_dates import (
     without_dates,
     year_of,
 )
-from research_crawler.pages.metadata_sources import MetadataSource, Reading
+from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import VisiblePage
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
@@ -69,6 +70,9 @@ def decide_date(
             return *shown, f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
         if shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
             return *shown, None  # the page shows the same date more precisely
+        if shown is not None and tagged.source in WEB_VOCABULARIES and _next_day(shown[0], tagged.date or ""):
+            # a timestamp the tag gives in another time zone (UTC) than the day the page shows its readers
+            return *shown, f"the page's {tagged.source} date {tagged.date} is a day from the {shown[0]} it shows"
         if (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
             return (
                 labelled,
@@ -99,6 +103,14 @@ def decide_date(
     ):
         return year, "htmldate", None
     return None, None, None
+
+
+def _next_day(one: str, other: str) -> bool:
+    """Whether two days (YYYY-MM-DD) are a day apart."""
+    try:
+        return abs((datetime.date.fromisoformat(one) - datetime.date.fromisoformat(other)).days) == 1
+    except ValueError:
+        return False
 
 
 def _history_date_only(page: VisiblePage, day: str) -> bool:
@@ -163,6 +175,13 @@ def _shown_date(
         return labelled[0][1], "page_field"
     if title_index is None:
         return None
+    return _near_title(page, title_index, title_text)
+
+
+def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> tuple[str, MetadataSource] | None:
+    """The date written near the title (`_shown_date`'s rule after the labels); a date in the title's own words
+    ("September 2018 open thread") gives way to a finer one of the header that says the same month."""
+    coarse: str | None = None
     title = page.blocks[title_index].words
     # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu)
     anchors = [
@@ -201,8 +220,15 @@ def _shown_date(
                 text = block.text.replace(title_text, " ") if title_text else ""
             dates = dates_in_text(text, bare_years=bare_years)
             short = None if bare_years or dates else short_year_dateline(text)
-            if dates or short:
-                return (dates[0] if dates else str(short)), "page_text"
+            found = dates[0] if dates else (str(short) if short else None)
+            if found and coarse and found.startswith(coarse):
+                return found, "page_text"
+            if found and index in anchors and not bare_years and len(found) < len("YYYY-MM-DD"):
+                coarse = coarse or found  # the title's own month: a finer date of the header may follow
+            elif found:
+                return (coarse if coarse and not found.startswith(coarse) else found), "page_text"
+    if coarse:
+        return coarse, "page_text"
     cited = _cited_year(page, title_index)
     return (cited, "page_text") if cited else None
 

@@ -141,3 +141,29 @@ def test_a_publishers_citation_author_is_believed_though_the_page_does_not_show_
     """Citation tags are written for indexers by a scholarly publisher, whose page may show its authors only by a
     script: they are believed unshown."""
     assert _authors(_with_head('<meta name="citation_author" content="Weller, Noa">')) == ["Weller, Noa"]
+
+
+def _date(html: str) -> str | None:
+    found = read_item_metadata(html, url=URL).date
+    return str(found) if found else None
+
+
+def test_a_json_ld_timestamp_a_day_from_the_date_the_page_shows_gives_way_to_it() -> None:
+    """The CMS writes its timestamp in UTC (the next day, late in the evening); the reader sees the local day."""
+    stamp = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+        f'"headline": "{TITLE}", "datePublished": "2021-05-05T02:10:00+00:00"}}</script>'
+    )
+    assert _date(_with_head(stamp, "<p>By Dana Reed | May 4, 2021</p>")) == "2021-05-04"
+
+
+def test_a_citation_date_a_day_from_a_shown_date_is_kept() -> None:
+    """A publisher's citation date is a day, not a timestamp: a day apart from a shown date is another date."""
+    head = '<meta name="citation_publication_date" content="2021/05/05">'
+    assert _date(_with_head(head, "<p>By Dana Reed | May 4, 2021</p>")) == "2021-05-05"
+
+
+def test_the_month_a_title_names_gives_way_to_the_day_its_byline_shows() -> None:
+    """ "May 2021 open thread": the title's own month, then the post's dateline with its day."""
+    html = _page("<p>May 10, 2021 | by Dana</p>").replace(TITLE, "May 2021 open thread")
+    assert _date(html) == "2021-05-10"
