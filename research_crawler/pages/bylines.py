@@ -86,7 +86,7 @@ _SIGNED = re.compile(
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
 _CREDIT_WORDS = 6  # a credit line's words after its "By": a capital first, no digits, no sentence's marks
 _DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
-_OUTLET_WORDS = 3
+_WRITER_AND_OUTLET = re.compile(r"^(?P<writer>[^,|]+?)\s*[,|]\s*(?P<outlet>[^,|]+)$")
 # "… on Monday": the word that introduces a date, and the weekday the date's part begins with
 _BEFORE_A_WEEKDAY = re.compile(r"\s+(?:on|le|am|el|il)\s+[^\W\d_]+$", re.I)
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
@@ -233,9 +233,9 @@ def credit_over_date(blocks: list[Any], index: int, *, names_site: Callable[[str
     bare = _BY_WORD.sub("", text, count=1).strip() if begins_with_by(text) else text
     if not bare[:1].isupper() or len(bare.split()) > _CREDIT_WORDS or re.search(r"[\d!?:;]", bare):
         return []
-    head, comma, outlet = bare.partition(",")
-    if comma and len(people := split_people(head)) == 1 and len(outlet.split()) <= _OUTLET_WORDS:
-        return people  # the writer, then the outlet or agency the story comes from
+    credited = _WRITER_AND_OUTLET.match(bare)
+    if credited and len(people := split_people(credited["writer"])) == 1 and len(credited["outlet"].split()) <= 3:
+        return people  # the writer, then the outlet or agency the story comes from ("Jane Doe | Example Weekly")
     if people := split_people(bare):
         return people
     return [bare] if begins_with_by(text) or _AGENCY.match(bare) or names_site(bare) else []

@@ -414,7 +414,9 @@ def _decide_authors(
         elif title_index is not None and (owner := not_publishers(owner_of_site(page.title_element, page.shows))):
             values["authors"], sources["authors"] = owner, "page_byline"  # a one-person site's owner
         return
-    tag_names = list(tagged.authors)
+    # the publisher beside people in a tag's author list (a JSON-LD Person, then the site's Organization) is no
+    # co-writer: the people are kept
+    tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))

@@ -67,7 +67,20 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
 # layout wrapper that only mentions one ("content-sidebar-wrap", a theme's "mega-menu-1" on <body>) holds content.
 _CHROME_WORDS = frozenset(
-    {"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead", "cookie"}
+    # (readers' comments under a post are no part of the item: their writers and dates are the commenters')
+    {
+        "nav",
+        "navbar",
+        "menu",
+        "footer",
+        "breadcrumb",
+        "breadcrumbs",
+        "sidebar",
+        "masthead",
+        "cookie",
+        "comment",
+        "comments",
+    }
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})
 # HTML's link types for another page of a sequence or a taxonomy (WordPress writes rel="category tag" on every

@@ -167,3 +167,26 @@ def test_the_month_a_title_names_gives_way_to_the_day_its_byline_shows() -> None
     """ "May 2021 open thread": the title's own month, then the post's dateline with its day."""
     html = _page("<p>May 10, 2021 | by Dana</p>").replace(TITLE, "May 2021 open thread")
     assert _date(html) == "2021-05-10"
+
+
+def test_the_writer_then_the_outlet_after_a_bar_over_the_date_is_the_writer() -> None:
+    assert _under_title("Dana Reed | Harbour Weekly", "Updated 10:42 AM ET, Tue May 4, 2021") == ["Dana Reed"]
+
+
+def test_the_publishers_organisation_beside_a_person_in_json_ld_authors_is_no_co_writer() -> None:
+    authors = '[{"@type": "Person", "name": "Dana Reed"}, {"@type": "Organization", "name": "Example News"}]'
+    head = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+        f'"headline": "{TITLE}", "author": {authors}, '
+        '"publisher": {"@type": "Organization", "name": "Example News"}}</script>'
+    )
+    assert _authors(_with_head(head, "<p>By Dana Reed</p><p>May 4, 2021</p>")) == ["Dana Reed"]
+
+
+def test_a_readers_comment_under_the_post_names_no_writer_of_it() -> None:
+    """A post with no byline, and readers' comments under it ("Lee Park on May 5, 2021 said:"): no writer."""
+    comments = (
+        '<section id="comments"><h3>3 Comments</h3><p><a href="/u/lp">Lee Park</a> on May 5, 2021 said:</p>'
+        "<p>Great piece.</p></section>"
+    )
+    assert _authors(_page("<p>May 4, 2021</p>", after=comments)) == []
