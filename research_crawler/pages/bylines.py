@@ -86,6 +86,8 @@ _SIGNED = re.compile(
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
 _CREDIT_WORDS = 6  # a credit line's words after its "By": a capital first, no digits, no sentence's marks
 _DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
+_FILED_IN = re.compile(r"\s+(?:in|under|filed under)\s+[^\W\d_].*$", re.I)
+_CREDIT_PARTS = re.compile(r"\s+[|•·]\s+")
 _WRITER_AND_OUTLET = re.compile(r"^(?P<writer>[^,|]+?)\s*[,|]\s*(?P<outlet>[^,|]+)$")
 # "… on Monday": the word that introduces a date, and the weekday the date's part begins with
 _BEFORE_A_WEEKDAY = re.compile(r"\s+(?:on|le|am|el|il)\s+[^\W\d_]+$", re.I)
@@ -128,7 +130,14 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     # "By Jane Doe and John Roe, Reuters", "By Jane Doe | The Example Post": a credit line ends with the writers'
     # publication or agency
     credited = _CREDITED.match(text)
-    return split_people(credited.group("names")) if credited else []
+    if credited:
+        return split_people(credited.group("names"))
+    # a line of credits, one a role ("Story by Jane Doe • Photos by John Roe"): the writer's is the one that says
+    # "by" alone or "story/text/words/written by"; a photographer's, an editor's, an illustrator's name no writer
+    credits = _CREDIT_PARTS.split(text)
+    if len(credits) < 2:
+        return []
+    return next((people for part in credits if begins_with_by(part) and (people := split_people(part))), [])
 
 
 def dated_people(text: str) -> list[str]:
@@ -180,7 +189,8 @@ def _dateline_parts(text: str) -> list[str]:
         head, *after_dates = part.split(_DATE_MARK)
         head = _BEFORE_A_DATE.sub("", head.strip(" -–—"))  # "Par Matthieu Hy le 07 Mai 2020"
         parts += [] if head.endswith(":") else [head]  # a label ("Last Modified: Feb 18, 2020") names no one
-        parts += [rest.strip() for rest in after_dates if _BY_WORD.match(rest)]
+        # "Posted on <date> by Jane Doe in News": the writer, then the category the post is filed in
+        parts += [_FILED_IN.sub("", rest.strip()) for rest in after_dates if _BY_WORD.match(rest)]
     return parts
 
 

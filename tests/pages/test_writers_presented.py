@@ -190,3 +190,15 @@ def test_a_readers_comment_under_the_post_names_no_writer_of_it() -> None:
         "<p>Great piece.</p></section>"
     )
     assert _authors(_page("<p>May 4, 2021</p>", after=comments)) == []
+
+
+def test_a_line_of_credits_names_the_story_writer_not_the_photographer() -> None:
+    assert _under_title("Story by Dana Reed • Photos by Lee Park", "May 4, 2021") == ["Dana Reed"]
+
+
+def test_posted_on_a_date_by_a_writer_in_a_category_names_the_writer() -> None:
+    header = (
+        '<p>Posted on May 4, 2021 by <a href="/author/dana">Dana Reed</a> in '
+        '<a href="/category/wildlife/" rel="category tag">Wildlife</a></p>'
+    )
+    assert _authors(_page(header)) == ["Dana Reed"]
