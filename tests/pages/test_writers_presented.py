@@ -202,3 +202,13 @@ def test_posted_on_a_date_by_a_writer_in_a_category_names_the_writer() -> None:
         '<a href="/category/wildlife/" rel="category tag">Wildlife</a></p>'
     )
     assert _authors(_page(header)) == ["Dana Reed"]
+
+
+def test_an_author_box_that_marks_its_name_gives_the_writer_by_handle_as_written() -> None:
+    """A post with no byline over it; the theme's author box under it marks the writer's name (class
+    "author-name"), an account's handle of one word: the writer as the page writes them."""
+    box = (
+        '<footer class="entry-footer"><div class="entry-post-author"><div class="author-name">seal42</div>'
+        '<div class="author-desc">We write about the coast.</div></div></footer>'
+    )
+    assert _authors(_page("<p>May 4, 2021</p>", after=box)) == ["seal42"]
