@@ -11,10 +11,22 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["MAX_SCORE", "MIN_SCORE", "CleanText", "CollectedItem", "ItemUpdate", "PendingURL", "clean_text"]
+__all__ = [
+    "MAX_SCORE",
+    "MIN_SCORE",
+    "PROMISING_SCORE",
+    "CleanText",
+    "CollectedItem",
+    "ItemUpdate",
+    "PendingURL",
+    "clean_text",
+]
 
 MIN_SCORE = 0.0
 MAX_SCORE = 10.0
+#: From this score a link is judged likely to lead somewhere on the topic (a navigation link, a close subject, an
+#: item): a branch worth following down. Below it the Crawler judged the link off the topic or could not tell.
+PROMISING_SCORE = 3.0
 
 _Score = Annotated[float, Field(ge=MIN_SCORE, le=MAX_SCORE, allow_inf_nan=False)]
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -49,15 +61,18 @@ class PendingURL(BaseModel):
     found_at: int = Field(
         default=0,
         ge=0,
-        description="Pages of the site visited when it was queued: among equal scores the links of the page read "
-        "last come first, as a person goes on down the branch they are on (subject → year → month) before going "
-        "back up.",
+        description="Pages of the site visited when it was queued: among equal promising scores the links of the "
+        "page read last come first, as a person goes on down the branch they are on (subject → year → month) before "
+        "going back up; among equal unpromising scores the links found first come first, as a person who found "
+        "nothing on the topic down a branch goes back up to the pages they passed.",
     )
 
     @property
     def pop_key(self) -> tuple[float, int, int]:
-        """Sort key of C's order: highest score first, then the page read last, then earliest insertion."""
-        return (-self.score, -self.found_at, self.seq)
+        """Sort key of C's order: highest score first; then, among links judged promising (`PROMISING_SCORE` or
+        more), the page read last first, and among the others the page read first first; then earliest insertion."""
+        depth = -self.found_at if self.score >= PROMISING_SCORE else self.found_at
+        return (-self.score, depth, self.seq)
 
 
 class CollectedItem(BaseModel):

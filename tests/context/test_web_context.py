@@ -327,3 +327,21 @@ def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_roun
     broken["empty_pages"].append("https://journal.example.org/never-visited")
     with pytest.raises(ValueError, match="an empty page not visited"):
         WebContext.model_validate(broken)
+
+
+def test_equally_promising_links_of_the_page_read_last_come_first_and_unpromising_ones_of_the_page_read_first() -> None:
+    context = WebContext.for_site("https://example.org/")
+    context.take("https://example.org/")
+    context.add_url("https://example.org/outputs", 1.0, found_on="https://example.org/")
+    context.add_url("https://example.org/years", 4.0, found_on="https://example.org/")
+    context.add_url("https://example.org/unit", 5.0, found_on="https://example.org/")
+    context.take("https://example.org/unit")
+    context.add_url("https://example.org/unit/off-topic-work", 1.0, found_on="https://example.org/unit")
+    context.add_url("https://example.org/unit/2025", 4.0, found_on="https://example.org/unit")
+    # down the branch for links judged promising; back up to the pages passed for links judged off the topic
+    assert [p.url for p in context.top_urls(4)] == [
+        "https://example.org/unit/2025",
+        "https://example.org/years",
+        "https://example.org/outputs",
+        "https://example.org/unit/off-topic-work",
+    ]
