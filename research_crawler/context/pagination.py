@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Protocol, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-__all__ = ["PAGE_PARAMETERS", "listing_position", "narrows_listing", "next_listing_page"]
+__all__ = ["PAGE_PARAMETERS", "adds_parameters", "listing_position", "narrows_listing", "next_listing_page"]
 
 
 class _Link(Protocol):
@@ -87,19 +87,35 @@ def next_listing_page(page_url: str, links: Iterable[_L]) -> _L | None:
 _MORE_ENTRIES = re.compile(r"size|rows|limit|per|count|show|num|max|all|expand", re.IGNORECASE)
 
 
-def narrows_listing(page_url: str, link_url: str) -> bool:
+def narrows_listing(page_url: str, link_url: str, *, views: Iterable[str] = ()) -> bool:
     """Whether `link_url` narrows the listing at `page_url` (a search's results, a filtered list): the same address
     with every parameter of the page's query and one or more added (a facet, a filter, a sort), none of which may
     show more entries (a page size, "show all") or another page of it. When the page shows its listing whole (it
-    has no next page), such a link lists only entries the page shows already."""
+    has no next page), such a link lists only entries the page shows already. A parameter that one of `views` (the
+    links the page marks as the view it shows now: its current tab) adds too switches between views — the page's
+    other tabs show other lists — and narrows nothing."""
+    added = _added_parameters(page_url, link_url)
+    if not added or any(key.lower() in PAGE_PARAMETERS or _MORE_ENTRIES.search(key) for key in added):
+        return False
+    switched = {key for view in views for key in _added_parameters(page_url, view) or ()}
+    return not switched & set(added)
+
+
+def adds_parameters(page_url: str, link_url: str) -> bool:
+    """Whether `link_url` is the address of `page_url` with one or more parameters added (a tab, a facet, a sort)."""
+    return bool(_added_parameters(page_url, link_url))
+
+
+def _added_parameters(page_url: str, link_url: str) -> list[str] | None:
+    """The names of the parameters `link_url` adds to the address of `page_url` (the same address with every
+    parameter of the page's query), or None when it is no such address."""
     page, link = urlsplit(page_url), urlsplit(link_url)
     if (page.netloc, page.path) != (link.netloc, link.path) or not page.query:
-        return False
+        return None
     have = parse_qsl(page.query, keep_blank_values=True)
-    wanted = parse_qsl(link.query, keep_blank_values=True)
-    added = list(wanted)
+    added = parse_qsl(link.query, keep_blank_values=True)
     for pair in have:
         if pair not in added:
-            return False
+            return None
         added.remove(pair)
-    return bool(added) and not any(key.lower() in PAGE_PARAMETERS or _MORE_ENTRIES.search(key) for key, _ in added)
+    return [key for key, _ in added]

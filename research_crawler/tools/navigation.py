@@ -15,12 +15,13 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.graph import NavigationGraph
-from research_crawler.context.pagination import narrows_listing, next_listing_page
+from research_crawler.context.pagination import adds_parameters, narrows_listing, next_listing_page
 from research_crawler.context.urls import shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.context.web_entries import CollectedItem
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.cleanup import shorten
+from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.hints import HintState, hint, with_hint
@@ -205,7 +206,7 @@ def save_links(
         if narrowed(link.url):
             result.rejected.append(
                 f"link {link_id} ({link.url[:200]}): narrows this page's list, which it shows whole (no next "
-                "page): it lists nothing this page does not; not queued"
+                "page), or is the tab it shows now: it lists nothing this page does not; not queued"
             )
             continue
         if not link.same_site and not allow_offsite:
@@ -239,11 +240,15 @@ def save_links(
 
 
 def lists_nothing_new(page: Page) -> Callable[[str], bool]:
-    """Whether a link of `page` only narrows the list the page shows whole (a facet, a filter or a sort of a result
-    list with no next page: `narrows_listing`), so that it lists nothing the page does not."""
+    """Whether a link of `page` lists nothing the page does not: the tab the page marks as the one it shows now
+    (`current_view_links`: the page's address with a parameter added, its own list), or a link that only narrows
+    the list the page shows whole (a facet, a filter or a sort of a result list with no next page:
+    `narrows_listing`; a tab beside the one shown shows another list and narrows nothing)."""
+    views = current_view_links(page.html, url=page.final_url) if page.html else frozenset()
+    shown = {view for view in views if adds_parameters(page.final_url, view)}
     if next_listing_page(page.final_url, page.links) is not None:
-        return lambda url: False
-    return lambda url: narrows_listing(page.final_url, url)
+        return lambda url: url in shown
+    return lambda url: url in shown or narrows_listing(page.final_url, url, views=views)
 
 
 #: How much of its entry a link named only by what it opens ("Abstract") carries into the Planner's list.

@@ -78,3 +78,11 @@ def test_no_next_page_on_the_last_page_nor_on_a_page_of_another_listing() -> Non
 def test_a_link_that_narrows_a_listing_is_its_address_with_a_filter_added(link: str, narrows: bool) -> None:
     assert narrows_listing(f"{SITE}/search?q=coral", link) is narrows
     assert narrows_listing(f"{SITE}/", f"{SITE}/?subject=reefs") is False  # a page with no query is no result list
+
+
+def test_a_parameter_the_current_tab_adds_switches_views_and_narrows_nothing() -> None:
+    venue = f"{SITE}/group?id=venue-2025"
+    shown = f"{venue}&tab=accepted"  # the tab the page marks as the one it shows
+    assert narrows_listing(venue, f"{venue}&tab=rejected") is True  # without the mark: a filter
+    assert narrows_listing(venue, f"{venue}&tab=rejected", views=[shown]) is False
+    assert narrows_listing(venue, f"{venue}&sort=date", views=[shown]) is True  # another parameter still narrows

@@ -271,3 +271,24 @@ def test_a_facet_of_a_result_list_shown_whole_is_not_queued_but_of_a_paged_one_i
     links.append((f"{search}&page=2", "Next", True))
     result = save_links(paged, make_page(search, links), scores, state=STATE)
     assert f"{search}&year=2024" in result.queued
+
+
+def test_the_other_tabs_of_the_tab_a_page_shows_are_queued_not_taken_for_facets(web: WebContext) -> None:
+    venue = "http://papers.test/venue?id=2025"
+    tabs = [(f"{venue}&tab={name}", label, True) for name, label in [("oral", "Oral"), ("poster", "Poster")]]
+    page = make_page(venue, [*tabs, ("http://papers.test/paper/1", "Coral bleaching in 2024", True)])
+    page = page.model_copy(
+        update={
+            "html": f'<ul class="nav-tabs"><li class="active"><a href="{venue}&amp;tab=oral">Oral</a></li>'
+            f'<li><a href="{venue}&amp;tab=poster">Poster</a></li></ul>'
+            '<ul><li><a href="/paper/1">Coral bleaching in 2024</a></li></ul>'
+        }
+    )
+    scores = [{"id": 1, "score": 5}, {"id": 2, "score": 5}, {"id": 3, "score": 9}]
+    result = save_links(web, page, scores, state=STATE)
+    assert f"{venue}&tab=poster" in result.queued  # another list, not a part of the one shown
+    assert f"{venue}&tab=oral" not in result.queued  # the tab shown: this page's own list
+    assert len(result.rejected) == 1
+    # the same links with no tab marked as the one shown read as facets of the list shown whole
+    plain = save_links(WebContext.for_site(SITE), page.model_copy(update={"html": ""}), scores, state=STATE)
+    assert plain.queued == ["http://papers.test/paper/1"]
