@@ -22,6 +22,7 @@ __all__ = [
     "host_of",
     "is_same_site",
     "on_another_site",
+    "other_version",
     "same_organisation",
     "shown_on_site",
     "site_root",
@@ -160,3 +161,22 @@ def site_root(url: str) -> str:
     """The root URL (scheme://host[:port]/) of `url`'s site."""
     parts = urlsplit(canonicalize_url(url))
     return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+
+
+#: A record's version named at the end of its address: ``/manuscript/2025.0033/v1``, arXiv's ``/abs/2401.01234v2``.
+_VERSION_SUFFIX = re.compile(r"/?v\d{1,3}/?$", re.IGNORECASE)
+#: A link's text that names a version: "v1", "[v2]", "Version 3", "v1 — 1 February 2025 …".
+_VERSION_TEXT = re.compile(r"^\W*(?:v|version\s*)\d{1,3}\b", re.IGNORECASE)
+
+
+def other_version(page_url: str, link_url: str, text: str) -> bool:
+    """Whether the link `link_url` reading `text` is another version of the record at `page_url`: its text names a
+    version ("v1", "Version 2") and its address is the page's with a version named at its end (``…/v1``, ``…v2``),
+    or without it, or with another (both canonical URLs, queries alike). A volume's link reads "Volume 12"."""
+    page, link = urlsplit(page_url), urlsplit(link_url)
+    if (page.netloc, page.query) != (link.netloc, link.query) or page.path == link.path:
+        return False
+    if not _VERSION_TEXT.match(text):
+        return False
+    record = _VERSION_SUFFIX.sub("", page.path)
+    return len(record) > 1 and record == _VERSION_SUFFIX.sub("", link.path)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.pagination import adds_parameters, narrows_listing, next_listing_page
-from research_crawler.context.urls import shown_on_site
+from research_crawler.context.urls import other_version, shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.context.web_entries import CollectedItem
 from research_crawler.errors import ToolInputError
@@ -187,7 +187,8 @@ def save_links(
         trap and is never queued; so is a link that switches the site's language: the same pages in another
         language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
-        among links judged alike the page's own (its editions, issues, listings) are opened first. A link the
+        among links judged alike the page's own (its editions, issues, listings) are opened first. A link to another
+        version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused.
     """
@@ -224,6 +225,11 @@ def save_links(
             continue
         if robots_refusal is not None and (refusal := robots_refusal(link.url)) is not None:
             result.rejected.append(f"link {link_id} ({link.url[:200]}): {refusal}; not queued")
+            continue
+        if other_version(page.final_url, link.url, link.text):
+            result.rejected.append(
+                f"link {link_id} ({link.url[:200]}): another version of this page's record, the same work; not queued"
+            )
             continue
         if link.url in menu:
             score = max(0.0, score - MENU_PENALTY)

@@ -13,6 +13,7 @@ from research_crawler.context.urls import (
     canonicalize_url,
     host_of,
     is_same_site,
+    other_version,
     shown_on_site,
     site_root,
     try_canonicalize_url,
@@ -186,3 +187,20 @@ def test_a_listing_shows_urls_of_the_site_as_paths_that_resolve_back(url: str, s
     site = "https://arxiv.org/list/cs.LG"
     assert shown_on_site(url, site) == shown
     assert canonicalize_url(shown, site) == canonicalize_url(url)
+
+
+@pytest.mark.parametrize(
+    ("page", "link", "text", "same_work"),
+    [
+        ("https://x.org/manuscript/2025.0033", "https://x.org/manuscript/2025.0033/v1", "v1", True),
+        ("https://x.org/manuscript/2025.0033/v1", "https://x.org/manuscript/2025.0033", "Latest version", False),
+        ("https://x.org/abs/2401.01234v2", "https://x.org/abs/2401.01234v1", "[v1] Mon, 1 Jan 2024", True),
+        ("https://x.org/record/7", "https://x.org/record/7/v2", "Version 2", True),
+        ("https://x.org/journal", "https://x.org/journal/v12", "Volume 12", False),  # a volume
+        ("https://x.org/abs/2401.01234", "https://x.org/abs/2401.01235", "v1", False),  # another record
+    ],
+)
+def test_another_version_of_a_record_is_its_address_with_a_version_and_a_link_that_names_one(
+    page: str, link: str, text: str, same_work: bool
+) -> None:
+    assert other_version(page, link, text) is same_work

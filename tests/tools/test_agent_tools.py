@@ -292,3 +292,15 @@ def test_the_other_tabs_of_the_tab_a_page_shows_are_queued_not_taken_for_facets(
     # the same links with no tab marked as the one shown read as facets of the list shown whole
     plain = save_links(WebContext.for_site(SITE), page.model_copy(update={"html": ""}), scores, state=STATE)
     assert plain.queued == ["http://papers.test/paper/1"]
+
+
+def test_a_link_to_another_version_of_the_pages_record_is_not_queued(web: WebContext) -> None:
+    record = "http://papers.test/manuscript/2025.0033"
+    links = [
+        (f"{record}/v1", "v1 — 1 February 2025 Coral bleaching: preliminary results", True),  # the same work
+        ("http://papers.test/manuscript/2025.0034", "Coral bleaching in the Red Sea", True),
+        ("http://papers.test/journal/v12", "Volume 12", True),  # a volume, not a version
+    ]
+    result = save_links(web, make_page(record, links), [{"id": n, "score": 4} for n in (1, 2, 3)], state=STATE)
+    assert result.queued == ["http://papers.test/manuscript/2025.0034", "http://papers.test/journal/v12"]
+    assert "another version of this page's record" in result.rejected[0]
