@@ -7,10 +7,15 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fault_server import FaultServer, Hit, Reply
 
 from research_crawler.eval.testbed.markup import MONTHS
+
+if TYPE_CHECKING:
+    from research_crawler.report.models import Report
 
 
 @dataclass(frozen=True)
@@ -248,3 +253,15 @@ def deep_archive_site(server: FaultServer, papers: list[Paper], *, breadcrumbs: 
                         f"<ul>{listed}</ul>",
                     ),
                 )
+
+
+def explore(server: FaultServer, query: str, run_dir: Path) -> Report:
+    """The simulated team's report on `query` for the site on `server` (bm25, no per-host delay), run in `run_dir`."""
+    from research_crawler.config.settings import Settings
+    from research_crawler.run.session import ResearchSession
+
+    settings = Settings(runs_dir=run_dir.parent / "runs")
+    settings.fetch.allowed_hosts = [server.host_port]
+    settings.fetch.per_host_delay_s = 0.0
+    settings.rerank.kind = "bm25"
+    return ResearchSession(settings, backend="simulated").run(query, sites=[server.url("/")], run_dir=run_dir)

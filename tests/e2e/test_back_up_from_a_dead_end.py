@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, entry, page, serve_papers
-
-from research_crawler.config.settings import Settings
-from research_crawler.run.session import ResearchSession
+from unlike_sites import Paper, entry, explore, page, serve_papers
 
 ASKED = [
     Paper("gnn-chemistry", "Graph neural networks for reaction yield prediction", "2025-02-11"),
@@ -57,13 +54,7 @@ def test_a_branch_with_nothing_on_the_topic_is_left_for_the_pages_passed(tmp_pat
         "/outputs",
         page("Research outputs", f"<h1>Research outputs</h1><ul>{all_outputs}</ul>"),
     )
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
-    report = ResearchSession(settings, backend="simulated").run(
-        "Find papers on graph neural networks", sites=[server.url("/")], run_dir=tmp_path / "run"
-    )
+    report = explore(server, "Find papers on graph neural networks", tmp_path / "run")
     # the code before this test spent the site's pages on the unit's off-topic works and never read the outputs
     assert server.hits_for("/outputs")
     assert {paper.title for paper in ASKED} <= {item.title for item in report.items}

@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, entry, page, serve_papers
-
-from research_crawler.config.settings import Settings
-from research_crawler.run.session import ResearchSession
+from unlike_sites import Paper, entry, explore, page, serve_papers
 
 ORAL = [Paper("tidal-marsh", "Sediment budgets of restored tidal marshes", "2025-05-02")]
 POSTER = [
@@ -50,12 +47,6 @@ def test_the_other_tabs_of_a_venue_are_read(tmp_path: Path, server: FaultServer)
     server.page(VENUE, venue_page("oral"))  # the first tab is shown at the venue's own address
     for name, _, _ in TABS:
         server.page(f"{VENUE}&tab={name}", venue_page(name))
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
-    report = ResearchSession(settings, backend="simulated").run(
-        "Find papers on graph neural networks", sites=[server.url("/")], run_dir=tmp_path / "run"
-    )
+    report = explore(server, "Find papers on graph neural networks", tmp_path / "run")
     # the code before this test refused the tabs as facets of the oral list and reported nothing
     assert {paper.title for paper in POSTER} <= {item.title for item in report.items}
