@@ -172,12 +172,15 @@ class WebContext(BaseModel):
 
     # ------------------------------------------------------------------ URLs
 
-    def add_url(self, url: str, score: float, *, anchor_text: str = "", found_on: str | None = None) -> bool:
+    def add_url(
+        self, url: str, score: float, *, anchor_text: str = "", found_on: str | None = None, dead_end: bool = False
+    ) -> bool:
         """Queue `url` in C unless it was discovered before; True when it was queued.
 
         A URL already in DU (pending, visited or marked discovered) changes nothing: the first sighting
-        keeps its score. Raises `InvalidURLError` for a URL that is not http(s) and `ToolInputError`
-        for a score outside 0..10.
+        keeps its score. A link of a `dead_end` (a page that offered no promising way on) counts as found before
+        every page read (`PendingURL.found_at` 0): it waits behind the links of the pages read before. Raises
+        `InvalidURLError` for a URL that is not http(s) and `ToolInputError` for a score outside 0..10.
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="link")
@@ -191,7 +194,7 @@ class WebContext(BaseModel):
             anchor_text=anchor,
             found_on=source,
             seq=self.next_url_seq,
-            found_at=len(self.visited_urls),
+            found_at=0 if dead_end else len(self.visited_urls),
         )
         self.next_url_seq += 1
         self.discovered_urls.add(canonical)

@@ -61,18 +61,17 @@ class PendingURL(BaseModel):
     found_at: int = Field(
         default=0,
         ge=0,
-        description="Pages of the site visited when it was queued: among equal promising scores the links of the "
-        "page read last come first, as a person goes on down the branch they are on (subject → year → month) before "
-        "going back up; among equal unpromising scores the links found first come first, as a person who found "
-        "nothing on the topic down a branch goes back up to the pages they passed.",
+        description="Pages of the site visited when it was queued: among equal scores the links of the page read "
+        "last come first, as a person goes on down the branch they are on (subject → year → month) before going "
+        "back up. 0 for a link of a page that offered no promising way on (a dead end: nothing there judged "
+        "`PROMISING_SCORE` or more but pages read already): it waits behind the links of every page read, as a "
+        "person who found nothing on the topic down a branch goes back up to the pages they passed.",
     )
 
     @property
     def pop_key(self) -> tuple[float, int, int]:
-        """Sort key of C's order: highest score first; then, among links judged promising (`PROMISING_SCORE` or
-        more), the page read last first, and among the others the page read first first; then earliest insertion."""
-        depth = -self.found_at if self.score >= PROMISING_SCORE else self.found_at
-        return (-self.score, depth, self.seq)
+        """Sort key of C's order: highest score first, then the page read last, then earliest insertion."""
+        return (-self.score, -self.found_at, self.seq)
 
 
 class CollectedItem(BaseModel):

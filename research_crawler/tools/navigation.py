@@ -18,7 +18,7 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.pagination import adds_parameters, narrows_listing, next_listing_page
 from research_crawler.context.urls import other_version, shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
-from research_crawler.context.web_entries import CollectedItem
+from research_crawler.context.web_entries import PROMISING_SCORE, CollectedItem
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.cleanup import shorten
 from research_crawler.pages.current_view import current_view_links
@@ -187,7 +187,10 @@ def save_links(
         trap and is never queued; so is a link that switches the site's language: the same pages in another
         language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
-        among links judged alike the page's own (its editions, issues, listings) are opened first. A link to another
+        among links judged alike the page's own (its editions, issues, listings) are opened first. The links of a page
+        that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read already: a unit's works
+        on other subjects) wait behind the equally scored links of the pages read before (`WebContext.add_url`'s
+        `dead_end`): a person who found nothing down a branch goes back up. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused.
@@ -201,6 +204,11 @@ def save_links(
         if entry is not None:
             best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
     narrowed = lists_nothing_new(page)
+    dead_end = not any(
+        score >= PROMISING_SCORE and not web_context.is_visited(link.url)
+        for link_id, score in best.items()
+        if (link := page.link(link_id)) is not None
+    )
     for link_id, score in best.items():
         link = page.link(link_id)
         assert link is not None  # checked by _parse_link_score
@@ -237,7 +245,7 @@ def save_links(
         if graph is not None:
             graph.add_link(page.final_url, link.url, anchor_text=link.text, score=score)
         anchor = entry_anchor(link) if link.names_entry else link.text
-        if web_context.add_url(link.url, score, anchor_text=anchor, found_on=page.final_url):
+        if web_context.add_url(link.url, score, anchor_text=anchor, found_on=page.final_url, dead_end=dead_end):
             result.queued.append(link.url)
         else:
             result.already_known.append(link.url)

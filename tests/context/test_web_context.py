@@ -329,19 +329,17 @@ def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_roun
         WebContext.model_validate(broken)
 
 
-def test_equally_promising_links_of_the_page_read_last_come_first_and_unpromising_ones_of_the_page_read_first() -> None:
+
+def test_the_links_of_a_dead_end_wait_behind_those_of_the_pages_read_before() -> None:
     context = WebContext.for_site("https://example.org/")
     context.take("https://example.org/")
     context.add_url("https://example.org/outputs", 1.0, found_on="https://example.org/")
-    context.add_url("https://example.org/years", 4.0, found_on="https://example.org/")
     context.add_url("https://example.org/unit", 5.0, found_on="https://example.org/")
     context.take("https://example.org/unit")
-    context.add_url("https://example.org/unit/off-topic-work", 1.0, found_on="https://example.org/unit")
-    context.add_url("https://example.org/unit/2025", 4.0, found_on="https://example.org/unit")
-    # down the branch for links judged promising; back up to the pages passed for links judged off the topic
-    assert [p.url for p in context.top_urls(4)] == [
-        "https://example.org/unit/2025",
-        "https://example.org/years",
-        "https://example.org/outputs",
-        "https://example.org/unit/off-topic-work",
-    ]
+    context.add_url("https://example.org/unit/2025", 1.0, found_on="https://example.org/unit")
+    assert context.top_urls(1)[0].url == "https://example.org/unit/2025"  # down the branch it is on
+    context.take("https://example.org/unit/2025")
+    off_topic = "https://example.org/unit/2025/off-topic"
+    context.add_url(off_topic, 1.0, found_on="https://example.org/unit/2025", dead_end=True)
+    # a page with no promising way on: back up to the pages passed
+    assert [p.url for p in context.top_urls(2)] == ["https://example.org/outputs", off_topic]

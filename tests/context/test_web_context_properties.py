@@ -62,9 +62,7 @@ class WebContextMachine(RuleBasedStateMachine):
 
     def _pop_key(self, url: str) -> tuple[float, int, int]:
         score, seq, found_at = self.pending[url]
-        # the best score, then the page read last (the page read first for links judged unpromising), then the
-        # page's order
-        return (-score, -found_at if score >= 3.0 else found_at, seq)
+        return (-score, -found_at, seq)  # the best score, then the page read last, then the page's order
 
     def _visit(self, url: str) -> None:
         assert url not in self.visits, f"{url} visited twice"
