@@ -64,8 +64,8 @@ class PendingURL(BaseModel):
         description="Pages of the site visited when it was queued: among equal scores the links of the page read "
         "last come first, as a person goes on down the branch they are on (subject → year → month) before going "
         "back up. 0 for a link of a page that offered no promising way on (a dead end: nothing there judged "
-        "`PROMISING_SCORE` or more but pages read already): it waits behind the links of every page read, as a "
-        "person who found nothing on the topic down a branch goes back up to the pages they passed.",
+        "`PROMISING_SCORE` or more but pages read or known already): it waits behind the links of every page read, "
+        "as a person who found nothing on the topic down a branch goes back up to the pages they passed.",
     )
 
     @property

@@ -188,7 +188,7 @@ def save_links(
         language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
         among links judged alike the page's own (its editions, issues, listings) are opened first. The links of a page
-        that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read already: a unit's works
+        that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's works
         on other subjects) wait behind the equally scored links of the pages read before (`WebContext.add_url`'s
         `dead_end`): a person who found nothing down a branch goes back up. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
@@ -204,8 +204,8 @@ def save_links(
         if entry is not None:
             best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
     narrowed = lists_nothing_new(page)
-    dead_end = not any(
-        score >= PROMISING_SCORE and not web_context.is_visited(link.url)
+    dead_end = not any(  # a promising way on is a link still to read: waiting in C, or new
+        score >= PROMISING_SCORE and (web_context.is_pending(link.url) or not web_context.is_discovered(link.url))
         for link_id, score in best.items()
         if (link := page.link(link_id)) is not None
     )
