@@ -178,8 +178,9 @@ class WebContext(BaseModel):
         """Queue `url` in C unless it was discovered before; True when it was queued.
 
         A URL already in DU (pending, visited or marked discovered) changes nothing: the first sighting
-        keeps its score. A link of a `dead_end` (a page that offered no promising way on) counts as found before
-        every page read (`PendingURL.found_at` 0): it waits behind the links of the pages read before. Raises
+        keeps its score. A link of a `dead_end` (a page that offered no promising way on) counts as found on the
+        page read before it (`PendingURL.found_at` one less): it waits behind that page's links, as a person goes
+        back up one step. Raises
         `InvalidURLError` for a URL that is not http(s) and `ToolInputError` for a score outside 0..10.
         """
         canonical = canonicalize_url(url)
@@ -194,7 +195,7 @@ class WebContext(BaseModel):
             anchor_text=anchor,
             found_on=source,
             seq=self.next_url_seq,
-            found_at=0 if dead_end else len(self.visited_urls),
+            found_at=len(self.visited_urls) - (1 if dead_end else 0),
         )
         self.next_url_seq += 1
         self.discovered_urls.add(canonical)

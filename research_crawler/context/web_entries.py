@@ -63,9 +63,9 @@ class PendingURL(BaseModel):
         ge=0,
         description="Pages of the site visited when it was queued: among equal scores the links of the page read "
         "last come first, as a person goes on down the branch they are on (subject → year → month) before going "
-        "back up. 0 for a link of a page that offered no promising way on (a dead end: nothing there judged "
-        "`PROMISING_SCORE` or more but pages read or known already): it waits behind the links of every page read, "
-        "as a person who found nothing on the topic down a branch goes back up to the pages they passed.",
+        "back up. One less for a link of a page that offered no promising way on (a dead end: nothing there judged "
+        "`PROMISING_SCORE` or more but pages read or known already): it waits behind the links of the page read "
+        "before, as a person who found nothing on the topic down a branch goes back up a step.",
     )
 
     @property

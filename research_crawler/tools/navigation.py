@@ -189,8 +189,8 @@ def save_links(
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
         among links judged alike the page's own (its editions, issues, listings) are opened first. The links of a page
         that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's works
-        on other subjects) wait behind the equally scored links of the pages read before (`WebContext.add_url`'s
-        `dead_end`): a person who found nothing down a branch goes back up. A link to another
+        on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
+        `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused.

@@ -330,16 +330,18 @@ def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_roun
 
 
 
-def test_the_links_of_a_dead_end_wait_behind_those_of_the_pages_read_before() -> None:
+
+def test_the_links_of_a_dead_end_wait_behind_those_of_the_page_read_before() -> None:
     context = WebContext.for_site("https://example.org/")
     context.take("https://example.org/")
     context.add_url("https://example.org/outputs", 1.0, found_on="https://example.org/")
     context.add_url("https://example.org/unit", 5.0, found_on="https://example.org/")
+    context.add_url("https://example.org/units", 5.0, found_on="https://example.org/")
     context.take("https://example.org/unit")
     context.add_url("https://example.org/unit/2025", 1.0, found_on="https://example.org/unit")
-    assert context.top_urls(1)[0].url == "https://example.org/unit/2025"  # down the branch it is on
-    context.take("https://example.org/unit/2025")
-    off_topic = "https://example.org/unit/2025/off-topic"
-    context.add_url(off_topic, 1.0, found_on="https://example.org/unit/2025", dead_end=True)
-    # a page with no promising way on: back up to the pages passed
-    assert [p.url for p in context.top_urls(2)] == ["https://example.org/outputs", off_topic]
+    assert context.top_urls(2)[1].url == "https://example.org/unit/2025"  # down the branch it is on
+    context.take("https://example.org/units")
+    off_topic = "https://example.org/units/off-topic"
+    context.add_url(off_topic, 1.0, found_on="https://example.org/units", dead_end=True)
+    # a page with no promising way on: back up a step, behind the links of the page read before it
+    assert [p.url for p in context.top_urls(3)] == ["https://example.org/unit/2025", off_topic, "https://example.org/outputs"]
