@@ -52,7 +52,9 @@ _DEGREES = re.compile(
 )
 # "---- by Kenneth Surin", "Von: Wolfgang Schmale"
 _BY = re.compile(
-    r"^[\s\-–—:*•·]*(?:(?:story|text|words|reporting|written|posted)\s+)?(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)",
+    # (an interview's interviewer is its writer: "Interview by Jane Doe")
+    r"^[\s\-–—:*•·]*(?:(?:story|text|words|reporting|written|posted|interview|interviewed)\s+)?"
+    r"(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)",
     re.I,
 )
 # What ends a shortened author list: "et al.", "and others", "+3 more", "…" (the names before it are the list's).

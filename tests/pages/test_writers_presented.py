@@ -212,3 +212,7 @@ def test_an_author_box_that_marks_its_name_gives_the_writer_by_handle_as_written
         '<div class="author-desc">We write about the coast.</div></div></footer>'
     )
     assert _authors(_page("<p>May 4, 2021</p>", after=box)) == ["seal42"]
+
+
+def test_an_interviews_interviewer_is_its_writer() -> None:
+    assert _authors(_page("<p>May 4, 2021</p><p>Interview by Dana Reed</p>")) == ["Dana Reed"]
