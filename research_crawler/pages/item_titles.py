@@ -1,0 +1,273 @@
+"""Which text of an item's page is its title: a tag the page shows, or what the page shows as its title (a heading, a
+labelled field, the block its <title> repeats) where the tags say what the page does not show — with its subtitle,
+without the site's or the container's name and the kind of document written after it. `metadata.read_item_metadata`
+decides the other fields around it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research_crawler.pages.bylines import dated_people
+from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
+from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.metadata_sources import Reading
+from research_crawler.pages.page_shows import Block, VisiblePage, words_of
+from research_crawler.pages.person_names import split_people
+
+__all__ = ["TITLE_SEPARATORS", "byline_past", "decide_title", "without_container"]
+
+_HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
+_IN_TITLE_ELEMENT = 3.0
+_FOLLOWED_BY_BYLINE = 3.0
+_TITLE_FIELD = 5.0
+_PER_WORD = 0.1
+# A heading alone, or a block the page's <title> repeats; under a <title> that names no item ("Publication
+# details"), a long heading will do.
+_MIN_SCORE_UNDER_GENERIC_TITLE = 2.5
+_OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
+TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
+_SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
+_SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " » ")
+# "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
+_DOCUMENT_TYPE = re.compile(
+    r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
+    re.I,
+)
+_REFERENCE_LINE = re.compile(
+    r"\b(?:vol(?:ume)?\.?|issue|no\.|pages?|pp\.)\s*\d"
+    # a citation line: "Appl. Phys. Lett. 84, 657 (2004);", or one that gives the work's address or DOI
+    r"|\b\d+\s*,\s*\w*\d+\s*\((?:1[5-9]|20)\d\d\)|https?://|\bdoi:|\b10\.\d{4,9}/",
+    re.I,
+)
+_BETWEEN_TITLE_AND_BYLINE = 8  # citation, date and sharing lines, a standfirst, between a title and its byline
+_SHARING_WORDS = 3
+_SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
+_VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
+_SENTENCE_END = re.compile(r"\w[.!?](?:\s+|$)")  # "… systems. This chapter …": the end of a sentence
+_RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
+
+
+def decide_title(
+    readings: list[Reading], page: VisiblePage, values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
+) -> tuple[str | None, int | None]:
+    """The title, and the block the page shows it in (None when it is not shown)."""
+    tags = [r for r in readings if r.title and r.source != "html_title"]
+    in_title = f" {words_of(page.title_element)} "
+    # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
+    shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
+    visible = _visible_title(page)
+    only_in_tab = shown and not any(page.shows(_shown_part(r.title or "", page)) for r in shown)
+    if only_in_tab and (variant := _heading_variant(page, shown[0].title)):
+        # a tag title only the <title> element writes, and a heading that says it in other words: the heading
+        values["title"], sources["title"] = variant.text, "page_heading"
+        notes["title"] = f"the page's {shown[0].source} title {shown[0].title!r} is shown only as {variant.text!r}"
+        return variant.text, variant.index
+    if shown:
+        chosen = shown[0]
+        title = _with_subtitle(_shown_part(chosen.title or "", page), page)
+        values["title"], sources["title"] = title, chosen.source
+        return title, _block_of(page, title)
+    if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
+        text, index, _ = visible
+        text = _with_subtitle(text, page) if index >= 0 else text
+        values["title"], sources["title"] = text, ("page_field" if index < 0 else "page_heading")
+        if tags:
+            notes["title"] = f"the page's {tags[0].source} title {tags[0].title!r} is not what the page shows"
+        return text, (index if index >= 0 else _block_of(page, text))
+    if tags:
+        values["title"], sources["title"] = tags[0].title, tags[0].source
+        if page.blocks:
+            notes["title"] = f"the {tags[0].source} title is not shown on the page"
+        return tags[0].title, None
+    title_element = next((r.title for r in readings if r.source == "html_title"), None)
+    if (not title_element or _generic(title_element)) and visible is None:
+        visible = _visible_title(page, min_score=_MIN_SCORE_UNDER_GENERIC_TITLE)
+        if visible is not None:
+            values["title"], sources["title"] = visible[0], "page_heading"
+            return visible[0], visible[1]
+    if title_element:
+        values["title"], sources["title"] = title_element, "html_title"
+    return title_element, None
+
+
+def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
+    """The heading that shows `title` in other words ("Die Ablehnung von “Gendersprache” – medial produziert" for
+    "Die Ablehnung der Gendersprache » SciLogs"): one outside the chrome that holds most of the words of the title's
+    main part (its longest part between the site's separators), two at least."""
+    parts = [words_of(part) for part in TITLE_SEPARATORS.split(title or "")]
+    main = set(max(parts, key=lambda part: len(part.split()), default="").split())
+    best: tuple[float, Block] | None = None
+    for block in page.blocks:
+        if not 1 <= block.heading <= 3 or block.chrome or _generic(block.text):
+            continue
+        shared = main & set(block.words.split())
+        share = len(shared) / len(main) if main else 0.0
+        if len(shared) >= 2 and share >= _VARIANT_SHARE and (best is None or share > best[0]):
+            best = (share, block)
+    return best[1] if best else None
+
+
+def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, int, float] | None:
+    """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
+    fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
+    fields = [value for value in fields if value and not _generic(value)]
+    if fields and not page.lists_items():
+        return fields[0], -1, _TITLE_FIELD
+    in_title = words_of(page.title_element)
+    segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
+    segments = [segment for segment in segments if segment and not _generic(segment)]
+    best: tuple[str, int, float] | None = None
+    parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
+    for block in page.blocks:
+        if block.chrome or not block.words or len(block.words) > 600:
+            continue
+        text = _DOCUMENT_TYPE.sub("", block.text).strip(" :;/|")
+        words = words_of(text)
+        if not words or not 1 <= len(words.split()) <= 60 or _generic(text) or _REFERENCE_LINE.search(text):
+            continue  # a journal reference ("Biomaterials, Volume 27, Issue 19, …") is no title
+        titled = bool(block.heading) and _in_title_element(words, in_title, segments)
+        if label_kind(text) or (len(words.split()) < 8 and dates_in_text(text) and not titled):
+            continue  # a label ("Authors:") or a date line, not a heading the <title> repeats ("Report 14-20 May")
+        if not block.heading and split_people(text) and not _in_title_element(words, in_title, segments):
+            continue  # a byline (a short heading in title case reads as names too, and stays a candidate)
+        if not block.heading and len(_SENTENCE_END.findall(text)) >= 2:
+            continue  # a paragraph of sentences (a standfirst, an abstract) is running text, no title
+        count = len(words.split())
+        score = _HEADING_SCORE.get(block.heading, 0.0)
+        if _in_title_element(words, in_title, segments):
+            score += _IN_TITLE_ELEMENT
+        if byline_past(page, block.index, heading=bool(block.heading)):
+            score += _FOLLOWED_BY_BYLINE
+        # Item titles are longer than site names and section headings ("The STAR experiment", "School").
+        score += min(count, 15) * _PER_WORD - block.index / 100_000
+        if score >= min_score and (best is None or score > best[2]):
+            best = (text, block.index, score)
+        if block.heading and words in segments and score >= min_score:
+            parts.setdefault(words, (text, block.index, score))
+    # the site's name and the item's title, each a heading and each a part of the <title> ("Internet-Law » Verstößt
+    # der Ausschluss …"): the longer is the item's (a blog's name heads every page; its post's title is longer)
+    # — unless the two are a title and its subtitle, the <title> joining them ("Vom Boden aus gedacht - Ann Cotten …")
+    longest = max(parts.items(), key=lambda part: len(part[0].split()), default=None)
+    if best is None or longest is None or len(parts) < 2 or words_of(best[0]) not in parts:
+        return best
+    longer = len(longest[0].split()) > len(words_of(best[0]).split())
+    return longest[1] if longer and _with_subtitle(best[0], page) == best[0] else best
+
+
+def byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:
+    """The byline right after what a page may put between a title (block `index`) and its byline."""
+    index, dated = _past_citation_lines(page, index, heading=heading)
+    # strictly, unless after a date line or over one ("Nuño Domínguez" / "Twitter" / "19 FEB 2020 - 18:37 CET")
+    return page.byline_after(index, reach=1, strict=not (dated or _dated_below(page, index + 1)))
+
+
+def _dated_below(page: VisiblePage, index: int) -> bool:
+    """Whether a short date line follows block `index` (a name) within two blocks."""
+    below = page.blocks[index + 1 : index + 3]
+    return any(len(block.text.split()) <= 8 and dates_in_text(block.text, bare_years=False) for block in below)
+
+
+def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tuple[int, bool]:
+    """`index`, moved past what a page may put between a title and its byline — citation and date lines
+    ("J. Chem. Phys. 138, 054312 (2013);", "https://doi.org/…", "Published 4 June 2008"), sharing links of a word
+    or two ("Facebook", "Print Article") and, under a heading, one standfirst (the sentence that sums the article
+    up) — and whether a date line was among them (a name right after a date is a dateline's byline)."""
+    dated = False
+    standfirst = heading
+    for _ in range(_BETWEEN_TITLE_AND_BYLINE):
+        following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
+        if following is None or len(following.text.split()) > 40:
+            break
+        if split_people(following.text) or dated_people(following.text):
+            break  # the byline itself
+        words = len(following.text.split())
+        if following.heading or following.chrome:
+            # a subtitle set as a heading (the standfirst) and a bar of sharing buttons may come before the byline
+            if following.heading and standfirst and words > _SHARING_WORDS and not following.chrome:
+                standfirst = False
+            elif not (following.chrome and not following.heading and words <= _SHARING_BAR_WORDS):
+                break
+            index += 1
+            continue
+        if _REFERENCE_LINE.search(following.text) or (words <= 15 and dates_in_text(following.text)):
+            dated = dated or bool(dates_in_text(following.text))
+        elif words <= _SHARING_WORDS and not label_kind(following.text) and not following.text.rstrip().endswith(":"):
+            pass
+        elif standfirst and words > _SHARING_WORDS:
+            standfirst = False
+        else:
+            break
+        index += 1
+    return index, dated
+
+
+def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:
+    """Whether the page's <title> repeats a block: the block is in it (more than one word, or all of it), or the
+    block begins with a whole part of it ("Brand : Roman" under <title>Brand - smartBib</title>)."""
+    count = len(words.split())
+    if f" {words} " in f" {in_title} " and (count > 1 or words == in_title):
+        return True
+    return any(f"{words} ".startswith(f"{segment} ") for segment in segments)
+
+
+def without_container(title: str, containers: list[str]) -> str:
+    """`title` without the journal's, publisher's or site's name that a tag or <title> joins to it
+    ("Many-Body Localization…: Annual Review of Condensed Matter Physics")."""
+    words = words_of(title)
+    for container in containers:
+        name = words_of(container)
+        if not name or name == words:
+            continue
+        for separator in (*_SUBTITLE_SEPARATORS, " | ", " · ", " :: "):
+            if title.endswith(f"{separator.rstrip()} {container}") or title.endswith(f"{separator}{container}"):
+                return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
+            if title.startswith(f"{container}{separator}"):
+                return title[len(container) + len(separator) :].lstrip()
+    return title
+
+
+def _shown_part(title: str, page: VisiblePage) -> str:
+    """`title` as the page shows it: a tag title that only the <title> element writes whole, with the site's name
+    after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
+    if page.shows(title):
+        return title
+    for separator in _SITE_SEPARATORS:
+        head, found, _ = title.rpartition(separator)
+        if found and len(words_of(head).split()) >= 2 and page.shows(head):
+            return _shown_part(head, page)
+    return title
+
+
+def _with_subtitle(title: str, page: VisiblePage) -> str:
+    """`title` with the subtitle the page shows right under it, when the page's <title> joins the two."""
+    index = _block_of(page, title)
+    if index is None or index + 1 >= len(page.blocks):
+        return title
+    subtitle = page.blocks[index + 1].text
+    if len(subtitle.split()) > 25 or (len(subtitle.split()) == 1 and subtitle.isupper()):
+        return title  # a rubric in capitals under the heading ("AVOCAT") is the section's name, no subtitle
+    title_element = " ".join(page.title_element.split()).casefold()
+    for separator in _SUBTITLE_SEPARATORS:
+        joined = f"{title}{separator}{subtitle}"
+        if " ".join(joined.split()).casefold() in title_element:  # written so, separator and all
+            return joined
+    return title
+
+
+def _generic(text: str) -> bool:
+    words = words_of(text).split()
+    return not words or all(word in GENERIC_HEADING_WORDS or word.isdigit() for word in words)
+
+
+def _block_of(page: VisiblePage, text: str) -> int | None:
+    """The block that shows `text`: a heading that is it, else a block that is it, else a block that holds it."""
+    target = words_of(text)
+    if not target:
+        return None
+    exact = [block for block in page.blocks if block.words == target]
+    holding = [block for block in page.blocks if f" {target} " in f" {block.words} "]
+    for block in [b for b in exact if b.heading] + exact + [b for b in holding if b.heading] + holding:
+        return block.index
+    return None
