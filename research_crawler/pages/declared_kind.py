@@ -25,7 +25,7 @@ from typing import Any
 from research_crawler.pages.html_tree import meta_content
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 
-__all__ = ["declared_kind", "names_another_kind"]
+__all__ = ["declared_kind", "link_names_another_kind", "names_another_kind"]
 
 #: Labels naming a record's kind ("Type:", "Publication type", "Resource type").
 _KIND_LABELS = frozenset({
@@ -59,6 +59,14 @@ _QUALIFYING_WORDS = frozenset({
 })  # fmt: skip
 #: schema.org types that say nothing of the record (a site's own publisher, its pages in general).
 _KNOWN_WORDS = _TEXT_WORK_WORDS | _OTHER_KIND_WORDS | _QUALIFYING_WORDS
+#: Kinds whose pages may list works, or be them on some sites (a person's or a project's page lists their papers; a
+#: seminar's talks are its works; a centre's news announces its papers): a link naming one is no detour.
+_MAY_LEAD_TO_WORKS = frozenset({
+    "news", "newsarticle", "blog", "blogposting", "press", "clipping",
+    "person", "profile", "profilepage", "organisation", "organization", "project", "researchproject", "programme",
+    "collection", "collectionpage", "searchresultspage", "datacatalog", "event", "events", "poster",
+    "presentation", "slides", "talk", "video", "audio", "podcast", "course", "service", "product",
+})  # fmt: skip
 _SAYS_NOTHING = frozenset({"webpage", "website", "organization", "person", "breadcrumblist", "thing", "creativework"})
 _MAX_KIND_WORDS = 6
 
@@ -83,6 +91,19 @@ def names_another_kind(kind: str, wanted: str) -> bool:
         return False  # only a request for text works is judged: the other kinds' own words vary too much
     words = set(_split_words(kind))
     return bool(words & _OTHER_KIND_WORDS) and not words & _TEXT_WORK_WORDS
+
+
+def link_names_another_kind(text: str, wanted: str) -> bool:
+    """Whether a link's `text` only names another kind of record than the `wanted` one, where no work of that kind
+    is ("Datasets", "Guidance only", "Patents", "News" when papers are asked for): a type filter or a section a
+    careful reader of papers leaves for last."""
+    words = set(_split_words(text))
+    return (
+        bool(words)
+        and words <= _KNOWN_WORDS | {"all", "our", "latest", "recent", "new"}
+        and not words & _MAY_LEAD_TO_WORKS
+        and names_another_kind(text, wanted)
+    )
 
 
 def _split_words(kind: str) -> list[str]:

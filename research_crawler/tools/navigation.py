@@ -22,6 +22,7 @@ from research_crawler.context.web_entries import PROMISING_SCORE, CollectedItem
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.cleanup import shorten
 from research_crawler.pages.current_view import current_view_links
+from research_crawler.pages.declared_kind import link_names_another_kind
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.hints import HintState, hint, with_hint
@@ -61,13 +62,14 @@ def get_top_urls(
         an item already collected is marked "(collected)" and listed after the pages that may hold something new:
         opening it finds no new item — unless no author was read beside it and its title names a container of works
         (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
-        works inside)", as opening it may reach the works it holds; a short anchor such as
+        works inside)", as opening it may reach the works it holds; a link named only by another kind of record
+        than asked for ("Guidance only", "Datasets" when papers are) comes after them too; a short anchor such as
         "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
         under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
-    top = _new_before_collected(web_context, k)
+    top = _new_before_collected(web_context, k, state.item_kind)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
         lines = [
@@ -85,15 +87,19 @@ def get_top_urls(
     return TopURLs(urls=top, message=with_hint(text, advice))
 
 
-def _new_before_collected(web_context: WebContext, k: int) -> list[PendingURL]:
+def _new_before_collected(web_context: WebContext, k: int, item_kind: str = "paper") -> list[PendingURL]:
     """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
     that may hold something new: they would fill the Planner's short view with pages that add nothing. A collected
-    container (`_is_container`) keeps its place: its page may list the works it holds."""
+    container (`_is_container`) keeps its place: its page may list the works it holds. So do the links named only
+    by another kind of record than `item_kind` ("Guidance only", "Datasets" when papers are asked for:
+    `link_names_another_kind`): a type filter or section where none of the works asked for is."""
     in_order = web_context.top_urls(web_context.pending_count)
     collected = web_context.collected
 
     def adds_nothing(pending: PendingURL) -> bool:
-        return pending.url in collected and not _is_container(collected[pending.url])
+        if pending.url in collected:
+            return not _is_container(collected[pending.url])
+        return link_names_another_kind(pending.anchor_text, item_kind)
 
     return sorted(in_order, key=adds_nothing)[:k]  # a stable sort
 

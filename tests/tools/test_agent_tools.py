@@ -149,6 +149,26 @@ def test_a_collected_volume_keeps_its_place_as_a_page_that_may_list_works(web: W
     ]
 
 
+def test_a_filter_naming_another_kind_of_record_comes_after_the_pages_that_may_hold_papers(web: WebContext) -> None:
+    # a finder's type filters: for papers, "Guidance only" and "Datasets" are where none of them is; they come
+    # after the other pending pages, even scored higher; for datasets, "Datasets" keeps its place
+    web.take(SITE)
+    links = [
+        ("http://papers.test/find?type=guidance", "Guidance only", True),
+        ("http://papers.test/find?type=data", "Datasets", True),
+        ("http://papers.test/find?type=research", "Research and analysis only", True),
+        ("http://papers.test/people/", "People", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": 1, "score": 6}, {"id": 2, "score": 6}, {"id": 3, "score": 2}, {"id": 4, "score": 1}],
+               state=STATE)  # fmt: skip
+    top = get_top_urls(web, 4, state=STATE)
+    assert [p.url.rsplit("/", 1)[1] for p in top.urls] == ["find?type=research", "", "find?type=guidance",
+                                                          "find?type=data"]  # fmt: skip
+    datasets = get_top_urls(web, 4, state=STATE.model_copy(update={"item_kind": "dataset"}))
+    assert [p.url.rsplit("/", 1)[1] for p in datasets.urls][:2] == ["find?type=guidance", "find?type=data"]
+
+
 def test_get_top_urls_says_the_sites_search_is_unused_while_more_are_wanted(web: WebContext) -> None:
     save_links(web, make_page(), [{"id": 2, "score": 9.5}], state=STATE)
     unused = "search form has not been used yet"
