@@ -17,7 +17,7 @@ from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination, Link
 from research_crawler.pages.person_names import split_people
 from research_crawler.rank.rerank import Reranker, item_text, rerank
-from research_crawler.report.identity import merge_same_works
+from research_crawler.report.identity import merge_same_works, normal_title
 from research_crawler.report.index_pages import (
     index_page_reason,
     is_file_address,
@@ -31,6 +31,9 @@ from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
 
 logger = logging.getLogger(__name__)
+
+#: Words a page's title needs before a file titled after it is taken for that page's work's document.
+_TITLE_WORDS = 4
 
 __all__ = ["choose_items", "collected_report_items", "rank_items", "with_metadata"]
 
@@ -90,6 +93,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         site = SiteRef(name=web.name or item.site, url=item.site)
     if site is None:
         return item
+    item = _work_of_its_file(x, item, site)
     page = x.pages.fetch_page(item.url, site)
     if page.determination is Determination.REFUSED and "URL guard" in page.reason:
         # Its link leads (or redirects) where the crawler may not go — a private address, another scheme: the
@@ -158,6 +162,26 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
             "metadata_sources": sources,
         }
     )
+
+
+def _work_of_its_file(x: Exploration, item: ReportItem, site: SiteRef) -> ReportItem:
+    """`item`, or, when it is a file found on another page whose title its own title repeats ("<title>: easy read",
+    "<title> (PDF)") and that page lists no works, that page: the work whose document (or a version of it) the file
+    is. A model may store a work's attachment rather than its page; the report lists the work."""
+    if not is_file_address(item.url) or not item.found_on or item.found_on == item.url:
+        return item
+    holder = x.pages.fetch_page(item.found_on, site)  # read before in this run: from the run's archive
+    if not holder.ok or is_file_address(holder.final_url):
+        return item
+    meta = read_item_metadata(holder.html, url=holder.final_url)
+    title = normal_title(plain_text(meta.title) or "")
+    if len(title.split()) < _TITLE_WORDS or not normal_title(item.title).startswith(title):
+        return item
+    links = (link.url for link in holder.links)
+    if index_page_reason(holder.final_url, links, meta, html=holder.html, page_title=holder.title) is not None:
+        return item
+    x.trace.emit("item_moved", url=item.url, to=holder.final_url, reason="a file of the work of the page it was on")
+    return item.model_copy(update={"url": holder.final_url, "title": meta.title, "found_on": holder.final_url})
 
 
 def _citation_fields(x: Exploration, item: ReportItem, site: SiteRef, title: str) -> CitedFields:

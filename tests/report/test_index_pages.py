@@ -318,3 +318,29 @@ def test_a_signed_dated_record_whose_one_link_was_stored_is_an_item_and_two_make
     assert index_page_reason(record, [], meta, listed_on=[record, record], html=html) is not None
     undated = meta.model_copy(update={"date": None})
     assert index_page_reason(record, [], undated, listed_on=[record], html=html) is not None
+
+
+def test_a_works_attachment_stored_as_the_item_is_reported_as_the_work() -> None:
+    # a model stored a record's "easy read" attachment (its title repeats the record's) rather than the record:
+    # the report lists the record's work once (its annex, found on its page, is the same work's file)
+    record, easy, other = f"{SITE}/pub/kelp-loss", f"{SITE}/media/7/easy-read.pdf", f"{SITE}/media/8/annex.pdf"
+    html = _entity_page(
+        "<h1>Kelp Forest Loss after Marine Heatwaves</h1><p>Published 3 May 2024</p><h2>Documents</h2>"
+        "<p><a href='/media/6/kelp.pdf'>Kelp Forest Loss after Marine Heatwaves</a> PDF, 2 MB</p>"
+        "<p><a href='/media/7/easy-read.pdf'>Kelp Forest Loss after Marine Heatwaves: easy read</a> PDF</p>"
+        "<p><a href='/media/8/annex.pdf'>Annex A: survey sites</a> PDF</p>"
+    )
+    pages = {
+        record: Page(url=record, final_url=record, determination=Determination.OK, html=html,
+                     title="Kelp Forest Loss after Marine Heatwaves - Tidal Lab",
+                     links=build_page_view(html, url=record).links),
+        easy: Page(url=easy, final_url=easy, determination=Determination.OK, title="", html="",
+                   content_type="application/pdf"),
+        other: Page(url=other, final_url=other, determination=Determination.OK, title="", html="",
+                    content_type="application/pdf"),
+    }  # fmt: skip
+    web = WebContext.for_site(f"{SITE}/")
+    web.add_item(easy, title="Kelp Forest Loss after Marine Heatwaves: easy read", score=8.0, found_on=record)
+    web.add_item(other, title="Annex A: survey sites", score=5.0, found_on=record)
+    chosen = choose_items(_exploration("papers on kelp forest loss", pages, web), None)
+    assert [(item.url, item.title) for item in chosen.items] == [(record, "Kelp Forest Loss after Marine Heatwaves")]
