@@ -222,6 +222,15 @@ def _entity_page(body: str) -> str:
     )
 
 
+def _ok_page(url: str, html: str = "", title: str = "") -> Page:
+    """A page read whole at `url` (a file when `html` is empty)."""
+    if not html:
+        return Page(url=url, final_url=url, determination=Determination.OK, title="", html="",
+                    content_type="application/pdf")  # fmt: skip
+    links = build_page_view(html, url=url).links
+    return Page(url=url, final_url=url, determination=Determination.OK, html=html, title=title, links=links)
+
+
 def _reason(url: str, html: str) -> str | None:
     return index_page_reason(url, [], ItemMetadata(title=None), html=html, page_title="Tidal Lab")
 
@@ -283,17 +292,10 @@ def test_a_section_link_taken_for_an_item_does_not_make_the_work_page_it_was_fou
         "Loss after Marine Heatwaves</a>.</div>"
     )
     pages = {
-        url: Page(
-            url=url, final_url=url, determination=Determination.OK, html=html, title=title,
-            links=build_page_view(html, url=url).links,
-        )
-        for url, html, title in (
-            (article, article_html, "Kelp Forest Loss after Marine Heatwaves | Tidal Lab"),
-            (section, section_html, "Publications | Tidal Lab"),
-        )
-    }  # fmt: skip
-    pages[pdf] = Page(url=pdf, final_url=pdf, determination=Determination.OK, title="", html="",
-                      content_type="application/pdf")  # fmt: skip
+        article: _ok_page(article, article_html, "Kelp Forest Loss after Marine Heatwaves | Tidal Lab"),
+        section: _ok_page(section, section_html, "Publications | Tidal Lab"),
+        pdf: _ok_page(pdf),
+    }
     web = WebContext.for_site(f"{SITE}/")
     web.add_item(article, title="Kelp Forest Loss after Marine Heatwaves", score=8.0, found_on=article)
     web.add_item(section, title="Journal article", score=7.0, found_on=article)
@@ -331,14 +333,10 @@ def test_a_works_attachment_stored_as_the_item_is_reported_as_the_work() -> None
         "<p><a href='/media/8/annex.pdf'>Annex A: survey sites</a> PDF</p>"
     )
     pages = {
-        record: Page(url=record, final_url=record, determination=Determination.OK, html=html,
-                     title="Kelp Forest Loss after Marine Heatwaves - Tidal Lab",
-                     links=build_page_view(html, url=record).links),
-        easy: Page(url=easy, final_url=easy, determination=Determination.OK, title="", html="",
-                   content_type="application/pdf"),
-        other: Page(url=other, final_url=other, determination=Determination.OK, title="", html="",
-                    content_type="application/pdf"),
-    }  # fmt: skip
+        record: _ok_page(record, html, "Kelp Forest Loss after Marine Heatwaves - Tidal Lab"),
+        easy: _ok_page(easy),
+        other: _ok_page(other),
+    }
     web = WebContext.for_site(f"{SITE}/")
     web.add_item(easy, title="Kelp Forest Loss after Marine Heatwaves: easy read", score=8.0, found_on=record)
     web.add_item(other, title="Annex A: survey sites", score=5.0, found_on=record)
