@@ -45,6 +45,11 @@ def page_of(get: Served, site: str, path: str, cookies: dict[str, str] | None = 
     return response.text
 
 
+def robots_of(get: Served, site: str) -> Protego:
+    """The site's robots.txt, parsed as a visitor's crawler reads it."""
+    return Protego.parse(page_of(get, site, "/robots.txt"))
+
+
 def visit(web: Testbed, site: str, robots_txt: str | None = None, *, scripted: bool = False) -> set[str]:
     """Paths a visitor reaches from the home page by the links a person clicks (facet and paging links included,
     cookies kept), never typing a search and never fetching what robots.txt (the site's, or `robots_txt`) forbids;

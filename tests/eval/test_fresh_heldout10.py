@@ -11,8 +11,7 @@ import xml.etree.ElementTree as ET
 from datetime import date
 
 import pytest
-from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout10 import FRESH10_PLANS, FRESH10_SITE_SPECS
@@ -37,10 +36,6 @@ from research_crawler.eval.testbed.site_app import Request, SiteApp, SiteLinks
 
 SITES = [spec.name for spec in FRESH10_SITE_SPECS]
 INDEX, EVENTS, DISCOVERY = "fresh10-index", "fresh10-events", "fresh10-discovery"
-
-
-def _robots(get: Served, site: str) -> Protego:
-    return Protego.parse(page_of(get, site, "/robots.txt"))
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -88,7 +83,7 @@ def test_records_give_years_abstracts_only_when_known_exports_that_are_not_works
     item = items[0]
     bib = get[1].get(url_of(get, INDEX, f"/rec/{item.key}.bib"))
     assert bib.status_code == 200 and f"title = {{{item.title}}}" in bib.text
-    robots = _robots(get, INDEX)
+    robots = robots_of(get, INDEX)
     assert robots.can_fetch(url_of(get, INDEX, f"/rec/{item.key}.bib"), "*")
     exports = links_of(pages[item.key], r"/export/[A-Za-z0-9]+\.(?:ris|xml)")
     assert len(exports) == 2 and not any(robots.can_fetch(url_of(get, INDEX, e), "*") for e in exports)
@@ -152,7 +147,7 @@ def test_a_talk_names_its_date_as_indico_does_its_speaker_and_attaches_slides_an
     for path in attachments:
         pdf = get[1].get(url_of(get, EVENTS, path))
         assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    robots = _robots(get, EVENTS)
+    robots = robots_of(get, EVENTS)
     ics = links_of(page, r"/event/\d+/event\.ics")
     assert ics and not robots.can_fetch(url_of(get, EVENTS, ics[0]), "*")
     assert robots.can_fetch(url_of(get, EVENTS, item.path), "*")
@@ -241,7 +236,7 @@ def test_paper_pages_are_served_whole_with_year_only_tags_references_and_citatio
     data = get[1].get(url_of(get, DISCOVERY, f"/api/v1/paper/{item.key}/citations")).json()
     assert [p["url"] for p in data["data"]] == [c.path for c in citations(items, item)]
     assert not set(cited) & {c.path for c in citations(items, item)}
-    robots = _robots(get, DISCOVERY)
+    robots = robots_of(get, DISCOVERY)
     assert not robots.can_fetch(url_of(get, DISCOVERY, "/search?q=seagrass"), "*")
     assert not robots.can_fetch(url_of(get, DISCOVERY, f"/api/v1/export/{item.key}.ris"), "*")
     assert robots.can_fetch(url_of(get, DISCOVERY, "/api/v1/home"), "*")

@@ -10,8 +10,7 @@ import re
 from datetime import date
 
 import pytest
-from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout11 import FRESH11_PLANS, FRESH11_SITE_SPECS
@@ -24,10 +23,6 @@ from research_crawler.eval.testbed.markup import MONTHS
 
 SITES = [spec.name for spec in FRESH11_SITE_SPECS]
 STANDARDS, ARCHIVE, REGISTRY = "fresh11-standards", "fresh11-archive", "fresh11-registry"
-
-
-def _robots(get: Served, site: str) -> Protego:
-    return Protego.parse(page_of(get, site, "/robots.txt"))
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -59,7 +54,7 @@ def test_the_publication_search_pages_finals_drafts_and_withdrawn_reports_newest
     for target in [finals[0], *links_of(page, r"/publications\?status=final&amp;page=\d+")]:
         final_paths += links_of(page_of(get, STANDARDS, target), r"/pubs/tr/\d+/final")
     assert sorted(set(final_paths) & {i.path for i in items}) == sorted(i.path for i in items)
-    robots = _robots(get, STANDARDS)
+    robots = robots_of(get, STANDARDS)
     export = links_of(first, r"/publications/export\?format=csv")
     assert export and not robots.can_fetch(url_of(get, STANDARDS, export[0]), "*")
     assert robots.can_fetch(url_of(get, STANDARDS, "/publications?page=2"), "*")
@@ -82,7 +77,7 @@ def test_a_final_gives_month_and_year_its_history_the_dates_and_each_draft_is_it
         assert "has been superseded by" in draft and f'href="{item.path}"' in draft
         assert f"<h1>{item.title}</h1>" in draft and path not in {i.path for i in items}
         comment = links_of(draft, r"/pubs/tr/\d+/\w+/comment")
-        assert comment and not _robots(get, STANDARDS).can_fetch(url_of(get, STANDARDS, comment[0]), "*")
+        assert comment and not robots_of(get, STANDARDS).can_fetch(url_of(get, STANDARDS, comment[0]), "*")
     corrected = next(i for i in items if errata_of(i))
     assert "errata update" in page_of(get, STANDARDS, corrected.path)
     assert any("Supersedes:" in page_of(get, STANDARDS, i.path) for i in items)
@@ -113,7 +108,7 @@ def test_collections_arrange_series_where_reports_and_theses_sit_among_records_t
         series = links_of(page, r"/repositories/2/archival_objects/\d+")
         assert series == [s.path for s in collection.series]
         printable = links_of(page, r"/repositories/2/resources/\d+/pdf")
-        assert printable and not _robots(get, ARCHIVE).can_fetch(url_of(get, ARCHIVE, printable[0]), "*")
+        assert printable and not robots_of(get, ARCHIVE).can_fetch(url_of(get, ARCHIVE, printable[0]), "*")
         for entry in collection.series:
             first = page_of(get, ARCHIVE, entry.path)
             shown = links_of(first, r"/repositories/2/archival_objects/\d+")
@@ -155,7 +150,7 @@ def test_a_component_gives_dacs_dates_creators_surname_first_a_digital_object_an
     other = next(c for c in collections(items) if all(p.item is None for s in c.series for p in s.components))
     letter = page_of(get, ARCHIVE, other.series[0].components[0].path)
     request = links_of(letter, r"/fill_request\?id=\d+")
-    assert request and not _robots(get, ARCHIVE).can_fetch(url_of(get, ARCHIVE, request[0]), "*")
+    assert request and not robots_of(get, ARCHIVE).can_fetch(url_of(get, ARCHIVE, request[0]), "*")
     assert item.path in links_of(page_of(get, ARCHIVE, "/search?q=" + item.title.split()[0]), r"[^\"]+")
 
 
@@ -212,7 +207,7 @@ def test_a_study_record_gives_dates_of_many_kinds_investigators_results_and_a_hi
     shared = next(i for i in items if i.work)
     original = next(c for c in web.copies_of(shared) if c.site == ARCHIVE)
     assert f'href="{url_of(get, ARCHIVE, original.path)}"' in page_of(get, REGISTRY, f"{shared.path}?tab=results")
-    robots = _robots(get, REGISTRY)
+    robots = robots_of(get, REGISTRY)
     download = links_of(page, rf"{item.path}/download\?format=csv")
     assert download and not robots.can_fetch(url_of(get, REGISTRY, download[0]), "*")
     assert robots.can_fetch(url_of(get, REGISTRY, f"{item.path}?tab=results"), "*")

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_PLANS, FRESH7_SITE_SPECS
@@ -18,10 +17,6 @@ from research_crawler.eval.testbed.fresh_heldout7_proceedings import EXTRA_SLOTS
 from research_crawler.eval.testbed.fresh_heldout7_wiki import GERMAN_MONTHS, RECENT_YEARS, TALKS, citation
 
 SITES = [spec.name for spec in FRESH7_SITE_SPECS]
-
-
-def _robots(get: Served, site: str) -> Protego:
-    return Protego.parse(page_of(get, site, "/robots.txt"))
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -53,7 +48,7 @@ def test_a_meetings_programme_leads_through_sessions_to_papers_among_talks_that_
     assert len(abstracts) == len(EXTRA_SLOTS) and len(itinerary) == len(papers) + len(abstracts)
     keynote = page_of(get, "fresh7-proceedings", sorted(abstracts)[0])
     assert "Keynote" in keynote and "No proceedings paper was submitted" in keynote
-    robots = _robots(get, "fresh7-proceedings")
+    robots = robots_of(get, "fresh7-proceedings")
     assert not robots.can_fetch(url_of(get, "fresh7-proceedings", itinerary[0]), "*")
     assert robots.can_fetch(url_of(get, "fresh7-proceedings", sessions[0]), "*")
     # papers come out months after their meeting: some of one year were presented at the year before's
@@ -126,7 +121,7 @@ def test_chapter_pages_of_newer_volumes_carry_tags_older_ones_text_and_the_reade
     assert not METADATA_TAGS.search(old) and f"<h1>{older.title}</h1>" in old and "<dt>First Online</dt>" in old
     assert "".join(f"<li>{a}</li>" for a in older.authors) in old
     reader = links_of(old, r"/reader/[^\"]+")
-    assert reader and not _robots(get, "fresh7-books").can_fetch(url_of(get, "fresh7-books", reader[0]), "*")
+    assert reader and not robots_of(get, "fresh7-books").can_fetch(url_of(get, "fresh7-books", reader[0]), "*")
     pdf = get[1].get(url_of(get, "fresh7-books", older.pdf_path))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     extended = next(i for i in items if i.work)
@@ -173,7 +168,7 @@ def test_a_paper_page_is_named_by_its_key_with_title_and_date_in_an_infobox_and_
     assert "<th>Erschienen</th>" in pages[german[0].key]
     category = page_of(get, "fresh7-wiki", f"/wiki/Category:Publications_{item.year}")
     assert f'href="{item.path}"' in category and item.title not in category
-    robots = _robots(get, "fresh7-wiki")
+    robots = robots_of(get, "fresh7-wiki")
     edit = links_of(page, r"/index\.php\?[^\"]+")
     assert edit and not any(robots.can_fetch(url_of(get, "fresh7-wiki", e), "*") for e in edit)
     assert not robots.can_fetch(url_of(get, "fresh7-wiki", "/wiki/Special:RecentChanges"), "*")

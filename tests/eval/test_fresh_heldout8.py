@@ -9,8 +9,7 @@ import re
 from datetime import date
 
 import pytest
-from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_PLANS, FRESH8_SITE_SPECS
@@ -21,10 +20,6 @@ from research_crawler.eval.testbed.markup import long_date
 
 SITES = [spec.name for spec in FRESH8_SITE_SPECS]
 PORTAL, REVIEW, PREPRINTS = SITES
-
-
-def _robots(get: Served, site: str) -> Protego:
-    return Protego.parse(page_of(get, site, "/robots.txt"))
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -88,7 +83,7 @@ def test_an_output_page_names_its_type_and_dated_statuses_and_only_articles_carr
     newest = max(items, key=lambda i: i.date)
     assert f"E-pub ahead of print - {pure_date(date.fromisoformat(newest.date))}" in pages[newest.key]
     assert re.search(r"\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) 20\d\d</td>", page)
-    robots = _robots(get, PORTAL)
+    robots = robots_of(get, PORTAL)
     export = links_of(page, r"/en/publications/[a-z0-9-]+/export/\w+")
     assert export and not any(robots.can_fetch(url_of(get, PORTAL, e), "*") for e in export)
     assert robots.can_fetch(url_of(get, PORTAL, bare.path), "*")
@@ -142,7 +137,7 @@ def test_a_forum_page_holds_reviews_and_a_decision_with_its_dates_and_revisions_
     withdrawn = next(i for i in items if tab_of(i, items) == "withdrawn")
     gone = page_of(get, REVIEW, withdrawn.path)
     assert "Withdrawal by Authors" in gone and "Published:" not in gone and "citation_publication_date" not in gone
-    robots = _robots(get, REVIEW)
+    robots = robots_of(get, REVIEW)
     revisions = links_of(page, r"/revisions/\w+")
     profiles = links_of(page, r"/profile\?[^\"]+")
     assert revisions and profiles
@@ -174,7 +169,7 @@ def test_a_record_shows_its_latest_version_and_older_versions_their_own_title_an
     moved = get[1].get(url_of(get, PREPRINTS, f"{item.path}/v{latest.number}"), follow_redirects=False)
     assert moved.status_code == 301 and moved.headers["location"] == item.path
     assert all(v.posted.year == first.posted.year for i in items for v in versions(i) for first in versions(i)[:1])
-    robots = _robots(get, PREPRINTS)
+    robots = robots_of(get, PREPRINTS)
     download = links_of(page, r"/manuscript/[^\"]+/download")
     assert download and not robots.can_fetch(url_of(get, PREPRINTS, download[0]), "*")
     shared = next(i for i in items if i.work)

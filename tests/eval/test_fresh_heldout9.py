@@ -10,8 +10,7 @@ import re
 from datetime import date
 
 import pytest
-from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout9 import FRESH9_PLANS, FRESH9_SITE_SPECS
@@ -23,10 +22,6 @@ from research_crawler.eval.testbed.markup import long_date
 
 SITES = [spec.name for spec in FRESH9_SITE_SPECS]
 FUNDER, AGENCY, GROUP = "fresh9-funder", "fresh9-agency", "fresh9-group"
-
-
-def _robots(get: Served, site: str) -> Protego:
-    return Protego.parse(page_of(get, site, "/robots.txt"))
 
 
 def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
@@ -63,7 +58,7 @@ def test_programmes_page_their_projects_and_results_tabs_list_publications_among
     deliverable = links_of(results, r"/docs/deliverables/[^\"]+")[0]
     assert deliverable not in {i.path for i in items}
     export = links_of(results, rf"{project.path}/export\?format=\w+")
-    robots = _robots(get, FUNDER)
+    robots = robots_of(get, FUNDER)
     assert export and not any(robots.can_fetch(url_of(get, FUNDER, e), "*") for e in export)
     assert robots.can_fetch(url_of(get, FUNDER, f"{project.path}/results"), "*")
     assert sorted(i.path for p in every for i in p.outputs) == sorted(i.path for i in items)
@@ -111,7 +106,7 @@ def test_the_finder_pages_twenty_updated_newest_first_with_research_among_docume
     assert len(every) == len(items) + others and any("Guidance" in page_of(get, AGENCY, d.path) for d in every[:8])
     research = page_of(get, AGENCY, "/search/all?content_store_document_type=research")
     assert sorted(links_of(research, r"/government/publications/[a-z0-9-]+")) == sorted(i.path for i in items)
-    robots = _robots(get, AGENCY)
+    robots = robots_of(get, AGENCY)
     assert robots.can_fetch(url_of(get, AGENCY, "/search/all?page=2"), "*")
 
 
@@ -138,7 +133,7 @@ def test_a_publication_page_holds_its_attachments_dates_in_words_and_its_authors
     assert updated.authors[0] in details and updated.authors[0] not in before
     assert '<meta name="citation_' not in page
     print_view = links_of(page, r"/government/publications/[a-z0-9-]+/print")
-    robots = _robots(get, AGENCY)
+    robots = robots_of(get, AGENCY)
     assert print_view and not robots.can_fetch(url_of(get, AGENCY, print_view[0]), "*")
     assert robots.can_fetch(url_of(get, AGENCY, f"{updated.path}/summary"), "*")
     collection = page_of(get, AGENCY, f"/government/collections/{updated.category.lower().replace(' ', '-')}-research")
@@ -190,7 +185,7 @@ def test_a_paper_page_writes_its_date_as_the_theme_does_and_its_open_graph_time_
     assert f'href="{url_of(get, FUNDER, copy.path)}"' in page_of(get, GROUP, shared.path)
     news = page_of(get, GROUP, "/post/")
     assert "Paper accepted" in news and not any(f'href="{i.path}"' in news for i in items)
-    robots = _robots(get, GROUP)
+    robots = robots_of(get, GROUP)
     assert not robots.can_fetch(url_of(get, GROUP, "/admin/"), "*")
     assert robots.can_fetch(url_of(get, GROUP, item.path), "*")
     pdf = get[1].get(url_of(get, GROUP, item.pdf_path))
