@@ -100,6 +100,14 @@ def missing(web: Testbed, site: str, reached: set[str]) -> list[str]:
     ]
 
 
+def check_reachable(web: Testbed, site: str, *, scripted: bool = False) -> None:
+    """Every relevant item of `site` is reached from its home page by a visitor within its robots.txt (with the links
+    a page's script adds when `scripted`), and the visit finds no link that leads nowhere."""
+    reached = visit(web, site, scripted=scripted)
+    assert not missing(web, site, reached)
+    assert {i.path for i in web.items_on(site)} <= reached
+
+
 def check_batch(web: Testbed, specs: tuple[SiteSpec, ...], plans: dict[str, tuple[str, ...]], shared: set[str]) -> None:
     """A fresh batch's requests: one per plan entry, every kind asked, no two with the same answer, held out, each
     answered by works of the sites it names (at most 10, no near miss), on topics no other site holds; its works on

@@ -11,7 +11,18 @@ import xml.etree.ElementTree as ET
 from datetime import date
 
 import pytest
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
+from site_visitor import (
+    METADATA_TAGS,
+    Served,
+    check_batch,
+    check_reachable,
+    links_of,
+    missing,
+    page_of,
+    robots_of,
+    url_of,
+    visit,
+)
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout10 import FRESH10_PLANS, FRESH10_SITE_SPECS
@@ -257,9 +268,7 @@ def test_paper_pages_are_served_whole_with_year_only_tags_references_and_citatio
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site, scripted=site == DISCOVERY)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site, scripted=site == DISCOVERY)
 
 
 def test_the_script_rendered_site_shows_a_visitor_without_script_no_papers(web: Testbed) -> None:

@@ -12,7 +12,7 @@ from datetime import date
 import httpx
 import pytest
 from protego import Protego
-from site_visitor import missing, page_of, url_of, visit
+from site_visitor import check_reachable, missing, page_of, url_of, visit
 
 from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer
@@ -186,9 +186,7 @@ def test_the_journal_switches_language_by_a_cookie_and_forbids_the_api_its_home_
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import re
 import httpx
 import pytest
 from protego import Protego
-from site_visitor import METADATA_TAGS, check_batch, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, check_batch, check_reachable, missing, page_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed, TestbedServer
 from research_crawler.eval.testbed.fresh_heldout5 import (
@@ -157,9 +157,7 @@ def test_a_reports_landing_page_carries_its_number_date_and_pdf_and_the_search_i
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 #: Each site's way to its items shut while the items themselves stay allowed: the programmes, the list of papers,

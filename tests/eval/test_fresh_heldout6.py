@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import lxml.etree
 import pytest
 from protego import Protego
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, url_of, visit
+from site_visitor import METADATA_TAGS, Served, check_batch, check_reachable, links_of, missing, page_of, url_of, visit
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_PLANS, FRESH6_SITE_SPECS
@@ -188,9 +188,7 @@ def test_a_paper_post_is_signed_by_the_communications_team_names_the_authors_in_
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 def _shut(web: Testbed, site: str) -> str:

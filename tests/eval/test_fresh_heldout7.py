@@ -8,7 +8,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
+from site_visitor import (
+    METADATA_TAGS,
+    Served,
+    check_batch,
+    check_reachable,
+    links_of,
+    missing,
+    page_of,
+    robots_of,
+    url_of,
+    visit,
+)
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_PLANS, FRESH7_SITE_SPECS
@@ -182,9 +193,7 @@ def test_a_paper_page_is_named_by_its_key_with_title_and_date_in_an_infobox_and_
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 def _shut(site: str) -> str:

@@ -9,7 +9,18 @@ import re
 from datetime import date
 
 import pytest
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
+from site_visitor import (
+    METADATA_TAGS,
+    Served,
+    check_batch,
+    check_reachable,
+    links_of,
+    missing,
+    page_of,
+    robots_of,
+    url_of,
+    visit,
+)
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_PLANS, FRESH8_SITE_SPECS
@@ -208,9 +219,7 @@ def test_subject_listings_page_by_offset_and_the_digest_lists_first_titles_by_mo
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 def _shut(site: str) -> str:

@@ -10,7 +10,18 @@ import re
 from datetime import date
 
 import pytest
-from site_visitor import METADATA_TAGS, Served, check_batch, links_of, missing, page_of, robots_of, url_of, visit
+from site_visitor import (
+    METADATA_TAGS,
+    Served,
+    check_batch,
+    check_reachable,
+    links_of,
+    missing,
+    page_of,
+    robots_of,
+    url_of,
+    visit,
+)
 
 from research_crawler.eval.testbed import Testbed
 from research_crawler.eval.testbed.fresh_heldout9 import FRESH9_PLANS, FRESH9_SITE_SPECS
@@ -197,9 +208,7 @@ def test_a_paper_page_writes_its_date_as_the_theme_does_and_its_open_graph_time_
 
 @pytest.mark.parametrize("site", SITES)
 def test_every_relevant_item_is_reachable_from_home_as_a_visitor_within_robots_txt(web: Testbed, site: str) -> None:
-    reached = visit(web, site)
-    assert not missing(web, site, reached)
-    assert {i.path for i in web.items_on(site)} <= reached
+    check_reachable(web, site)
 
 
 def _shut(site: str) -> str:
