@@ -105,6 +105,23 @@ _FILLER = re.compile(
     r"ha(?:ve|s)\s+been\s+(?:published|written))\b",
     re.I,
 )
+#: How a question asks for a subject ("What is new on …", "What do we know about …", "Is there anything on …"):
+#: its opening words are no part of the subject.
+_QUESTION_LEAD = re.compile(
+    r"^\s*(?:(?:what|which)(?:'s|\s+is|\s+are)?\s+(?:new|known|out\s+there|available)|"
+    r"what\s+(?:do|does|did)\s+(?:we|you|they|people|researchers)\s+know|"
+    r"(?:is|are)\s+there(?:\s+(?:anything|any|something))?|anything|something|do\s+you\s+(?:know|have))\b\s*",
+    re.I,
+)
+#: That a work was published ("… that were published", "which papers … were written", "were published on …") says
+#: nothing of its subject.
+_WAS_PUBLISHED = re.compile(
+    r"\b(?:(?:that|which)\s+)?(?:were|was|are|is|have\s+been|has\s+been|had\s+been)\s+"
+    r"(?:published|written|released|posted|put\s+out)\b",
+    re.I,
+)
+#: What is left of it once its dates are read ("… that were published in 2024"): "… that were".
+_DANGLING_VERB = re.compile(r"\s+(?:(?:that|which)\s+)?(?:were|was|are|is|have\s+been|has\s+been)$", re.I)
 
 
 def read_request(text: str, *, today: date) -> ResearchRequest:
@@ -273,9 +290,11 @@ def _field_names(phrase: str) -> list[str]:
 
 
 def _topic(text: str) -> str:
-    """The subject: the request without its lead ("find me"), its kind ("papers on") and filler words."""
-    clauses = [_KIND_LEAD.sub(" ", _LEAD.sub(" ", clause)) for clause in re.split(r"[:;]", text)]
-    topic = " ".join(clauses)
+    """The subject: the request without its lead ("find me", "what is new on"), its kind ("papers on"), that works
+    were published, and filler words."""
+    leads = (_QUESTION_LEAD.sub(" ", clause) for clause in re.split(r"[:;]", text))
+    clauses = [_KIND_LEAD.sub(" ", _LEAD.sub(" ", clause)) for clause in leads]
+    topic = _WAS_PUBLISHED.sub(" ", " ".join(clauses))
     topic = re.sub(r"^[\s,;:]*(?:that|which)?\s*(?:are|is)?\s*", " ", topic)
     kinds = "|".join(_KINDS.values())
     topic = re.sub(rf"\b(?:{kinds})\b\s*(?:on|about|regarding|concerning|for|of)?", " ", topic, flags=re.I)
@@ -283,4 +302,5 @@ def _topic(text: str) -> str:
     topic = re.sub(r"^\s*(?:about|on|regarding|concerning)\s+", " ", topic, flags=re.I)
     topic = re.sub(r"\s*[,;:]\s*(?=[,;:.?!]|$)", " ", topic)
     topic = " ".join(topic.replace("?", " ").split()).strip(" ,.;:-")
+    topic = _DANGLING_VERB.sub("", topic)
     return re.sub(r"\s+(?:on|from|at|in|for|of|about|and|with)$", "", topic, flags=re.I)

@@ -205,6 +205,28 @@ def test_a_question_about_what_was_published_reads_its_subject_alone(text: str) 
     assert read(text).topic == "speech recognition for low-resource languages"
 
 
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("What is new on seagrass restoration?", "seagrass restoration"),
+        ("What do we know about sleep and memory?", "sleep and memory"),
+        ("Is there anything recent on mass timber fire safety?", "mass timber fire safety"),
+        ("Anything on quantum error correction from 2024?", "quantum error correction"),
+        ("Which papers on bridge monitoring were published in 2024?", "bridge monitoring"),
+        ("What papers were published on graph neural networks in 2025?", "graph neural networks"),
+        ("papers about soil carbon that were published after 2020", "soil carbon"),
+        # the same words as a subject stay
+        ("Find papers on publishing practices in open science", "publishing practices in open science"),
+        ("What are the latest papers on posted prices in auctions?", "posted prices in auctions"),
+        ("papers on written language acquisition", "written language acquisition"),
+    ],
+)
+def test_a_question_s_opening_and_its_word_that_works_were_published_are_no_part_of_its_subject(
+    text: str, topic: str
+) -> None:
+    assert read(text).topic == topic
+
+
 def test_a_query_loses_its_control_bidi_and_zero_width_characters() -> None:
     assert checked_query("GNN\x1b[2J papers\u202e\u200b\x07 ") == "GNN[2J papers"
     with pytest.raises(ConfigError, match="the query is empty"):
