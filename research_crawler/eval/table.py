@@ -14,39 +14,12 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from research_crawler.eval.results import EvaluationResult, QueryResult
-from research_crawler.eval.testbed.fresh_heldout import FRESH_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout2 import FRESH2_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout3 import FRESH3_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout4 import FRESH4_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout5 import FRESH5_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout6 import FRESH6_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout7 import FRESH7_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout9 import FRESH9_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout10 import FRESH10_SITE_SPECS
-from research_crawler.eval.testbed.fresh_heldout11 import FRESH11_SITE_SPECS
+from research_crawler.eval.testbed.fresh_batches import fresh_site_names
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 
-#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, the fresh ones of eleven batches).
+#: The kind of the unfamiliar web's requests, and its held-out sites (the first two, and every fresh batch's).
 UNFAMILIAR = "unfamiliar"
-HELDOUT_SITES = frozenset(
-    spec.name
-    for batch in (
-        HELDOUT_SITE_SPECS,
-        FRESH_SITE_SPECS,
-        FRESH2_SITE_SPECS,
-        FRESH3_SITE_SPECS,
-        FRESH4_SITE_SPECS,
-        FRESH5_SITE_SPECS,
-        FRESH6_SITE_SPECS,
-        FRESH7_SITE_SPECS,
-        FRESH8_SITE_SPECS,
-        FRESH9_SITE_SPECS,
-        FRESH10_SITE_SPECS,
-        FRESH11_SITE_SPECS,
-    )
-    for spec in batch
-)
+HELDOUT_SITES = frozenset(spec.name for spec in HELDOUT_SITE_SPECS) | fresh_site_names()
 
 __all__ = [
     "COMPLIANCE_COLUMNS",

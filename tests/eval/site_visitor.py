@@ -16,8 +16,8 @@ from protego import Protego
 
 from research_crawler.eval.table import HELDOUT_SITES
 from research_crawler.eval.testbed import Testbed, TestbedServer
+from research_crawler.eval.testbed.fresh_batches import FreshBatch
 from research_crawler.eval.testbed.layouts import make_site_app
-from research_crawler.eval.testbed.models import SiteSpec
 from research_crawler.eval.testbed.site_app import Request, SiteLinks
 
 #: A served testbed and the client that visits it (the tests' `get` fixture).
@@ -108,10 +108,12 @@ def check_reachable(web: Testbed, site: str, *, scripted: bool = False) -> None:
     assert {i.path for i in web.items_on(site)} <= reached
 
 
-def check_batch(web: Testbed, specs: tuple[SiteSpec, ...], plans: dict[str, tuple[str, ...]], shared: set[str]) -> None:
+def check_batch(web: Testbed, batch: FreshBatch) -> None:
     """A fresh batch's requests: one per plan entry, every kind asked, no two with the same answer, held out, each
     answered by works of the sites it names (at most 10, no near miss), on topics no other site holds; its works on
-    two sites are six, on the `shared` sites."""
+    two sites are six, on the two sites it says share works."""
+    specs, plans = batch.specs, batch.plans
+    shared = {site for pair in batch.shared for site in pair}
     sites = {spec.name for spec in specs}
     queries = [q for q in web.queries if q.site in sites]
     assert len(queries) == sum(len(plan) for plan in plans.values())

@@ -13,7 +13,6 @@ import pytest
 from site_visitor import (
     METADATA_TAGS,
     Served,
-    check_batch,
     check_reachable,
     links_of,
     missing,
@@ -24,7 +23,7 @@ from site_visitor import (
 )
 
 from research_crawler.eval.testbed import Testbed
-from research_crawler.eval.testbed.fresh_heldout11 import FRESH11_PLANS, FRESH11_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout11 import FRESH11_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout11_archive import PER_PAGE as SERIES_PAGE
 from research_crawler.eval.testbed.fresh_heldout11_archive import collections, dacs, inverted
 from research_crawler.eval.testbed.fresh_heldout11_registry import PER_PAGE as STUDIES_PAGE
@@ -34,11 +33,6 @@ from research_crawler.eval.testbed.markup import MONTHS
 
 SITES = [spec.name for spec in FRESH11_SITE_SPECS]
 STANDARDS, ARCHIVE, REGISTRY = "fresh11-standards", "fresh11-archive", "fresh11-registry"
-
-
-def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
-    assert sum(len(plan) for plan in FRESH11_PLANS.values()) == 11
-    check_batch(web, FRESH11_SITE_SPECS, FRESH11_PLANS, {ARCHIVE, REGISTRY})
 
 
 # ---------------------------------------------------------------------------------------------- standards institute

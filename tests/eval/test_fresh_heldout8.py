@@ -12,7 +12,6 @@ import pytest
 from site_visitor import (
     METADATA_TAGS,
     Served,
-    check_batch,
     check_reachable,
     links_of,
     missing,
@@ -23,7 +22,7 @@ from site_visitor import (
 )
 
 from research_crawler.eval.testbed import Testbed
-from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_PLANS, FRESH8_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout8 import FRESH8_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout8_portal import PER_PAGE, output_type, outputs, pure_date, statuses
 from research_crawler.eval.testbed.fresh_heldout8_preprints import versions
 from research_crawler.eval.testbed.fresh_heldout8_review import TABS, forum_date, tab_of
@@ -31,11 +30,6 @@ from research_crawler.eval.testbed.markup import long_date
 
 SITES = [spec.name for spec in FRESH8_SITE_SPECS]
 PORTAL, REVIEW, PREPRINTS = SITES
-
-
-def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
-    assert sum(len(plan) for plan in FRESH8_PLANS.values()) == 11
-    check_batch(web, FRESH8_SITE_SPECS, FRESH8_PLANS, {PREPRINTS, REVIEW})
 
 
 # ---------------------------------------------------------------------------------------------- research portal

@@ -16,17 +16,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from research_crawler.errors import ConfigError
-from research_crawler.eval.testbed import fresh_heldout2 as fresh2
-from research_crawler.eval.testbed import fresh_heldout3 as fresh3
-from research_crawler.eval.testbed import fresh_heldout4 as fresh4
-from research_crawler.eval.testbed import fresh_heldout5 as fresh5
-from research_crawler.eval.testbed import fresh_heldout6 as fresh6
-from research_crawler.eval.testbed import fresh_heldout7 as fresh7
-from research_crawler.eval.testbed import fresh_heldout8 as fresh8
-from research_crawler.eval.testbed import fresh_heldout9 as fresh9
-from research_crawler.eval.testbed import fresh_heldout10 as fresh10
-from research_crawler.eval.testbed import fresh_heldout11 as fresh11
-from research_crawler.eval.testbed.fresh_heldout import FRESH_PER_TOPIC, FRESH_PLANS, FRESH_SITE_SPECS, fresh_identity
+from research_crawler.eval.testbed.fresh_batches import FRESH_BATCHES, FreshBatch
 from research_crawler.eval.testbed.heldout_web import (
     HELDOUT_PLANS,
     HELDOUT_SHARED,
@@ -45,26 +35,13 @@ _YEAR_ASKED = 2024
 _ITEMS_PER_TOPIC = (6, 9)
 #: Papers per topic where the default does not fit: a report lists 10 items unless asked for more, so a topic of
 #: two sites that share works holds at most 10 works; the portal's subjects run past the 10 its listings show.
-_PER_TOPIC = (
-    {
-        "consent-journal": (4, 5),
-        "feed-preprints": (4, 5),
-        "heldout-society": (4, 5),
-        "heldout-preprints": (4, 5),
-        "loadmore-portal": (9, 10),
-    }
-    | FRESH_PER_TOPIC
-    | fresh2.FRESH2_PER_TOPIC
-    | fresh3.FRESH3_PER_TOPIC
-    | fresh4.FRESH4_PER_TOPIC
-    | fresh5.FRESH5_PER_TOPIC
-    | fresh6.FRESH6_PER_TOPIC
-    | fresh7.FRESH7_PER_TOPIC
-    | fresh8.FRESH8_PER_TOPIC
-    | fresh9.FRESH9_PER_TOPIC
-    | fresh10.FRESH10_PER_TOPIC
-    | fresh11.FRESH11_PER_TOPIC
-)
+_PER_TOPIC = {
+    "consent-journal": (4, 5),
+    "feed-preprints": (4, 5),
+    "heldout-society": (4, 5),
+    "heldout-preprints": (4, 5),
+    "loadmore-portal": (9, 10),
+} | {site: count for batch in FRESH_BATCHES for site, count in batch.per_topic.items()}
 #: Sites that deposit in batches: a topic's papers fall in three months (two of 2024, three or more of the newest),
 #: so that a careful reader reaches "the 3 most recent" or "in 2024" in a few pages of a deep hierarchy.
 _BATCHED = ("deep-archive",)
@@ -197,39 +174,21 @@ def generate_unfamiliar_web(seed: int) -> Testbed:
     plans = UNFAMILIAR_PLANS | HELDOUT_PLANS
     queries = [q for spec in specs for q in _requests(rng, testbed, spec, plans.get(spec.name, ()), topics)]
     web = testbed.model_copy(update={"queries": tuple(queries)})
-    web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout", (FRESH_SITE_SPECS, FRESH_PLANS, {}))
-    web = _with_fresh_sites(web, seed, topics, near_misses, "fresh-heldout2", fresh2.FRESH2_BATCH)
-    own, own_near = unfamiliar_topics(fresh3.FRESH3_TOPICS_FILE)  # the third batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout3", fresh3.FRESH3_BATCH)
-    own, own_near = unfamiliar_topics(fresh4.FRESH4_TOPICS_FILE)  # the fourth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout4", fresh4.FRESH4_BATCH)
-    own, own_near = unfamiliar_topics(fresh5.FRESH5_TOPICS_FILE)  # the fifth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout5", fresh5.FRESH5_BATCH)
-    own, own_near = unfamiliar_topics(fresh6.FRESH6_TOPICS_FILE)  # the sixth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout6", fresh6.FRESH6_BATCH)
-    own, own_near = unfamiliar_topics(fresh7.FRESH7_TOPICS_FILE)  # the seventh batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout7", fresh7.FRESH7_BATCH)
-    own, own_near = unfamiliar_topics(fresh8.FRESH8_TOPICS_FILE)  # the eighth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout8", fresh8.FRESH8_BATCH)
-    own, own_near = unfamiliar_topics(fresh9.FRESH9_TOPICS_FILE)  # the ninth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout9", fresh9.FRESH9_BATCH)
-    own, own_near = unfamiliar_topics(fresh10.FRESH10_TOPICS_FILE)  # the tenth batch's topics: held out with it
-    web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout10", fresh10.FRESH10_BATCH)
-    own, own_near = unfamiliar_topics(fresh11.FRESH11_TOPICS_FILE)  # the eleventh batch's topics: held out with it
-    return _with_fresh_sites(web, seed, topics + own, near_misses + own_near, "fresh-heldout11", fresh11.FRESH11_BATCH)
+    for batch in FRESH_BATCHES:  # each batch's own topics are held out with it
+        own, own_near = unfamiliar_topics(batch.topics_file) if batch.topics_file else ((), ())
+        web = _with_fresh_sites(web, seed, topics + own, near_misses + own_near, batch)
+    return web
 
 
-def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, stream: str, batch: Any) -> Testbed:
-    """`testbed` and a fresh held-out batch (specs, plans, shared works, and the sites whose works have one author
-    each, when named), from its own stream (others' items kept)."""
-    specs, plans, shared, *solo = batch
-    rng = random.Random(f"{stream}-{seed}")
+def _with_fresh_sites(testbed: Testbed, seed: int, topics: Any, near: Any, batch: FreshBatch) -> Testbed:
+    """`testbed` and a fresh held-out batch, drawn from its own stream (others' items kept)."""
+    specs, plans = batch.specs, batch.plans
+    rng = random.Random(f"{batch.stream}-{seed}")
     writer = _Writer(rng, {t.slug: t for t in topics}, {n.slug: n for n in near})
     items = [i for spec in specs for slug, c in spec.categories.items() for i in writer.items(spec, slug, c)]
-    for (preprints, journal), slugs in shared.items():
+    for (preprints, journal), slugs in batch.shared.items():
         items = writer.publish(items, specs=specs, preprints=preprints, journal=journal, topics=slugs)
-    single = solo[0] if solo else ()
-    items = [i.model_copy(update={"authors": i.authors[:1]}) if i.site in single else i for i in items]
+    items = [i.model_copy(update={"authors": i.authors[:1]}) if i.site in batch.solo else i for i in items]
     new = tuple(t for t in testbed_topics(topics, near) if t not in testbed.topics)
     web = testbed.model_copy(
         update={"sites": testbed.sites + specs, "items": testbed.items + tuple(items), "topics": testbed.topics + new}
@@ -405,12 +364,7 @@ class _Writer:
 def _identity(spec: SiteSpec, day: date, serial: int, title: str) -> tuple[str, str, str, str | None, str | None]:
     """(key, path, PDF path, DOI, arXiv-style id) in the site's own scheme."""
     layout = spec.layout
-    schemes = {"heldout": heldout_identity, "fresh": fresh_identity, "fresh2": fresh2.fresh2_identity,
-               "fresh3": fresh3.fresh3_identity, "fresh4": fresh4.fresh4_identity,
-               "fresh5": fresh5.fresh5_identity, "fresh6": fresh6.fresh6_identity,
-               "fresh7": fresh7.fresh7_identity, "fresh8": fresh8.fresh8_identity,
-               "fresh9": fresh9.fresh9_identity, "fresh10": fresh10.fresh10_identity,
-               "fresh11": fresh11.fresh11_identity}  # fmt: skip
+    schemes = {"heldout": heldout_identity} | {batch.layout: batch.identity for batch in FRESH_BATCHES}
     if layout.split("-")[0] in schemes:
         return schemes[layout.split("-")[0]](layout, day, serial, title)
     if layout == "consent-journal":
