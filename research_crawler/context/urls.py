@@ -64,7 +64,10 @@ def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX
         raise InvalidURLError("empty URL")
     raw = url.strip()
     if base:
-        raw = urljoin(base, raw)
+        try:
+            raw = urljoin(base, raw)
+        except ValueError as exc:  # an href such as "http://[::1" that no base can complete
+            raise InvalidURLError(f"malformed URL {raw[:200]!r}: {exc}") from exc
     if len(raw) > max_length:
         raise InvalidURLError(f"URL longer than {max_length} characters")
     try:

@@ -60,9 +60,7 @@ def test_canonicalisation_is_idempotent(scheme: str, host: str, path: str, query
     assert canonicalize_url(once) == once
 
 
-@given(
-    st.text(max_size=40), st.sampled_from(["http://ex.org/", "https://EX.org:443/a/", "http://ex.org:8080/"])
-)
+@given(st.text(max_size=40), st.sampled_from(["http://ex.org/", "https://EX.org:443/a/", "http://ex.org:8080/"]))
 def test_canonicalisation_is_idempotent_on_arbitrary_text(tail: str, base: str) -> None:
     once = try_canonicalize_url(base + tail)
     if once is not None:
@@ -137,9 +135,7 @@ def test_canonical_form_is_lower_case_scheme_and_host(scheme, host, path, query)
 
 
 def test_relative_url_resolved_against_base() -> None:
-    assert (
-        canonicalize_url("../b?utm_source=x&z=1&a=2", "https://Ex.org/a/c/d") == "https://ex.org/a/b?a=2&z=1"
-    )
+    assert canonicalize_url("../b?utm_source=x&z=1&a=2", "https://Ex.org/a/c/d") == "https://ex.org/a/b?a=2&z=1"
 
 
 @pytest.mark.parametrize(
@@ -157,6 +153,13 @@ def test_relative_url_resolved_against_base() -> None:
 def test_bad_urls_raise_invalid_url_error(bad: str) -> None:
     with pytest.raises(InvalidURLError):
         canonicalize_url(bad)
+
+
+def test_a_link_with_a_broken_address_is_refused_whatever_its_base() -> None:
+    # an href such as "http://[nytimes.com/" on a saved page: resolving it against the page's address must not raise
+    assert try_canonicalize_url("http://[ex.org/a", "https://ex.org/page") is None
+    with pytest.raises(InvalidURLError):
+        canonicalize_url("http://[ex.org/a", "https://ex.org/page")
 
 
 def test_same_site_helpers() -> None:
