@@ -1,13 +1,13 @@
 """Benchmark: what research-crawler reads off real pages it has never seen, beside trafilatura, field by field.
 
-On the page corpus (``../shared/pagecorpus`` or ``$RESEARCH_CRAWLER_PAGECORPUS``; see
-research_crawler/eval/page_corpus.py), each item page is read as ``research-crawler page FILE --url URL`` reads
-it (the saved page, its links resolved against its original address, then the item metadata) and by
-trafilatura's ``extract_metadata`` (htmldate inside). Scored against what a person read off each page: the
-title, the first author's surname, the number of authors, the year (and the exact date where the page shows
-a day). On listings: the share of the item links a person counted that the page's numbered links keep. On
-pages a person could search from: whether a search form is found, and found usable. Blocked pages (bot
-challenges): whether the page is told blocked. Every miss is printed with what was expected and what came.
+On the page corpus (``benchmarks/pagecorpus`` in the repository, or ``$RESEARCH_CRAWLER_PAGECORPUS``, or
+``../shared/pagecorpus``; see research_crawler/eval/page_corpus.py), each item page is read as ``research-crawler
+page FILE --url URL`` reads it (the saved page, its links resolved against its original address, then the item
+metadata) and by trafilatura's ``extract_metadata`` (htmldate inside). Scored against what a person read off each
+page: the title, the first author's surname, the number of authors, the year (and the exact date where the page
+shows a day). On listings: the share of the item links a person counted that the page's numbered links keep. On
+pages a person could search from: whether a search form is found, and found usable. Blocked pages (bot challenges):
+whether the page is told blocked. Every miss is printed with what was expected and what came.
 
 ``--realweb`` adds ../shared/realweb's item pages, scored against their own citation tags (they carry
 them), so that a change is seen not to make them worse.
@@ -17,7 +17,9 @@ Usage: .venv/bin/python benchmarks/page_understanding.py [--part PART|all] [--co
 PART: dev, heldout (first batch), development2, heldout2 (second), development3, heldout3 (third), development4,
 heldout4 (fourth), development5, heldout5 (fifth), development6, heldout6 (sixth), development7, heldout7 (seventh),
 heldout8 (eighth, held out whole), development9, heldout9 (ninth), heldout10 (tenth, held out whole), heldout11
-(eleventh, held out whole), heldout12 and heldout13 (twelfth and thirteenth, held out whole).
+(eleventh, held out whole), heldout12 and heldout13 (twelfth and thirteenth, held out whole), development12 and
+development13 (the twelfth and thirteenth batches rebuilt in the repository), academic (academic pages), heldout14
+(a batch held out whole).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from research_crawler.eval.page_corpus import (
     CorpusPage,
     PageLabels,
     author_count_matches,
+    corpus_parts,
     exact_date_matches,
     find_page_corpus,
     first_author_matches,
@@ -57,9 +60,10 @@ REPO = Path(__file__).resolve().parents[1]
 FIELDS = ("title", "first author", "author count", "year", "exact date")
 
 
-def corpus_dir(given: str | None) -> Path:
-    """The corpus: --corpus, else $RESEARCH_CRAWLER_PAGECORPUS, else ../shared/pagecorpus, else ../pagecorpus."""
-    found = find_page_corpus(REPO, given)
+def corpus_dir(given: str | None, part: str | None) -> Path:
+    """The corpus: --corpus, else $RESEARCH_CRAWLER_PAGECORPUS, else the first of benchmarks/pagecorpus,
+    ../shared/pagecorpus and ../pagecorpus that holds `part` (any part for --part all)."""
+    found = find_page_corpus(REPO, given, part=part)
     if found is None:
         sys.exit("no page corpus found: give --corpus DIR or set RESEARCH_CRAWLER_PAGECORPUS")
     return found
@@ -307,25 +311,48 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
 
 #: The corpus's parts, batch by batch: each batch's development part, then the part it kept aside.
 PARTS = (
-    "dev", "heldout", "development2", "heldout2", "development3", "heldout3", "development4", "heldout4",
-    "development5", "heldout5", "development6", "heldout6", "development7",
-    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13",
+    "dev",
+    "heldout",
+    "development2",
+    "heldout2",
+    "development3",
+    "heldout3",
+    "development4",
+    "heldout4",
+    "development5",
+    "heldout5",
+    "development6",
+    "heldout6",
+    "development7",
+    "heldout7",
+    "heldout8",
+    "development9",
+    "heldout9",
+    "heldout10",
+    "heldout11",
+    "heldout12",
+    "heldout13",
+    "development12",
+    "development13",
+    "academic",
+    "heldout14",
 )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--part", choices=(*PARTS, "all"), default="dev")
+    parser.add_argument("--part", choices=(*PARTS, "all"), default="development12")
     parser.add_argument("--corpus", default=None)
     parser.add_argument("--realweb", nargs="?", const=str(REALWEB), default=None)
     parser.add_argument("--quiet", action="store_true", help="figures only, no list of misses")
     parser.add_argument("--out", type=Path, default=OUT_DIR / "page_understanding.json")
     args = parser.parse_args()
     settings = Settings()
-    root = corpus_dir(args.corpus)
+    root = corpus_dir(args.corpus, None if args.part == "all" else args.part)
     print(f"machine: {machine()}; corpus: {root}")
     document: dict[str, Any] = {"machine": machine(), "corpus": str(root), "parts": {}}
-    parts = PARTS if args.part == "all" else (args.part,)
+    held = corpus_parts(root)
+    parts = tuple(part for part in PARTS if part in held) if args.part == "all" else (args.part,)
     for part in parts:
         pages = read_page_corpus(root, parts=(part,))
         sites = len({page.site for page in pages})

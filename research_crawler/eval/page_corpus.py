@@ -1,12 +1,15 @@
 """The page-understanding corpus: real saved pages of many academic sites, each with what a person read off it.
 
-The corpus is data kept beside the project (``../shared/pagecorpus``, or ``$RESEARCH_CRAWLER_PAGECORPUS``):
-``MANIFEST.tsv`` names each page's file (gzip), site, provenance (repository, path, commit, licence) and its
-part — ``dev`` (read while developing), ``heldout`` (chosen at random by a seeded script before any page was
-read, and never read while developing), ``development2``/``heldout2`` to ``development7``/``heldout7`` (later
-batches, split the same way), ``heldout8`` (a batch held out whole), ``development9``/``heldout9`` (the ninth
-batch, split the same way), ``heldout10`` to ``heldout13`` (the tenth to the thirteenth batches, each held out
-whole, mostly pages of sites that are not academic) or ``dropped`` (with the reason).
+The corpus is kept in the repository (``benchmarks/pagecorpus``; ``$RESEARCH_CRAWLER_PAGECORPUS`` or
+``../shared/pagecorpus`` name another): ``MANIFEST.tsv`` names each page's file (gzip), site, provenance
+(repository, path, commit, licence) and its part — ``dev`` (read while developing), ``heldout`` (chosen at random by
+a seeded script before any page was read, and never read while developing), ``development2``/``heldout2`` to
+``development7``/``heldout7`` (later batches, split the same way), ``heldout8`` (a batch held out whole),
+``development9``/``heldout9`` (the ninth batch, split the same way), ``heldout10`` to ``heldout13`` (the tenth to
+the thirteenth batches, each held out whole, mostly pages of sites that are not academic),
+``development12``/``development13`` (the twelfth and thirteenth batches rebuilt in the repository after the first
+corpus was lost), ``academic`` (academic pages), ``heldout14`` (a batch held out whole) or ``dropped`` (with the
+reason).
 ``labels/<id>.json`` holds what a person read off the page: the kind of page, its title, first author's surname,
 number of authors and date for an item page; the links to the items for a listing; whether a person could search
 the site from it. No label comes from a parser. This module reads the corpus and says whether an answer agrees with a
@@ -33,6 +36,7 @@ __all__ = [
     "CorpusPage",
     "PageLabels",
     "author_count_matches",
+    "corpus_parts",
     "exact_date_matches",
     "find_page_corpus",
     "first_author_matches",
@@ -43,9 +47,32 @@ __all__ = [
 
 PageKind = Literal["item", "listing", "search", "other", "blocked"]
 Part = Literal[
-    "dev", "heldout", "development2", "heldout2", "development3", "heldout3", "development4", "heldout4",
-    "development5", "heldout5", "development6", "heldout6", "development7",
-    "heldout7", "heldout8", "development9", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "dropped",
+    "dev",
+    "heldout",
+    "development2",
+    "heldout2",
+    "development3",
+    "heldout3",
+    "development4",
+    "heldout4",
+    "development5",
+    "heldout5",
+    "development6",
+    "heldout6",
+    "development7",
+    "heldout7",
+    "heldout8",
+    "development9",
+    "heldout9",
+    "heldout10",
+    "heldout11",
+    "heldout12",
+    "heldout13",
+    "development12",
+    "development13",
+    "academic",
+    "heldout14",
+    "dropped",
 ]
 
 _YEAR = re.compile(r"(1[5-9]\d\d|20\d\d)")
@@ -211,14 +238,29 @@ def _as_list(value: object) -> list[str]:
     return [str(item) for item in value]  # type: ignore[attr-defined]
 
 
-def find_page_corpus(project: Path, given: str | None = None) -> Path | None:
-    """The corpus: `given`, else ``$RESEARCH_CRAWLER_PAGECORPUS``, else ``../shared/pagecorpus`` or ``../pagecorpus``
-    beside the `project` directory where one holds a MANIFEST.tsv; None when none is found."""
+def find_page_corpus(project: Path, given: str | None = None, *, part: str | None = None) -> Path | None:
+    """The corpus: `given`, else ``$RESEARCH_CRAWLER_PAGECORPUS``, else the first of the repository's own
+    (``benchmarks/pagecorpus`` in the `project` directory), ``../shared/pagecorpus`` and ``../pagecorpus`` beside it
+    that holds a MANIFEST.tsv — and lists `part`, when one is named; None when none is found."""
     for named in (given, os.environ.get("RESEARCH_CRAWLER_PAGECORPUS")):
         if named:
             return Path(named)
-    return next(
-        (path for path in (project.parent / "shared" / "pagecorpus", project.parent / "pagecorpus")
-         if (path / "MANIFEST.tsv").is_file()),
-        None,
-    )  # fmt: skip
+    places = (
+        project / "benchmarks" / "pagecorpus",
+        project.parent / "shared" / "pagecorpus",
+        project.parent / "pagecorpus",
+    )
+    return next((path for path in places if _holds(path, part)), None)
+
+
+def corpus_parts(root: Path) -> set[str]:
+    """The parts the manifest at `root` lists (empty when there is no manifest)."""
+    try:
+        with (root / "MANIFEST.tsv").open(encoding="utf-8") as handle:
+            return {row["part"] for row in csv.DictReader(handle, delimiter="\t")}
+    except OSError:
+        return set()
+
+
+def _holds(root: Path, part: str | None) -> bool:
+    return (root / "MANIFEST.tsv").is_file() and (part is None or part in corpus_parts(root))
