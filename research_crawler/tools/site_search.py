@@ -30,9 +30,11 @@ from research_crawler.tools.hints import hint, with_hint
 
 __all__ = ["forbidden_by_robots", "found_nothing", "search_site", "usable_mechanisms"]
 
-#: What a results page says when a search matched nothing ("0 results", "No articles match", "Nothing found").
+#: What a results page says when a search matched nothing ("0 results", "No articles match", "Nothing found"), and
+#: a count of none of whatever the site holds, said found ("0 studies found", "No matching trials found").
 _NOTHING_FOUND = re.compile(
-    r"\b(?:0|no|zero)\s+(?:\w+\s+)?(?:results?|matches|hits|articles|papers|records|items|documents|entries)"
+    r"\b(?:0|no|zero)\s+(?:[a-z]+\s+){1,2}(?:were\s+)?found\b"
+    r"|\b(?:0|no|zero)\s+(?:\w+\s+)?(?:results?|matches|hits|articles|papers|records|items|documents|entries)"
     r"(?:\s+(?:were\s+)?(?:found|match(?:ed)?))?\b|\bnothing\s+(?:was\s+)?found\b|\bdid\s+not\s+match\s+any\b"
     r"|\byour\s+search\b[^.]{0,40}\bno\s+results\b|\bfound\s+0\b",
     re.IGNORECASE,

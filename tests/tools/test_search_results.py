@@ -20,9 +20,12 @@ REALWEB = Path(__file__).resolve().parents[3] / "shared" / "realweb" / "pages"
         ("No results found for “graph networks”.", True),
         ("Your search did not match any documents.", True),
         ("Sorry, no matching records.", True),
+        ("# Find a study\n0 studies found", True),
+        ("No matching trials were found.", True),
         ("Showing 1-10 of 245 results", False),
         ("12 results for graph networks", False),
         ("No. 5 results in physics", False),
+        ("3 studies found", False),
     ],
 )
 def test_a_search_that_found_nothing_is_recognised(text: str, nothing: bool) -> None:
