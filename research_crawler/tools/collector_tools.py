@@ -36,7 +36,12 @@ class CollectorTools:
         with x.lock:  # the other agent of the page may be storing at the same time
             x.stuck.record_tool_call("collect_items", [entry.model_dump() for entry in items])
             result = item_tools.collect_items(
-                x.web, page, list(items), state=x.hint_state(), allow_offsite=x.settings.explore.allow_offsite_links
+                x.web,
+                page,
+                list(items),
+                state=x.hint_state(),
+                allow_offsite=x.settings.explore.allow_offsite_links,
+                robots_refusal=x.pages.robots_refusal,
             )
             self.new_items += len(result.added)
             self.collected.extend(items)

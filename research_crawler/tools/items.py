@@ -2,7 +2,9 @@
 
 An item can only be a URL the page really links to (named by its link number, by that URL, or by its title when the
 title is a link's text on the page) or the page itself (an abstract page is its own item): a URL an LLM made up
-cannot enter the collected items, nor a link that shows only its address (a sitemap's entry): it names no title.
+cannot enter the collected items, nor a link that shows only its address (a sitemap's entry): it names no title,
+nor a link the site's robots.txt forbids crawlers (a record's CSV download, an export): its page can never be read to
+show what it is.
 What the model says it read is checked against the page (`page_evidence.py`): a title the page does not show is
 replaced by the page's (the link's text, or the page's title); a date or an author the page does not show is dropped.
 No field is ever made up.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -74,6 +77,7 @@ def collect_items(
     *,
     state: HintState,
     allow_offsite: bool = False,
+    robots_refusal: Callable[[str], str | None] | None = None,
 ) -> CollectItemsResult:
     """Store the relevant items found on this page, each with a relevance score and a short description.
 
@@ -103,6 +107,12 @@ def collect_items(
             result.rejected.append(
                 f"{_name(candidate)} shows only its address ({link.text!r}), no title: what it is can only be read "
                 "on its own page"
+            )
+            continue
+        if url not in (page.url, page.final_url) and robots_refusal is not None and (why := robots_refusal(url)):
+            result.rejected.append(
+                f"{_name(candidate)}: the site's robots.txt forbids crawlers its address ({why}), so its page can "
+                "never be read to show what it is"
             )
             continue
         outcome = web_context.add_item(

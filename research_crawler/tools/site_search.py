@@ -56,9 +56,7 @@ def usable_mechanisms(mechanisms: list[SearchMechanism]) -> list[SearchMechanism
     return [m for m in mechanisms if m.usable or (m.kind == "opensearch" and m.description_url)]
 
 
-def forbidden_by_robots(
-    mechanism: SearchMechanism, refusal: Callable[[str], str | None] | None
-) -> SearchMechanism:
+def forbidden_by_robots(mechanism: SearchMechanism, refusal: Callable[[str], str | None] | None) -> SearchMechanism:
     """`mechanism`, unusable when robots.txt forbids the address its searches go to (`refusal` says why a URL is
     forbidden): a search nobody may send costs no page and is said to be forbidden, not tried."""
     if refusal is None or not mechanism.usable or mechanism.method == "TYPE" or not mechanism.url_template:

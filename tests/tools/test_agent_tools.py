@@ -16,9 +16,7 @@ SITE = "http://papers.test/"
 STATE = HintState(subpages_left=4, items_collected=0)
 
 
-def make_page(
-    url: str = "http://papers.test/list/cs", links: list[tuple[str, str, bool]] | None = None
-) -> Page:
+def make_page(url: str = "http://papers.test/list/cs", links: list[tuple[str, str, bool]] | None = None) -> Page:
     links = links or [
         ("http://papers.test/abs/1", "Graph neural networks for molecules", True),
         ("http://papers.test/abs/2", "Protein folding with diffusion", True),
@@ -219,9 +217,7 @@ def test_collect_items_on_an_abstract_page_collects_the_page_itself(web: WebCont
 def test_collect_items_updates_rather_than_duplicates(web: WebContext) -> None:
     page = make_page()
     collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 5}], state=STATE)
-    better = collect_items(
-        web, page, [{"id": 1, "title": "GNNs", "score": 8, "description": "More."}], state=STATE
-    )
+    better = collect_items(web, page, [{"id": 1, "title": "GNNs", "score": 8, "description": "More."}], state=STATE)
     assert better.updated == ["http://papers.test/abs/1"] and web.item_count == 1
 
 
@@ -256,6 +252,29 @@ def test_save_links_never_queues_what_robots_txt_forbids(web: WebContext) -> Non
         "link 3 (http://papers.test/list/cs?skip=25): robots.txt of papers.test disallows /list/; not queued"
     ]
     assert not web.is_discovered("http://papers.test/list/cs?skip=25")
+
+
+def test_collect_items_never_stores_a_link_robots_txt_forbids(web: WebContext) -> None:
+    page = make_page(
+        "http://papers.test/study/7",
+        [
+            ("http://papers.test/study/7/download?format=csv", "Download record (CSV)", True),
+            ("http://papers.test/abs/2", "Protein folding with diffusion", True),
+        ],
+    )
+
+    def refusal(url: str) -> str | None:
+        return "robots.txt of papers.test disallows /study/*/download" if "/download" in url else None
+
+    entries = [
+        {"id": 1, "title": "Download record (CSV)", "score": 6},
+        {"id": 2, "title": "Protein folding with diffusion", "score": 8},
+        {"url": "http://papers.test/study/7", "title": "Study 7", "score": 8},
+    ]
+    result = collect_items(web, page, entries, state=STATE, robots_refusal=refusal)
+    assert result.added == ["http://papers.test/abs/2", "http://papers.test/study/7"]
+    assert len(result.rejected) == 1 and "robots.txt forbids crawlers its address" in result.rejected[0]
+    assert "http://papers.test/study/7/download?format=csv" not in web.collected
 
 
 def test_a_link_naming_only_what_it_opens_of_a_citation_is_listed_with_that_citation(web: WebContext) -> None:
