@@ -11,12 +11,12 @@ from typing import Any
 
 from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
-from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import Reading
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["TITLE_SEPARATORS", "byline_past", "decide_title", "without_container"]
+__all__ = ["TITLE_SEPARATORS", "byline_past", "decide_title", "without_container", "without_trailing_date"]
 
 _HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
 _IN_TITLE_ELEMENT = 3.0
@@ -225,6 +225,21 @@ def without_container(title: str, containers: list[str]) -> str:
                 return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
             if title.startswith(f"{container}{separator}"):
                 return title[len(container) + len(separator) :].lstrip()
+    return title
+
+
+_FULL_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
+
+
+def without_trailing_date(title: str) -> str:
+    """`title` without the day written after it, past a comma, as archives and catalogues head a record ("Letters
+    of a Mill Manager, 2024 March 12", "Annual Report, 12 March 2024"): a full date (day, month and year) names
+    when the record was made, not what it is called. A year or a span of years ("…, 1850-1914") is kept: titles
+    end so."""
+    for cut in (title.rfind(", "), title.rfind(", ", 0, max(0, title.rfind(", ")))):
+        if cut > 0 and _FULL_DATE.match(normalise_date(title[cut + 2 :].strip(" ."))):
+            head = title[:cut].rstrip()
+            return head if len(head.split()) >= 2 else title
     return title
 
 

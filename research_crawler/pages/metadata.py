@@ -30,7 +30,13 @@ from research_crawler.pages.bylines import (
 from research_crawler.pages.closing_signatures import closing_signature
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import normalise_date
-from research_crawler.pages.item_titles import TITLE_SEPARATORS, byline_past, decide_title, without_container
+from research_crawler.pages.item_titles import (
+    TITLE_SEPARATORS,
+    byline_past,
+    decide_title,
+    without_container,
+    without_trailing_date,
+)
 from research_crawler.pages.metadata_sources import (
     WEB_VOCABULARIES,
     MetadataSource,
@@ -95,7 +101,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     notes: dict[str, str] = {}
     title, title_index = decide_title(readings, page, values, sources, notes)
     if title:
-        values["title"] = without_container(title, container_names(tree))
+        values["title"] = without_trailing_date(without_container(title, container_names(tree)))
     publishers = publisher_names(tree)
     site = _site_names(url, page, [*container_names(tree), *publishers])
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)

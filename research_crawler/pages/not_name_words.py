@@ -168,6 +168,8 @@ NOT_NAME_WORDS = frozenset(
         "collections",
         "collection",
         "repository",
+        "registry",
+        "registries",
         "archive",
         "archives",
         "experiment",

@@ -153,7 +153,28 @@ def split_people(text: str) -> list[str]:
         for part in _LIST_SEPARATORS.split(text):
             names.extend(_split_commas(part))
     cleaned = [name for name in (clean_name(name) for name in names) if name]
-    return cleaned if cleaned and all(is_person_name(name) for name in cleaned) else []
+    if cleaned and all(is_person_name(name) for name in cleaned):
+        return cleaned
+    # "Maren Holt, Westfield University": one name, then the institution the person writes from
+    person, comma, place = text.partition(",")
+    if comma and "," not in place and is_person_name(clean_name(person)) and _names_institution(place):
+        return [clean_name(person)]
+    return []
+
+
+def _names_institution(text: str) -> bool:
+    """Whether `text` names an institution, not a person: a word of institutions' names ("University", "Board")."""
+    words = {word.casefold() for word in re.findall(r"[^\W\d_]+", text)}
+    return bool(words & _INSTITUTION_WORDS)
+
+
+#: Words of the names of the places people write from (universities, hospitals, institutes, boards, companies).
+_INSTITUTION_WORDS = frozenset({
+    "university", "universität", "université", "università", "universidad", "universidade", "universitat",
+    "universitet", "universiteit", "institute", "institut", "instituto", "college", "school", "hospital", "centre",
+    "center", "laboratory", "laboratories", "department", "faculty", "foundation", "trust", "board", "council",
+    "agency", "ministry", "company", "corporation", "inc", "ltd", "academy", "observatory", "museum", "library",
+})  # fmt: skip
 
 
 def surname(name: str) -> str:
