@@ -52,7 +52,7 @@ def test_an_archival_components_heading_gives_its_title_without_its_date() -> No
 def test_a_registered_studys_principal_investigator_is_its_first_author() -> None:
     study = "Balance Classes for Tenants of Sheltered Housing"
     body = (
-        '<header><a href="/">Westfield Studies Registry</a></header><main>'
+        '<header><a href="/">Westfield Trials Registry</a></header><main>'
         f"<p>WSR01234</p><h1>{study}</h1><h2>Brief Summary</h2><p>Whether weekly balance classes reduce falls "
         "among tenants of sheltered housing over one year.</p><h2>Study Dates</h2><dl><dt>First Submitted</dt>"
         "<dd>March 3, 2021</dd><dt>First Posted</dt><dd>March 12, 2021</dd><dt>Study Start (Actual)</dt>"
@@ -61,7 +61,7 @@ def test_a_registered_studys_principal_investigator_is_its_first_author() -> Non
         "<h2>Investigators</h2><p>Principal Investigator: Maren Holt, Westfield University</p>"
         "<p>Study team:</p><ul><li>Idris Kane</li><li>Lena Barros</li></ul></main>"
     )
-    meta = read_item_metadata(_page(f"{study} | Westfield Studies Registry", body), url=URL)
+    meta = read_item_metadata(_page(f"{study} | Westfield Trials Registry", body), url=URL)
     assert meta.title == study
     assert meta.authors[:1] == ["Maren Holt"]
     assert meta.date == "2024-06-09"  # its results were posted then: the work; the rest are the study's events
@@ -69,5 +69,5 @@ def test_a_registered_studys_principal_investigator_is_its_first_author() -> Non
 
 def test_a_registers_name_in_the_title_is_nobodys_name() -> None:
     study = "Balance Classes for Tenants of Sheltered Housing"
-    body = f'<header><a href="/">Westfield Studies Registry</a></header><main><h1>{study}</h1><p>Recruiting</p></main>'
-    assert read_item_metadata(_page(f"{study} | Westfield Studies Registry", body), url=URL).authors == []
+    body = f'<header><a href="/">Westfield Trials Registry</a></header><main><h1>{study}</h1><p>Recruiting</p></main>'
+    assert read_item_metadata(_page(f"{study} | Westfield Trials Registry", body), url=URL).authors == []
