@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from research_crawler.pages.given_names import is_ordinary_word
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
 
 __all__ = [
@@ -122,13 +123,15 @@ def begins_with_by(text: str) -> bool:
 
 def is_person_name(text: str) -> bool:
     """Whether `text` reads as one person's name: 1 to 6 words (a single word only as written in a byline),
-    each capitalised, an initial or a particle, no digits, no word of an institution, a role or page furniture."""
+    each capitalised, an initial or a particle, no digits, no word of an institution, a role or page furniture —
+    and, written given name first, opening with a given name rather than an ordinary word of the language
+    ("Rose Hill" is a name, "Recent Activity" and "Printer-Friendly Version" are not)."""
     name = clean_name(text)
     if "," in name:
         last, _, first = name.partition(",")
         return _is_name_words(last.split()) and _is_name_words(first.split()) and "," not in first
     words = name.split()
-    return 2 <= len(words) <= 6 and _is_name_words(words)
+    return 2 <= len(words) <= 6 and _is_name_words(words) and not _opens_with_a_word(words)
 
 
 def split_people(text: str) -> list[str]:
@@ -241,6 +244,13 @@ def _looks_inverted(last: str, first: str) -> bool:
         return False
     initials = all(_INITIALS.match(word) for word in given)
     return initials or len(surname_words) == 1 or surname_words[0] in NAME_PARTICLES
+
+
+def _opens_with_a_word(words: list[str]) -> bool:
+    """Whether a name written given name first opens with an ordinary word where its given name would be (never
+    an initial or a particle: "J. Smith", "de la Garza")."""
+    first = words[0]
+    return not (_INITIALS.match(first) or first.casefold() in NAME_PARTICLES) and is_ordinary_word(first)
 
 
 def _is_name_words(words: list[str]) -> bool:
