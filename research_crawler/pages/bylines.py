@@ -50,6 +50,11 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
+# where the names of a "By" line end: a dash or a bar between spaces, a bar or a bracket, a number
+_NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d")
+_IN_CAPITALS = re.compile(r"^[^\W\d_a-zß-ÿ][^\W\da-zß-ÿ]*[^\W\d_a-zß-ÿ][,.]?$")  # "ROBERTSON", "ALEMAGNA,", "O'DONNELL"
+_CAPITALS = re.compile(rf"{_IN_CAPITALS.pattern}|^[A-ZÀ-Þ]\.$")  # and an initial among them: "JARED T. MILLER"
+_CONNECTORS = frozenset({"and", "&", "und", "et", "y", "e", "i", "og", "och", "en", "-"})
 _HANDLES = re.compile(r"(?<!\S)@[\w.]{2,30}(?!\S)")
 _CREDITED = re.compile(r"^(?P<names>(?i:by)\s+[^,|]{3,120}?)\s*(?:,|\s\|)\s*(?:the\s+)?[^\W\d_][^,|\d]{0,40}$", re.I)
 # A writer's role after the name ("Alice Smith, Staff Writer", "…, Senior Correspondent").
@@ -121,7 +126,7 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse"), or the names of
     a dateline (`dated_people`)."""
     text = _HANDLES.sub("", text).strip()  # "Jane Doe @janedoe": the name, then its social handle
-    people = split_people(text) or dated_people(text)
+    people = split_people(text) or dated_people(text) or names_after_by(text)
     if people:
         return people
     name, comma, rest = text.partition(",")
@@ -139,6 +144,29 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     if len(credits) < 2:
         return []
     return next((people for part in credits if begins_with_by(part) and (people := split_people(part))), [])
+
+
+def names_after_by(text: str) -> list[str]:
+    """The names of a line that opens with "By", up to where the names end and the line goes on with something else:
+    a dash, a bar or a bracket ("By JORDAN ROBERTSON and RACHEL METZ - AP Technology Writers | AP – 1 hr 4 mins
+    ago"), a number ("By PHILLIP RAWLS 10/ 5/11 09:19 PM ET"), or, for names set in capitals, the first word that is
+    not ("Par LILIAN ALEMAGNA, LAURE BRETTON Envoyés spéciaux à Toulouse"). [] for any other line."""
+    if not begins_with_by(text):
+        return []
+    head = _NAMES_END.split(text, maxsplit=1)[0]
+    words = head.split()
+    opening = next((position for position, word in enumerate(words) if _IN_CAPITALS.match(word)), None)
+    if opening is not None and opening <= 2:  # after "By" or "Written by"
+        end = next(
+            (position for position, word in enumerate(words[opening:], opening)
+             if not _CAPITALS.match(word) and word.casefold() not in _CONNECTORS),
+            len(words),
+        )  # fmt: skip
+        head = " ".join(words[:end])
+    # "By A, B, and C, CNN": the names, then the outlet they write for
+    outlet = head.rpartition(",")[0] if len(head.rpartition(",")[2].split()) <= 3 else ""
+    people = split_people(head) if head.strip() != text.strip() else []
+    return people or (split_people(outlet) if outlet else [])
 
 
 def dated_people(text: str) -> list[str]:

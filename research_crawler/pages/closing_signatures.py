@@ -1,8 +1,9 @@
 """The writer a story names only where its text ends, as newspapers and magazines sign: the editor's initials in
-brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner
-und Redaktion SimplyScience.ch"), or an op-ed's closing note on its writers ("Andrés Malamud es politólogo …
-Martín Schapiro es abogado …"). Read only where nothing above the text names a writer (`metadata`), and only at
-the end of the running text: a paragraph followed by the page's chrome or nothing."""
+brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner und
+Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as a news agency signs
+("kokobj@yna.co.kr (END)": the writer as the address names them), or an op-ed's closing note on its writers ("Andrés
+Malamud es politólogo … Martín Schapiro es abogado …"). Read only where nothing above the text names a writer
+(`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ _NOTE_SENTENCE = re.compile(
     r"(?:is|was|es|est|ist|è|é|fue|war|är|er)\s"
 )
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-Þ])")
+# "kokobj@yna.co.kr", "kokobj@yna.co.kr (END)": an address alone, the agency's end mark after it or not
+_ADDRESS_ALONE = re.compile(r"^(?P<writer>[\w.+-]+)@[\w-]+(?:\.[\w-]+)+\s*(?:\((?:END|끝)\))?$", re.I)
 _AND = re.compile(r"\s+(?:and|und|et|y|e|en|och|og|&)\s+")
 # the editorial team that signs beside a person ("und Redaktion SimplyScience.ch")
 _TEAM = re.compile(
@@ -72,6 +75,8 @@ def _closing_note(text: str) -> list[str]:
 def _signature_line(text: str) -> list[str]:
     """The people a short line after a paragraph signs with — names, with the editorial team beside them or not."""
     stripped = text.strip()
+    if signed_by_address := _ADDRESS_ALONE.match(stripped):
+        return [signed_by_address.group("writer")]
     dashed = stripped.startswith(("—", "–", "-- "))  # "— Jane Doe": set as a signature
     if len(text.split()) > _SIGNATURE_WORDS:
         return []

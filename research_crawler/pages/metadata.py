@@ -48,6 +48,7 @@ from research_crawler.pages.metadata_sources import (
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
 from research_crawler.pages.publisher_names import publisher_names
+from research_crawler.pages.reporter_credits import reporter_credit
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -229,6 +230,19 @@ def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) ->
     )
 
 
+def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> list[str]:
+    """The byline under the item's title, wherever the page shows that title: under its headline where the page
+    sets the title as a heading (a copy of it in a bar above, over the weather, "CAI Moderate 80", is no headline),
+    else under any of its showings (a box of the story's pages, "Page 1 … Printer-Friendly Version", before the
+    story, then the story under the title again)."""
+    title = page.blocks[title_index]
+    copies = [block for block in page.blocks if block.words == title.words and not block.chrome]
+    headlines = sorted((block.index for block in copies if block.heading), key=lambda index: index != title_index)
+    others = [block.index for block in copies if block.index != title_index]
+    showings = headlines or [title_index, *others]
+    return next((found for index in showings if (found := _header_byline(page, index, site))), [])
+
+
 def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:
     """The names an author field links, one person a link, where its value holds more than names ("Author: Jane
     Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one."""
@@ -253,7 +267,7 @@ def _visible_authors(
     the page's chrome ("By" over a name in a sidebar of other stories) gives way to a byline under the title."""
     if page.lists_items():
         return [], "page_field"
-    byline = _header_byline(page, title_index, site) if title_index is not None else []
+    byline = _shown_byline(page, title_index, site) if title_index is not None else []
     under_labels: list[str] = []
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
@@ -274,6 +288,8 @@ def _visible_authors(
         return named, "page_field"
     if byline:
         return byline, "page_byline"
+    if title_index is not None and (credited := reporter_credit(page.blocks, title_index)):
+        return credited, "page_byline"
     marked = page.writers(page.marked_authors())
     if not marked and title_index is not None:
         marked = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
