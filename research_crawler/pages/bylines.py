@@ -302,7 +302,8 @@ def signed_after(blocks: list[Any], index: int) -> list[str]:
     at 12:53", "Written by Jane Roe on 3 May 2016" — a surname alone will do there, as the line says who wrote it;
     where no line signs it, the writer its author box names (`about_the_author`)."""
     for block in blocks[index + 1 :]:
-        signed = _SIGNED.match(block.text.strip()) if not block.chrome else None
+        # (without the links a byline puts beside the name: "Posted by Jeff Atwood View blog reactions")
+        signed = _SIGNED.match(without_furniture(block.text, block.links)[0].strip()) if not block.chrome else None
         if signed:
             name = signed.group(1).strip()
             people = split_people(name)

@@ -156,7 +156,13 @@ def _decide_authors(
         if visible:
             values["authors"], sources["authors"] = visible, where
         elif title_index is not None and (
-            voted := not_publishers(page.writers(authors_by_trafilatura(html, url=url, shows=page.shows)))
+            voted := not_publishers(
+                [
+                    name
+                    for name in page.writers(authors_by_trafilatura(html, url=url, shows=page.shows))
+                    if not _is_the_site(name, site, url)
+                ]
+            )
         ):
             # (only on a page that shows its item's title: a listing's first entry has authors too)
             values["authors"], sources["authors"] = voted, "trafilatura"
@@ -215,6 +221,13 @@ def _names_site(credit: str, site: frozenset[str]) -> bool:
     it begins with one of the site's names (spacing aside: "Detroit News" is the site "detroitnews")."""
     compact = words_of(credit).removeprefix("the ").replace(" ", "")
     return any(compact.startswith(name.replace(" ", "")) and compact != name.replace(" ", "") for name in site)
+
+
+def _is_the_site(name: str, site: frozenset[str], url: str) -> bool:
+    """Whether a name is the site's own, spacing aside ("Elmundo Es" on elmundo.es): no writer."""
+    compact = words_of(name).removeprefix("the ").replace(" ", "")
+    domain = (get_fld(url, fail_silently=True, fix_protocol=True) or "").replace(".", "")
+    return compact == domain or compact in {known.replace(" ", "") for known in site}
 
 
 def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> list[str]:
@@ -288,7 +301,8 @@ def _visible_authors(
         return named, "page_field"
     if byline:
         return byline, "page_byline"
-    if title_index is not None and (credited := reporter_credit(page.blocks, title_index)):
+    # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
+    if credited := reporter_credit(page.blocks, -1 if title_index is None else title_index):
         return credited, "page_byline"
     marked = page.writers(page.marked_authors())
     if not marked and title_index is not None:

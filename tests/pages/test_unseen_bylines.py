@@ -113,3 +113,28 @@ def test_a_by_line_that_goes_on_past_its_names_is_the_byline() -> None:
     )
     found = read_item_metadata(_page(body, title="Apple says its chief is resigning - Example News"), url=URL)
     assert found.authors == ["JORDAN ROBERTSON", "RACHEL METZ"]
+
+
+def test_a_blog_post_signed_below_with_a_link_beside_the_name_names_its_writer() -> None:
+    body = (
+        "<p>by Jeff Atwood</p><h2>Feb 12, 2010</h2><h3>Welcome Back Comments</h3>"
+        f"{TEXT}<p>Posted by Jeff Atwood <a href='/reactions'>View blog reactions</a></p>"
+    )
+    found = read_item_metadata(_page(body, title="Coding Example: Welcome Back Comments"), url=URL)
+    assert found.authors == ["Jeff Atwood"]
+
+
+def test_a_reporters_credit_is_read_where_no_title_is_found() -> None:
+    body = f"<p>2018年6月19日</p><p>編集委員 中沢克二</p>{TEXT}"
+    found = read_item_metadata(_page(body), url="https://www.example.jp/article/1")
+    assert found.authors == ["中沢克二"]
+
+
+def test_the_sites_own_name_is_no_writer_whoever_proposes_it() -> None:
+    body = f"<h1>Cae en Francia la jefa del aparato</h1><p>Actualizado domingo 28/10/2012 03:21 horas</p>{TEXT}"
+    head = "<meta name='author' content='Elmundo Es'>"
+    page = f"<!doctype html><html><head><title>Cae en Francia la jefa del aparato | elmundo.es</title>{head}</head>"
+    found = read_item_metadata(
+        f"{page}<body>{body}<p>elmundo.es</p></body></html>", url="https://www.elmundo.es/a.html"
+    )
+    assert found.authors == []
