@@ -23,9 +23,11 @@ _ORDINARY_ZIPF = 3.5
 def is_ordinary_word(word: str) -> bool:
     """Whether `word` (any case, three letters or more) is a common word of the language and nobody's given name."""
     bare = word.strip(".,;:'’\"()").casefold()
-    if len(bare) < 3 or not any(ch.isalpha() for ch in bare):  # "Os Keyes", "Al Smith": short names are many
-        return False
-    return _ordinary(bare)
+    # a compound is ordinary only where each of its parts is ("Printer-Friendly"; "In-Sue", "Jean-Marc" are names)
+    return all(
+        len(part) >= 3 and any(ch.isalpha() for ch in part) and _ordinary(part)  # "Os Keyes": short names are many
+        for part in bare.split("-")
+    )
 
 
 @functools.lru_cache(maxsize=4096)
