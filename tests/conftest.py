@@ -16,10 +16,18 @@ from pathlib import Path
 import pytest
 from browser_rule import browser_gate, chromium_found
 from fault_server import FaultServer
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Testbed
+
+#: Property tests take as long as they take: these machines are shared and a test run's load varies, so Hypothesis's
+#: per-example deadline (200 ms) and its too-slow check would fail a correct property at random (the speed targets
+#: are benchmarks').
+hypothesis_settings.register_profile("shared-machines", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("shared-machines")
 
 # The suite never writes into the user's own library or page cache (`ask` records into the library by default): the
 # user data and cache folders point into one scratch directory for the session, subprocesses included. Model weights
