@@ -1,7 +1,9 @@
 """Every held-out part's first run on the page corpus, pooled: the blind figure of issue 27.
 
 Each held-out part of the page corpus was run once, before any of its pages' misses were looked at, and that run
-was kept as it came out (``heldoutN_first_run.txt`` beside the corpus; ``page_understanding.py`` printed it). Later
+was kept as it came out (``heldoutN_first_run.txt`` beside the corpus; ``page_understanding.py`` printed it). The
+first thirteen parts' runs were kept with the corpus outside the repository and lost with it when the project moved
+machines: ``heldout1-13_first_run.txt`` holds their pooled counts as stop 39 printed them. Later
 figures on a part are development material. This script reads those kept runs — it runs nothing — and prints, per
 part and pooled, the pages read right by research-crawler and by trafilatura on each field.
 
@@ -19,7 +21,7 @@ from page_understanding import corpus_dir
 from testbed_runs import OUT_DIR
 
 FIELDS = ("title", "first author", "author count", "year", "exact date")
-_FIRST_RUN = re.compile(r"^(heldout\d*)_first_run\.txt$")
+_FIRST_RUN = re.compile(r"^(heldout(?:\d+-)?\d*)_first_run\.txt$")
 
 
 def part_scores(text: str, part: str) -> dict[str, tuple[int, int, int, int]]:
@@ -45,13 +47,13 @@ def main() -> None:
     parser.add_argument("--corpus", default=None, help="the page corpus (default: as page_understanding.py finds it)")
     parser.add_argument("--out", type=Path, default=OUT_DIR / "page_corpus_first_runs.json")
     args = parser.parse_args()
-    root = corpus_dir(args.corpus)
+    root = corpus_dir(args.corpus, None)
     runs = sorted(
         (match.group(1), path) for path in root.iterdir() if (match := _FIRST_RUN.match(path.name)) is not None
     )
     pooled = {field: [0, 0, 0, 0] for field in FIELDS}
     parts: dict[str, dict[str, tuple[int, int, int, int]]] = {}
-    for part, path in sorted(runs, key=lambda run: int(run[0].removeprefix("heldout") or 1)):
+    for part, path in sorted(runs, key=lambda run: int(run[0].removeprefix("heldout").split("-")[-1] or 1)):
         parts[part] = part_scores(path.read_text(encoding="utf-8"), part)
         for field, counts in parts[part].items():
             pooled[field] = [total + count for total, count in zip(pooled[field], counts, strict=True)]
