@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
@@ -42,6 +43,12 @@ _FURNITURE = re.compile(
     r"|^(?:all|other) (?:posts|articles|works|publications) by\b|^see (?:all|more)\b|^follow\b|\bprofile$"
     r"|^\+\s*\d+(?:\s+(?:more|others?))?$|^et al\.?$|^(?:show|view|see) all\b|^no (?:bio|biography|profile|photo)\b"
     r"|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$",
+    re.I,
+)
+#: A link a byline sets beside a name to go elsewhere, shown as an icon or a word: a social network's, the writer's
+#: bio or site ("Sarah Lazare [Twitter]", "Gabriel Mac [Bio]").
+_ICON_LINK = re.compile(
+    r"^(?:twitter|x|facebook|linkedin|instagram|mastodon|bluesky|threads|youtube|tiktok|rss|bio|website|homepage)$",
     re.I,
 )
 _INSTITUTION = re.compile(
@@ -357,8 +364,9 @@ def shortened(names: list[str], shown: list[str]) -> bool:
 
 def without_furniture(text: str, links: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """A byline block without the links a byline puts beside each name — "ORCID", "View profile", "E-mail", an
-    envelope — so that "Alice Smith ORCID" reads as the name it is; the block as it is when it holds no such link."""
-    furniture = [link for link in links if _FURNITURE.search(link)]
+    envelope, a social network's icon ("Twitter"), "Bio" — so that "Alice Smith ORCID" reads as the name it is; the
+    block as it is when it holds no such link."""
+    furniture = [link for link in links if _FURNITURE.search(link) or _ICON_LINK.match(link)]
     if not furniture:
         return text, links
     for link in furniture:
@@ -395,7 +403,7 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         signature = (element.tag, element.get("class"))
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
-        text = collapse_whitespace(clean_text(element.text_content()))
+        text = _without_furniture_links(element)
         if not text or skip(element) or _in_other_works(element):
             continue
         people = (split_people(text) if len(text.split()) <= 40 else []) or _named_parts(element)
@@ -408,6 +416,30 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
             group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
         names += [name for name in people if name not in names]
     return names
+
+
+def _without_furniture_links(element: Any) -> str:
+    """The text of an author element without the links set beside its names (an icon's "Twitter", "Bio", "ORCID",
+    an e-mail): "By <a>Sarah Lazare</a><a><span>Twitter</span></a>" names Sarah Lazare."""
+    furniture = [link for link in element.iter("a") if _is_furniture_link(link)]
+    if furniture:
+        element = deepcopy(element)
+        for link in [link for link in element.iter("a") if _is_furniture_link(link)]:
+            parent, tail = link.getparent(), link.tail or ""
+            if parent is None:
+                return ""
+            previous = link.getprevious()
+            if previous is not None:
+                previous.tail = f"{previous.tail or ''} {tail}"
+            else:
+                parent.text = f"{parent.text or ''} {tail}"
+            parent.remove(link)
+    return collapse_whitespace(clean_text(element.text_content()))
+
+
+def _is_furniture_link(link: Any) -> bool:
+    text = collapse_whitespace(clean_text(link.text_content()))
+    return bool(text) and bool(_ICON_LINK.match(text) or _FURNITURE.search(text))
 
 
 def _named_parts(element: Any) -> list[str]:
