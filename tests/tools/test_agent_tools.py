@@ -147,6 +147,32 @@ def test_a_collected_volume_keeps_its_place_as_a_page_that_may_list_works(web: W
     ]
 
 
+def test_a_collected_link_that_counts_what_it_holds_keeps_its_place_as_a_page_that_may_list_works(
+    web: WebContext,
+) -> None:
+    # a category's link that ends by counting its contents ("Seminars 21 events", "Oceanography (35 papers)") stored
+    # as an item is a way to what it holds, not a work: it keeps its place; a title with a number inside does not
+    web.take(SITE)
+    links = [
+        ("http://papers.test/category/12/", "Edge Learning Seminars 21 events", True),
+        ("http://papers.test/subject/ocean", "Oceanography (35 papers)", True),
+        ("http://papers.test/abs/3", "Ranking 1000 papers by citations with graph models", True),
+        ("http://papers.test/list/cs?skip=25", "next page", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 9}, {"id": 4, "score": 5}],
+               state=STATE)  # fmt: skip
+    for url, title, _ in links[:3]:
+        web.add_item(url, title=title, score=8, found_on=page.url)
+    lines = get_top_urls(web, 4, state=STATE).message.splitlines()
+    assert lines[1:5] == [
+        "1. /category/12/ — Edge Learning Seminars 21 events (collected, may list works inside)",
+        "2. /subject/ocean — Oceanography (35 papers) (collected, may list works inside)",
+        "3. /list/cs?skip=25 — next page",
+        "4. /abs/3 — Ranking 1000 papers by citations with graph models (collected)",
+    ]
+
+
 def test_a_filter_naming_another_kind_of_record_comes_after_the_pages_that_may_hold_papers(web: WebContext) -> None:
     # a finder's type filters: for papers, "Guidance only" and "Datasets" are where none of them is; they come
     # after the other pending pages, even scored higher; for datasets, "Datasets" keeps its place
