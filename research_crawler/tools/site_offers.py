@@ -58,6 +58,12 @@ _MAX_PER_PAGE = 2
 _MAX_SITEMAPS = 3
 
 
+def _forbidden(x: Exploration, url: str) -> bool:
+    """Whether the site's robots.txt forbids `url`: such a page is never offered, whatever its words name (a "Login"
+    beside the year asked for), as no link robots.txt forbids is queued."""
+    return x.pages.robots_refusal is not None and x.pages.robots_refusal(url) is not None
+
+
 def offer_feeds(x: Exploration, page: Page) -> int:
     """Queue the feeds `page` names on the current site; how many were new."""
     if not page.html or "alternate" not in page.html:
@@ -85,7 +91,7 @@ def offer_sitemaps(x: Exploration, page: Page) -> int:
 
 def _offer(x: Exploration, url: str, score: float, anchor: str, page: Page, *, kind: str) -> int:
     canonical = try_canonicalize_url(url)
-    if canonical is None or not is_same_site(canonical, x.web.site_url):
+    if canonical is None or not is_same_site(canonical, x.web.site_url) or _forbidden(x, canonical):
         return 0
     with x.lock:
         if not x.web.add_url(canonical, score, anchor_text=anchor, found_on=page.final_url):
@@ -103,7 +109,7 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
         return False
     same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
     link = next_listing_page(page.final_url, same_site)
-    if link is None:
+    if link is None or _forbidden(x, link.url):
         return False
     title = " ".join((page.title or shown_on_site(page.final_url, x.web.site_url)).split())
     title = title[:_TITLE_CHARS] + ("…" if len(title) > _TITLE_CHARS else "")
@@ -122,7 +128,7 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
 def offer_dated_links(x: Exploration, page: Page) -> int:
     """Raise the links of `page` that name a year the request asks for (its dates), or for the newest items the latest
     year the page lists (a page naming two years or more: an archive), to `DATED_SCORE` with words that say so; how
-    many changed the queue. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
+    many changed the queue. A link robots.txt forbids is never raised. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
     index's length, the words beside it ("October–December 2024") name the year; an item's title does not, nor a
     day beside the link ("Last modified: 2 October 2026"). A citation's first link ("[Abstract]" after "Novak, S.
     … 2024.") names the one year of its citation: the work's, not yet collected. At most
@@ -160,7 +166,7 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
         return 0
     offered = 0
     for link, year in named:
-        if year not in wanted or offered >= _MAX_DATED:
+        if year not in wanted or offered >= _MAX_DATED or _forbidden(x, link.url):
             continue
         shown = " ".join(link.text.split())[:40]
         beside = " ".join(link.context.split())[:40] if str(year) not in link.text else ""

@@ -3,6 +3,7 @@ once each, a feed near the top when the request asks for the newest."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from research_crawler.config.settings import Settings
@@ -32,7 +33,9 @@ HOME = (
 )
 
 
-def exploring(request: str, sitemaps: list[str] | None = None) -> Exploration:
+def exploring(
+    request: str, sitemaps: list[str] | None = None, robots_refusal: Callable[[str], str | None] | None = None
+) -> Exploration:
     search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
     search.add_site(SiteRef(name="journal", url=SITE))
 
@@ -42,7 +45,11 @@ def exploring(request: str, sitemaps: list[str] | None = None) -> Exploration:
     x = Exploration(
         settings=Settings(),
         search=search,
-        pages=PageAccess(fetch, robots_sitemaps=(lambda _url: list(sitemaps)) if sitemaps is not None else None),
+        pages=PageAccess(
+            fetch,
+            robots_sitemaps=(lambda _url: list(sitemaps)) if sitemaps is not None else None,
+            robots_refusal=robots_refusal,
+        ),
         trace=Trace(None),
     )
     x.start_next_site(None)
@@ -157,6 +164,26 @@ def test_links_naming_the_year_asked_for_are_offered_whatever_the_crawler_made_o
     assert not x.web.is_pending(f"{SITE}article/a1")  # a title naming a year is no index
     x.web.take(f"{SITE}toc/13/1")
     assert offer_dated_links(x, issues_page()) == 2  # a page read already is not queued again
+
+
+def test_a_link_robots_txt_forbids_is_never_offered_whatever_year_it_names() -> None:
+    # a "Login" whose words beside it name the year asked for, on a site whose robots.txt forbids /login/: raising it
+    # would spend a page of the budget on a fetch that is refused; the year's issues are offered as before
+    def refusal(url: str) -> str | None:
+        return "robots.txt forbids it" if "/login/" in url else None
+
+    x = exploring("Find papers on solid-state battery electrolytes published in 2024", robots_refusal=refusal)
+    login = Link(id=8, url=f"{SITE}login/", text="Login", same_site=True, context="| FLEdge Days 2024")
+    page = issues_page()
+    page = page.model_copy(update={"links": [login, *page.links]})
+    assert offer_dated_links(x, page) == 3
+    assert not x.web.is_pending(f"{SITE}login/")
+    assert f"{SITE}toc/13/4" in [entry.url for entry in offered(x)]
+    listing = listing_page()
+    forbidding_all = exploring("Find papers on wildfire smoke", robots_refusal=lambda _url: "robots.txt forbids it")
+    assert not offer_next_page(forbidding_all, listing, new_items=2)
+    assert offer_sitemaps(exploring("Find papers", [f"{SITE}sitemap.xml"], lambda _url: "robots.txt forbids it"),
+                          home()) == 0  # fmt: skip
 
 
 def test_the_newest_year_a_page_lists_is_offered_for_the_newest() -> None:
