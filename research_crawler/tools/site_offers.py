@@ -128,11 +128,12 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
 def offer_dated_links(x: Exploration, page: Page) -> int:
     """Raise the links of `page` that name a year the request asks for (its dates), or for the newest items the latest
     year the page lists (a page naming two years or more: an archive), to `DATED_SCORE` with words that say so; how
-    many changed the queue. A link robots.txt forbids is never raised. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
+    many changed the queue. A link counts when its own short text ("JCCS 2024", "Issue 4") or, for a text of an
     index's length, the words beside it ("October–December 2024") name the year; an item's title does not, nor a
     day beside the link ("Last modified: 2 October 2026"). A citation's first link ("[Abstract]" after "Novak, S.
-    … 2024.") names the one year of its citation: the work's, not yet collected. At most
-    `_MAX_DATED` a page, queued in the page's order; pages visited already are left as they are."""
+    … 2024.") names the one year of its citation: the work's, not yet collected. At most `_MAX_DATED` a page,
+    queued in the page's order; pages visited already are left as they are, and a link robots.txt forbids is never
+    raised."""
     request = x.search.request
     if request is None:
         return 0
