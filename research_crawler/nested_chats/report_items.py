@@ -197,16 +197,23 @@ def _citation_fields(x: Exploration, item: ReportItem, site: SiteRef, title: str
 
 def _byline_link_reason(x: Exploration, item: ReportItem, site: SiteRef) -> str | None:
     """Why `item` is a byline's link rather than a work, or None: its title is only names of the authors of the
-    item page it was found on, which links it on such a name (a link to an author's profile, taken for an item)."""
-    if not item.found_on or item.found_on == item.url or not split_people(item.title):
-        return None  # the page it was found on (read already, from the cache) is read only for a title of names
-    where = x.pages.fetch_page(item.found_on, site)
+    item page it was found on, which links it on such a name (a link to an author's profile, taken for an item);
+    or, whatever title it was stored under (a model may give it the line after the byline), every link to it on
+    that page is one name of the page's authors alone: a profile the byline links, never a work."""
+    if not item.found_on or item.found_on == item.url:
+        return None
+    where = x.pages.fetch_page(item.found_on, site)  # read already: from the run's archive
     if not where.ok:
         return None
+    texts = [link.text for link in where.links if link.url == item.url]
+    if not texts or not (split_people(item.title) or all(len(split_people(text)) == 1 for text in texts)):
+        return None  # the page's metadata is read only for a title of names or a link named by one person
     authors = read_item_metadata(where.html, url=where.final_url).authors
-    if not _byline_link(item.url, item.title, where.links, authors):
-        return None
-    return "its title is only names of the authors of the page it was found on: a byline's link, not a work"
+    if _byline_link(item.url, item.title, where.links, authors):
+        return "its title is only names of the authors of the page it was found on: a byline's link, not a work"
+    if all(len(split_people(text)) == 1 and names_only_its_authors(text, authors) for text in texts):
+        return "the page it was found on links it only by one of its authors' names: a byline's link, not a work"
+    return None
 
 
 def _byline_link(url: str, title: str, links: Sequence[Link], authors: Sequence[str]) -> bool:

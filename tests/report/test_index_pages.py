@@ -26,13 +26,18 @@ ARTICLE = (
 
 
 def _exploration(request: str, pages: dict[str, Page], web: WebContext) -> Exploration:
-    """A finished exploration of the one site `web`, whose pages are `pages` (address → page)."""
+    """A finished exploration of the one site `web`, whose pages are `pages` (address → page; any other is not
+    found)."""
     search = SearchContext(query=request, request=read_request(request, today=date(2025, 6, 1)))
     search.add_site(SiteRef(name="society", url=f"{SITE}/"))
     return Exploration(
         settings=Settings(),
         search=search,
-        pages=PageAccess(lambda url, site, **_: pages[url]),
+        pages=PageAccess(
+            lambda url, site, **_: (
+                pages.get(url) or Page(url=url, final_url=url, status=404, determination=Determination.NOT_FOUND)
+            )
+        ),
         trace=Trace(None),
         web_contexts={f"{SITE}/": web},
     )
@@ -140,6 +145,8 @@ def test_a_books_table_of_contents_is_no_item_though_it_names_its_editors() -> N
     two = html.replace("<li><a href='/chapter/3'>", "<li><span>")
     assert index_page_reason(book, [], meta, html=two) is None
     assert index_page_reason(book, [], meta.model_copy(update={"abstract": "Flats…"}), html=html) is None
+
+
 def test_an_article_whose_heading_and_byline_sit_in_its_own_header_is_an_item() -> None:
     # HTML's <header> inside an <article> is the article's (its title and byline), not the page's banner: the byline
     # beside the article's category link is the article's own, not an entry's of a listing
@@ -212,6 +219,34 @@ def test_a_bylines_link_to_an_authors_page_is_no_work_and_does_not_make_the_arti
     web.add_item(surges, title="Dune Overwash and Storm Surges", score=9.0, found_on=f"{SITE}/publications/")
     chosen = choose_items(x, None, today=date(2025, 6, 1))
     assert [item.url for item in chosen.items] == [surges, article]
+
+
+def test_a_bylines_link_stored_under_another_line_of_the_page_is_no_work() -> None:
+    # a model may store a byline's last link under the line that follows it ("Feb 27, 2022 · Coastal Reports"): the
+    # page links it only by an author's name, so it is a profile, not a work, whatever title it was given
+    article, profile = f"{SITE}/publications/dune-overwash/", f"{SITE}/people/pablo-hussain/"
+    article_html = (
+        "<html><head><title>Dune Overwash under Storms | Coastal Group</title><meta name='citation_author' "
+        "content='Pablo Hussain'><meta name='citation_author' content='Kofi Torres'></head><body><main>"
+        "<h1>Dune Overwash under Storms</h1><p class='authors'><a href='/people/kofi-torres/'>Kofi Torres</a>, "
+        "<a href='/people/pablo-hussain/'>Pablo Hussain</a></p><p>Feb 27, 2022 · Coastal Reports</p><h2>Abstract"
+        "</h2><p>Storms wash sand over dunes; we measured how far.</p></main></body></html>"
+    )
+    profile_html = (
+        "<html><head><title>Pablo Hussain | Coastal Group</title></head><body><main><h1>Pablo Hussain</h1>"
+        "<p>Postdoc, since 2022.</p></main></body></html>"
+    )
+    web = WebContext.for_site(f"{SITE}/")
+    web.add_item(article, title="Dune Overwash under Storms", score=8.0, found_on=article)
+    web.add_item(profile, title="Feb 27, 2022 · Coastal Reports", score=6.0, found_on=article)
+    pages = {
+        url: Page(url=url, final_url=url, determination=Determination.OK, html=html, title=title,
+                  links=build_page_view(html, url=url).links)
+        for url, html, title in ((article, article_html, "Dune Overwash under Storms | Coastal Group"),
+                                 (profile, profile_html, "Pablo Hussain | Coastal Group"))
+    }  # fmt: skip
+    chosen = choose_items(_exploration("Find papers on dune overwash", pages, web), None, today=date(2025, 6, 1))
+    assert [item.url for item in chosen.items] == [article]
 
 
 def _entity_page(body: str) -> str:
