@@ -1,25 +1,23 @@
 """Fetching pages: `Fetcher` turns a URL into a `Page` over plain HTTP, through the browser, or "auto".
 
-Plain-HTTP pages go through our own transport (`http_transport.py`, which says why it is not Crawl4AI's); Crawl4AI
-does the page work: HTML→Markdown (`html_to_markdown`) and the browser — `AsyncWebCrawler` over CDP to a headless
-system Chromium (`browser_session.py`, started once per fetcher when a page first needs it).
+Plain-HTTP pages go through our own transport (`http_transport.py`, which says why it is not Crawl4AI's); Crawl4AI does
+the page work: HTML→Markdown (`html_to_markdown`) and the browser — `AsyncWebCrawler` over CDP to a headless system
+Chromium (`browser_session.py`, started once per fetcher when a page first needs it).
 
 Every request, HTTP or browser, and every redirect hop passes the URL guard (`url_guard.py`, SSRF): only http(s), no
-credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or the `allowed_hosts`
-given here) names the host — and the connection goes to the address that was checked. The browser reaches the web
-only through the guard's proxy (`guard_proxy.py`). What a render means (retries, final-URL checks, determination) is
-decided in `rendering.py`, behind the `Renderer` seam.
+credentials in URLs, no address that is not public unless `FetchSettings.allowed_hosts` (or the `allowed_hosts` given
+here) names the host — and the connection goes to the address that was checked. The browser reaches the web only through
+the guard's proxy (`guard_proxy.py`). What a render means (retries, final-URL checks, determination) is decided in
+`rendering.py`, behind the `Renderer` seam.
 
-A page that only asks for consent (a cookie notice, "continue to site", a region chooser) is passed the way a
-person passes it (`interstitials.py`): its form submitted or its continue link followed, through the same checks
-and pace, the cookie it sets kept in the site's own jar for the run (`cookie_jars.py`), and the page asked for
-again. A site search (`submit`) goes the same way: by POST over HTTP, or typed into its page's box in the browser.
-
-Expected outcomes of the web are data, never exceptions: every `fetch` returns a `Page` whose `determination` says
-what happened. That includes a URL that cannot be canonicalised (bad scheme, too long, no host): URLs reach the
-fetcher from pages and agents, so it answers with a page whose determination is ``http_error`` and whose reason starts
-with "invalid URL:" for the agent to read. Only misconfiguration raises: `BrowserError` when a browser page is needed
-and no Chromium can be used.
+A page that only asks for consent (a cookie notice, "continue to site", a region chooser) is passed the way a person
+passes it (`interstitials.py`): its form submitted or its continue link followed, through the same checks and pace, the
+cookie it sets kept in the site's own jar for the run (`cookie_jars.py`), and the page asked for again. A site search
+(`submit`) goes the same way: by POST over HTTP, or typed into its page's box in the browser. A script's shell that
+stays empty is read from the data its script loads (`shell_data.py`). Expected outcomes of the web are data, never
+exceptions: every `fetch` returns a `Page` whose `determination` says what happened, a URL that cannot be canonicalised
+included (``http_error``, its reason starting "invalid URL:"). Only misconfiguration raises: `BrowserError` when a
+browser page is needed and no Chromium can be used.
 """
 
 from __future__ import annotations
@@ -59,6 +57,7 @@ from research_crawler.web.rendering import fetch_rendered, script_rendering_reas
 from research_crawler.web.request_gate import RequestGate
 from research_crawler.web.robots import RobotsCache
 from research_crawler.web.shared_politeness import SharedPoliteness
+from research_crawler.web.shell_data import with_script_data
 from research_crawler.web.url_guard import Resolver, UrlGuard
 
 __all__ = ["Fetcher", "RawResponse", "page_from_file"]
@@ -70,16 +69,13 @@ _ROBOTS_REDIRECTS = 5
 
 
 class Fetcher:
-    """Fetches pages politely and caches them: each canonical URL is fetched at most once per Fetcher.
-
-    Use it as an async context manager; leaving it closes the HTTP client and the browser (the Chromium
-    processes it started are gone afterwards). `site_render` picks the strategy per site (the site URL,
-    or the page URL when no site is given, goes in); an explicit `render` argument wins over it, and
-    `settings.render` applies when neither is given. `allowed_hosts`, when given, is the only set of
-    hosts (host[:port], ``www.`` ignored) that any request or redirect hop may reach; those hosts, and
-    `settings.allowed_hosts`, are also exempt from the URL guard's address rules. `resolver` replaces
-    the system's name resolution (tests).
-    """
+    """Fetches pages politely and caches them: each canonical URL is fetched at most once per Fetcher. Use it as an
+    async context manager; leaving it closes the HTTP client and the browser (the Chromium processes it started are
+    gone afterwards). `site_render` picks the strategy per site (the site URL, or the page URL when no site is given,
+    goes in); an explicit `render` argument wins over it, and `settings.render` applies when neither is given.
+    `allowed_hosts`, when given, is the only set of hosts (host[:port], ``www.`` ignored) that any request or
+    redirect hop may reach; those hosts, and `settings.allowed_hosts`, are also exempt from the URL guard's address
+    rules. `resolver` replaces the system's name resolution (tests)."""
 
     def __init__(
         self,
@@ -171,11 +167,9 @@ class Fetcher:
         return self._politeness
 
     async def fetch(self, url: str, *, render: RenderMode | None = None, site_url: str | None = None) -> Page:
-        """Fetch `url` (canonicalised first) and return its `Page`; never raises for outcomes of the web.
-
-        A cached page is returned without a request; concurrent calls for one URL share one fetch.
-        `site_url` is the site being explored: links are judged same-site against it.
-        """
+        """Fetch `url` (canonicalised first) and return its `Page`; never raises for outcomes of the web. A cached page
+        is returned without a request; concurrent calls for one URL share one fetch. `site_url` is the site being
+        explored: links are judged same-site against it."""
         canonical = self._canonical(url)
         if isinstance(canonical, tuple):
             return failed_page(
@@ -392,7 +386,8 @@ class Fetcher:
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:
         """`page` (fetched over HTTP), or the same URL through the browser when `page` is a script-rendered
         shell or holds a list its script loads more of ("load more"). Without a usable browser, or when the browser
-        cannot read it, `page` is kept and its reason says what was missed."""
+        cannot read it, `page` is kept and its reason says what was missed; a shell still empty is read from the data
+        its script loads (`shell_data.py`)."""
         if not page.ok or page.render != "http":
             return page
         why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
@@ -400,6 +395,7 @@ class Fetcher:
         more = None if why or not pressed else await asyncio.to_thread(expansion_signal, page.html)
         if why is None and more is None:
             return page
+        shown = None
         if self._no_browser is None:
             try:
                 rendered = await self._fetch_browser(page.final_url, site_url, progress)
@@ -407,9 +403,13 @@ class Fetcher:
                 self._no_browser = str(exc)
                 logger.warning("pages that need JavaScript are read without it: no browser could be started: %s", exc)
             else:
-                return fetch_progress.rendered_in_place_of(page, rendered, why or f"it has {more}")
+                shown = fetch_progress.rendered_in_place_of(page, rendered, why or f"it has {more}")
         note = f"needs JavaScript, no browser: {self._no_browser}" if why else f"{more} not pressed: no browser"
-        return page.model_copy(update={"reason": fetch_progress.joined(page.reason, note)})
+        shown = shown or page.model_copy(update={"reason": fetch_progress.joined(page.reason, note)})
+        if why is None:
+            return shown
+        limits = {"max_links": self._settings.max_links_per_page, "max_link_text_chars": self._max_link_text_chars}
+        return await with_script_data(shown, page.html, fetch_raw=self.fetch_raw, site_url=site_url, **limits)
 
     async def _fetch_browser(
         self, url: str, site_url: str | None, progress: FetchProgress, *, typed: FormSubmission | None = None
