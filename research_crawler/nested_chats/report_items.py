@@ -22,6 +22,7 @@ from research_crawler.report.index_pages import (
     index_page_reason,
     is_file_address,
     links_up,
+    names_a_venue_or_slot,
     names_no_work,
     names_only_its_authors,
 )
@@ -82,7 +83,8 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     found, but no metadata is ever taken from a page that is not ``ok``, so a challenge page's title or
     tags can never stand in for the item's. None for an item whose link the URL guard refuses (it leads, or
     redirects, to a private address or another scheme): the report never sends a reader there; None for a
-    page that plainly lists other works rather than being one (`report/index_pages.py`); None for a page that
+    page that plainly lists other works rather than being one (`report/index_pages.py`), or that names a venue or a
+    slot of a programme and no author or abstract ("Workshop on …", "Panel: …"); None for a page that
     declares itself another kind of record than the one asked for ("Dataset", "Guidance" when papers are asked
     for: `pages/declared_kind.py`); and None for an item whose
     page cannot be read and whose only title is a link's action ("Download (PDF)"): no title was ever read for it.
@@ -125,6 +127,11 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     index = index_page_reason(page.final_url, links, meta, listed_on=listed_on, html=page.html, page_title=page.title)
     if index is not None:  # a journal's volumes, a listing: no work, whatever the Collector took it for
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=f"a listing, not an item: {index}")
+        return None
+    named = (plain_text(meta.title) or "", item.title)
+    if not (meta.authors or meta.abstract or meta.doi) and any(names_a_venue_or_slot(title) for title in named):
+        why = "it names a venue or a slot of a programme (a workshop, a journal, a panel, a break), no work's author"
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
         return None
     wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind
     kind = declared_kind(page.html, parse_html(page.html))

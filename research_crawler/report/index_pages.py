@@ -43,6 +43,7 @@ __all__ = [
     "is_file_address",
     "links_up",
     "names_a_kind_of_page",
+    "names_a_venue_or_slot",
     "names_no_work",
     "names_only_its_authors",
 ]
@@ -89,6 +90,29 @@ def links_up(url: str, from_url: str) -> bool:
     above = [part for part in there.path.split("/") if part]
     below = [part for part in here.path.split("/") if part]
     return there.netloc == here.netloc and not there.query and len(above) < len(below) and below[: len(above)] == above
+
+
+#: A venue's name: "International Workshop on …", "16th Annual Conference of …", "Journal of …", "IEEE Transactions
+#: on …" — where works appear, never a work's title.
+_VENUE = re.compile(
+    r"^\W*(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s+)?(?:(?:international|annual|joint|european|asian|american|national|"
+    r"ieee|acm|ifip|usenix)\s+)*(?:(?:workshop|conference|symposium|congress|colloquium|summit)\s+(?:on|of|for)|"
+    r"(?:journal|transactions|annals)\s+(?:on|of|in))\s+\w",
+    re.IGNORECASE,
+)
+#: A slot of an event's programme that is no work: "Keynote: …", "Panel: …", "Coffee break", "Welcome and opening".
+_PROGRAMME_SLOT = re.compile(
+    r"^\W*(?:(?:keynote|panel|panel discussion|tutorial|invited talk|poster session)\s*[:—–-]|(?:coffee|lunch|tea)\s+"
+    r"break\b|lunch\W*$|(?:welcome|opening|closing)(?:\s+(?:and|&)\s+\w+)?(?:\s+(?:remarks|session|address))?\W*$)",
+    re.IGNORECASE,
+)
+
+
+def names_a_venue_or_slot(title: str) -> bool:
+    """Whether `title` names a venue ("International Workshop on Automated Program Repair (APR@ICSE)", "Journal of
+    Marine Science") or a slot of an event's programme ("Panel: who owns the model?", "Coffee break"): where works
+    appear or what surrounds them, never a work."""
+    return bool(_VENUE.search(title) or _PROGRAMME_SLOT.search(title))
 
 
 def names_a_kind_of_page(heading: str) -> bool:

@@ -25,6 +25,7 @@ from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.declared_kind import link_names_another_kind
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
+from research_crawler.report.index_pages import names_a_venue_or_slot
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
@@ -117,9 +118,10 @@ _CONTAINER = re.compile(
 
 
 def _is_container(item: CollectedItem) -> bool:
-    """Whether a collected item is more likely a container of works (a volume, an issue, a session) than one work:
-    its title names one and no author was read beside it (a work's page names its authors; a volume's link does not)."""
-    return not item.authors and bool(_CONTAINER.search(item.title))
+    """Whether a collected item is more likely a container of works (a volume, an issue, a session, a venue: "Workshop
+    on …", "Journal of …") than one work: its title names one and no author was read beside it (a work's page names
+    its authors; a volume's link does not)."""
+    return not item.authors and bool(_CONTAINER.search(item.title) or names_a_venue_or_slot(item.title))
 
 
 def _collected_mark(web_context: WebContext, url: str) -> str:

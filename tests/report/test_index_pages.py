@@ -249,6 +249,31 @@ def test_a_bylines_link_stored_under_another_line_of_the_page_is_no_work() -> No
     assert [item.url for item in chosen.items] == [article]
 
 
+def test_a_venue_and_a_slot_of_a_programme_are_no_works_but_a_work_named_like_one_is() -> None:
+    # a bibliography's workshop page (its years, or none yet) and a workshop's panel, stored by a model for their
+    # words: neither names a work's author or abstract; a paper whose title opens like a venue's keeps its place
+    venue, panel, paper = f"{SITE}/db/conf/apr/", f"{SITE}/event/7/contributions/6/", f"{SITE}/rec/Conf24.html"
+    html = {
+        venue: "<html><head><title>Bib: International Workshop on Automated Program Repair</title></head><body><main>"
+        "<h1>International Workshop on Automated Program Repair</h1><ul><li><a href='/db/conf/apr/apr2024.html'>"
+        "APR 2024</a></li></ul></main></body></html>",
+        panel: "<html><head><title>Panel · FLEdge Days 2024</title></head><body><main><h1>FLEdge Days 2024</h1>"
+        "<h2>Panel: who owns the model trained on my phone?</h2><dl><dt>Type</dt><dd>Panel</dd></dl></main></body>"
+        "</html>",
+        paper: "<html><head><title>Conference Talks on Program Repair</title><meta name='citation_author' content='Ana "
+        "Silva'></head><body><main><h1>Conference Talks on Program Repair</h1><p>Ana Silva</p><p>2024</p></main>"
+        "</body></html>",
+    }
+    web = WebContext.for_site(f"{SITE}/")
+    web.add_item(venue, title="International Workshop on Automated Program Repair (APR@ICSE)", score=8, found_on=SITE)
+    web.add_item(panel, title="Panel: who owns the model trained on my phone?", score=7, found_on=SITE)
+    web.add_item(paper, title="Conference Talks on Program Repair", score=6, found_on=SITE)
+    pages = {url: _ok_page(url, body) for url, body in html.items()}
+    chosen = choose_items(_exploration("Find papers on automated program repair", pages, web), None,
+                          today=date(2025, 6, 1))  # fmt: skip
+    assert [item.url for item in chosen.items] == [paper]
+
+
 def _entity_page(body: str) -> str:
     return (
         "<html><head><title>Tidal Lab</title></head><body><nav><a href='/'>Home</a> <a href='/people/'>People"

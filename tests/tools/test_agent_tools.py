@@ -157,19 +157,21 @@ def test_a_collected_link_that_counts_what_it_holds_keeps_its_place_as_a_page_th
         ("http://papers.test/category/12/", "Edge Learning Seminars 21 events", True),
         ("http://papers.test/subject/ocean", "Oceanography (35 papers)", True),
         ("http://papers.test/abs/3", "Ranking 1000 papers by citations with graph models", True),
+        ("http://papers.test/db/conf/fl/", "Workshop on Federated Learning at the Edge (FLEdge)", True),
         ("http://papers.test/list/cs?skip=25", "next page", True),
     ]
     page = make_page(links=links)
-    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 9}, {"id": 4, "score": 5}],
-               state=STATE)  # fmt: skip
-    for url, title, _ in links[:3]:
+    scores = [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 9}, {"id": 4, "score": 8}]
+    save_links(web, page, [*scores, {"id": 5, "score": 5}], state=STATE)
+    for url, title, _ in links[:4]:
         web.add_item(url, title=title, score=8, found_on=page.url)
-    lines = get_top_urls(web, 4, state=STATE).message.splitlines()
-    assert lines[1:5] == [
+    lines = get_top_urls(web, 5, state=STATE).message.splitlines()
+    assert lines[1:6] == [
         "1. /category/12/ — Edge Learning Seminars 21 events (collected, may list works inside)",
         "2. /subject/ocean — Oceanography (35 papers) (collected, may list works inside)",
-        "3. /list/cs?skip=25 — next page",
-        "4. /abs/3 — Ranking 1000 papers by citations with graph models (collected)",
+        "3. /db/conf/fl/ — Workshop on Federated Learning at the Edge (FLEdge) (collected, may list works inside)",
+        "4. /list/cs?skip=25 — next page",
+        "5. /abs/3 — Ranking 1000 papers by citations with graph models (collected)",
     ]
 
 
