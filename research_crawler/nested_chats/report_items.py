@@ -10,7 +10,7 @@ from datetime import date
 
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
-from research_crawler.pages.citations import CitedFields, cited_fields
+from research_crawler.pages.citations import CitedFields, cited_fields, own_citation
 from research_crawler.pages.declared_kind import declared_kind, names_another_kind
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import read_item_metadata
@@ -152,12 +152,15 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     if not title:  # the page's tags name no title: the Collector's, which the page where it was found shows
         sources["title"] = FOUND_ON_SOURCE
     authors, day = authors or item.authors, meta.date or item.date
-    if not authors or not day:  # an abstract page naming neither: the citation that led there may
-        cited = _citation_fields(x, item, site, title or item.title)
-        if not authors and cited.authors:
-            authors, sources["authors"] = cited.authors, CITATION_SOURCE
-        if not day and cited.year:
-            day, sources["date"] = cited.year, CITATION_SOURCE
+    if not authors or not day:  # an abstract page naming neither: the citation that led there, or its own, may
+        for cited in (
+            _citation_fields(x, item, site, title or item.title),
+            own_citation(page.markdown, title or item.title),
+        ):
+            if not authors and cited.authors:
+                authors, sources["authors"] = cited.authors, CITATION_SOURCE
+            if not day and cited.year:
+                day, sources["date"] = cited.year, CITATION_SOURCE
     return item.model_copy(
         update={
             "title": title or item.title,

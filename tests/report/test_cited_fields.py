@@ -9,11 +9,12 @@ from research_crawler.context.graph import NavigationGraph
 from research_crawler.context.search_context import SearchContext, SiteRef
 from research_crawler.context.web_context import WebContext
 from research_crawler.nested_chats.report_items import collected_report_items, with_metadata
-from research_crawler.pages.citations import cited_fields
+from research_crawler.pages.citations import cited_fields, own_citation
 from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.report.models import CITATION_SOURCE
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
+from research_crawler.web.page_building import html_page
 
 TITLE = "Nitrate Leaching from Tile-Drained Fields after Wet Springs"
 
@@ -68,3 +69,44 @@ def test_an_abstract_page_naming_no_authors_or_year_takes_them_from_the_citation
     assert read is not None
     assert (read.title, read.authors, read.date) == (TITLE, ["Okafor, B.", "Lindqvist, M.", "Arrow, T."], "2021")
     assert read.metadata_sources["authors"] == read.metadata_sources["date"] == CITATION_SOURCE
+
+
+def test_a_record_page_gives_its_work_the_authors_and_year_of_its_own_citation() -> None:
+    # a bibliography's record: its heading, then its own citation, names linked, the year in the venue; a reference
+    # to another work and a line naming the title with no names before it say nothing
+    title = "Keyboard Next-Word Prediction at Scale: Personalised Fine-Tuning"
+    view = (
+        f"# {title}\n  * (1)\n    * [6] electronic edition\n"
+        f"[10] Mateo Berg, [11] Daniel Zhang, [12] Arjun Petrova: {title}. [13] FLEdge 2026: 139-148\n"
+        "## References\n[14] Ana Silva: Secure Aggregation on Phones. TMC 2021: 1-9\n"
+    )
+    fields = own_citation(view, title)
+    assert fields.authors == ["Mateo Berg", "Daniel Zhang", "Arjun Petrova"] and fields.year == "2026"
+    assert own_citation(f"# {title}\nPublished in 2026\n", title).authors == []
+    assert own_citation(view, "Another Work Entirely Unlisted Here").authors == []
+
+
+def test_a_record_page_collected_from_a_listing_is_reported_with_its_own_citations_names_and_year() -> None:
+    record = "http://staff.test/rec/Nitrate21.html"
+    html = (
+        f"<html><head><title>Bib: {TITLE}</title></head><body><main><h1>{TITLE}</h1><ul><li><cite><a href='/pid/1'>"
+        f"Bola Okafor</a>, <a href='/pid/2'>Tariq Arrow</a>: <span>{TITLE}.</span> <a href='/db/soil21.html'>Soil "
+        "Use 12: 101-115 (2021)</a></cite></li></ul><p>No abstract available.</p><p><a href='/ee/Nitrate21.pdf'>"
+        "electronic edition</a></p></main></body></html>"
+    )
+
+    def pages(url: str, site: SiteRef) -> Page:
+        if url != record:
+            return Page(url=url, final_url=url, status=404, determination=Determination.NOT_FOUND)
+        return html_page(html, url=record, final_url=record, site_url=SITE, status=200, content_type="text/html",
+                         render="http", attempts=1)  # fmt: skip
+
+    web = WebContext.for_site(SITE)
+    web.add_item(record, title=TITLE, description="", score=8, found_on=SITE)
+    search = SearchContext(query="nitrate leaching")
+    search.add_site(SiteRef(name="staff", url=SITE))
+    x = Exploration(settings=Settings(), search=search, pages=PageAccess(pages), trace=Trace(None),
+                    web_contexts={SITE: web})  # fmt: skip
+    (item,) = collected_report_items(x)
+    read = with_metadata(x, item)
+    assert read is not None and (read.authors, read.date) == (["Bola Okafor", "Tariq Arrow"], "2021")
