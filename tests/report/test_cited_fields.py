@@ -90,7 +90,7 @@ def test_a_record_page_collected_from_a_listing_is_reported_with_its_own_citatio
     record = "http://staff.test/rec/Nitrate21.html"
     html = (
         f"<html><head><title>Bib: {TITLE}</title></head><body><main><h1>{TITLE}</h1><ul><li><cite><a href='/pid/1'>"
-        f"Bola Okafor</a>, <a href='/pid/2'>Tariq Arrow</a>: <span>{TITLE}.</span> <a href='/db/soil21.html'>Soil "
+        f"Maria Keller</a>, <a href='/pid/2'>Daniel Zhang</a>: <span>{TITLE}.</span> <a href='/db/soil21.html'>Soil "
         "Use 12: 101-115 (2021)</a></cite></li></ul><p>No abstract available.</p><p><a href='/ee/Nitrate21.pdf'>"
         "electronic edition</a></p></main></body></html>"
     )
@@ -109,4 +109,4 @@ def test_a_record_page_collected_from_a_listing_is_reported_with_its_own_citatio
                     web_contexts={SITE: web})  # fmt: skip
     (item,) = collected_report_items(x)
     read = with_metadata(x, item)
-    assert read is not None and (read.authors, read.date) == (["Bola Okafor", "Tariq Arrow"], "2021")
+    assert read is not None and (read.authors, read.date) == (["Maria Keller", "Daniel Zhang"], "2021")
