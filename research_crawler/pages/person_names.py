@@ -247,10 +247,14 @@ def _looks_inverted(last: str, first: str) -> bool:
 
 
 def _opens_with_a_word(words: list[str]) -> bool:
-    """Whether a name written given name first opens with an ordinary word where its given name would be (never
-    an initial or a particle: "J. Smith", "de la Garza")."""
+    """Whether a name written given name first is ordinary words from end to end: an ordinary word where its given
+    name would be (never an initial or a particle: "J. Smith", "de la Garza") and another where its surname would
+    be ("Printer-Friendly Version", "Recent Activity"). A given name that is a word of some language and nobody's
+    in the list of names ("Bola Okafor") stays a name by its surname."""
     first = words[0]
-    return not (_INITIALS.match(first) or first.casefold() in NAME_PARTICLES) and is_ordinary_word(first)
+    if _INITIALS.match(first) or first.casefold() in NAME_PARTICLES:
+        return False
+    return is_ordinary_word(first) and is_ordinary_word(words[-1])
 
 
 def _is_name_words(words: list[str]) -> bool:

@@ -30,7 +30,8 @@ def test_furniture_that_opens_with_an_ordinary_word_is_no_name(furniture: str) -
 
 
 @pytest.mark.parametrize(
-    "name", ["Ana Lopez", "Rose Hill", "JOHN SMITH", "Will Knight", "Os Keyes", "Jemele Hill", "In-Sue Oh"]
+    "name",
+    ["Ana Lopez", "Rose Hill", "JOHN SMITH", "Will Knight", "Os Keyes", "Jemele Hill", "In-Sue Oh", "Bola Okafor"],
 )
 def test_a_name_whose_given_name_is_also_a_word_or_rare_stays_a_name(name: str) -> None:
     assert is_person_name(name)
