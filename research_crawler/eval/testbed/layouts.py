@@ -37,6 +37,9 @@ from research_crawler.eval.testbed.fresh_heldout10_index import Fresh10IndexSite
 from research_crawler.eval.testbed.fresh_heldout11_archive import Fresh11ArchiveSite
 from research_crawler.eval.testbed.fresh_heldout11_registry import Fresh11RegistrySite
 from research_crawler.eval.testbed.fresh_heldout11_standards import Fresh11StandardsSite
+from research_crawler.eval.testbed.fresh_heldout12_library import Fresh12LibrarySite
+from research_crawler.eval.testbed.fresh_heldout12_newsletter import Fresh12NewsletterSite
+from research_crawler.eval.testbed.fresh_heldout12_theses import Fresh12ThesesSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -94,6 +97,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh11-standards": Fresh11StandardsSite,
     "fresh11-archive": Fresh11ArchiveSite,
     "fresh11-registry": Fresh11RegistrySite,
+    "fresh12-theses": Fresh12ThesesSite,
+    "fresh12-newsletter": Fresh12NewsletterSite,
+    "fresh12-library": Fresh12LibrarySite,
 }
 
 

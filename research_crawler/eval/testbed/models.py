@@ -62,6 +62,9 @@ Layout = Literal[
     "fresh11-standards",
     "fresh11-archive",
     "fresh11-registry",
+    "fresh12-theses",
+    "fresh12-newsletter",
+    "fresh12-library",
 ]
 
 
