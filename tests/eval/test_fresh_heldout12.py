@@ -13,7 +13,6 @@ import pytest
 from site_visitor import (
     METADATA_TAGS,
     Served,
-    check_batch,
     check_reachable,
     links_of,
     missing,
@@ -24,7 +23,7 @@ from site_visitor import (
 )
 
 from research_crawler.eval.testbed import Testbed
-from research_crawler.eval.testbed.fresh_heldout12 import FRESH12_PLANS, FRESH12_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout12 import FRESH12_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout12_library import GROUP, folders
 from research_crawler.eval.testbed.fresh_heldout12_library import PER_PAGE as LIBRARY_PAGE
 from research_crawler.eval.testbed.fresh_heldout12_newsletter import SHOWN, listed_date, post_date, posts
@@ -35,11 +34,6 @@ from research_crawler.eval.testbed.site_app import Request
 SITES = [spec.name for spec in FRESH12_SITE_SPECS]
 THESES, NEWSLETTER, LIBRARY = "fresh12-theses", "fresh12-newsletter", "fresh12-library"
 HANDLE = r"/handle/10523/\d+"
-
-
-def test_eleven_requests_with_ground_truth_on_topics_no_other_site_holds(web: Testbed) -> None:
-    assert sum(len(plan) for plan in FRESH12_PLANS.values()) == 11
-    check_batch(web, FRESH12_SITE_SPECS, FRESH12_PLANS, {THESES, NEWSLETTER})
 
 
 # ---------------------------------------------------------------------------------------------- theses repository
