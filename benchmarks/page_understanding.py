@@ -31,7 +31,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from bench_output import print_table, write_json
 from testbed_runs import OUT_DIR, REALWEB, machine
@@ -41,6 +41,7 @@ from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.eval.page_corpus import (
     CorpusPage,
     PageLabels,
+    Part,
     author_count_matches,
     corpus_parts,
     exact_date_matches,
@@ -309,34 +310,9 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
     return {"items": items, "listings": [], "forms": [], "blocked": []}
 
 
-#: The corpus's parts, batch by batch: each batch's development part, then the part it kept aside.
-PARTS = (
-    "dev",
-    "heldout",
-    "development2",
-    "heldout2",
-    "development3",
-    "heldout3",
-    "development4",
-    "heldout4",
-    "development5",
-    "heldout5",
-    "development6",
-    "heldout6",
-    "development7",
-    "heldout7",
-    "heldout8",
-    "development9",
-    "heldout9",
-    "heldout10",
-    "heldout11",
-    "heldout12",
-    "heldout13",
-    "development12",
-    "development13",
-    "academic",
-    "heldout14",
-)
+#: The corpus's parts, batch by batch (each batch's development part, then the part it kept aside), as the corpus
+#: reader names them.
+PARTS = tuple(part for part in get_args(Part) if part != "dropped")
 
 
 def main() -> None:
