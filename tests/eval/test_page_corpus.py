@@ -123,20 +123,9 @@ def test_a_slice_of_the_development_pages_reads_as_a_person_read_it(part: Part, 
 
 
 #: The least share of each development part's item pages read as a person read them, field by field (title, first
-#: author, number of authors, year): what benchmarks/page_understanding.py measured (dev 52/54 titles: two pages
-#: whose title the page shows only in an image or a catalogue's frame; development4 19/20 years: a date the page
-#: writes with a two-digit year, "10.12.19", beside a paragraph that tells of "mai 1968"; development5 19/22 authors:
-#: a press release's source organisation above its title, an interview's "X im Gespräch mit Y", an agency's tag
-#: author no reader sees; development7 12/13 authors and years: ScienceDirect's affiliation letters glued to the names,
-#: "Meyera, b", and an APA page dated only by its citation line).
+#: author, number of authors, year): what benchmarks/page_understanding.py measured on the corpus in the repository
+#: (the parts of the corpus lost in stop 40, dev to development7, are measured where a corpus holds them no more).
 FLOORS: dict[Part, tuple[float, float, float, float]] = {
-    "dev": (52 / 54, 1.0, 1.0, 1.0),
-    "development2": (1.0, 1.0, 1.0, 1.0),
-    "development3": (1.0, 1.0, 1.0, 1.0),
-    "development4": (1.0, 1.0, 1.0, 19 / 20),
-    "development5": (1.0, 19 / 22, 19 / 22, 1.0),
-    "development6": (1.0, 1.0, 1.0, 1.0),
-    "development7": (1.0, 1.0, 12 / 13, 12 / 13),
     # the rebuilt twelfth and thirteenth batches (in the repository). development12 misses three titles (a headline
     # whose og:title is another wording, two <title>s kept with their site's name or photo credit), four writers (a
     # byline in a bar classed "comments_datetime", Libération's "Par …" far below the title, a page in mojibake, a
@@ -146,6 +135,12 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # blog that names its owner only in its header, a masthead's "Editor:" beside "CHQ Staff") and three years.
     "development12": (46 / 49, 45 / 49, 46 / 49, 44 / 49),
     "development13": (38 / 42, 36 / 42, 37 / 42, 39 / 42),
+    # the academic part misses three titles (a proceedings volume's contribution headed by its PoS number, a
+    # catalogue's result page headed "Suchergebnis", a record titled with its year) and three years (a volume's year
+    # where its contribution shows none, a catalogue's modification date); heldout14 (development material since its
+    # first run) misses writers credited only as an agency, desk or initials and five dates.
+    "academic": (71 / 74, 1.0, 1.0, 71 / 74),
+    "heldout14": (1.0, 38 / 49, 37 / 49, 44 / 49),
 }
 
 
