@@ -1,7 +1,11 @@
 """Is a response body an HTML page, and what text does it hold: content-type checks, sniffing, decoding.
 
 A PDF or an image labelled text/html must never reach an LLM as text, and a wrong or unknown charset
-must never crash the crawl: decoding follows the WHATWG order (BOM, header, ``<meta>``, UTF-8).
+must never crash the crawl: decoding follows the WHATWG order (BOM, header, ``<meta>``, UTF-8), with one
+correction for a label the bytes plainly contradict: a body declared in a Western single-byte charset
+(Latin-1, Windows-1252, Latin-9) whose non-ASCII bytes all form valid UTF-8 sequences is UTF-8. Servers' default
+``charset=ISO-8859-1`` and templates' stale ``<meta>`` declarations mislabel UTF-8 pages often, while Latin-1
+text whose accented letters happen to pair up as UTF-8 sequences ("Ã©" written on purpose) is vanishingly rare.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ _HTML_MARKERS = (
     b"<a ",
 )
 _SNIFF_BYTES = 1024
+#: The encodings (as w3lib names them) that a valid UTF-8 body overrides when declared.
+_WESTERN_SINGLE_BYTE: frozenset[str] = frozenset({"cp1252", "latin1", "latin_1", "iso8859-1", "iso8859-15"})
 
 
 def media_type(content_type: str | None) -> str:
@@ -98,7 +104,8 @@ def non_html_reason(body: bytes, content_type: str | None) -> str | None:
 
 
 def decode_html(body: bytes, content_type: str | None) -> str:
-    """Decode an HTML body: BOM, then the header's charset, then ``<meta charset>``, then UTF-8.
+    """Decode an HTML body: BOM, then the header's charset, then ``<meta charset>``, then UTF-8 (a Western
+    single-byte label over valid UTF-8 bytes yields to UTF-8).
 
     Unknown charset names are skipped, and undecodable bytes become U+FFFD, so this never raises.
     """
@@ -108,4 +115,11 @@ def decode_html(body: bytes, content_type: str | None) -> str:
 def decode_html_as(body: bytes, content_type: str | None) -> tuple[str, str]:
     """`decode_html`, with the name of the encoding it used (``utf8``, ``cp1252``…)."""
     encoding, text = html_to_unicode(content_type, body)
+    if encoding in _WESTERN_SINGLE_BYTE and not body.isascii():
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            encoding = "utf-8"
     return encoding, text.replace("\x00", "\ufffd")

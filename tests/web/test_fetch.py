@@ -570,6 +570,15 @@ async def test_fetch_raw_returns_non_html_documents(fault_server: FaultServer, f
         ("text/html; charset=latin-1", b"\xef\xbb\xbf<html><body><p>caf\xc3\xa9</p></body></html>"),  # BOM wins
         ("text/html; charset=no-such-charset", "<html><body><p>café</p></body></html>".encode()),
         ("text/html; charset=utf-16", "<html><body><p>café</p></body></html>".encode("utf-16")),
+        # A server's default Latin-1 label, or a template's stale <meta>, over a page written in UTF-8.
+        ("text/html; charset=ISO-8859-1", "<html><body><p>café</p></body></html>".encode()),
+        (
+            "text/html",
+            '<html><head><meta http-equiv="Content-type" content="text/html;charset=iso-8859-1"></head>'
+            "<body><p>café</p></body></html>".encode(),
+        ),
+        # Latin-1 bytes that are not valid UTF-8 stay Latin-1 under a UTF-8-looking neighbour.
+        ("text/html; charset=iso-8859-1", "<html><body><p>café à côté</p></body></html>".encode("latin-1")),
     ],
 )
 async def test_charsets_decode_to_valid_text(
