@@ -13,7 +13,7 @@ from research_crawler.text.untrusted import UntrustedText
 __all__ = ["BlockedBy", "Determination", "Link", "Page", "RenderKind"]
 
 RenderKind = Literal["http", "browser", "file", "replay"]
-BlockedBy = Literal["challenge", "soft_404", "login_wall", "paywall", "consent"]
+BlockedBy = Literal["challenge", "soft_404", "login_wall", "paywall", "busy", "consent"]
 
 
 class Determination(StrEnum):
@@ -59,7 +59,8 @@ class Page(BaseModel):
     blocked_by: BlockedBy | None = Field(
         default=None,
         description="What answered in the page's place when it is `blocked`: a robot check (challenge), a soft 404, a "
-        "sign-in (login_wall), a paywall, or a consent notice that could not be passed (consent).",
+        "sign-in (login_wall), a paywall, a licensed site's notice that all its seats are in use (busy), or a consent "
+        "notice that could not be passed (consent).",
     )
     title: UntrustedText = ""
     markdown: UntrustedText = Field(

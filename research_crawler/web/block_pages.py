@@ -10,7 +10,9 @@ those that load a vendor's bot-detection script, embed a reCAPTCHA in a comment 
 is parsed to count its words. A login wall is a sign-in form (a password field) on a page that says it wants a
 sign-in and shows little else; a paywall says it wants a subscription or a purchase and shows little else, and has
 no item tags (an article page that holds its title and abstract in ``citation_*`` tags is readable behind its
-"buy this article" button). A cookie notice is not a block: the fetcher passes it (`interstitials.py`).
+"buy this article" button). A licensed database's "all seats are in use" notice (a limit of concurrent users,
+reached) on a page that shows little else is the site being busy: the page asked for is not there, and may be later.
+A cookie notice is not a block: the fetcher passes it (`interstitials.py`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ MAX_SOFT_404_WORDS = 150
 #: A sign-in or subscription wall with more main text than this is a page that also offers a sign-in.
 MAX_WALL_WORDS = 150
 
-BlockKind = Literal["challenge", "soft_404", "login_wall", "paywall"]
+BlockKind = Literal["challenge", "soft_404", "login_wall", "paywall", "busy"]
 
 #: Patterns searched in the raw HTML are written in lower case and matched on the lower-cased HTML: a
 #: case-sensitive search of a literal is many times faster than an IGNORECASE one on a megabyte page.
@@ -166,6 +168,12 @@ _PAYWALL = re.compile(
     r"|\b(?:purchase|buy|rent) (?:this |the )?(?:article|paper|chapter|access|pdf|issue)\b|\bpaywall\b"
     r"|\bto (?:continue|keep) reading\b|\byou (?:do not|don't) have access\b|\bget (?:full )?access (?:to|now)\b"
 )
+#: A licensed site's notice that its concurrent users' limit is reached (searched in the lower-cased HTML).
+_BUSY = re.compile(
+    r"\b(?:all|no) (?:(?:online|available|licensed|concurrent) )*(?:seats|licen[cs]es) (?:are )?(?:in use|available)\b"
+    r"|\bmaximum (?:number of )?(?:concurrent|simultaneous) (?:users|sessions|logins)\b"
+    r"|\b(?:concurrent|simultaneous) (?:user|session|login) limit\b"
+)
 _PAYWALL_LITERALS = re.compile(r"subscri|purchase|buy |rent |paywall|reading|have access|get access")
 _SCRIPTS = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>", _FLAGS)
 _CONSENT = re.compile(r"(?:^|[\s_-])(?:cookies?|consent|gdpr|onetrust|cookiebot)(?:$|[\s_-])", re.IGNORECASE)
@@ -188,6 +196,8 @@ class BlockPage:
             return "a login wall: the site asks to sign in before it shows the page, and the crawler does not sign in"
         if self.kind == "paywall":
             return "a paywall: the site asks for a subscription or a purchase before it shows the page"
+        if self.kind == "busy":
+            return "a busy notice: the site says all its seats for concurrent users are taken; the page may open later"
         return f"a soft 404: the page says it was not found (its {self.signal}) and has almost no content"
 
 
@@ -202,7 +212,8 @@ def detect_block_page(html: str) -> BlockPage | None:
     item_page = _ITEM_META.search(lowered) is not None
     not_found = None if item_page else _not_found_signal(lowered, title)
     wall = None if item_page or challenge is not None else _wall_signal(lowered, title)
-    if challenge is None and not_found is None and wall is None:
+    busy = None if item_page else _BUSY.search(_TAG.sub(" ", _SCRIPTS.sub(" ", lowered)))
+    if challenge is None and not_found is None and wall is None and busy is None:
         return None
     words = main_text_words(html)
     if challenge is not None and words <= challenge[1]:
@@ -211,6 +222,8 @@ def detect_block_page(html: str) -> BlockPage | None:
         return BlockPage("soft_404", not_found, words)
     if wall is not None and words <= MAX_WALL_WORDS:
         return BlockPage(wall, "title or heading", words)
+    if busy is not None and words <= MAX_CHALLENGE_WORDS:
+        return BlockPage("busy", "a notice that all seats are in use", words)
     return None
 
 

@@ -154,6 +154,40 @@ def test_item_tags_outweigh_a_not_found_heading() -> None:
     assert detect_block_page(untagged) is not None  # the tags, not luck, keep the paper ok
 
 
+_SEATS_NOTICE = (
+    "<html><head><title>Colour constancy under mixed light - Conference Publication</title></head><body>"
+    "<nav><a href='/browse'>Browse</a> <a href='/search'>Search</a></nav>"
+    "<div class='Notification'>All Online Seats Are in Use. Seats will become available after 15 minutes of "
+    "inactivity. In the meantime, you can continue to browse and search.</div>"
+    "<footer>About · Contact · Terms of use</footer></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        _SEATS_NOTICE,
+        _SEATS_NOTICE.replace(
+            "All Online Seats Are in Use.", "The maximum number of concurrent users for your institution is reached."
+        ),
+    ],
+)
+def test_a_notice_that_all_seats_are_in_use_is_a_busy_page(notice: str) -> None:
+    block = detect_block_page(notice)
+    assert block is not None and block.kind == "busy"
+    page = built(notice)
+    assert page.determination is Determination.BLOCKED and page.blocked_by == "busy"
+    assert "Colour constancy" not in page.reason  # the reason quotes nothing of the page
+
+
+def test_an_article_about_concurrent_user_limits_is_not_busy() -> None:
+    words = " ".join(["Licence servers cap the maximum number of concurrent users of a database."] * 40)
+    page = (
+        f"<html><head><title>Licensing</title></head><body><main><h1>Licensing</h1><p>{words}</p></main></body></html>"
+    )
+    assert detect_block_page(page) is None
+
+
 def test_site_chrome_does_not_count_as_content() -> None:
     page = SOFT_404_PAGES["with_site_chrome"]
     assert main_text_words(page) < 60  # the 40 navigation links and 25 footer links are left out
