@@ -364,6 +364,8 @@ def _tab_or_section(label: Block, value: Block) -> bool:
     return bool(label.heading and value.heading and value.heading <= label.heading)
 
 
+#: Inline elements that set a label apart from its value in the same line ("<b>Title</b> …").
+_SET_APART = ("em", "strong", "b", "i", "label", "span")
 # "…, Issue Date: April 2003, Written by: …": a known label after a comma starts a field of its own.
 _LABEL_AFTER_COMMA = re.compile(r"(?:^|,\s+)(?P<label>[^,:;|]{1,60}?)\s*:(?=\s)")
 
@@ -428,6 +430,18 @@ def _fields(
         if len(cells) >= 2:
             label = collapse_whitespace(cells[0].text_content())
             add(label, _value_text(cells[1]), positions.get(label, 0), _in_chrome(row))
+    for label_element in root.iter(*_SET_APART):
+        # "<div><em>Title</em> <strong>Heavy Flavour Physics Review</strong></div>": a line of two elements, a label
+        # with no colon and its value (as <dt> and <dd> are; "<em>Title</em> pages are …" is a sentence)
+        line, value = label_element.getparent(), label_element.getnext()
+        if line is None or value is None or len(line) != 2 or label_element.getprevious() is not None:
+            continue
+        if any((text or "").strip() for text in (line.text, label_element.tail, value.tail)):
+            continue
+        label = collapse_whitespace(label_element.text_content())
+        whole = collapse_whitespace(line.text_content())
+        if label and whole in positions and whole.startswith(label) and not label.endswith(":") and label_kind(label):
+            add(label, whole[len(label) :], positions[whole], _in_chrome(line))  # (label and value one block)
     for index, block in enumerate(blocks):
         labelled = _labelled_parts(block.text)
         for label, value in labelled:

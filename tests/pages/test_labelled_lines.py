@@ -180,3 +180,24 @@ def test_a_kind_of_author_labels_authors_and_a_list_in_a_field_is_read_name_by_n
     # nor does a statistics box's "Top authors" over a table of its own
     top = f"<h1>{TITLE}</h1>{TEXT}<table><tr><th>Top authors</th><td>Scholarly Output</td></tr></table>"
     assert read_item_metadata(_page(top), url=URL).authors == []
+
+
+@pytest.mark.parametrize("tags", [("em", "strong"), ("b", "span"), ("span", "span")])
+def test_a_label_set_apart_in_its_own_element_without_a_colon_labels_the_rest_of_its_line(
+    tags: tuple[str, str],
+) -> None:
+    label, value = tags
+    body = (
+        "<h1>PoS(EXAMPLE 2013)001</h1><div id='identifier'>"
+        f"<div><{label}>Title</{label}> <{value}>{TITLE}</{value}></div>"
+        f"<div><{label}>Conference</{label}> <{value}>31st Symposium on Examples</{value}></div>"
+        f"<div><{label}>Authors</{label}><div>A. Roe</div></div></div>"
+    )
+    found = read_item_metadata(_page(body, title="PoS(EXAMPLE 2013)001"), url=URL)
+    assert found.title == TITLE
+    assert found.authors == ["A. Roe"]  # the label over its value's own block is read once, not twice
+
+
+def test_an_emphasised_word_opening_a_sentence_is_no_label() -> None:
+    body = f"<h1>{TITLE}</h1><p><em>Title</em> pages are where a book names itself.</p>{TEXT}"
+    assert read_item_metadata(_page(body, title=TITLE), url=URL).title == TITLE
