@@ -220,6 +220,7 @@ def _json_ld(tree: lxml.html.HtmlElement) -> dict[str, Any]:
     extractor = JsonLdExtractor()
     candidates: list[tuple[int, int, dict[str, Any]]] = []
     nodes: dict[str, dict[str, Any]] = {}
+    pages: list[dict[str, Any]] = []
     for script in tree.xpath('//script[@type="application/ld+json"]'):
         try:  # one broken script must not hide the others
             items = extractor.extract_items(script)
@@ -229,14 +230,28 @@ def _json_ld(tree: lxml.html.HtmlElement) -> dict[str, Any]:
         nodes.update(_identified_nodes(items, depth=0))
         for rank, item in _json_ld_articles(items, depth=0):
             candidates.append((rank, len(candidates), item))
+        pages += _json_ld_web_pages(items)
     if not candidates:
-        return {}
+        # no article: the page's own WebPage node (an SEO plugin's @graph) still dates it
+        published = next((value for page in pages if (value := _text(page.get("datePublished")))), None)
+        return {"date": tag_date(published)} if published else {}
     article = min(candidates, key=lambda c: (c[0], c[1]))[2]
     # an author given by reference to a node of the graph ({"@id": "…#/schema/person/1"}, as SEO plugins write it)
     people = [
         nodes.get(p["@id"], p) if isinstance(p, dict) and "@id" in p else p for p in _as_list(article.get("author"))
     ]
     return _schema_org_fields({**article, "author": people} if people else article)
+
+
+def _json_ld_web_pages(node: Any) -> list[dict[str, Any]]:
+    """The WebPage objects at the top level, in a list or in @graph (not those other objects point to)."""
+    found: list[dict[str, Any]] = []
+    for item in node if isinstance(node, list) else [node]:
+        if isinstance(item, dict) and isinstance(item.get("@graph"), list):
+            found += _json_ld_web_pages(item["@graph"])
+        elif isinstance(item, dict) and {"webpage", "itempage"} & set(schema_types(item.get("@type"))):
+            found.append(item)
+    return found
 
 
 def _identified_nodes(node: Any, *, depth: int) -> Iterator[tuple[str, dict[str, Any]]]:

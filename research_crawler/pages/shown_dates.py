@@ -17,6 +17,7 @@ from research_crawler.pages.item_dates import (
 )
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import VisiblePage
+from research_crawler.pages.person_names import begins_with_by
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -40,11 +41,18 @@ _POSTED = re.compile(
 _POSTED_LINE_WORDS = 20
 _META_SEPARATORS = re.compile(r"\s[|•·]\s|\|")
 _PLACE_WORDS = 3  # "WASHINGTON -", "Darmstadt -" before a story's opening date
-_OFF = re.compile(r"\s*(?:--|[-–—.:])(?:\s|$)")
+# (after the date, a wire's credit may come before the dash: "April 29, 2015 /PRNewswire/ --", "… (Reuters) -")
+_OFF = re.compile(r"\s*(?:[/(][^/()]{1,30}[/)]\s*)?(?:--|[-–—.:])(?:\s|$)")
 _HEADER_REACH = 25  # blocks after a title that may still be its article's header (tags, sharing buttons)
 _PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header has ended
 _TIME_WORDS = 2  # "8:00 am"
 _YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
+_LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# a line that dates the item's last change ("Updated: August 13, 2010, 5:02 PM ET"), not another event
+_UPDATED = re.compile(
+    r"\b(?:last\s+)?(?:updated?|modified|aktualisiert|mis\s+à\s+jour|actualizado|aggiornato|bijgewerkt)\b:?", re.I
+)
 
 
 #: A date decided: its value, where it was read, and the tag it overruled (None: none).
@@ -73,6 +81,8 @@ def decide_date(
         if shown is not None and tagged.source in WEB_VOCABULARIES and _next_day(shown[0], tagged.date or ""):
             # a timestamp the tag gives in another time zone (UTC) than the day the page shows its readers
             return *shown, f"the page's {tagged.source} date {tagged.date} is a day from the {shown[0]} it shows"
+        if shown is not None and tagged.source in WEB_VOCABULARIES and _another_day_presented(page, shown[0], tagged):
+            return *shown, f"the page's {tagged.source} date {tagged.date} is presented nowhere; it shows {shown[0]}"
         if (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
             return (
                 labelled,
@@ -83,8 +93,10 @@ def decide_date(
     if shown is not None:
         return *shown, None
     found = htmldate_date(html, url=url if url.startswith("http") else None)
+    updated = _updated_near_title(page, title_index) if title_index is not None else None
     if found and _history_date_only(page, found):
-        return None, None, None  # "(Received December 10 2015)": when the work was received, not published
+        # "(Received December 10 2015)": when the work was received, not published; a last update still dates it
+        return (updated, "page_text", None) if updated else (None, None, None)
     # believed where the page presents it as a date — a line about it, not a sentence that tells of it, another
     # field's value ("Founded | February 28, 1998") or a link to another page ("Projects established in 1998")
     presented = [
@@ -102,7 +114,46 @@ def decide_date(
         for block in presented
     ):
         return year, "htmldate", None
+    if updated:
+        return updated, "page_text", None  # the only date the page gives its item is its last update's
+    address = htmldate_date(_EMPTY_PAGE, url=url) if url.startswith("http") else None
+    if address:
+        return address, "page_text", None  # the day the page's own address carries (/2010/08/13/)
     return None, None, None
+
+
+_EMPTY_PAGE = "<html><body><p></p></body></html>"
+
+
+def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading) -> bool:
+    """Whether the page presents another day than a web vocabulary's tag gives (a dateline near its title) and
+    presents the tag's day nowhere as a date — only inside a sentence, if at all: the tag is a CMS's timestamp of
+    something else (a live page's first entry, an import, a copy of the story), the page's dateline dates it."""
+    day = tagged.date or ""
+    if len(shown) != len(day) or len(day) != len("YYYY-MM-DD") or shown == day:
+        return False
+    presented = [block.text for block in page.blocks if _dateline(block.text)]
+    # the page's day on a line of its own label: "Sendung: hr-INFO, 25.04.2024" dates a broadcast, not the item
+    own = any(shown in dates_in_text(text) and not _labelled_otherwise(text) for text in presented)
+    return own and not any(day in dates_in_text(text) for text in presented)
+
+
+def _labelled_otherwise(text: str) -> bool:
+    """Whether a line opens with a label ("Sendung:", "Event:") that names no date of publication."""
+    label = _LEADING_LABEL.match(text)
+    return label is not None and label_kind(label["label"]) != "date"
+
+
+def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:
+    """The day of a dateline near the title that dates the item's last update ("Updated: August 13, 2010"), where
+    the page shows no other: as late as the item can be, which dates it for a reader as well as any."""
+    for block in page.blocks[max(0, title_index - DATE_REACH_BEFORE) : title_index + DATE_REACH_AFTER + 1]:
+        rest = _UPDATED.sub(" ", block.text)
+        if rest == block.text or block.chrome or _NOT_PUBLICATION.search(rest) or not _dateline(block.text):
+            continue
+        if dates := dates_in_text(rest):
+            return dates[0]
+    return None
 
 
 def _next_day(one: str, other: str) -> bool:
@@ -128,6 +179,8 @@ def _dateline(text: str) -> bool:
     besides = len(without_dates(text).replace("|", " ").split())
     if _opens_with_date(text) or (_POSTED.search(text) and besides <= _POSTED_LINE_WORDS):
         return True  # a sentence that says when the item was posted is its dateline ("This entry was posted …")
+    if _dated_byline(_FIRST_SENTENCE.split(text, maxsplit=1)[0]):
+        return True  # "By A | Friday June 7, 2013 @ 6:43pm", "Von A am 21/02/2021. Abgelegt unter …"
     sentence = text.rstrip().endswith((".", "!", "?")) and besides >= _SENTENCE_WORDS
     if sentence:
         return False
@@ -139,6 +192,15 @@ def _dateline(text: str) -> bool:
         and all(len(part.split()) <= _DATELINE_WORDS for part in parts)
         and any(dates_in_text(part) for part in parts)
     )
+
+
+def _dated_byline(text: str) -> bool:
+    """Whether a line is a byline with its date: "By <name> …" and a date after the name, a few words besides (not
+    "By March 2020, the virus …", whose date follows "By" at once)."""
+    if not begins_with_by(text) or not dates_in_text(text):
+        return False
+    name = without_dates(text, mark="\x00").partition("\x00")[0]
+    return len(name.split()) >= 2 and len(without_dates(text).replace("|", " ").split()) <= _POSTED_LINE_WORDS
 
 
 def _opens_with_date(text: str) -> bool:
@@ -219,7 +281,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 # to it dates it ("Title (1988)"), as a full date in a title does ("Report 14. - 20. Januar 2022")
                 text = block.text.replace(title_text, " ") if title_text else ""
             dates = dates_in_text(text, bare_years=bare_years)
-            short = None if bare_years or dates else short_year_dateline(text)
+            short = None if bare_years or dates else _short_year_part(text)
             found = dates[0] if dates else (str(short) if short else None)
             if found and coarse and found.startswith(coarse):
                 return found, "page_text"
@@ -240,6 +302,13 @@ def _header_length(page: VisiblePage, anchor: int) -> int:
         if not block.chrome and not block.heading and len(block.text.split()) >= _PARAGRAPH_WORDS:
             return block.index - anchor - 1
     return 0
+
+
+def _short_year_part(text: str) -> str | None:
+    """The day a dateline gives with a two-digit year, alone on its line or as one of the line's parts set apart
+    ("By A & B | 10/9/10 7:15 AM EDT")."""
+    parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
+    return next((found for part in parts if (found := short_year_dateline(part))), None)
 
 
 def _date_alone(text: str) -> bool:
