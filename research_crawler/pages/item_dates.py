@@ -38,22 +38,27 @@ _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 # "03/01/2003" in a tag: month first, as Highwire tags and Zotero read it (a first number over 12 is the day).
 _SLASHED_YEAR_LAST = re.compile(r"^\d{1,2}/\d{1,2}/\d{4}$")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+_TWO_NAMES = re.compile(r"[^\W\d_]+/[^\W\d_]+")
 _ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
 
-_LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl"]
+_LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl", "ar"]
 # Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
 _LETTER = r"[^\W\d_]"
 _ORDINAL = r"(?:st|nd|rd|th)?"
 _TO = r"\s*[-–—]\s*"
 _DATE_IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
-    r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?)"
+    # "2016-03-16", "2008/07/01" and, as Korean and Chinese sites write it, "2016.03.16" (a day with the dots)
+    r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?|(?:1[5-9]|20)\d\d\.\d{1,2}\.\d{1,2})"
+    # "2018年6月18日", "2016년 3월 16일": year, month and day each followed by its sign
+    r"|(?P<cjk>(?:1[5-9]|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
     # a run of days, "1-4 June 2004", "June 1–4, 2004", "30 May - 2 June 2004": dated as precisely as both ends agree
     rf"|(?P<range>(?:\d{{1,2}}{_ORDINAL}(?:\s+{_LETTER}{{3,10}}\.?)?{_TO}\d{{1,2}}{_ORDINAL}\s+{_LETTER}{{3,10}}\.?"
     rf"|{_LETTER}{{3,10}}\.?\s+\d{{1,2}}{_ORDINAL}{_TO}(?:{_LETTER}{{3,10}}\.?\s+)?\d{{1,2}}{_ORDINAL}),?\s+"
     r"(?:1[5-9]|20)\d\d)"
-    rf"|(?P<words>(?:\d{{1,2}}(?:st|nd|rd|th|\.)?\s+)?{_LETTER}{{3,10}}\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
+    # (a month may be written in two names, "آب/اغسطس", as Levantine and Egyptian Arabic name it)
+    rf"|(?P<words>(?:\d{{1,2}}(?:st|nd|rd|th|\.)?\s+)?(?:{_LETTER}{{2,10}}/{_LETTER}{{2,10}}|{_LETTER}{{3,10}})\.?,?\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
     # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET")
     r")(?!(?!\d{1,2}:\d\d)[\d/-]|[^\W\d_A-Z])",
 )
@@ -95,6 +100,9 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
             value = normalise_date(match.group("iso"))
         elif match.group("dmy"):
             value = _day_first(match.group("dmy"))
+        elif match.group("cjk"):
+            numbers = re.findall(r"\d+", match.group("cjk"))
+            value = _date_parts(numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else None)
         elif match.group("range"):
             value = _range_date(match.group("range"))
         else:
@@ -225,6 +233,10 @@ def _words_date(text: str) -> str | None:
     clean = normalise_date(text)
     if clean != " ".join(text.split()):
         return clean
+    if named := _TWO_NAMES.search(text):
+        # a month in two names: the date both readings give, where the other names no month or the same one
+        readings = {_words_date(text.replace(named[0], name)) for name in named[0].split("/")} - {None}
+        return readings.pop() if len(readings) == 1 else None
     try:
         data = _parser().get_date_data(text)
     except Exception as exc:  # dateparser rejects some inputs by raising

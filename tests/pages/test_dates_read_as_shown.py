@@ -88,3 +88,10 @@ def test_a_dated_byline_that_opens_a_longer_line() -> None:
     """A blog's line under the post: "By <name> on <date>." and then what it is filed under."""
     body = TEXT + "<p>Von Jane Roe am 21/02/2021. Abgelegt unter Welt. Kommentare sind derzeit geschlossen.</p>"
     assert _date(body) == "2021-02-21"
+
+
+def test_dates_written_as_east_asian_and_arabic_sites_write_them() -> None:
+    assert _date("<p>2018年6月18日 10:01 発信地：カノ</p>" + TEXT) == "2018-06-18"
+    assert _date("<p>승인 2016.03.16 21:14</p>" + TEXT) == "2016-03-16"
+    # a month in its two Arabic names, "آب/اغسطس" (August)
+    assert _date("<p>الأحد، 04 آب/اغسطس 2013، آخر تحديث 02:21</p>" + TEXT) == "2013-08-04"
