@@ -258,8 +258,9 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
             reach = after if bare_years else max(after, _header_length(page, anchor))
             for block in page.blocks[max(0, anchor - before) : anchor + reach + 1]:
                 near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
-        # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of
-        for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i)):
+        # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of;
+        # as near above the title as below it, the one below is its byline's (above, a masthead shows today's)
+        for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i < title_index, i)):
             block = page.blocks[index]
             # chrome's dates are the site's, unless right beside the title (a theme may set its dateline apart)
             beside = near[index] <= _BESIDE_TITLE and _dateline(block.text)
@@ -267,7 +268,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 block.text
             ):
                 continue
-            if near[index] > after and not (short_year_dateline(block.text) or _date_alone(block.text)):
+            if near[index] > after and not _date_part(block.text):
                 continue  # past the usual reach, in the header, only a line that is nothing but a date
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
                 continue  # a year in a paragraph
@@ -309,6 +310,15 @@ def _short_year_part(text: str) -> str | None:
     ("By A & B | 10/9/10 7:15 AM EDT")."""
     parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
     return next((found for part in parts if (found := short_year_dateline(part))), None)
+
+
+def _date_part(text: str) -> bool:
+    """Whether a line is nothing but a date, or a line of short parts set apart one of which is nothing but a
+    date ("CHQ Staff | 10/17/18", "Jane Roe | 3 March 2015")."""
+    parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
+    return any(short_year_dateline(part) or _date_alone(part) for part in parts) and (
+        len(parts) == 1 or all(len(part.split()) <= _DATELINE_WORDS for part in parts)
+    )
 
 
 def _date_alone(text: str) -> bool:

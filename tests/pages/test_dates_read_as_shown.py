@@ -95,3 +95,18 @@ def test_dates_written_as_east_asian_and_arabic_sites_write_them() -> None:
     assert _date("<p>승인 2016.03.16 21:14</p>" + TEXT) == "2016-03-16"
     # a month in its two Arabic names, "آب/اغسطس" (August)
     assert _date("<p>الأحد، 04 آب/اغسطس 2013، آخر تحديث 02:21</p>" + TEXT) == "2013-08-04"
+
+
+def test_the_byline_under_the_title_beats_the_mastheads_date_above_it() -> None:
+    """A site's banner shows today's date as far above the title as the byline's date is below it."""
+    html = (
+        f"<!doctype html><html><head><title>{TITLE}</title></head><body><p>Welcome to Example News</p>"
+        f"<p>Mon, 25 Dec 2023</p><p>The world for people who read</p><p>World</p><h1>{TITLE}</h1><p>Jane Roe</p>"
+        f"<p>Example Wire</p><p>Thu, 14 May 2020 17:55 UTC</p>{TEXT}</body></html>"
+    )
+    assert read_item_metadata(html, url=URL).date == "2020-05-14"
+
+
+def test_a_byline_and_its_date_past_a_long_list_of_tags() -> None:
+    tags = "".join(f'<p><a href="/tag/{n}">topic {n}</a></p>' for n in range(20))
+    assert _date(f"{tags}<p>Jane Roe | 10/17/18</p>{TEXT}") == "2018-10-17"
