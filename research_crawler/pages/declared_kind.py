@@ -13,7 +13,9 @@ publisher, not a kind).
 `names_another_kind` then says whether a declared kind is plainly not the kind asked for: for papers (articles,
 reports, theses, chapters, preprints…), a kind naming data, software, a patent, guidance, a consultation,
 statistics, news, an event, a presentation or an entity (a person, an organisation, a project, a collection) and no
-kind of text work ("Data paper" and "Policy paper" are papers). A kind it does not know is never taken for another.
+kind of text work ("Data paper" and "Policy paper" are papers; "Research" qualifies a kind and names none: "Research
+article" is a paper, "Research data" and Pure's "Press/Media: Research" are not). A kind it does not know is never
+taken for another.
 """
 
 from __future__ import annotations
@@ -39,14 +41,14 @@ _TEXT_WORK_WORDS = frozenset({
     "article", "articles", "paper", "papers", "preprint", "preprints", "report", "reports", "thesis", "theses",
     "dissertation", "chapter", "book", "books", "monograph", "proceedings", "review", "letter", "essay",
     "manuscript", "journal", "conference", "contribution", "scholarlyarticle", "techarticle", "researchreport",
-    "working", "brief", "study", "studies", "publication", "abstract", "research", "analysis", "evaluation",
+    "working", "brief", "study", "studies", "publication", "abstract", "analysis", "evaluation",
 })  # fmt: skip
 #: Words naming kinds of records that are no text work: data, software, inventions, official non-research
 #: documents, news, events, presentations and the entities a site has pages about.
 _OTHER_KIND_WORDS = frozenset({
     "dataset", "datasets", "data", "software", "code", "softwaresourcecode", "softwareapplication", "patent",
     "patents", "guidance", "guide", "consultation", "consultations", "statistics", "statistical", "news",
-    "newsarticle", "blogposting", "press", "clipping", "blog", "event", "events", "form", "forms", "foi",
+    "newsarticle", "blogposting", "press", "media", "clipping", "blog", "event", "events", "form", "forms", "foi",
     "transparency", "poster", "presentation", "slides", "talk", "video", "audio", "image", "podcast", "person",
     "profile", "profilepage", "organisation", "organization", "project", "researchproject", "programme",
     "collection", "collectionpage", "searchresultspage", "datacatalog", "course", "service", "product",
@@ -55,14 +57,14 @@ _OTHER_KIND_WORDS = frozenset({
 _QUALIFYING_WORDS = frozenset({
     "and", "of", "the", "a", "an", "official", "national", "outcome", "outcomes", "release", "releases", "open",
     "public", "policy", "corporate", "original", "full", "short", "peer", "reviewed", "other", "item", "record",
-    "source", "set", "page", "only",
+    "source", "set", "page", "only", "research",
 })  # fmt: skip
 #: schema.org types that say nothing of the record (a site's own publisher, its pages in general).
 _KNOWN_WORDS = _TEXT_WORK_WORDS | _OTHER_KIND_WORDS | _QUALIFYING_WORDS
 #: Kinds whose pages may list works, or be them on some sites (a person's or a project's page lists their papers; a
 #: seminar's talks are its works; a centre's news announces its papers): a link naming one is no detour.
 _MAY_LEAD_TO_WORKS = frozenset({
-    "news", "newsarticle", "blog", "blogposting", "press", "clipping",
+    "news", "newsarticle", "blog", "blogposting", "press", "media", "clipping",
     "person", "profile", "profilepage", "organisation", "organization", "project", "researchproject", "programme",
     "collection", "collectionpage", "searchresultspage", "datacatalog", "event", "events", "poster",
     "presentation", "slides", "talk", "video", "audio", "podcast", "course", "service", "product",

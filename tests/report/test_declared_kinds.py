@@ -61,8 +61,13 @@ PAGES = {
         ("<p>Software Engineering Notes</p><h1>Testing lysimeter code</h1>", "", None),
         ("<h1>Lysimeter nitrate records, 2019 to 2022</h1><p>Dataset</p><p>Soil Institute, 2023</p>", "", "Dataset"),
         ("<h1>A lysimeter lid</h1><p>Research output: Patent</p>", "", "Patent"),
-        ("<h1>Nitrate in wells</h1><p>Research output: Contribution to journal › Article</p>", "",
-         "Contribution to journal › Article"),
+        ("<h1>Wet springs leach more nitrate</h1><p>Press/Media: Research</p>", "", "Press/Media: Research"),
+        ("<p>Research</p><h1>Nitrate in wells</h1>", "", None),
+        (
+            "<h1>Nitrate in wells</h1><p>Research output: Contribution to journal › Article</p>",
+            "",
+            "Contribution to journal › Article",
+        ),
         ("<h1>Nitrate in wells</h1><p>Ines Moreau, Tariq Bello</p><p>Data and code</p>", "", None),
         ("<h1>Nitrate in wells</h1>", "<meta name='DC.type' content='Text'>", "Text"),
         ("<h1>Nitrate in wells</h1>", '<script type="application/ld+json">{"@type":"Organization"}</script>', None),
@@ -76,10 +81,12 @@ def test_the_kind_a_page_declares(body: str, head: str, kind: str | None) -> Non
 
 def test_which_kinds_are_no_paper() -> None:
     for kind in ("Dataset", "Software", "Patent", "Guidance", "Consultation outcome", "Official Statistics",
-                 "SoftwareSourceCode", "Press clipping", "Collection"):  # fmt: skip
+                 "SoftwareSourceCode", "Press clipping", "Collection", "Press/Media: Research",
+                 "Research data"):  # fmt: skip
         assert names_another_kind(kind, "paper"), kind
     for kind in ("Journal article", "Conference paper", "Data paper", "Policy paper", "Research and analysis",
-                 "Text", "Thesis", "ScholarlyArticle", "Peer reviewed articles"):  # fmt: skip
+                 "Text", "Thesis", "ScholarlyArticle", "Peer reviewed articles", "Research article",
+                 "Research"):  # fmt: skip
         assert not names_another_kind(kind, "paper"), kind
     assert not names_another_kind("Dataset", "dataset"), "only a request for text works is judged"
 
