@@ -13,7 +13,9 @@ does; or the names read as its authors are those of an entry it lists — a list
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
 byline; or, naming no abstract or DOI, it lists three or more entries, each linking to a page of its own and
 naming people of its own beside that link (not the page's own names: a volume's editors), as a book's table of
-contents, a session's talks or a list of papers with their bylines does; or, naming no author, abstract, DOI or file of
+contents, a session's talks or a list of papers with their bylines does — one such entry is enough when the page
+also links to several pages below its own address (a volume of one chapter, its front matter, preface and back
+matter hanging below it); or, naming no author, abstract, DOI or file of
 its own, it links to another page of the site by a title (four words or more, not its own): a person's, an
 organisation's or a topic's page listing works, a news post about one — the work's own page is elsewhere.
 Names that are only the site's own (the ones its ``<title>`` gives: "Soil Science | Strandline Preprints") are no
@@ -153,10 +155,28 @@ def index_page_reason(
     tagged = meta.sources.get("authors") not in _PAGE_READINGS
     if authors and not tagged and html and _byline_of_an_entry(html, page_url, authors):
         return "the names read as its authors are an entry's it lists, beside a link to another page"
-    if html and (listed := _entries_with_their_own_authors(html, page_url, meta.authors)) >= MIN_PAGES_BELOW:
+    listed = _entries_with_their_own_authors(html, page_url, meta.authors) if html else 0
+    if listed >= MIN_PAGES_BELOW:
         return f"it lists {listed} works with their own authors, each linking to its own page (a table of contents)"
+    below = _pages_below(page_url, links, meta)
+    if listed and len(below) >= MIN_PAGES_BELOW:  # an edited volume's contents: its matter below it, one chapter
+        return (
+            f"it lists a work with its own authors, linking to its own page, and links to {len(below)} pages below "
+            "it (a book's contents: its front matter, preface, back matter)"
+        )
     if authors:
         return None
+    if len(below) >= MIN_PAGES_BELOW:
+        return f"it names no author or abstract and links to {len(below)} pages below it, as an index does"
+    if html and not meta.pdf_url and (titled := _titled_links(html, page_url, meta.title or page_title)):
+        return f"it names no author, abstract, DOI or file of its own and links to other pages by their titles " \
+               f"(“{titled[0]}”): a page about other works"  # fmt: skip
+    return None
+
+
+def _pages_below(page_url: str, links: Iterable[str], meta: ItemMetadata) -> set[str]:
+    """The distinct pages of the site below `page_url`'s own address that its `links` lead to, its own files left
+    out."""
     here = urlsplit(page_url)
     base = here.path.rstrip("/") + "/"
     below = set()
@@ -165,12 +185,7 @@ def index_page_reason(
         own_file = url == meta.pdf_url or is_file_address(url)
         if parts.netloc == here.netloc and parts.path.startswith(base) and parts.path != base and not own_file:
             below.add(parts.path.rstrip("/"))
-    if len(below) >= MIN_PAGES_BELOW:
-        return f"it names no author or abstract and links to {len(below)} pages below it, as an index does"
-    if html and not meta.pdf_url and (titled := _titled_links(html, page_url, meta.title or page_title)):
-        return f"it names no author, abstract, DOI or file of its own and links to other pages by their titles " \
-               f"(“{titled[0]}”): a page about other works"  # fmt: skip
-    return None
+    return below
 
 
 def _main_heading(html: str) -> str:

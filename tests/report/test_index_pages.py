@@ -147,6 +147,31 @@ def test_a_books_table_of_contents_is_no_item_though_it_names_its_editors() -> N
     assert index_page_reason(book, [], meta.model_copy(update={"abstract": "Flats…"}), html=html) is None
 
 
+def test_a_volume_of_one_chapter_with_its_matter_below_it_is_no_item() -> None:
+    # an edited volume with a single chapter: its editors read as its authors, one entry with authors of its own, and
+    # its front matter, preface and back matter on pages below its address — the book's contents, not a work
+    book = f"{SITE}/book/10.1/tidal-2025"
+    parts = [f"{book}/front-matter", f"{book}/preface", f"{book}/back-matter"]
+    html = (
+        "<html><body><header><a href='/'>Wrenfield Press</a></header><main><p>Book · 2025</p><h1>Tidal Studies, "
+        "Volume 9</h1><p>Editors: Maren Holt and Jonas Weir</p><ol>"
+        f"<li><a href='{parts[0]}'>Front Matter</a> Pages i–xii</li><li><a href='{parts[1]}'>Preface</a></li>"
+        "<li><a href='/chapter/10.1/t.2025-3'>Salt Marsh Accretion under Rising Tides</a><ul><li>Ada Brennan</li>"
+        "<li>Kofi Mensah</li></ul> <a href='/pdf/10.1/t.2025-3.pdf'>Download chapter PDF</a></li>"
+        f"<li><a href='{parts[2]}'>Back Matter</a></li></ol></main></body></html>"
+    )
+    links = [f"{SITE}/", *parts, f"{SITE}/chapter/10.1/t.2025-3", f"{SITE}/pdf/10.1/t.2025-3.pdf"]
+    meta = ItemMetadata(title="Tidal Studies, Volume 9", authors=["Maren Holt", "Jonas Weir"], date="2025")
+    meta = meta.model_copy(update={"sources": {"authors": "page_field"}})
+    reason = index_page_reason(book, links, meta, html=html)
+    assert reason is not None and "3 pages below it" in reason
+    # without the pages below it, one entry is an article's "more from this series"; and an article with its files
+    # below it and no entry of other people's is a work
+    assert index_page_reason(book, links[:1] + links[4:], meta, html=html) is None
+    alone = html.replace("<ul><li>Ada Brennan</li><li>Kofi Mensah</li></ul>", "")
+    assert index_page_reason(book, links, meta, html=alone) is None
+
+
 def test_an_article_whose_heading_and_byline_sit_in_its_own_header_is_an_item() -> None:
     # HTML's <header> inside an <article> is the article's (its title and byline), not the page's banner: the byline
     # beside the article's category link is the article's own, not an entry's of a listing
