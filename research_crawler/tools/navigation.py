@@ -64,7 +64,8 @@ def get_top_urls(
         opening it finds no new item — unless no author was read beside it and its title names a container of works
         (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
         works inside)", as opening it may reach the works it holds; a link named only by another kind of record
-        than asked for ("Guidance only", "Datasets" when papers are) comes after them too; a short anchor such as
+        than asked for ("Guidance only", "Datasets" when papers are) comes after them too, as does one named only by
+        a part of a book around its works ("Front Matter", "Back Matter"); a short anchor such as
         "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
         under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
@@ -93,18 +94,31 @@ def _new_before_collected(web_context: WebContext, k: int, item_kind: str = "pap
     that may hold something new: they would fill the Planner's short view with pages that add nothing. A collected
     container (`_is_container`) keeps its place: its page may list the works it holds. So do the links named only
     by another kind of record than `item_kind` ("Guidance only", "Datasets" when papers are asked for:
-    `link_names_another_kind`): a type filter or section where none of the works asked for is."""
+    `link_names_another_kind`): a type filter or section where none of the works asked for is; and so do the links
+    named only by a part of a book or an issue around its works (`_PART_AROUND_WORKS`: "Front Matter", "Preface",
+    "Back Matter"), which holds none of them."""
     in_order = web_context.top_urls(web_context.pending_count)
     collected = web_context.collected
 
     def adds_nothing(pending: PendingURL) -> bool:
         if pending.url in collected:
             return not _is_container(collected[pending.url])
+        if _PART_AROUND_WORKS.match(pending.anchor_text):
+            return True
         return link_names_another_kind(pending.anchor_text, item_kind)
 
     return sorted(in_order, key=adds_nothing)[:k]  # a stable sort
 
 
+#: A link named only by a part of a book or an issue that surrounds its works and is none ("Front Matter — Pages
+#: i–xiv", "Back matter", "Preface", "Subject index", "List of contributors"), as publishers' tables of contents list
+#: them around the chapters (never "Contents" or "Index" alone: a journal's or a site's may list its works).
+_PART_AROUND_WORKS = re.compile(
+    r"^\W*(?:(?:front|back|end)\s*matter|preface|foreword|subject index|author index|copyright(?: page)?|"
+    r"title pages?|list of (?:contributors|figures|tables|abbreviations)|about the (?:editors?|authors?))\b"
+    r"(?:\W*pages?\b[^\w]*[\w–-]*)?\W*$",
+    re.IGNORECASE,
+)
 #: How a title names a container of works rather than one work: "<Series>, Volume 15", "Vol. 3", "Issue 2",
 #: "Session 4B", "Proceedings of …" (a numbered volume, issue or session; never a bare "series", which papers on
 #: time series name too), or a link that ends by counting what it holds ("Edge Learning Seminars 21 events",

@@ -195,6 +195,23 @@ def test_a_filter_naming_another_kind_of_record_comes_after_the_pages_that_may_h
     assert [p.url.rsplit("/", 1)[1] for p in datasets.urls][:2] == ["find?type=guidance", "find?type=data"]
 
 
+def test_a_books_front_and_back_matter_come_after_the_pages_that_may_hold_works(web: WebContext) -> None:
+    # a volume's table of contents lists its front matter, preface and back matter around its chapters: none is a
+    # work, so they come after the other pending pages even scored alike; a chapter titled with such a word does not
+    web.take(SITE)
+    links = [
+        ("http://papers.test/book/9/front-matter", "Front Matter — Pages i–xiv", True),
+        ("http://papers.test/book/9/preface", "Preface", True),
+        ("http://papers.test/book/9/back-matter", "Back Matter — Pages Index", True),
+        ("http://papers.test/chapter/9-1", "Preface to a Theory of Whale Song", True),
+        ("http://papers.test/book/8", "Advances in Bioacoustics, Volume 8", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": n, "score": 3.5} for n in range(1, 6)], state=STATE)
+    top = get_top_urls(web, 5, state=STATE)
+    assert [p.url.rsplit("/", 1)[1] for p in top.urls] == ["9-1", "8", "front-matter", "preface", "back-matter"]
+
+
 def test_get_top_urls_says_the_sites_search_is_unused_while_more_are_wanted(web: WebContext) -> None:
     save_links(web, make_page(), [{"id": 2, "score": 9.5}], state=STATE)
     unused = "search form has not been used yet"
