@@ -386,15 +386,16 @@ class Fetcher:
     async def _render_if_needed(self, page: Page, site_url: str | None, progress: FetchProgress) -> Page:
         """`page` (fetched over HTTP), or the same URL through the browser when `page` is a script-rendered
         shell or holds a list its script loads more of ("load more"). Without a usable browser, or when the browser
-        cannot read it, `page` is kept and its reason says what was missed; a shell still empty is read from the data
-        its script loads (`shell_data.py`)."""
+        cannot read it, `page` is kept and its reason says what was missed; a shell still empty, or a list whose
+        script names its next batches, is read from the data its script loads (`shell_data.py`)."""
         if not page.ok or page.render != "http":
             return page
         why = await asyncio.to_thread(script_rendering_reason, page.html, page.markdown)
         pressed = self._settings.load_more_presses
         more = None if why or not pressed else await asyncio.to_thread(expansion_signal, page.html)
-        if why is None and more is None:
-            return page
+        limits = {"max_links": self._settings.max_links_per_page, "max_link_text_chars": self._max_link_text_chars}
+        if why is None and more is None:  # shown whole, or a list read on from the batches its script loads
+            return await with_script_data(page, page.html, fetch_raw=self.fetch_raw, site_url=site_url, **limits)
         shown = None
         if self._no_browser is None:
             try:
@@ -408,7 +409,6 @@ class Fetcher:
         shown = shown or page.model_copy(update={"reason": fetch_progress.joined(page.reason, note)})
         if why is None:
             return shown
-        limits = {"max_links": self._settings.max_links_per_page, "max_link_text_chars": self._max_link_text_chars}
         return await with_script_data(shown, page.html, fetch_raw=self.fetch_raw, site_url=site_url, **limits)
 
     async def _fetch_browser(

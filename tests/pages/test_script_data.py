@@ -3,7 +3,14 @@ entries drawn as the listing the script would draw."""
 
 from __future__ import annotations
 
-from research_crawler.pages.script_data import data_listing_html, parse_script_data, script_data_urls, with_listing
+from research_crawler.pages.script_data import (
+    MAX_NEXT_BATCHES,
+    data_listing_html,
+    next_batch_urls,
+    parse_script_data,
+    script_data_urls,
+    with_listing,
+)
 
 PAGE = "https://scholar.example/fields/computer-science"
 SHELL = (
@@ -60,3 +67,41 @@ def test_the_listing_is_drawn_where_the_script_that_fetches_it_stands() -> None:
     assert with_listing("<html><body><p>x</p></body></html>", "/nowhere", "<ul></ul>").endswith(
         "<ul></ul></body></html>"
     )
+
+
+#: An archive that shows its first twelve posts and scrolls the rest in from its data, as its configuration says.
+SCROLLED = (
+    "<html><body><h1>Archive</h1><div class='posts'><a href='/p/first'>First post</a></div>"
+    '<script>window._preloads = {"archiveApi": "/api/v1/archive?sort=new&search=", "offset": 12, '
+    "\"limit\": 12}; observeEnd(document.querySelector('.end'));</script><script src='/main.js'></script>"
+    "</body></html>"
+)
+
+
+def test_a_list_shown_in_part_is_read_on_from_the_batches_its_script_names() -> None:
+    urls = [url for url, _ in next_batch_urls(SCROLLED, "https://notes.example/archive")]
+    assert urls == [
+        f"https://notes.example/api/v1/archive?sort=new&search=&offset={start}&limit=12" for start in (12, 24, 36)
+    ]
+    assert len(urls) == MAX_NEXT_BATCHES
+
+
+def test_no_next_batch_is_guessed() -> None:
+    page = "https://notes.example/archive"
+    assert next_batch_urls(SCROLLED.replace('"offset": 12', '"offset": 0'), page) == []  # the page's own batch
+    assert next_batch_urls(SCROLLED.replace('"limit": 12', '"size": 12'), page) == []  # no batch length
+    two = SCROLLED.replace("observeEnd(", "track('/api/v1/events'); observeEnd(")
+    assert next_batch_urls(two, page) == []  # two addresses: which one is the list's is not guessed
+    assert next_batch_urls(SCROLLED.replace("/api/v1/archive", "https://other.example/api"), page) == []
+    assert next_batch_urls(SHELL, PAGE) == []  # a shell's first batch (offset=0), no batch length
+
+
+def test_entries_the_page_shows_already_are_not_drawn_again() -> None:
+    data = {"posts": [{"title": "Beaver Ponds and Flood Peaks", "canonical_url": "/p/beavers",
+                       "post_date": "2024-06-30T07:00:00Z", "subtitle": "Ponds slowed the flood.",
+                       "publishedBylines": [{"name": "Ines Costa"}]},
+                      {"title": "First post", "canonical_url": "/p/first"}]}  # fmt: skip
+    listing = data_listing_html(data, "https://notes.example/archive", shown={"https://notes.example/p/first"})
+    assert "First post" not in listing
+    assert 'href="https://notes.example/p/beavers"' in listing and "Beaver Ponds and Flood Peaks" in listing
+    assert "<div>Ines Costa · 2024-06-30</div>" in listing and "Ponds slowed the flood." in listing
