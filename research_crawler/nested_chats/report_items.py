@@ -22,6 +22,7 @@ from research_crawler.report.index_pages import (
     index_page_reason,
     is_file_address,
     links_up,
+    names_a_numbered_issue,
     names_a_venue_or_slot,
     names_no_work,
     names_only_its_authors,
@@ -131,6 +132,10 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     named = (plain_text(meta.title) or "", item.title)
     if not (meta.authors or meta.abstract or meta.doi) and any(names_a_venue_or_slot(title) for title in named):
         why = "it names a venue or a slot of a programme (a workshop, a journal, a panel, a break), no work's author"
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
+        return None
+    if not meta.doi and any(names_a_numbered_issue(title) for title in named):  # "Riverwatch links #7": a roundup
+        why = "it names a numbered issue of a series ('… #7'), which points to works, not a work"
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
         return None
     wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind

@@ -45,6 +45,7 @@ __all__ = [
     "is_file_address",
     "links_up",
     "names_a_kind_of_page",
+    "names_a_numbered_issue",
     "names_a_venue_or_slot",
     "names_no_work",
     "names_only_its_authors",
@@ -115,6 +116,16 @@ def names_a_venue_or_slot(title: str) -> bool:
     Marine Science") or a slot of an event's programme ("Panel: who owns the model?", "Coffee break"): where works
     appear or what surrounds them, never a work."""
     return bool(_VENUE.search(title) or _PROGRAMME_SLOT.search(title))
+
+
+#: A title that ends in a number after "#": an issue of a series ("Riverwatch links #7", "Weekly digest #112").
+_NUMBERED_ISSUE = re.compile(r"(?<![\w#&])#\s?\d{1,4}\W*$")
+
+
+def names_a_numbered_issue(title: str) -> bool:
+    """Whether `title` names a numbered issue of a series ("Riverwatch links #7", "Friday reading #12"): a
+    newsletter's roundup or a periodical's issue, which points to works, never a work itself."""
+    return bool(_NUMBERED_ISSUE.search(title))
 
 
 def names_a_kind_of_page(heading: str) -> bool:

@@ -12,7 +12,7 @@ from research_crawler.nested_chats.report_items import choose_items
 from research_crawler.pages.metadata import ItemMetadata
 from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.pages.view import build_page_view
-from research_crawler.report.index_pages import index_page_reason
+from research_crawler.report.index_pages import index_page_reason, names_a_numbered_issue
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
 
@@ -427,3 +427,29 @@ def test_a_works_attachment_stored_as_the_item_is_reported_as_the_work() -> None
     web.add_item(other, title="Annex A: survey sites", score=5.0, found_on=record)
     chosen = choose_items(_exploration("papers on kelp forest loss", pages, web), None)
     assert [(item.url, item.title) for item in chosen.items] == [(record, "Kelp Forest Loss after Marine Heatwaves")]
+
+
+def test_a_numbered_issue_of_a_series_is_no_work() -> None:
+    assert names_a_numbered_issue("Riverwatch links #7") and names_a_numbered_issue("Friday reading # 12")
+    assert not names_a_numbered_issue("C# 7 Pattern Matching in Practice")
+    assert not names_a_numbered_issue("Signal Crayfish in Clay Banks: Predation on Salmonid Eggs")
+
+
+def test_a_newsletters_roundup_the_model_took_for_a_paper_is_left_out() -> None:
+    # a roundup post has a writer and a summary like any post; its title says it is the seventh of a series
+    web = WebContext.for_site(f"{SITE}/")
+    roundup, paper = f"{SITE}/p/links-7", f"{SITE}/doi/10.5555/x.2024.1"
+    web.add_item(roundup, title="What we read this month", score=7.0, found_on=f"{SITE}/archive", date="2025-07-10")
+    web.add_item(paper, title="Coral Bleaching in 2024", score=8.0, found_on=f"{SITE}/archive", date="2024-03-01")
+    post = (
+        '<html><head><meta property="og:title" content="Riverwatch links #7"><meta property="og:description" '
+        'content="What we read this month"></head><body><article><h1>Riverwatch links #7</h1><div class="byline">'
+        "Fen Ashby</div><p>What we read this month.</p></article></body></html>"
+    )
+    pages = {
+        roundup: Page(url=roundup, final_url=roundup, determination=Determination.OK, html=post),
+        paper: Page(url=paper, final_url=paper, determination=Determination.OK, html=ARTICLE),
+    }
+    x = _exploration("Find the 3 most recent papers on coral bleaching", pages, web)
+    chosen = choose_items(x, None, today=date(2025, 12, 1))
+    assert [item.url for item in chosen.items] == [paper]
