@@ -98,6 +98,7 @@ _SIGNED = re.compile(
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
 _CREDIT_WORDS = 6  # a credit line's words after its "By": a capital first, no digits, no sentence's marks
 _DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
+_HAN_NAME = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]{2,4}$")
 _HANDLE_OR_NAME = re.compile(r"^[^\W_][\w.'’-]{1,30}$")  # "rmb8090", "Catherine", "j.doe"
 _FILED_IN = re.compile(r"\s+(?:in|under|filed under)\s+[^\W\d_].*$", re.I)
 _CREDIT_PARTS = re.compile(r"\s+[|•·]\s+")
@@ -410,6 +411,8 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         # one word — a handle, a first name — where the markup says it is the author's name ("rel=author", an
         # element classed "author-name" or hCard's "fn"), as the page writes it
         named = "author" in rel or bool(_NAME_MARKUP.search(element.get("class") or ""))
+        # (a Chinese or Japanese name, written without spaces, in any element marked as the author: "松岡大地")
+        named = named or bool(_HAN_NAME.match(text))
         people = people or ([text] if named and len(text.split()) == 1 and _HANDLE_OR_NAME.match(text) else [])
         if people and group is None:
             ancestors = list(element.iterancestors())

@@ -110,6 +110,15 @@ _LABELS: dict[str, FieldKind] = {
             "dc.creator",
             "written by",
             "by",
+            # "Text: Jane Doe", "Tekst: …", "Texto: …": the words' credit beside a photo's; a broadcaster's web
+            # story credits its writers as its desk ("Redaktion: Jane Doe und John Roe")
+            "text",
+            "texte",
+            "tekst",
+            "texti",
+            "texto",
+            "testo",
+            "redaktion",
             "hrsg./bearb.",
             "hrsg.",
             "herausgeber",

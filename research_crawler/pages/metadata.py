@@ -28,6 +28,7 @@ from research_crawler.pages.bylines import (
     signed_after,
 )
 from research_crawler.pages.closing_signatures import closing_signature
+from research_crawler.pages.desk_credits import desk_credit_near, desk_sign_off
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import normalise_date
 from research_crawler.pages.item_titles import (
@@ -49,6 +50,7 @@ from research_crawler.pages.page_shows import VisiblePage, read_visible_page, wo
 from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.reporter_credits import reporter_credit
+from research_crawler.pages.reporting_lines import writer_over_reporting_line
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -176,7 +178,9 @@ def _decide_authors(
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
     by_publisher = not not_publishers(tag_names)
-    names_the_site = by_publisher or _names_the_site(tag_names, page)
+    names_the_site = (
+        by_publisher or _names_the_site(tag_names, page) or all(_in_site_names(name, site) for name in tag_names)
+    )
     site_only = names_the_site and not signed(tag_names)
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
@@ -189,7 +193,10 @@ def _decide_authors(
         return
     # a tag's one author that is no person's name (the magazine's, "Makronom") against the people a byline shows
     organisation = len(tag_names) == 1 and not is_person_name(tag_names[0]) and not set(tag_keys) & set(seen_keys)
-    if visible and (shown == 0 or names_the_site or shortened(tag_names, visible) or organisation):
+    # a desk's or agency's credit the page shows by the item's date, against a tag's people (a live blog's JSON-LD
+    # roster of its editors): the credit a reader sees is the byline
+    desk = bool(visible) and visible == _desk_credit(page, title_index, site)
+    if visible and (shown == 0 or names_the_site or shortened(tag_names, visible) or organisation or desk):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
     elif (
@@ -228,6 +235,27 @@ def _is_the_site(name: str, site: frozenset[str], url: str) -> bool:
     compact = words_of(name).removeprefix("the ").replace(" ", "")
     domain = (get_fld(url, fail_silently=True, fix_protocol=True) or "").replace(".", "")
     return compact == domain or compact in {known.replace(" ", "") for known in site}
+
+
+def _desk_credit(page: VisiblePage, title_index: int | None, site: frozenset[str]) -> list[str]:
+    """The desk's or agency's credit by the date under the item's title, or, where the item's title was read from a
+    tag the page does not show as such (a live blog's standing name), under the page's first heading."""
+    if title_index is None:
+        title_index = next((block.index for block in page.blocks if block.heading and not block.chrome), None)
+    return desk_credit_near(page.blocks, title_index, site) if title_index is not None else []
+
+
+def _only_the_site(names: list[str], page: VisiblePage, site: frozenset[str]) -> bool:
+    """Whether every name is the site's own and the page never writes "By <name>" (which makes it a byline)."""
+    return all(_in_site_names(name, site) for name in names) and not any(
+        begins_with_by(block.text) and words_of(name) in block.words for block in page.blocks for name in names
+    )
+
+
+def _in_site_names(name: str, site: frozenset[str]) -> bool:
+    """Whether a name is one of the site's own names, spacing aside."""
+    compact = words_of(name).removeprefix("the ").replace(" ", "")
+    return compact in {known.replace(" ", "") for known in site}
 
 
 def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> list[str]:
@@ -281,6 +309,8 @@ def _visible_authors(
     if page.lists_items():
         return [], "page_field"
     byline = _shown_byline(page, title_index, site) if title_index is not None else []
+    if byline and _only_the_site(byline, page, site):
+        byline = []  # the site's name over the date or above the title is its masthead's, no byline
     under_labels: list[str] = []
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
@@ -304,7 +334,13 @@ def _visible_authors(
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
     if credited := reporter_credit(page.blocks, -1 if title_index is None else title_index):
         return credited, "page_byline"
-    marked = page.writers(page.marked_authors())
+    if title_index is not None and (reporting := writer_over_reporting_line(page.blocks, title_index)):
+        return reporting, "page_byline"
+    if desk := _desk_credit(page, title_index, site):
+        return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
+    # (the site's own name in an element marked "author", a blog platform's profile, names no writer)
+    marked = [name for name in page.writers(page.marked_authors()) if not _in_site_names(name, site)]
     if not marked and title_index is not None:
         marked = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
+        marked = marked or desk_sign_off(page.blocks, title_index)
     return marked, "page_byline"

@@ -1,0 +1,34 @@
+"""A writer named over the line that says they write: "Atli Steinn Guðmundsson" over "skrifar frá Porsgrunn",
+"Jane Doe" over "reports from Kyiv", "Max Muster" over "berichtet aus Brüssel" — a correspondent's byline, set in
+two lines near the title (often in the page's furniture, where a reader still reads it as the byline)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research_crawler.pages.person_names import split_people
+
+__all__ = ["writer_over_reporting_line"]
+
+# "writes", "reports", "reporting" in the languages pages are written in, opening the line under the name
+_WRITES = re.compile(
+    r"^(?:writes|reports|reporting|skrifar|skriver|skrev|schreibt|berichtet|schrijft|rapporteert|écrit|rapporte"
+    r"|escribe|informa|scrive|racconta|kirjoittaa|rapporterer|rapporterar|pisze|píše)\b",
+    re.I,
+)
+_NEAR = 6  # blocks under the title where the byline may stand (a standfirst, a photo between)
+_LINE_WORDS = 8
+
+
+def writer_over_reporting_line(blocks: list[Any], index: int) -> list[str]:
+    """The one person named on a line right over a short line that says they write or report, a few blocks under
+    the title (block `index`); [] where no such pair stands there."""
+    for position in range(index + 1, min(len(blocks) - 1, index + 1 + _NEAR)):
+        named, saying = blocks[position].text.strip(), blocks[position + 1].text.strip()
+        if len(saying.split()) > _LINE_WORDS or not _WRITES.match(saying):
+            continue
+        people = split_people(named)
+        if len(people) == 1:
+            return people
+    return []

@@ -1,0 +1,56 @@
+"""Bylines as pages in other languages and scripts set them: a correspondent's name over "skrifar frá …" (writes
+from), a Japanese writer's name alone in an element marked as the author, a "Redaktion:" or "Text:" credit.
+
+Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from research_crawler.pages.metadata import read_item_metadata
+
+URL = "https://news.example.org/2025/02/11/story"
+TEXT = "<p>" + "A sentence of the article that goes on for a while to make a paragraph of it. " * 4 + "</p>"
+
+
+def _page(body: str, *, title: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+@pytest.mark.parametrize(
+    ("name", "saying"),
+    [
+        ("Atli Steinn Guðmundsson", "skrifar frá Porsgrunn"),
+        ("Jane Roe", "reports from Kyiv"),
+        ("Max Mustermann", "berichtet aus Brüssel"),
+    ],
+)
+def test_a_name_over_a_line_that_says_they_write_is_the_byline(name: str, saying: str) -> None:
+    body = (
+        "<h1>Sálfræðihernaður fyrir dómi</h1><p>Íslensku konurnar fjórar mættu til að styðja við bakið á vitnum.</p>"
+        f'<aside class="menu"><p>{name}</p><p>{saying}</p></aside>{TEXT}'
+    )
+    assert read_item_metadata(_page(body, title="Sálfræðihernaður fyrir dómi"), url=URL).authors == [name]
+
+
+def test_a_japanese_name_alone_in_an_element_marked_as_the_author_is_the_writer() -> None:
+    body = (
+        "<h1>停戦「最も合意に近い」　最終案に双方同意か</h1>"
+        '<div class="articletag"><a href="/reporter/x/" class="articletag-author">松岡大地</a>'
+        f'<a href="/world/">国際</a></div>{TEXT}'
+    )
+    assert read_item_metadata(_page(body, title="停戦「最も合意に近い」"), url=URL).authors == ["松岡大地"]
+
+
+@pytest.mark.parametrize(
+    ("credit", "names"),
+    [
+        ("Redaktion: Roman Beispiel und Marcel Muster", ["Roman Beispiel", "Marcel Muster"]),
+        ("Text: Jane Roe", ["Jane Roe"]),
+        ("Tekst: Anne Berg", ["Anne Berg"]),
+    ],
+)
+def test_a_desk_or_text_credit_naming_people_names_the_writers(credit: str, names: list[str]) -> None:
+    body = f"<h1>Schnellere Integration in den Arbeitsmarkt</h1>{TEXT}{TEXT}<p>{credit}</p><p>Sendung: 25.04.2024</p>"
+    assert read_item_metadata(_page(body, title="Schnellere Integration"), url=URL).authors == names

@@ -1,0 +1,109 @@
+"""Bylines that credit no person — an agency, a desk, initials — are the page's one writer, read as shown; a person
+beside an agency is the person; the site's own name is a writer only where the page shows it as a byline.
+
+Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from research_crawler.pages.desk_credits import credit_of
+from research_crawler.pages.metadata import read_item_metadata
+
+URL = "https://news.example.org/2024/07/18/story"
+TEXT = "<p>" + "A sentence of the article that goes on for a while to make a paragraph of it. " * 4 + "</p>"
+
+
+def _page(body: str, *, title: str = "", head: str = "") -> str:
+    return f"<!doctype html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def _json_ld(data: dict[str, object]) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+@pytest.mark.parametrize(
+    ("line", "credit"),
+    [
+        ("By The Associated Press", "The Associated Press"),
+        ("Associated Press in Valencia", "Associated Press"),
+        ("dpa", "dpa"),
+        ("Reuters", "Reuters"),
+        ("Example-Redaktion", "Example-Redaktion"),
+        ("AFP", "AFP"),
+        ("Jane Doe, AP", None),
+        ("Andrew Smith / AP", None),
+        ("Read more", None),
+        ("Example-Bildredaktion", None),  # a photo desk is no writer
+    ],
+)
+def test_a_credit_line_is_read_as_a_credit_only_where_it_names_no_person(line: str, credit: str | None) -> None:
+    assert credit_of(line) == credit
+
+
+def test_an_agency_credit_over_the_date_under_the_standfirst_is_the_one_writer() -> None:
+    body = (
+        "<h1>Death toll in the fire rises to ten</h1><p>Police continue to search the debris after the blaze</p>"
+        f"<p>Associated Press in Valencia</p><p>Sat 24 Feb 2024 12.42 CET</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Death toll in the fire rises to ten | Example"), url=URL)
+    assert found.authors == ["Associated Press"]
+
+
+def test_the_paper_crediting_itself_with_an_agency_is_one_credit_the_papers() -> None:
+    body = (
+        "<h1>Vers une sortie du conflit ?</h1><p>Le médiateur a remis son texte à la direction et aux syndicats.</p>"
+        "<p>Exemple.fr avec AFP</p><p>Publié le 12 avril 2015 à 22h23 - Mis à jour le 13 avril 2015 à 12h28</p>"
+        f"{TEXT}"
+    )
+    page = _page(body, title="Vers une sortie du conflit ? | Exemple")
+    assert read_item_metadata(page, url="https://www.exemple.fr/article/2015/04/12/conflit").authors == ["Exemple.fr"]
+
+
+def test_a_byline_of_linked_credits_with_its_date_glued_on_credits_the_first() -> None:
+    body = (
+        "<h1>Der Schriftsteller ist gestorben</h1><p>Er galt als mächtigste Stimme seiner Generation.</p>"
+        '<p><a href="/autor/dpa">dpa</a><a href="/autor/red">Example-Redaktion</a> Palma15.04.25 09:56</p>'
+        f"{TEXT}"
+    )
+    assert read_item_metadata(_page(body, title="Der Schriftsteller ist gestorben"), url=URL).authors == ["dpa"]
+
+
+def test_initials_and_an_agency_signing_off_the_story_credit_the_initials() -> None:
+    body = f"<h1>Notenbank räumt Versäumnisse ein</h1>{TEXT}{TEXT}<p>sak/Reuters</p><p>Diskutieren Sie mit</p>"
+    assert read_item_metadata(_page(body, title="Notenbank räumt Versäumnisse ein"), url=URL).authors == ["sak"]
+
+
+def test_a_live_blogs_desk_credit_beats_its_json_ld_roster_of_editors() -> None:
+    editors = [{"@type": "Person", "name": name} for name in ("Ann Berg", "Olaf Marx", "Mia Pohl", "Tom Vogt")]
+    head = _json_ld({"@type": "LiveBlogPosting", "headline": "Krieg in Nahost: die Entwicklungen", "author": editors})
+    body = (
+        "<h1>Krieg in Nahost: die Entwicklungen</h1><p>Die wichtigsten Neuigkeiten im Überblick</p>"
+        f"<p>Example-Redaktion 18.07.2024, 11.08 Uhr</p>{TEXT}<p>Ann Berg (abe)</p>{TEXT}<p>Olaf Marx (oma)</p>"
+    )
+    found = read_item_metadata(_page(body, title="Krieg in Nahost: die Entwicklungen", head=head), url=URL)
+    assert found.authors == ["Example-Redaktion"]
+
+
+def test_a_json_ld_organisation_that_is_the_site_gives_way_to_the_initials_signing_the_story() -> None:
+    head = _json_ld({"@type": "BlogPosting", "headline": "Ostsee ist ein Krokodil", "author": "Der Beispiel"})
+    body = (
+        '<div class="post-author"><span class="fn">Der Beispiel</span></div>'
+        f"<h1>Ostsee ist ein Krokodil</h1>{TEXT}{TEXT}<p>ssi, dan; Foto: Archiv</p>"
+    )
+    page = _page(body, title="Der Beispiel: Ostsee ist ein Krokodil", head=head)
+    assert read_item_metadata(page, url="https://www.der-beispiel.com/2018/04/krokodil.html").authors == ["ssi"]
+
+
+def test_a_person_beside_an_agency_is_the_person() -> None:
+    body = f"<h1>Markets fall on rate fears</h1><p>By Jane Doe, AP</p><p>May 3, 2021</p>{TEXT}"
+    assert read_item_metadata(_page(body, title="Markets fall on rate fears"), url=URL).authors == ["Jane Doe"]
+
+
+def test_the_sites_name_over_its_date_is_no_byline() -> None:
+    body = f"<h1>Actress looks stunning in new photos</h1><p>Example Naija October 06, 2018</p>{TEXT}"
+    page = _page(body, title="Actress looks stunning in new photos")
+    assert read_item_metadata(page, url="https://www.examplenaija.com/2018/10/photos.html").authors == []
