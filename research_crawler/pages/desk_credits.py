@@ -28,6 +28,7 @@ _DESK_WORDS = re.compile(
 # the world's wire services whose name is no word of a desk ("Reuters", "Kyodo"): a credit as "AFP" is
 _WIRE_SERVICES = re.compile(r"^(?:reuters|bloomberg|kyodo|xinhua|yonhap|tass|efe|jiji|anadolu|ansa|belga)$", re.I)
 _INITIALS = re.compile(r"^\(?[a-zäöüßæøåéè]{2,4}\)?$")  # "dpa", "sak", "(amw)": lower case, as initials are signed
+_DOTTED_INITIALS = re.compile(r"^(?:[A-Z]\.){1,3}$")  # "B.R.", as a magazine signs its writers
 _AGENCY_CAPITALS = re.compile(r"^\(?[A-Z]{2,6}\)?$")  # "AFP", "AP", "KNA", "ANSA"
 _BY = re.compile(r"^(?:by|von|par|por|door|av|af|di|da|de)\s+", re.I)
 _IN_PLACE = re.compile(r"\s+(?:in|en|aus|from|à|a|i)\s+[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)?$")
@@ -50,9 +51,11 @@ def _is_credit(part: str, site: frozenset[str] = frozenset()) -> bool:
         return True
     if not part or is_person_name(part) or split_people(part):
         return False
-    return bool(
-        _INITIALS.match(part) or _AGENCY_CAPITALS.match(part) or _WIRE_SERVICES.match(part) or _DESK_WORDS.search(part)
-    )
+    return bool(_INITIALS.match(part) or _DOTTED_INITIALS.match(part) or _is_agency_or_desk(part))
+
+
+def _is_agency_or_desk(part: str) -> bool:
+    return bool(_AGENCY_CAPITALS.match(part) or _WIRE_SERVICES.match(part) or _DESK_WORDS.search(part))
 
 
 def _names_site(part: str, site: frozenset[str]) -> bool:
@@ -76,11 +79,13 @@ def credit_of(text: str, site: frozenset[str] = frozenset()) -> str | None:
     credits = [part for part in parts if _is_credit(part, site)]
     if not parts or any(part not in credits and (is_person_name(part) or split_people(part)) for part in parts):
         return None
+    if by and not credits and len(parts) == 1 and parts[0][:1].isupper() and not _DOTTED_INITIALS.search(line):
+        return parts[0]  # "By THE NEW YORK TIMES", "By Example Foundation": a named group that says it wrote
     # every part a credit, or the outlet named beside an agency's credit ("Le Monde.fr avec AFP"): a short phrase
     # that opens with a capital
     if not credits or not all(part in credits or (part[:1].isupper() and len(part.split()) <= 3) for part in parts):
         return None
-    if not by and all(_names_site(part, site) for part in credits):
+    if not by and all(_names_site(part, site) and not _is_agency_or_desk(part) for part in credits):
         return None  # the site's name over a date, without "By", is its masthead's, not a byline
     return parts[0]
 
@@ -98,17 +103,20 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
         # (a date glued to the place before it by the page's markup: "Palma, Mallorca15.04.25 09:56")
         spaced = _GLUED_DIGITS.sub(" ", text)
         dated_here = bool(dates_in_text(spaced, bare_years=False) or _SHORT_DATE.search(spaced))
+        around = [*blocks[max(index + 1, position - 1) : position], *blocks[position + 1 : position + 1 + _DATE_REACH]]
         dated = dated_here or any(
             dates_in_text(other.text, bare_years=False) and len(other.text.split()) <= _DATE_LINE_WORDS
-            for other in blocks[position + 1 : position + 1 + _DATE_REACH]
+            for other in around
         )
-        if not dated:
-            continue
         if block.links and text.startswith(block.links[0]) and (credit := credit_of(block.links[0], site)):
-            return [credit]
-        head = re.split(r"\s+\d|\s+[|•·–—-]\s+", text, maxsplit=1)[0] if dated_here else text
-        if credit := credit_of(head, site):
-            return [credit]
+            return [credit] if dated else []
+        # the line's credit: before its date ("NZZ-Redaktion 18.07.2024"), or after it ("Apr 16th 2015 by B.R.")
+        heads = [re.split(r"\s+\d|\s+[|•·–—-]\s+", text, maxsplit=1)[0], text.rpartition(" by ")[2]]
+        for head in heads if dated_here else [text]:
+            credit = credit_of(head, site)
+            # (an agency's or a desk's credit alone on its line says what it is without a date beside it)
+            if credit and (dated or (head == credit and _is_agency_or_desk(credit))):
+                return [credit]
     return []
 
 

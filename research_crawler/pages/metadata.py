@@ -50,7 +50,7 @@ from research_crawler.pages.page_shows import VisiblePage, read_visible_page, wo
 from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.reporter_credits import reporter_credit
-from research_crawler.pages.reporting_lines import writer_over_reporting_line
+from research_crawler.pages.reporting_lines import writer_over_date_line, writer_over_reporting_line
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -334,7 +334,10 @@ def _visible_authors(
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
     if credited := reporter_credit(page.blocks, -1 if title_index is None else title_index):
         return credited, "page_byline"
-    if title_index is not None and (reporting := writer_over_reporting_line(page.blocks, title_index)):
+    if title_index is not None and (
+        reporting := writer_over_reporting_line(page.blocks, title_index)
+        or page.writers(writer_over_date_line(page.blocks, title_index))
+    ):
         return reporting, "page_byline"
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer

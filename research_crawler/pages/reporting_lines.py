@@ -1,15 +1,18 @@
-"""A writer named over the line that says they write: "Atli Steinn Guðmundsson" over "skrifar frá Porsgrunn",
-"Jane Doe" over "reports from Kyiv", "Max Muster" over "berichtet aus Brüssel" — a correspondent's byline, set in
-two lines near the title (often in the page's furniture, where a reader still reads it as the byline)."""
+"""A writer named on a line of their own a few lines under the title, over the line that says they write — "Atli
+Steinn Guðmundsson" over "skrifar frá Porsgrunn", "Jane Doe" over "reports from Kyiv", "Max Muster" over "berichtet
+aus Brüssel" — or over the item's date ("Ángeles Escrivá | Madrid" over "Actualizado domingo 28/10/2012 03:21
+horas"): a correspondent's byline set in two lines, past a standfirst's points (often in the page's furniture,
+where a reader still reads it as the byline)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["writer_over_reporting_line"]
+__all__ = ["writer_over_date_line", "writer_over_reporting_line"]
 
 # "writes", "reports", "reporting" in the languages pages are written in, opening the line under the name
 _WRITES = re.compile(
@@ -19,6 +22,9 @@ _WRITES = re.compile(
 )
 _NEAR = 6  # blocks under the title where the byline may stand (a standfirst, a photo between)
 _LINE_WORDS = 8
+_DATE_LINE_WORDS = 10  # "Actualizado domingo 28/10/2012 03:21 horas"
+# a place after the name, as a correspondent's byline gives it: "Ángeles Escrivá | Madrid", "Jane Doe, Kyiv"
+_PLACE = re.compile(r"\s*[|,•·]\s*[A-ZÀ-Þ][^\W\d_]+(?:\s+[A-ZÀ-Þ][^\W\d_]+)?$")
 
 
 def writer_over_reporting_line(blocks: list[Any], index: int) -> list[str]:
@@ -29,6 +35,21 @@ def writer_over_reporting_line(blocks: list[Any], index: int) -> list[str]:
         if len(saying.split()) > _LINE_WORDS or not _WRITES.match(saying):
             continue
         people = split_people(named)
+        if len(people) == 1:
+            return people
+    return []
+
+
+def writer_over_date_line(blocks: list[Any], index: int) -> list[str]:
+    """The one person named on a short line of their own, a place after the name or none, right over a line that
+    gives the item's date, a few blocks under the title (block `index`) and outside the page's chrome."""
+    for position in range(index + 1, min(len(blocks) - 1, index + 1 + _NEAR)):
+        block, under = blocks[position], blocks[position + 1]
+        if block.chrome or block.heading or len(block.text.split()) > _LINE_WORDS:
+            continue
+        if len(under.text.split()) > _DATE_LINE_WORDS or not dates_in_text(under.text, bare_years=False):
+            continue
+        people = split_people(_PLACE.sub("", block.text.strip()))
         if len(people) == 1:
             return people
     return []

@@ -54,3 +54,13 @@ def test_a_japanese_name_alone_in_an_element_marked_as_the_author_is_the_writer(
 def test_a_desk_or_text_credit_naming_people_names_the_writers(credit: str, names: list[str]) -> None:
     body = f"<h1>Schnellere Integration in den Arbeitsmarkt</h1>{TEXT}{TEXT}<p>{credit}</p><p>Sendung: 25.04.2024</p>"
     assert read_item_metadata(_page(body, title="Schnellere Integration"), url=URL).authors == names
+
+
+def test_a_correspondents_name_and_place_over_the_date_past_the_standfirsts_points_is_the_byline() -> None:
+    body = (
+        "<p>En Macon, cerca de Lyon</p><h1>Cae en Francia la jefa del aparato militar</h1>"
+        "<ul><li>Bajo su mando se encontraba el control de todo</li><li>Su pareja, implicado en el atentado</li></ul>"
+        f"<p>Ángeles Escrivá | Madrid</p><p>Actualizado domingo 28/10/2012 03:21 horas</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body, title="Cae en Francia la jefa del aparato militar"), url=URL)
+    assert found.authors == ["Ángeles Escrivá"]

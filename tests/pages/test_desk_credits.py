@@ -107,3 +107,18 @@ def test_the_sites_name_over_its_date_is_no_byline() -> None:
     body = f"<h1>Actress looks stunning in new photos</h1><p>Example Naija October 06, 2018</p>{TEXT}"
     page = _page(body, title="Actress looks stunning in new photos")
     assert read_item_metadata(page, url="https://www.examplenaija.com/2018/10/photos.html").authors == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "credit"),
+    [
+        ("<h2>By THE EXAMPLE TIMES</h2><h2>Published: November 13, 2010</h2>", "THE EXAMPLE TIMES"),
+        ("<h2>Short stays are back in fashion again</h2><p>Apr 16th 2015, 20:31 by B.R.</p>", "B.R."),
+        ("<p>Published November 13, 2015</p><p>Associated Press</p>", "Associated Press"),
+        ("<p>Scotland is worst hit, with winds of up to 84mph.</p><p>Press Association</p>", "Press Association"),
+    ],
+)
+def test_a_credit_under_the_title_by_its_date_or_alone_as_an_agency_is_the_one_writer(lines: str, credit: str) -> None:
+    body = f"<h1>Thousands without power as the storm closes schools</h1>{lines}<p>Share on Facebook</p>{TEXT}"
+    page = _page(body, title="Thousands without power as the storm closes schools")
+    assert read_item_metadata(page, url=URL).authors == [credit]
