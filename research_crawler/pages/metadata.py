@@ -178,9 +178,7 @@ def _decide_authors(
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
     by_publisher = not not_publishers(tag_names)
-    names_the_site = (
-        by_publisher or _names_the_site(tag_names, page) or all(_in_site_names(name, site) for name in tag_names)
-    )
+    names_the_site = by_publisher or _names_the_site(tag_names, page)
     site_only = names_the_site and not signed(tag_names)
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
@@ -196,7 +194,10 @@ def _decide_authors(
     # a desk's or agency's credit the page shows by the item's date, against a tag's people (a live blog's JSON-LD
     # roster of its editors): the credit a reader sees is the byline
     desk = bool(visible) and visible == _desk_credit(page, title_index, site)
-    if visible and (shown == 0 or names_the_site or shortened(tag_names, visible) or organisation or desk):
+    # (a tag's author that is one of the site's own names, "Der Postillon" on der-postillon.com, is no writer
+    # beside the byline the page shows; alone, on a blog named after its owner, it may be the owner)
+    the_site = all(_in_site_names(name, site) for name in tag_names)
+    if visible and (shown == 0 or names_the_site or the_site or shortened(tag_names, visible) or organisation or desk):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
     elif (
@@ -341,9 +342,10 @@ def _visible_authors(
         return reporting, "page_byline"
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
-    # (the site's own name in an element marked "author", a blog platform's profile, names no writer)
-    marked = [name for name in page.writers(page.marked_authors()) if not _in_site_names(name, site)]
-    if not marked and title_index is not None:
-        marked = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
-        marked = marked or desk_sign_off(page.blocks, title_index)
+    marked = page.writers(page.marked_authors())
+    # (where the element marked "author" holds only the site's own name, a blog platform's profile, the story's
+    # signature names its writer, if it has one)
+    if title_index is not None and all(_in_site_names(name, site) for name in marked):
+        signed = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
+        marked = signed or desk_sign_off(page.blocks, title_index) or marked
     return marked, "page_byline"
