@@ -81,9 +81,7 @@ def credit_of(text: str, site: frozenset[str] = frozenset()) -> str | None:
         return None
     if by and not credits and len(parts) == 1 and parts[0][:1].isupper() and not _DOTTED_INITIALS.search(line):
         return parts[0]  # "By THE NEW YORK TIMES", "By Example Foundation": a named group that says it wrote
-    # every part a credit, or the outlet named beside an agency's credit ("Le Monde.fr avec AFP"): a short phrase
-    # that opens with a capital
-    if not credits or not all(part in credits or (part[:1].isupper() and len(part.split()) <= 3) for part in parts):
+    if not credits or len(credits) < len(parts):  # every part a credit: "Le Monde.fr avec AFP", "dpa/MM-Redaktion"
         return None
     if not by and all(_names_site(part, site) and not _is_agency_or_desk(part) for part in credits):
         return None  # the site's name over a date, without "By", is its masthead's, not a byline
@@ -100,6 +98,8 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
         if block.heading and position > index + 1:
             break
         text = block.text.strip()
+        if len(text.split()) > _DATE_LINE_WORDS:
+            continue  # a paragraph of the story, its first words a dateline's place ("TAMPA, Fla., April 29")
         # (a date glued to the place before it by the page's markup: "Palma, Mallorca15.04.25 09:56")
         spaced = _GLUED_DIGITS.sub(" ", text)
         dated_here = bool(dates_in_text(spaced, bare_years=False) or _SHORT_DATE.search(spaced))
@@ -114,8 +114,11 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
         heads = [re.split(r"\s+\d|\s+[|•·–—-]\s+", text, maxsplit=1)[0], text.rpartition(" by ")[2]]
         for head in heads if dated_here else [text]:
             credit = credit_of(head, site)
-            # (an agency's or a desk's credit alone on its line says what it is without a date beside it)
-            if credit and (dated or (head == credit and _is_agency_or_desk(credit))):
+            # (an agency's or a desk's credit in words alone on its line says what it is without a date beside it;
+            # a word in capitals alone may be a rubric, "AVOCAT")
+            if credit and (
+                dated or (head == credit and bool(_WIRE_SERVICES.match(credit) or _DESK_WORDS.search(credit)))
+            ):
                 return [credit]
     return []
 
