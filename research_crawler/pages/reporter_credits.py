@@ -1,8 +1,8 @@
 """Who wrote a story, where a Chinese, Japanese or Korean page names its writer by their trade rather than by "by":
 "半月谈记者 史卫燕", "編集委員 中沢克二", "（中央社記者溫貴香台北21日電）", "최윤호 기자 uknow@donga.com",
-"作者：王小明", "文/李四". The line says what the person is (reporter, correspondent, writer) beside a name
-written as these languages write names (two to four characters, no spaces); an editor's or a photographer's credit
-("责任编辑：严玉洁", "记者 张三 摄") names no writer."""
+"作者：王小明", "文/李四", "文・写真 山田太郎". The line says what the person is (reporter, correspondent, writer)
+beside a name written as these languages write names (two to four characters, no spaces); an editor's or a
+photographer's credit ("责任编辑：严玉洁", "记者 张三 摄") names no writer."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ _NAMES = rf"(?P<names>{_RUN})"
 # the trade before the name: a reporter, a correspondent, a senior writer, a writer, "text by"
 _TRADE = (
     r"(?:(?:记者|記者|特派员|特派員|编辑委员|編集委員|论说委员|論説委員|执笔|執筆)\s*[:：/／]?"
-    r"|(?:作者|撰文|文)\s*[:：/／])"  # "文" only as "文/…": alone it is any word's first character
+    r"|(?:作者|撰文|文)\s*[:：/／]"  # "文" only as "文/…": alone it is any word's first character
+    r"|(?:文・写真|写真・文|取材・文|文と写真|取材・執筆)\s*[:：/／]?)"  # Japanese "text and photos by"
 )
 # "半月谈记者 史卫燕", "編集委員 中沢克二", "作者：王小明", "文/李四": a short line, the name last (the outlet may
 # come first)

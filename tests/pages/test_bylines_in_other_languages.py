@@ -64,3 +64,9 @@ def test_a_correspondents_name_and_place_over_the_date_past_the_standfirsts_poin
     )
     found = read_item_metadata(_page(body, title="Cae en Francia la jefa del aparato militar"), url=URL)
     assert found.authors == ["Ángeles Escrivá"]
+
+
+@pytest.mark.parametrize("credit", ["文・写真 山田太郎", "文・写真：山田太郎", "取材・文／山田太郎"])
+def test_a_japanese_text_and_photos_credit_names_the_writer(credit: str) -> None:
+    body = f"<h1>春の京都を歩く</h1><p>{credit}</p><p>2025年4月1日</p>{TEXT}"
+    assert read_item_metadata(_page(body, title="春の京都を歩く"), url=URL).authors == ["山田太郎"]
