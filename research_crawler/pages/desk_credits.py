@@ -39,6 +39,7 @@ _SIGN_OFF_PARTS = 3
 _BODY_WORDS = 15  # a paragraph of the story, which a sign-off follows
 _NEAR = 4  # blocks after a title where its credit line may stand (a standfirst, a photo's caption between)
 _DATE_REACH = 2  # blocks between a credit line and its date
+_DATED_CREDIT_WORDS = 10  # "NZZ-Redaktion 18.07.2024, 11.08 Uhr 7 min", "Apr 16th 2015, 20:31 by B.R."
 _DATE_LINE_WORDS = 20  # "Publié le 12 avril 2015 à 22h23 - Mis à jour le 13 avril 2015 à 12h28"
 _SHORT_DATE = re.compile(r"(?<![\d.])\d{1,2}\.\d{1,2}\.\d{2}(?![\d.])")  # "15.04.25", a two-digit year
 _GLUED_DIGITS = re.compile(r"(?<=[^\W\d_])(?=\d)")
@@ -112,6 +113,10 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
             return [credit] if dated else []
         # the line's credit: before its date ("NZZ-Redaktion 18.07.2024"), or after it ("Apr 16th 2015 by B.R.")
         heads = [re.split(r"\s+\d|\s+[|•·–—-]\s+", text, maxsplit=1)[0], text.rpartition(" by ")[2]]
+        # (a dated line of its own is short: a citation line, "BMJ 2016; 353 doi: … (Published 24 May 2016)", is not
+        # a credit with its date)
+        if dated_here and (len(text.split()) > _DATED_CREDIT_WORDS or re.search(r";|:\s|\bdoi\b", text, re.I)):
+            continue
         for head in heads if dated_here else [text]:
             credit = credit_of(head, site)
             # (an agency's or a desk's credit in words alone on its line says what it is without a date beside it;

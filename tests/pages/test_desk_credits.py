@@ -122,3 +122,12 @@ def test_a_credit_under_the_title_by_its_date_or_alone_as_an_agency_is_the_one_w
     body = f"<h1>Thousands without power as the storm closes schools</h1>{lines}<p>Share on Facebook</p>{TEXT}"
     page = _page(body, title="Thousands without power as the storm closes schools")
     assert read_item_metadata(page, url=URL).authors == [credit]
+
+
+def test_a_journals_citation_line_under_the_title_is_no_agency_credit() -> None:
+    body = (
+        "<h1>Prediction of bleeding outcomes with warfarin</h1>"
+        "<p>EXJ 2016; 353 doi: 10.1136/exj.i2607 (Published 24 May 2016) Cite this as: EXJ 2016;353:i2607</p>"
+        f"<p>Related content</p>{TEXT}"
+    )
+    assert read_item_metadata(_page(body, title="Prediction of bleeding outcomes with warfarin"), url=URL).authors == []
