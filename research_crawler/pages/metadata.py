@@ -50,7 +50,7 @@ from research_crawler.pages.page_shows import VisiblePage, read_visible_page, wo
 from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.reporter_credits import reporter_credit
-from research_crawler.pages.reporting_lines import writer_over_date_line, writer_over_reporting_line
+from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over_date_line, writer_over_reporting_line
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -265,6 +265,7 @@ def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) ->
     above = page.writers(byline_above(page.blocks, title_index))
     return (
         page.writers(page.byline_after(title_index))
+        or page.writers(by_glued_to_link(page.blocks, title_index))
         or page.writers(byline_past(page, title_index, heading=True))
         or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
         or page.writers(dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER))

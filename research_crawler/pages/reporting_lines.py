@@ -2,7 +2,8 @@
 Steinn Guðmundsson" over "skrifar frá Porsgrunn", "Jane Doe" over "reports from Kyiv", "Max Muster" over "berichtet
 aus Brüssel" — or over the item's date ("Ángeles Escrivá | Madrid" over "Actualizado domingo 28/10/2012 03:21
 horas"): a correspondent's byline set in two lines, past a standfirst's points (often in the page's furniture,
-where a reader still reads it as the byline)."""
+where a reader still reads it as the byline). And the line right under the title that is "by" and the writer's
+linked name, run together by the page's markup ("bySauli Giliard")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["writer_over_date_line", "writer_over_reporting_line"]
+__all__ = ["by_glued_to_link", "writer_over_date_line", "writer_over_reporting_line"]
 
 # "writes", "reports", "reporting" in the languages pages are written in, opening the line under the name
 _WRITES = re.compile(
@@ -51,5 +52,18 @@ def writer_over_date_line(blocks: list[Any], index: int) -> list[str]:
             continue
         people = split_people(_PLACE.sub("", block.text.strip()))
         if len(people) == 1:
+            return people
+    return []
+
+
+def by_glued_to_link(blocks: list[Any], index: int) -> list[str]:
+    """The person linked on the line right under the title (block `index`) where that line is only "by" and the
+    link, run together or not ("bySauli Giliard"); [] for any other line."""
+    for block in blocks[index + 1 : index + 2]:
+        text = block.text.strip()
+        if len(block.links) != 1 or text[:2].casefold() != "by":
+            continue
+        link = block.links[0]
+        if text[2:].strip() == link and len(people := split_people(link)) == 1:
             return people
     return []

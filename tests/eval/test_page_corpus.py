@@ -127,20 +127,21 @@ def test_a_slice_of_the_development_pages_reads_as_a_person_read_it(part: Part, 
 #: (the parts of the corpus lost in stop 40, dev to development7, are measured where a corpus holds them no more).
 FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # the rebuilt twelfth and thirteenth batches (in the repository). development12 misses three titles (a headline
-    # whose og:title is another wording, two <title>s kept with their site's name or photo credit), four writers (a
-    # byline in a bar classed "comments_datetime", Libération's "Par …" far below the title, a page in mojibake, a
-    # subject's name under a photo) and no year; development13 misses four titles (og:titles with other wordings), six
-    # writers (agencies' credits, "By THE NEW YORK TIMES", "by B.R.", a blog that names its owner only in its header,
-    # a masthead's "Editor:" beside "CHQ Staff") and one year (a byline's date under a title split over two headings).
-    "development12": (46 / 49, 45 / 49, 46 / 49, 1.0),
-    "development13": (38 / 42, 36 / 42, 37 / 42, 41 / 42),
+    # whose og:title is another wording, two <title>s kept with their site's name or photo credit), three writers (a
+    # byline in a bar classed "comments_datetime", Libération's "Par …" far below the title, a subject's name under a
+    # photo) and no year; development13 misses four titles (og:titles with other wordings), two writers (a blog that
+    # names its owner only in its header, a masthead's "Editor:" beside "CHQ Staff" far below the title) and one year
+    # (a byline's date under a title split over two headings).
+    "development12": (46 / 49, 46 / 49, 47 / 49, 1.0),
+    "development13": (38 / 42, 40 / 42, 41 / 42, 41 / 42),
     # the academic part misses three titles (a proceedings volume's contribution headed by its PoS number, a
     # catalogue's result page headed "Suchergebnis", a record titled with its year) and three years (a volume's year
     # where its contribution shows none, a catalogue's modification date); heldout14 (development material since its
-    # first run) misses writers credited only as an agency, desk or initials and two dates (a live page's heading is
-    # not its tags' title, so its dateline is not found; an update's date a reader takes over the tags').
+    # first run) misses a blog footer's "Von israel news am …", a byline glued to its "by" whose related posts' bylines
+    # are read too, and two dates (a live page's heading is not its tags' title, so its dateline is not found; an
+    # update's date a reader takes over the tags').
     "academic": (71 / 74, 1.0, 1.0, 71 / 74),
-    "heldout14": (1.0, 38 / 49, 37 / 49, 47 / 49),
+    "heldout14": (1.0, 48 / 49, 47 / 49, 47 / 49),
 }
 
 

@@ -70,3 +70,17 @@ def test_a_correspondents_name_and_place_over_the_date_past_the_standfirsts_poin
 def test_a_japanese_text_and_photos_credit_names_the_writer(credit: str) -> None:
     body = f"<h1>春の京都を歩く</h1><p>{credit}</p><p>2025年4月1日</p>{TEXT}"
     assert read_item_metadata(_page(body, title="春の京都を歩く"), url=URL).authors == ["山田太郎"]
+
+
+def test_a_by_run_together_with_the_linked_name_under_the_title_is_the_byline_not_the_related_posts() -> None:
+    related = "".join(
+        f'<h3><a href="/p{n}">Another story number {n}</a></h3><div>by<a href="/a{n}">{name}</a>'
+        "</div><p>September 27, 2021</p>"
+        for n, name in enumerate(["James Kamala", "Esther Takwa"])
+    )
+    body = (
+        '<h1>Solar-powered streetlights boost women’s businesses</h1><div>by<a href="/a">Sauli '
+        f"Giliard</a></div><p>April 24, 2019</p>{TEXT}<h2>Related Posts</h2>{related}"
+    )
+    found = read_item_metadata(_page(body, title="Solar-powered streetlights boost women’s businesses"), url=URL)
+    assert found.authors == ["Sauli Giliard"]
