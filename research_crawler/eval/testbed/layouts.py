@@ -40,6 +40,9 @@ from research_crawler.eval.testbed.fresh_heldout11_standards import Fresh11Stand
 from research_crawler.eval.testbed.fresh_heldout12_library import Fresh12LibrarySite
 from research_crawler.eval.testbed.fresh_heldout12_newsletter import Fresh12NewsletterSite
 from research_crawler.eval.testbed.fresh_heldout12_theses import Fresh12ThesesSite
+from research_crawler.eval.testbed.fresh_heldout13_collections import Fresh13CollectionsSite
+from research_crawler.eval.testbed.fresh_heldout13_lectures import Fresh13LecturesSite
+from research_crawler.eval.testbed.fresh_heldout13_readinglists import Fresh13ReadingListsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -100,6 +103,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh12-theses": Fresh12ThesesSite,
     "fresh12-newsletter": Fresh12NewsletterSite,
     "fresh12-library": Fresh12LibrarySite,
+    "fresh13-collections": Fresh13CollectionsSite,
+    "fresh13-readinglists": Fresh13ReadingListsSite,
+    "fresh13-lectures": Fresh13LecturesSite,
 }
 
 

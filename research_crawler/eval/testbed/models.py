@@ -65,6 +65,9 @@ Layout = Literal[
     "fresh12-theses",
     "fresh12-newsletter",
     "fresh12-library",
+    "fresh13-collections",
+    "fresh13-readinglists",
+    "fresh13-lectures",
 ]
 
 
