@@ -62,6 +62,7 @@ _NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d")
 _IN_CAPITALS = re.compile(r"^[^\W\d_a-zß-ÿ][^\W\da-zß-ÿ]*[^\W\d_a-zß-ÿ][,.]?$")  # "ROBERTSON", "ALEMAGNA,", "O'DONNELL"
 _CAPITALS = re.compile(rf"{_IN_CAPITALS.pattern}|^[A-ZÀ-Þ]\.$")  # and an initial among them: "JARED T. MILLER"
 _CONNECTORS = frozenset({"and", "&", "und", "et", "y", "e", "i", "og", "och", "en", "-"})
+_GLUED_DATE_LINE = re.compile(r"(?<=[a-zß-ÿ])(?=(?:Posted|Published|Updated)\b)")
 _HANDLES = re.compile(r"(?<!\S)@[\w.]{2,30}(?!\S)")
 _CREDITED = re.compile(r"^(?P<names>(?i:by)\s+[^,|]{3,120}?)\s*(?:,|\s\|)\s*(?:the\s+)?[^\W\d_][^,|\d]{0,40}$", re.I)
 # A writer's role after the name ("Alice Smith, Staff Writer", "…, Senior Correspondent").
@@ -134,6 +135,7 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse"), or the names of
     a dateline (`dated_people`)."""
     text = _HANDLES.sub("", text).strip()  # "Jane Doe @janedoe": the name, then its social handle
+    text = _GLUED_DATE_LINE.sub(" | ", text)  # "By Chad HarbachPosted Friday, …": two elements, no space between
     people = split_people(text) or dated_people(text) or names_after_by(text)
     if people:
         return people

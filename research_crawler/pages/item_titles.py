@@ -12,7 +12,7 @@ from typing import Any
 from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
-from research_crawler.pages.metadata_sources import Reading
+from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import split_people
 
@@ -46,6 +46,9 @@ _SHARING_WORDS = 3
 _SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
 _SENTENCE_END = re.compile(r"\w[.!?](?:\s+|$)")  # "… systems. This chapter …": the end of a sentence
+# The vocabularies a site fills for search engines and social cards, which news sites reword (not Dublin Core:
+# repositories fill it as a record's catalogue entry).
+_SOCIAL_VOCABULARIES: frozenset[MetadataSource] = WEB_VOCABULARIES - {"dublin_core"}
 _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. Rowling"
 
 
@@ -59,6 +62,11 @@ def decide_title(
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
     visible = _visible_title(page)
     only_in_tab = shown and not any(page.shows(_shown_part(r.title or "", page)) for r in shown)
+    if shown and visible is not None and _heading_outweighs(page, visible, shown[0], only_in_tab=bool(only_in_tab)):
+        text, index = _with_subtitle(visible[0], page), visible[1]
+        values["title"], sources["title"] = text, "page_heading"
+        notes["title"] = f"the page's {shown[0].source} title {shown[0].title!r} is not the heading it shows"
+        return text, index
     if only_in_tab and (variant := _heading_variant(page, shown[0].title)):
         # a tag title only the <title> element writes, and a heading that says it in other words: the heading
         values["title"], sources["title"] = variant.text, "page_heading"
@@ -88,8 +96,34 @@ def decide_title(
             values["title"], sources["title"] = visible[0], "page_heading"
             return visible[0], visible[1]
     if title_element:
+        title_element = _shown_head(title_element, page)
         values["title"], sources["title"] = title_element, "html_title"
     return title_element, None
+
+
+def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: Reading, *, only_in_tab: bool) -> bool:
+    """Whether the heading the page shows as its title beats a web vocabulary's title that says something else (a
+    social-media rewording, a subtitle, a headline with the site's name): when the <title> element's main part (its
+    longest part between separators) is that heading — the two things a reader sees against one they do not — or when
+    the tag is written only in the <title> element and the heading is the page's one main heading (its only <h1>
+    outside the site's chrome). A publisher's scholarly tags and Dublin Core are not weighed so: they are written for
+    indexers and catalogues; nor is a tag whose title the page shows in a labelled field."""
+    text, index, _ = visible
+    if index < 0 or tag.source not in _SOCIAL_VOCABULARIES or not tag.title:
+        return False
+    if words_of(tag.title) in {words_of(value) for value in page.field_values("title")}:
+        return False  # the page shows the tag's title as its labelled title
+    heading = words_of(text)
+    if heading in (words_of(tag.title), words_of(_shown_part(tag.title, page))):
+        return False
+    segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
+    main = max(segments, key=lambda part: len(part.split()), default="")
+    if heading == main and words_of(tag.title) != main:
+        return True
+    main_headings = [block for block in page.blocks if block.heading == 1 and not block.chrome]
+    one = len(main_headings) == 1 and main_headings[0].index == index
+    long_enough = len(heading.split()) >= 4 or len(heading) >= (16 if " " in heading else 8)  # 8: unspaced scripts
+    return only_in_tab and one and long_enough
 
 
 def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
@@ -252,6 +286,19 @@ def _shown_part(title: str, page: VisiblePage) -> str:
         head, found, _ = title.rpartition(separator)
         if found and len(words_of(head).split()) >= 2 and page.shows(head):
             return _shown_part(head, page)
+    return title
+
+
+def _shown_head(title: str, page: VisiblePage) -> str:
+    """A <title> element as the page shows it: its first parts, before the site's name and section written after
+    separators ("港特首梁振英就住宅违建事件道歉 - BBC中文网 - 两岸三地"), where the page shows them (in a heading of
+    its chrome, say) and they are more than a word; else the whole."""
+    for separator in _SITE_SEPARATORS:
+        parts = title.split(separator)
+        for count in range(len(parts) - 1, 0, -1):
+            head = separator.join(parts[:count]).strip()
+            if (len(head.split()) >= 2 or len(head) >= 8) and page.shows(head):
+                return head
     return title
 
 

@@ -53,6 +53,8 @@ _UNSEEN = frozenset(
         "object",
         "embed",
         "textarea",
+        "rt",  # a ruby annotation (furigana) is a reading aid shown over its characters, not part of the text
+        "rp",
     }
 )
 _HIDING = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
