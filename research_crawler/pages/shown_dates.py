@@ -50,8 +50,9 @@ _YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # a line that dates the item's last change ("Updated: August 13, 2010, 5:02 PM ET"), not another event
+# ("Last modified: …" is a page's stamp, which a static site's footer prints under every page, not the item's)
 _UPDATED = re.compile(
-    r"\b(?:last\s+)?(?:updated?|modified|aktualisiert|mis\s+à\s+jour|actualizado|aggiornato|bijgewerkt)\b:?", re.I
+    r"\b(?:last\s+)?(?:updated?|aktualisiert|mis\s+à\s+jour|actualizado|aggiornato|bijgewerkt)\b:?", re.I
 )
 
 

@@ -74,6 +74,13 @@ def test_the_last_update_dates_a_page_that_shows_no_other_date() -> None:
     assert _date("<p>Updated: August 13, 2010, 5:02 PM ET</p>" + TEXT) == "2010-08-13"
 
 
+def test_a_static_pages_last_modified_stamp_dates_no_item() -> None:
+    """A personal homepage prints "Last modified" under every page: the day its webmaster last touched the file, not
+    the paper's (which its publications list gives)."""
+    body = TEXT + "<p><a href='/'>Home</a> | <a href='/pubs'>Publications</a></p><p>Last modified: 2 October 2026</p>"
+    assert _date(body, url="https://www.example.edu/~jdoe/papers/harbour.html") is None
+
+
 def test_an_update_beside_the_publication_date_does_not_replace_it() -> None:
     body = "<p>Published: August 2, 2010</p><p>Updated: August 13, 2010, 5:02 PM ET</p>" + TEXT
     assert _date(body) == "2010-08-02"
