@@ -109,6 +109,8 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
             dates_in_text(other.text, bare_years=False) and len(other.text.split()) <= _DATE_LINE_WORDS
             for other in around
         )
+        if dated_here and len(block.links) == 1 and text == block.links[0].strip():
+            continue  # one link naming a thing with its date ("APR 2024": a venue's year, an issue) credits no one
         if block.links and text.startswith(block.links[0]) and (credit := credit_of(block.links[0], site)):
             return [credit] if dated else []
         # the line's credit: before its date ("NZZ-Redaktion 18.07.2024"), or after it ("Apr 16th 2015 by B.R.")

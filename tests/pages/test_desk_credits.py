@@ -131,3 +131,11 @@ def test_a_journals_citation_line_under_the_title_is_no_agency_credit() -> None:
         f"<p>Related content</p>{TEXT}"
     )
     assert read_item_metadata(_page(body, title="Prediction of bleeding outcomes with warfarin"), url=URL).authors == []
+
+
+def test_a_link_naming_a_thing_with_its_date_credits_no_one() -> None:
+    """A venue's page lists its years as links ("APR 2024"): a word in capitals with a date, but a link to what it
+    names, not a desk's credit."""
+    body = "<main><h1>International Workshop on Program Repair</h1><ul><li><a href='/apr2024'>APR 2024</a></li></ul>"
+    found = read_item_metadata(_page(body + "</main>", title="Bib: International Workshop on Program Repair"), url=URL)
+    assert found.authors == []
