@@ -46,9 +46,11 @@ _FURNITURE = re.compile(
     re.I,
 )
 #: A link a byline sets beside a name to go elsewhere, shown as an icon or a word: a social network's, the writer's
-#: bio or site ("Sarah Lazare [Twitter]", "Gabriel Mac [Bio]").
+#: bio or site ("Sarah Lazare [Twitter]", "Gabriel Mac [Bio]"), or a sharing button's service ("Stumble Upon").
 _ICON_LINK = re.compile(
-    r"^(?:twitter|x|facebook|linkedin|instagram|mastodon|bluesky|threads|youtube|tiktok|rss|bio|website|homepage)$",
+    r"^(?:twitter|x|facebook|linkedin|instagram|mastodon|bluesky|threads|youtube|tiktok|rss|bio|website|homepage"
+    r"|stumble\s*upon|reddit|digg|delicious|pinterest|tumblr|whatsapp|telegram|flipboard|google\s*(?:\+|plus)"
+    r"|(?:facebook|twitter|linkedin)\s*\(\d+\))$",
     re.I,
 )
 _INSTITUTION = re.compile(
@@ -88,8 +90,9 @@ _LINK_SEPARATORS = re.compile(r"[\s,;&|·•]+|\band\b", re.I)
 _ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]{2,}")
 
 
-# A dateline's parts: a comma, a bar, a bullet or a dash between spaces, "|" or "//" ("Tue 3 May 2016 // 16:26").
-_DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—]\s)\s*")
+# A dateline's parts: a comma, a bar, a bullet, a dash or a slash between spaces, "|" or "//" ("Tue 3 May 2016 //
+# 16:26", "Written by Jane Doe / January 10, 2010 2:30 PM / 0 Comments").
+_DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—/]\s)\s*")
 _DATELINE_WORDS = 16
 _SIGNED = re.compile(
     r"^(?:posted|written|published|geschrieben|verfasst|publié|écrit)\s+(?:by|von|par)\s+"
@@ -103,10 +106,14 @@ _HAN_NAME = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]{2,4}$")
 _HANDLE_OR_NAME = re.compile(r"^[^\W_][\w.'’-]{1,30}$")  # "rmb8090", "Catherine", "j.doe"
 _FILED_IN = re.compile(r"\s+(?:in|under|filed under)\s+[^\W\d_].*$", re.I)
 _CREDIT_PARTS = re.compile(r"\s+[|•·]\s+")
+# a credit of a line of role credits set apart by commas: "INTERVIEW BY JANE DOE, PHOTO BY JOHN ROE"
+_ROLE_CREDIT = re.compile(r"^[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:by|von|par|por)\s", re.I)
 _WRITER_AND_OUTLET = re.compile(r"^(?P<writer>[^,|]+?)\s*[,|]\s*(?P<outlet>[^,|]+)$")
 # "… on Monday": the word that introduces a date, and the weekday the date's part begins with
 _BEFORE_A_WEEKDAY = re.compile(r"\s+(?:on|le|am|el|il)\s+[^\W\d_]+$", re.I)
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
+# the time a dateline gives after its writer's name, and the weekday after it: " at 8:00 pm Sun", " um 16:14 Uhr"
+_AT_A_TIME = re.compile(r"\s+(?:at|um|à|a las)\s+\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[^\W\d_]{2,5}\.?)?$", re.I)
 _BEFORE_A_DATE = re.compile(r"\s+(?:on|le|am|den|el|il|du|at)$", re.I)  # the word that introduces a date
 # A blog theme's line under a post: "This entry was posted in News on May 3, 2016 by admin.", "Dieser Beitrag wurde
 # am 04/02/2020 von kj in Bundesgericht veröffentlicht." — the writer is any name or handle after "by"/"von".
@@ -151,6 +158,9 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     # a line of credits, one a role ("Story by Jane Doe • Photos by John Roe"): the writer's is the one that says
     # "by" alone or "story/text/words/written by"; a photographer's, an editor's, an illustrator's name no writer
     credits = _CREDIT_PARTS.split(text)
+    commas = [part.strip() for part in text.split(",")]
+    if len(credits) < 2 and all(_ROLE_CREDIT.match(part) for part in commas):
+        credits = commas
     if len(credits) < 2:
         return []
     return next((people for part in credits if begins_with_by(part) and (people := split_people(part))), [])
@@ -226,7 +236,8 @@ def _dateline_parts(text: str) -> list[str]:
     parts: list[str] = []
     for part in _DATELINE_PARTS.split(without_dates(text, mark=_DATE_MARK)):
         head, *after_dates = part.split(_DATE_MARK)
-        head = _BEFORE_A_DATE.sub("", head.strip(" -–—"))  # "Par Matthieu Hy le 07 Mai 2020"
+        head = _AT_A_TIME.sub("", head.strip(" -–—"))  # "Jane Doe at 8:00 pm Sun, Apr 13, 2014"
+        head = _BEFORE_A_DATE.sub("", head)  # "Par Matthieu Hy le 07 Mai 2020"
         parts += [] if head.endswith(":") else [head]  # a label ("Last Modified: Feb 18, 2020") names no one
         # "Posted on <date> by Jane Doe in News": the writer, then the category the post is filed in
         parts += [_FILED_IN.sub("", rest.strip()) for rest in after_dates if _BY_WORD.match(rest)]

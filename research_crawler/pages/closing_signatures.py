@@ -2,7 +2,8 @@
 brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner und
 Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as a news agency signs
 ("kokobj@yna.co.kr (END)": the writer as the address names them), or an op-ed's closing note on its writers ("Andrés
-Malamud es politólogo … Martín Schapiro es abogado …"). Read only where nothing above the text names a writer
+Malamud es politólogo … Martín Schapiro es abogado …"), or a letter's closing words and the name under them
+("Respectfully," / "Jane Doe"). Read only where nothing above the text names a writer
 (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ _NOTE_SENTENCE = re.compile(
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-Þ])")
 # "kokobj@yna.co.kr", "kokobj@yna.co.kr (END)": an address alone, the agency's end mark after it or not
 _ADDRESS_ALONE = re.compile(r"^(?P<writer>[\w.+-]+)@[\w-]+(?:\.[\w-]+)+\s*(?:\((?:END|끝)\))?$", re.I)
+# a letter's closing words, on a line of their own before the writer's name: "Respectfully,", "Yours sincerely,"
+_VALEDICTION = re.compile(
+    r"^(?:(?:yours\s+)?(?:respectfully|sincerely|truly|faithfully|cordially)(?:\s+yours)?|(?:best|kind|warm)?\s*regards"
+    r"|best(?:\s+wishes)?|cheers|thanks|thank you|love|mit freundlichen grüßen|cordialement|atentamente)\s*[,.!]?$",
+    re.I,
+)
 _AND = re.compile(r"\s+(?:and|und|et|y|e|en|och|og|&)\s+")
 # the editorial team that signs beside a person ("und Redaktion SimplyScience.ch")
 _TEAM = re.compile(
@@ -54,7 +61,21 @@ def closing_signature(blocks: list[Any], index: int) -> list[str]:
         in_text = in_text or words >= _PARAGRAPH_WORDS
         if in_text and following is not None and not ends_text and (signed := _signature_line(following.text)):
             return signed
+        if in_text and (signed := _signed_letter(blocks[position + 1 : position + 4])):
+            return signed
     return []
+
+
+def _signed_letter(after: list[Any]) -> list[str]:
+    """The writer a letter signs with after its last paragraph: its closing words on a line of their own, then a
+    name alone, then the page's chrome or nothing ("Respectfully," / "Jane Doe"); [] for anything else."""
+    if len(after) < 2 or any(block.chrome or block.heading for block in after[:2]):
+        return []
+    closing, name = after[0].text.strip(), after[1].text.strip()
+    if not _VALEDICTION.match(closing) or (len(after) > 2 and not after[2].chrome):
+        return []
+    people = split_people(name)
+    return people if len(people) == 1 and people[0] == name else []
 
 
 def _closing_note(text: str) -> list[str]:

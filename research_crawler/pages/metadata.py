@@ -13,6 +13,7 @@ its item's title (a listing's first entry has authors too).
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -60,6 +61,7 @@ __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", 
 logger = logging.getLogger(__name__)
 
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
+_PEN_NAME = re.compile(r"^[^\W\d_][\w.'’-]{2,30}$")  # "SanFranciscoGal", "jdoe": one word, as a writer signs
 
 
 class ItemMetadata(BaseModel):
@@ -288,8 +290,11 @@ def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> 
 
 def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:
     """The names an author field links, one person a link, where its value holds more than names ("Author: Jane
-    Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one."""
+    Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one; or
+    the one word the field gives, linked as a writer's page is, where the writer signs with a pen name."""
     links = page.blocks[index].links if 0 <= index < len(page.blocks) else ()
+    if value in links and _PEN_NAME.match(value):
+        return [value]  # "Author: SanFranciscoGal": the field's whole value one linked word, the writer's pen name
     people = [split_people(link) for link in links if link in value]
     return [named[0] for named in people if len(named) == 1]
 

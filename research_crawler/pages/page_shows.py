@@ -372,6 +372,13 @@ _SET_APART = ("em", "strong", "b", "i", "label", "span")
 _LABEL_AFTER_COMMA = re.compile(r"(?:^|,\s+)(?P<label>[^,:;|]{1,60}?)\s*:(?=\s)")
 
 
+def _role_under_name(blocks: list[Block], index: int) -> bool:
+    """Whether a label's block is a person's role set under their name, as a list of staff shows them ("Jane Doe"
+    / "Editor" / "@janedoe"): the block before it is that one name and nothing else, so it labels no names below."""
+    previous = blocks[index - 1].text.strip() if index > 0 else ""
+    return split_people(previous) == [previous] and not blocks[index].text.rstrip().endswith(":")
+
+
 def _labelled_parts(text: str) -> list[tuple[str, str]]:
     """(label, value) for each known label in a line of labelled parts ("Received: …; Published: …", "This paper
     appears in: X, Issue Date: April 2003, Written by: A, H.; B, T."): parts are split at ";" and "|", and at a
@@ -458,7 +465,7 @@ def _fields(
         if labelled or block.header_cell or not label_kind(block.text) or (block.chrome and block.heading):
             continue
         following = [b for b in blocks[index + 1 : index + 3] if b.text.strip(" :")]
-        if following and _tab_or_section(block, following[0]):
+        if (following and _tab_or_section(block, following[0])) or _role_under_name(blocks, index):
             continue
         if following and not label_kind(following[0].text) and not following[0].header_cell:
             add(block.text, following[0].text, following[0].index, block.chrome or following[0].chrome)
