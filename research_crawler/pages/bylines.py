@@ -42,7 +42,7 @@ _FURNITURE = re.compile(
     r"@|\[at\]|orcid|^more (?:by|about|from|articles|posts|works)\b|^(?:about|all posts by|articles by) the author"
     r"|^(?:all|other) (?:posts|articles|works|publications) by\b|^see (?:all|more)\b|^follow\b|\bprofile$"
     r"|^\+\s*\d+(?:\s+(?:more|others?))?$|^et al\.?$|^(?:show|view|see) all\b|^no (?:bio|biography|profile|photo)\b"
-    r"|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$",
+    r"|\bnot available$|^view\b|^show\b|^search for|^contact\b|^e-?mail\b|^\W*$|^(?:[x×✕]\s*)?close$",
     re.I,
 )
 #: A link a byline sets beside a name to go elsewhere, shown as an icon or a word: a social network's, the writer's

@@ -1,7 +1,8 @@
 """The writer a story names only where its text ends, as newspapers and magazines sign: the editor's initials in
 brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner und
 Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as a news agency signs
-("kokobj@yna.co.kr (END)": the writer as the address names them), or an op-ed's closing note on its writers ("Andrés
+("kokobj@yna.co.kr (END)": the writer as the address names them), an agency's dashed sign-off ("— The Associated
+Press"), or an op-ed's closing note on its writers ("Andrés
 Malamud es politólogo … Martín Schapiro es abogado …"), or a letter's closing words and the name under them
 ("Respectfully," / "Jane Doe"). Read only where nothing above the text names a writer
 (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research_crawler.pages.desk_credits import credit_of
 from research_crawler.pages.person_names import is_person_name, split_people
 
 __all__ = ["closing_signature"]
@@ -104,7 +106,9 @@ def _signature_line(text: str) -> list[str]:
     parts = _AND.split(stripped.lstrip("—–- ").strip())
     team = [part for part in parts if _TEAM.match(part)]
     if not team:  # a name alone after a paragraph may be a caption's or a quote's: only a dash makes it a signature
-        return split_people(stripped) if dashed else []
+        # (a dash before an agency's or a desk's name signs with it: "— The Associated Press")
+        credit = credit_of(stripped.lstrip("—–- ").strip()) if dashed else None
+        return ([credit] if credit else split_people(stripped)) if dashed else []
     people = [part for part in parts if part not in team]
     # the team signs too, as written ("Redaktion SimplyScience.ch"), after the people
     return parts if people and all(is_person_name(person) for person in people) else []

@@ -288,6 +288,12 @@ def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> 
     return next((found for index in showings if (found := _header_byline(page, index, site))), [])
 
 
+def _holds_site_name(name: str, site: frozenset[str]) -> bool:
+    """Whether a name of several words opens with one of the site's one-word names ("GalTime Entertainment Diva")."""
+    words = words_of(name).split()
+    return len(words) > 1 and words[0] in site
+
+
 def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:
     """The names an author field links, one person a link, where its value holds more than names ("Author: Jane
     Roe jroe@example.org Info & Affiliations"): the other links beside them, an e-mail or a panel, name no one; or
@@ -318,6 +324,8 @@ def _visible_authors(
     byline = _shown_byline(page, title_index, site) if title_index is not None else []
     if byline and _only_the_site(byline, page, site):
         byline = []  # the site's name over the date or above the title is its masthead's, no byline
+    # (a writer's title at the site after their name, "By Jane Doe, Example Entertainment Diva", is no co-writer)
+    byline = [name for name in byline if not _holds_site_name(name, site)] or byline
     under_labels: list[str] = []
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]

@@ -85,3 +85,31 @@ def test_a_sharing_buttons_service_is_no_writer() -> None:
         f"{TEXT}<p>by <a href='/people/ann' rel='author'>Ann Kowalczyk</a></p>"
     )
     assert "Stumble Upon" not in read_item_metadata(_page(body), url=URL).authors
+
+
+def test_a_close_button_after_the_writers_bio_is_no_writer() -> None:
+    body = (
+        "<h1>Who Wrote the Best Lines</h1><p>by <a href='/ann'>Ann Kowalczyk</a></p>"
+        "<p>A former copywriter, Ann Kowalczyk is now the founder of the <a href='/x'>Soundbite Institute</a>, "
+        "a firm that writes speeches for people who have to give them.</p><p><a href='#'>X Close</a></p>"
+        f"{TEXT}"
+    )
+    assert read_item_metadata(_page(body), url=URL).authors == ["Ann Kowalczyk"]
+
+
+def test_a_writers_title_at_the_site_after_the_name_is_no_second_writer() -> None:
+    body = (
+        "<h1>A Star Avoids the Question</h1><p>By <a href='/ann'>Ann Kowalczyk</a>, Example Entertainment Diva</p>"
+        f"<p>on Friday, December 9, 2011</p>{TEXT}"
+    )
+    found = read_item_metadata(_page(body), url="https://example.com/article/37/a-star-avoids-the-question")
+    assert found.authors == ["Ann Kowalczyk"]
+
+
+def test_an_agencys_dashed_sign_off_at_the_end_of_the_story_is_its_writer() -> None:
+    body = (
+        f"<h2>A Team Parts Ways With Its Coach</h2><p>Example Sports</p>{TEXT * 5}"
+        "<p>— The Associated Press</p><p><a href='/next'>Next: another story about another team &gt;</a></p>"
+    )
+    found = read_item_metadata(_page(body, title="A Team Parts Ways With Its Coach - Example Sports"), url=URL)
+    assert found.authors == ["The Associated Press"]
