@@ -36,6 +36,7 @@ from research_crawler.pages.view import PageView, link_view, split_into_chunks
 from research_crawler.rank.link_prerank import top_links
 from research_crawler.text.untrusted import untrusted_page
 from research_crawler.tools import navigation
+from research_crawler.tools.broader_search import offer_broader_search
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
@@ -138,7 +139,8 @@ class ScraperChat:
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         next_page = offer_next_page(x, page, new_items=new_items)
         dated = offer_dated_links(x, page)
-        x.stuck.record_scrape(new_links=new_links + next_page + dated, new_items=new_items)
+        broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
+        x.stuck.record_scrape(new_links=new_links + next_page + dated + broader, new_items=new_items)
         x.end_scrape(target.url)
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
@@ -150,6 +152,8 @@ class ScraperChat:
             facts.append(f"{dated} link(s) naming the year asked for (or the newest) are queued near the top")
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
+        if broader:
+            facts.append(f"{broader} shorter search(es) of fewer words queued, as this one found little")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):
             facts.append(
                 "the search found nothing"

@@ -122,9 +122,11 @@ _PART_AROUND_WORKS = re.compile(
 #: How a title names a container of works rather than one work: "<Series>, Volume 15", "Vol. 3", "Issue 2",
 #: "Session 4B", "Proceedings of …" (a numbered volume, issue or session; never a bare "series", which papers on
 #: time series name too), or a link that ends by counting what it holds ("Edge Learning Seminars 21 events",
-#: "Oceanography (35 papers)"): a category's or a collection's link, as a work's title never ends.
+#: "Oceanography (35 papers)", a subject facet's bare count "Education and Literacy (15)", never a year "(2024)"): a
+#: category's or a collection's link, as a work's title never ends.
 _CONTAINER = re.compile(
     r"\b(?:vol(?:ume)?\.?|issue|session|no\.)\s*(?:\d+[a-z]?|[ivxlc]+)\b|\bproceedings\b|\btable of contents\b"
+    r"|\((?!(?:19|20)\d\d\))\d[\d,]*\)\W*$"
     r"|(?<![\w.,])\d[\d,]*\s+(?:events?|papers?|articles?|items?|talks?|works?|publications?|records?|entries|"
     r"results?|documents?|preprints?|datasets?|posts?|seminars?|contributions?|abstracts?)\W*$",
     re.IGNORECASE,

@@ -388,3 +388,24 @@ def test_a_link_to_another_version_of_the_pages_record_is_not_queued(web: WebCon
     result = save_links(web, make_page(record, links), [{"id": n, "score": 4} for n in (1, 2, 3)], state=STATE)
     assert result.queued == ["http://papers.test/manuscript/2025.0034", "http://papers.test/journal/v12"]
     assert "another version of this page's record" in result.rejected[0]
+
+
+def test_a_collected_subject_facet_with_a_bare_count_keeps_its_place_but_a_year_does_not(web: WebContext) -> None:
+    # a browse page's subject with its count in brackets ("Education and Literacy (15)") stored as an item is a way
+    # to the works it holds; a title ending in a year in brackets is a work, and goes after the pages that may hold more
+    web.take(SITE)
+    links = [
+        ("http://papers.test/browse/education", "Education and Literacy (15)", True),
+        ("http://papers.test/abs/4", "Reading instruction in rural schools (2024)", True),
+        ("http://papers.test/list/cs?skip=25", "next page", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 5}], state=STATE)
+    for url, title, _ in links[:2]:
+        web.add_item(url, title=title, score=8, found_on=page.url)
+    lines = get_top_urls(web, 3, state=STATE).message.splitlines()
+    assert lines[1:4] == [
+        "1. /browse/education — Education and Literacy (15) (collected, may list works inside)",
+        "2. /list/cs?skip=25 — next page",
+        "3. /abs/4 — Reading instruction in rural schools (2024) (collected)",
+    ]
