@@ -2,9 +2,10 @@
 
 Most site searches match every word typed: "phonics instruction in early reading" finds only the works that use all
 four, while the works on the subject say "phonics" or "early reading" in their own words. A person who sees one or two
-results for a long phrase (or none) searches again for a part of it: each phrase the request's linking words ("of",
-"on", "in", "for", "to" …) separate, of two words or more ("phonics instruction", "early reading"), or, for a phrase
-with no linking word, the phrase without its first word ("automated program repair" → "program repair").
+results for a long phrase searches again for a part of it: each phrase the request's linking words ("of", "on", "in",
+"for", "to" …) separate, of two words or more ("phonics instruction", "early reading"), or, for a term of three words
+with no linking word, the term without its first word ("automated program repair" → "program repair"). A search that
+found nothing is left to the Planner, who is told so and searches again itself.
 
 Those searches are queued in C like links, named for what they are ("site search: early reading — the same search
 with fewer words"), so the Planner sees them among the pending pages and opens one if it is worth a page. Bounded: only
@@ -32,6 +33,9 @@ BROADER_SEARCH_SCORE = 5.5
 #: A results page that says it found this many or fewer found little for a phrase of several words.
 _FEW_RESULTS = 2
 _MAX_OFFERED = 2
+#: A phrase with no linking word is shortened only when it is a term of this many words ("automated program repair"):
+#: a longer one is a list of keywords, where no word is the one to drop.
+_ONE_PHRASE_WORDS = 3
 _MAX_LOOK_CHARS = 4000
 #: The words that link the phrases of a request's topic ("fire resistance OF mass timber buildings").
 _LINKING = frozenset({
@@ -59,8 +63,8 @@ def results_count(markdown: str) -> int | None:
 
 def broader_queries(query: str) -> list[str]:
     """The shorter searches a person tries after `query` found little (the rule of the module docstring): its
-    phrases of two words or more between linking words, longest first, or its one phrase without its first word;
-    none for a query of one or two words with no linking word."""
+    phrases of two words or more between linking words, longest first, or its one term of three words without its
+    first word; none for a query with no linking word of any other length."""
     words = _WORD.findall(query)
     phrases: list[list[str]] = [[]]
     for word in words:
@@ -71,7 +75,7 @@ def broader_queries(query: str) -> list[str]:
             phrases[-1].append(word)
     phrases = [phrase for phrase in phrases if phrase]
     if len(phrases) == 1:
-        shorter = [" ".join(phrases[0][1:])] if len(phrases[0]) >= 3 else []
+        shorter = [" ".join(phrases[0][1:])] if len(phrases[0]) == _ONE_PHRASE_WORDS else []
     else:
         shorter = [" ".join(phrase) for phrase in sorted(phrases, key=len, reverse=True) if len(phrase) >= 2]
     whole = " ".join(w.lower() for w in words)
@@ -82,8 +86,8 @@ def offer_broader_search(x: Exploration, page: Page, query: str) -> int:
     """Queue the shorter searches of `query` (`broader_queries`) after its results `page` said it found little, through
     the site's first search sent by GET; how many were new."""
     count = results_count(page.markdown)
-    if count is None or count > _FEW_RESULTS:
-        return 0
+    if count is None or not 1 <= count <= _FEW_RESULTS:
+        return 0  # none found: the Planner is told so and searches again itself
     mechanism = next(
         (m for m in x.findings.site_search.get(x.site.url, []) if m.usable and m.method == "GET" and m.url_template),
         None,
