@@ -52,6 +52,9 @@ _OTHER_KIND_WORDS = frozenset({
     "transparency", "poster", "presentation", "slides", "talk", "video", "audio", "image", "podcast", "person",
     "profile", "profilepage", "organisation", "organization", "project", "researchproject", "programme",
     "collection", "collectionpage", "searchresultspage", "datacatalog", "course", "service", "product",
+    # the resource types of library and museum catalogues (Dublin Core's DCMI types, MODS' typeOfResource):
+    # "PhysicalObject", "StillImage", "MovingImage", "Sound", "Cartographic", "Three dimensional object"
+    "object", "cartographic", "map", "maps", "sound", "recording", "photograph", "specimen", "artefact", "artifact",
 })  # fmt: skip
 #: Words that qualify a kind without naming one ("Official Statistics", "Consultation outcome").
 _QUALIFYING_WORDS = frozenset({

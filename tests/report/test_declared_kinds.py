@@ -70,6 +70,12 @@ PAGES = {
         ),
         ("<h1>Nitrate in wells</h1><p>Ines Moreau, Tariq Bello</p><p>Data and code</p>", "", None),
         ("<h1>Nitrate in wells</h1>", "<meta name='DC.type' content='Text'>", "Text"),
+        (  # a catalogue's properties, each a heading over its values, the record's type among them
+            "<h2>Core section from a lysimeter, box 3</h2><div class='property'><h4>Creator</h4><div>Soil Institute"
+            "</div></div><div class='property'><h4>Type</h4><div class='values'><div>PhysicalObject</div></div></div>",
+            "",
+            "PhysicalObject",
+        ),
         ("<h1>Nitrate in wells</h1>", '<script type="application/ld+json">{"@type":"Organization"}</script>', None),
         ("<h1>Nitrate in wells</h1>", '<script type="application/ld+json">[{"@type":"Dataset"}]</script>', "Dataset"),
     ],
@@ -82,7 +88,8 @@ def test_the_kind_a_page_declares(body: str, head: str, kind: str | None) -> Non
 def test_which_kinds_are_no_paper() -> None:
     for kind in ("Dataset", "Software", "Patent", "Guidance", "Consultation outcome", "Official Statistics",
                  "SoftwareSourceCode", "Press clipping", "Collection", "Press/Media: Research",
-                 "Research data"):  # fmt: skip
+                 "Research data", "PhysicalObject", "StillImage", "MovingImage", "Sound", "Cartographic",
+                 "Three dimensional object", "Sound recording"):  # fmt: skip
         assert names_another_kind(kind, "paper"), kind
     for kind in ("Journal article", "Conference paper", "Data paper", "Policy paper", "Research and analysis",
                  "Text", "Thesis", "ScholarlyArticle", "Peer reviewed articles", "Research article",
