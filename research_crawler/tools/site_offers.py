@@ -23,6 +23,7 @@ import re
 from research_crawler.context.pagination import next_listing_page
 from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
 from research_crawler.pages.feeds import feed_links
+from research_crawler.pages.load_more_address import load_more_address
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import entry_anchor, lists_nothing_new
@@ -108,7 +109,7 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
     if not new_items and x.findings.can_search(x.site.url):
         return False
     same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
-    link = next_listing_page(page.final_url, same_site)
+    link = next_listing_page(page.final_url, same_site) or _load_more_link(page)
     if link is None or _forbidden(x, link.url):
         return False
     title = " ".join((page.title or shown_on_site(page.final_url, x.web.site_url)).split())
@@ -123,6 +124,24 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
         x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=NEXT_PAGE_SCORE)
     x.trace.emit("offered", kind="next_page", url=link.url, found_on=page.final_url)
     return True
+
+
+#: The note a browser's presses leave in a page's reason ("… in the browser: 33 → 57 links (…)").
+_PRESSED = re.compile(r"in the browser: (\d+) → (\d+) links")
+
+
+def _load_more_link(page: Page) -> Link | None:
+    """The next part of the page's list that its "load more" control names (`load_more_address`), as a link "Load
+    more", when the browser's presses, if any, added no link to the page (its script loaded nothing)."""
+    pressed = _PRESSED.search(page.reason or "")
+    if pressed is not None and int(pressed.group(2)) > int(pressed.group(1)):
+        return None  # the list grew in the browser: what the control loads is on the page already
+    address = load_more_address(page.html, page.final_url)
+    canonical = try_canonicalize_url(address) if address is not None else None
+    if canonical is None or canonical == page.final_url:
+        return None
+    return Link(id=max((link.id for link in page.links), default=0) + 1, url=canonical, text="Load more",
+                same_site=True)  # fmt: skip
 
 
 def offer_dated_links(x: Exploration, page: Page) -> int:

@@ -25,18 +25,14 @@ from typing import Any
 
 from research_crawler.config.fetch_settings import FetchSettings
 from research_crawler.pages.html_tree import parse_html
+from research_crawler.pages.load_more_address import LOAD_MORE_WORDS
 
 __all__ = ["Expansion", "ExpansionBounds", "TypedSearch", "expand", "expansion_signal", "type_search"]
 
 logger = logging.getLogger(__name__)
 
 #: What a control that loads more of a list says: "Load more", "Load 20 more", "Show more results", "More articles".
-LOAD_MORE = re.compile(
-    r"^\W*(?:load\s+(?:\d+\s+)?more\b|(?:show|view|see|get|display)\s+(?:\d+\s+)?more\s+(?:results|items|articles"
-    r"|papers|entries|posts|records|publications|stories|preprints)\b|more\s+(?:results|articles|papers|entries|posts"
-    r"|records|publications|stories|preprints)\s*$|mehr\s+laden|charger\s+plus|cargar\s+m[áa]s)",
-    re.IGNORECASE,
-)
+LOAD_MORE = LOAD_MORE_WORDS
 #: A bare "Show more": a list loader only right after a list of entries (it also unfolds abstracts and author lists).
 SHOW_MORE = re.compile(r"^\W*(?:show|view|see)\s+more\W*$", re.IGNORECASE)
 _FRAMES = frozenset({"nav", "header", "footer", "aside"})

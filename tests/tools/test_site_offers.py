@@ -256,3 +256,39 @@ def test_a_year_facet_of_a_result_list_shown_whole_is_not_offered_but_of_a_paged
     paged = page.model_copy(update={"links": [*links, pager]})
     x = exploring("Find papers on solid-state battery electrolytes published in 2024")
     assert offer_dated_links(x, paged) == 2
+
+
+CHANNEL = f"{SITE}channel/seminars/7"
+CHANNEL_HTML = (
+    "<html><body><ul class='gallery'><li><a href='/media/a/1'>Wildfire smoke and asthma visits</a></li>"
+    "<li><a href='/media/b/2'>Smoke plumes seen from orbit</a></li></ul>"
+    "<button class='btn' data-url='/channel/media/7/page/2' onclick='portal.loadMore(this)'>Load More</button>"
+    "</body></html>"
+)
+
+
+def channel_page(reason: str = "") -> Page:
+    links = [
+        Link(id=1, url=f"{SITE}media/a/1", text="Wildfire smoke and asthma visits", same_site=True),
+        Link(id=2, url=f"{SITE}media/b/2", text="Smoke plumes seen from orbit", same_site=True),
+    ]
+    return Page(url=CHANNEL, final_url=CHANNEL, determination=Determination.OK, title="Seminars", links=links,
+                html=CHANNEL_HTML, reason=reason)  # fmt: skip
+
+
+def test_the_part_a_load_more_control_names_is_the_next_page_when_its_script_loaded_nothing() -> None:
+    x = exploring("Find papers on wildfire smoke")
+    stopped = "pressed its 'load more' control 1 time(s) in the browser: 12 → 12 links (the list stopped growing)"
+    assert offer_next_page(x, channel_page(stopped), new_items=2)
+    first = offered(x)[0]
+    assert first.url == f"{SITE}channel/media/7/page/2" and first.score == NEXT_PAGE_SCORE
+    assert first.anchor_text == "Load more — the next page of the listing “Seminars”"
+
+
+def test_the_part_a_load_more_control_names_is_not_offered_when_the_browser_loaded_it() -> None:
+    x = exploring("Find papers on wildfire smoke")
+    grown = "pressed its 'load more' control 2 time(s) in the browser: 12 → 36 links (the list is whole)"
+    assert not offer_next_page(x, channel_page(grown), new_items=2)
+    elsewhere = CHANNEL_HTML.replace("/channel/media/7/page/2", "https://cdn.example/channel/7/page/2")
+    page = channel_page().model_copy(update={"html": elsewhere})
+    assert not offer_next_page(x, page, new_items=2)  # another site's address is never offered
