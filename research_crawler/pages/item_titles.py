@@ -118,12 +118,23 @@ def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: 
         return False
     segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
     main = max(segments, key=lambda part: len(part.split()), default="")
-    if heading == main and words_of(tag.title) != main:
+    if heading in {main, *_without_site_part(page.title_element)} and words_of(tag.title) != heading:
         return True
     main_headings = [block for block in page.blocks if block.heading == 1 and not block.chrome]
     one = len(main_headings) == 1 and main_headings[0].index == index
     long_enough = len(heading.split()) >= 4 or len(heading) >= (16 if " " in heading else 8)  # 8: unspaced scripts
     return only_in_tab and one and long_enough
+
+
+def _without_site_part(title: str) -> set[str]:
+    """The words of a <title> without the site's name its first or last part gives, as sites write it ("BBC News -
+    Submarine escape: A WWII survival tale", "Post title | Site")."""
+    found: set[str] = set()
+    for separator in _SITE_SEPARATORS:
+        parts = title.split(separator)
+        if len(parts) > 1:
+            found |= {words_of(separator.join(parts[1:])), words_of(separator.join(parts[:-1]))}
+    return found - {""}
 
 
 def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
@@ -154,6 +165,7 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     segments = [segment for segment in segments if segment and not _generic(segment)]
     best: tuple[str, int, float] | None = None
     parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
+    headings: dict[str, tuple[str, int, float]] = {}
     for block in page.blocks:
         if block.chrome or not block.words or len(block.words) > 600:
             continue
@@ -172,6 +184,10 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if _in_title_element(words, in_title, segments):
             score += _IN_TITLE_ELEMENT
+            if f" {words} " not in f" {in_title} ":
+                # a block that begins with a part of the <title> and runs on (a teaser of the post in a list of
+                # posts): only the words the <title> says count toward its length
+                count = max((len(s.split()) for s in segments if f"{words} ".startswith(f"{s} ")), default=count)
         if byline_past(page, block.index, heading=bool(block.heading)):
             score += _FOLLOWED_BY_BYLINE
         # Item titles are longer than site names and section headings ("The STAR experiment", "School").
@@ -180,14 +196,51 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
             best = (text, block.index, score)
         if block.heading and words in segments and score >= min_score:
             parts.setdefault(words, (text, block.index, score))
+        if block.heading and score >= min_score:
+            headings.setdefault(words, (text, block.index, score))
     # the site's name and the item's title, each a heading and each a part of the <title> ("Internet-Law » Verstößt
     # der Ausschluss …"): the longer is the item's (a blog's name heads every page; its post's title is longer)
     # — unless the two are a title and its subtitle, the <title> joining them ("Vom Boden aus gedacht - Ann Cotten …")
+    if best is not None and (pair := _heading_pair(headings, in_title, words_of(best[0]))) is not None:
+        return pair
+    if best is not None and (whole := _whole_part_over_prefix(parts, segments, in_title, words_of(best[0]))):
+        return whole
     longest = max(parts.items(), key=lambda part: len(part[0].split()), default=None)
     if best is None or longest is None or len(parts) < 2 or words_of(best[0]) not in parts:
         return best
     longer = len(longest[0].split()) > len(words_of(best[0]).split())
     return longest[1] if longer and _with_subtitle(best[0], page) == best[0] else best
+
+
+def _whole_part_over_prefix(
+    parts: dict[str, tuple[str, int, float]], segments: list[str], in_title: str, best: str
+) -> tuple[str, int, float] | None:
+    """A heading that is a whole part of the <title>, where `best` only begins with a shorter part and runs on past
+    it (a blog's name and its motto, "The Huddle: The latest word on NFL news", under <title>Post - The Huddle:
+    Football News - Site</title>): the part said whole is the item's title. None where there is none."""
+    if f" {best} " in f" {in_title} ":
+        return None
+    begun = max((len(s.split()) for s in segments if f"{best} ".startswith(f"{s} ")), default=0)
+    longer = [part for words, part in parts.items() if len(words.split()) > max(begun, 2)]
+    return max(longer, key=lambda part: part[2], default=None)
+
+
+def _heading_pair(
+    headings: dict[str, tuple[str, int, float]], in_title: str, best: str
+) -> tuple[str, int, float] | None:
+    """Where the page's <title> is two of its headings joined, whatever the separator ("Find Time for the
+    Karussell" and "Twitter API and Me" under <title>Twitter API and Me « Find Time for the Karussell</title>,
+    "Factor: a practical stack language" and "Factor's bootstrap process explained" under a blog's "Blog: Post"),
+    and `best` is one of them: the heading further down the page — a site's name heads every page of it, the
+    item's title comes under it. None where the two are not so (or are a title and its subtitle, one right under
+    the other)."""
+    if best not in headings:
+        return None
+    for other, found in headings.items():
+        if other != best and in_title in (f"{best} {other}", f"{other} {best}"):
+            first, second = sorted((headings[best], found), key=lambda heading: heading[1])
+            return None if second[1] == first[1] + 1 else second
+    return None
 
 
 def byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:

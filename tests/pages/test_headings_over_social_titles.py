@@ -38,6 +38,14 @@ def test_the_heading_the_title_element_repeats_beats_a_social_title_shown_elsewh
     assert found.title == HEADLINE
 
 
+def test_the_heading_the_title_element_gives_after_the_sites_name_beats_a_social_title() -> None:
+    # "News - Headline: its second half": the <title>'s longest part is no heading, the <title> less the site's is
+    headline = "Harbour escape: A dissident's survival tale from the old port"
+    body = f"<h1>{headline}</h1><h6>By Jane Doe</h6>{TEXT}<ol><li><a href='/other'>{REWORDED}</a></li></ol>"
+    found = read_item_metadata(_page(f"News - {headline}", _og(REWORDED), body), url=URL)
+    assert found.title == headline
+
+
 def test_a_subtitle_given_as_the_social_title_gives_way_to_the_headline() -> None:
     body = f"<h1>{HEADLINE}</h1><h3>Seven years on</h3>{TEXT}"
     found = read_item_metadata(_page(f"{HEADLINE}: Seven years on | News", _og("Seven years on"), body), url=URL)

@@ -33,3 +33,36 @@ def test_a_title_and_its_subtitle_in_two_headings_stay_one_title() -> None:
     main, subtitle = title.split(" - ")
     body = f"<main><h1>{main}</h1><h2>{subtitle}</h2><p>By Jane Doe</p>{TEXT}</main>"
     assert read_item_metadata(_page(f"{title} | Sea Review", body), url=URL).title == title
+
+
+@pytest.mark.parametrize(
+    "title", [f"Sea Notes: a journal of the tides: {POST}", f"{POST} « Sea Notes: a journal of the tides"]
+)
+def test_a_title_that_is_the_sites_heading_and_the_posts_joined_is_the_posts(title: str) -> None:
+    # the two headings make the <title> whole, whatever joins them (": " inside the site's name, "«")
+    body = (
+        "<h1>Sea Notes: a journal of the tides</h1><p>Jane Doe's notebook, mostly about the sea.</p>"
+        f"<h2>Sunday, January 10, 2010</h2><h3>{POST}</h3>{TEXT}"
+    )
+    assert read_item_metadata(_page(title, body), url=URL).title == POST
+
+
+def test_a_heading_the_title_says_whole_beats_the_blogs_name_with_its_motto() -> None:
+    # "Post - Blog: its motto - Site": the blog's heading begins with a part of the <title> and runs on
+    body = (
+        "<h1>Sea Notes: the latest word on tides, currents and waves</h1><p>by Jane Doe</p>"
+        f"<p>Aug 18, 2010</p><h3>{POST}</h3>{TEXT}"
+    )
+    title = f"{POST} - Sea Notes: Tides News from the Coast - Example Times"
+    assert read_item_metadata(_page(title, body), url=URL).title == POST
+
+
+def test_the_title_a_block_begins_with_beats_a_teaser_that_runs_on() -> None:
+    # a list of the site's posts repeats the title with the start of the post after it: a longer block, no title
+    body = (
+        f"<p>17 Feb 2010 - 11 Comments</p><p>{POST}</p>{TEXT}"
+        f"<ul><li>{POST} - We study how the tides of an inner sea change across seasons and what drives them, "
+        "and what the moon has to do with it... - Sea Notes</li></ul>"
+    )
+    meta = read_item_metadata(_page(POST, body), url=URL)
+    assert (meta.title, meta.date) == (POST, "2010-02-17")
