@@ -148,10 +148,11 @@ def tag_date(raw: str) -> str:
     return found[0] if len(found) == 1 else normalised
 
 
-# a line that is nothing but a date with a two-digit year (and its time): "10.15.15", "3/09/15 8:00am"
+# a line that is nothing but a date with a two-digit year (and its time): "10.15.15", "3/09/15 8:00am",
+# "10/16/12 at 1:13 PM"
 _SHORT_YEAR_LINE = re.compile(
     r"^\s*(?P<a>\d{1,2})(?P<sep>[./])(?P<b>\d{1,2})(?P=sep)(?P<yy>\d\d)"
-    r"(?:,?\s+\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}T)?)?(?:\s+(?P=a)(?P=sep)(?P=b)(?P=sep)(?P=yy)\b.*)?\s*$",
+    r"(?:,?\s+(?:at\s+|@\s*)?\d{1,2}[:.]\d\d\s*(?:[ap]\.?m\.?)?(?:\s+[A-Z]{2,4}T)?)?(?:\s+(?P=a)(?P=sep)(?P=b)(?P=sep)(?P=yy)\b.*)?\s*$",
     re.I,
 )
 

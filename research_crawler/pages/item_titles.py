@@ -14,7 +14,7 @@ from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kin
 from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
-from research_crawler.pages.person_names import split_people
+from research_crawler.pages.person_names import begins_with_by, split_people
 
 __all__ = ["TITLE_SEPARATORS", "byline_past", "decide_title", "without_container", "without_trailing_date"]
 
@@ -128,13 +128,15 @@ def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: 
 
 def _without_site_part(title: str) -> set[str]:
     """The words of a <title> without the site's name its first or last part gives, as sites write it ("BBC News -
-    Submarine escape: A WWII survival tale", "Post title | Site")."""
+    Submarine escape: A WWII survival tale", "Post title | Site"): the part cut is shorter than the rest."""
     found: set[str] = set()
     for separator in _SITE_SEPARATORS:
         parts = title.split(separator)
-        if len(parts) > 1:
-            found |= {words_of(separator.join(parts[1:])), words_of(separator.join(parts[:-1]))}
-    return found - {""}
+        for kept, cut in ((parts[1:], parts[0]), (parts[:-1], parts[-1])):
+            kept_words = words_of(separator.join(kept))
+            if len(parts) > 1 and len(kept_words.split()) > len(words_of(cut).split()):
+                found.add(kept_words)  # the site's name is the shorter part
+    return found
 
 
 def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
@@ -182,7 +184,7 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
             continue  # a paragraph of sentences (a standfirst, an abstract) is running text, no title
         count = len(words.split())
         score = _HEADING_SCORE.get(block.heading, 0.0)
-        if _in_title_element(words, in_title, segments):
+        if _in_title_element(words, in_title, segments) or (block.heading and _shortened(words, segments)):
             score += _IN_TITLE_ELEMENT
             if f" {words} " not in f" {in_title} ":
                 # a block that begins with a part of the <title> and runs on (a teaser of the post in a list of
@@ -267,8 +269,8 @@ def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tup
         following = page.blocks[index + 1] if index + 1 < len(page.blocks) else None
         if following is None or len(following.text.split()) > 40:
             break
-        if split_people(following.text) or dated_people(following.text):
-            break  # the byline itself
+        if split_people(following.text) or dated_people(following.text) or begins_with_by(following.text):
+            break  # the byline itself ("By James Roe, The Daily Example": a name and its paper)
         words = len(following.text.split())
         if following.heading or following.chrome:
             # a subtitle set as a heading (the standfirst) and a bar of sharing buttons may come before the byline
@@ -288,6 +290,17 @@ def _past_citation_lines(page: VisiblePage, index: int, *, heading: bool) -> tup
             break
         index += 1
     return index, dated
+
+
+_SHORTENED_WORDS = 4
+
+
+def _shortened(words: str, segments: list[str]) -> bool:
+    """Whether a heading is the <title>'s headline shortened: four words or more, every one of them in one part of
+    the <title> ("Eagles' Michael Vick misses practice" under "Michael Vick of Philadelphia Eagles misses practice,
+    unlikely to play vs. Dallas Cowboys - Site")."""
+    own = words.split()
+    return len(own) >= _SHORTENED_WORDS and any(set(own) <= set(segment.split()) for segment in segments)
 
 
 def _in_title_element(words: str, in_title: str, segments: list[str]) -> bool:

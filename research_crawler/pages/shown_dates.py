@@ -46,6 +46,7 @@ _OFF = re.compile(r"\s*(?:[/(][^/()]{1,30}[/)]\s*)?(?:--|[-–—.:])(?:\s|$)")
 _HEADER_REACH = 25  # blocks after a title that may still be its article's header (tags, sharing buttons)
 _PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header has ended
 _TIME_WORDS = 2  # "8:00 am"
+_BUTTON_WORDS = 3  # "Share this page"
 _YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -257,27 +258,32 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         for anchor in anchors:
             # the article's header — title to running text — holds its dateline, however many tags come between
             reach = after if bare_years else max(after, _header_length(page, anchor))
-            for block in page.blocks[max(0, anchor - before) : anchor + reach + 1]:
-                near[block.index] = min(near.get(block.index, 1_000), abs(block.index - anchor))
+            # above it, a bar of sharing buttons may stand between the dateline and the title: counted as none
+            buttons = 0 if bare_years else _buttons_above(page, anchor)
+            for block in page.blocks[max(0, anchor - before - buttons) : anchor + reach + 1]:
+                distance = block.index - anchor if block.index > anchor else max(0, anchor - block.index - buttons)
+                near[block.index] = min(near.get(block.index, 1_000), distance)
         # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of;
         # as near above the title as below it, the one below is its byline's (above, a masthead shows today's)
         for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i < title_index, i)):
             block = page.blocks[index]
             # chrome's dates are the site's, unless right beside the title (a theme may set its dateline apart)
             beside = near[index] <= _BESIDE_TITLE and _dateline(block.text)
-            if (block.chrome and not page.blocks[title_index].chrome and not beside) or _NOT_PUBLICATION.search(
-                block.text
+            own = _publication_part(block.text)
+            if (block.chrome and not page.blocks[title_index].chrome and not beside) or (
+                own != block.text and not dates_in_text(own, bare_years=bare_years)
             ):
-                continue
-            if near[index] > after and not _date_part(block.text):
-                continue  # past the usual reach, in the header, only a line that is nothing but a date
+                continue  # the site's date, or no date before a label of another event ("Last updated on …")
+            if near[index] > after and not _date_part(block.text) and not _POSTED.search(own):
+                continue  # past the usual reach, in the header, only a line that is nothing but a date or says
+                # it is the day of publication ("Published on Tuesday, Mar. 09, 2010")
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
                 continue  # a year in a paragraph
-            if not _dateline(block.text):
+            if not _dateline(own):
                 continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
             if _another_fields_value(page, index):
                 continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
-            text = block.text
+            text = own
             if bare_years and index in anchors:
                 # a year in the title's own words is its subject ("… with Video in 2020"); one the heading adds
                 # to it dates it ("Title (1988)"), as a full date in a title does ("Report 14. - 20. Januar 2022")
@@ -295,6 +301,25 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         return coarse, "page_text"
     cited = _cited_year(page, title_index)
     return (cited, "page_text") if cited else None
+
+
+def _publication_part(text: str) -> str:
+    """A line up to its first label of another event than publication: such a label names the date after it, not
+    one before it ("2 December 2011 Last updated at 00:03 GMT", "Published on Mar. 09, 2010 Last updated on Mar.
+    22, 2010"); the whole line where it has none."""
+    other = _NOT_PUBLICATION.search(text)
+    return text[: other.start()] if other else text
+
+
+def _buttons_above(page: VisiblePage, anchor: int) -> int:
+    """How many blocks right above the title (block `anchor`) are sharing buttons and the like: lines of a few
+    words with no date ("Share this page", "Facebook", "Print")."""
+    count = 0
+    for block in reversed(page.blocks[:anchor]):
+        if len(block.text.split()) > _BUTTON_WORDS or dates_in_text(block.text, bare_years=True):
+            break
+        count += 1
+    return count
 
 
 def _header_length(page: VisiblePage, anchor: int) -> int:
