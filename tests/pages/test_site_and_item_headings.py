@@ -66,3 +66,24 @@ def test_the_title_a_block_begins_with_beats_a_teaser_that_runs_on() -> None:
     )
     meta = read_item_metadata(_page(POST, body), url=URL)
     assert (meta.title, meta.date) == (POST, "2010-02-17")
+
+
+def test_a_heading_that_shortens_the_titles_headline_beats_a_sidebar_heading_named_after_the_site() -> None:
+    headline = "Harbour master of the old port retires, leaving the quay to his deputy - Example Sports"
+    body = (
+        "<p>Updated: December 30, 2010, 10:05 PM ET</p><h1>Old harbour master retires</h1>"
+        f"{TEXT}<p>Copyright 2010 by The Example Press</p><h3>Example Sports Conversations</h3>"
+    )
+    meta = read_item_metadata(_page(headline, body), url=URL)
+    assert (meta.title, meta.date) == ("Old harbour master retires", "2010-12-30")
+
+
+def test_a_posts_byline_past_its_sharing_buttons_is_the_posts() -> None:
+    title = f"{POST} - Sea Notes: Tides News from the Coast - Example Times"
+    body = (
+        "<h1>Sea Notes: the latest word on tides, currents and waves</h1><p>by Jane Doe</p>"
+        f"<p>Aug 18, 2010</p><h3>{POST}</h3><p>02:11 PM</p><nav>Share</nav><p>Print</p>"
+        f"<p>By John Roe, Example Times</p><p>Comment</p>{TEXT}"
+    )
+    meta = read_item_metadata(_page(title, body), url=URL)
+    assert (meta.title, meta.authors) == (POST, ["John Roe"])
