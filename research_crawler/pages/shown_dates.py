@@ -17,7 +17,7 @@ from research_crawler.pages.item_dates import (
 )
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import VisiblePage
-from research_crawler.pages.person_names import begins_with_by
+from research_crawler.pages.person_names import begins_with_by, split_people
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -181,7 +181,8 @@ def _dateline(text: str) -> bool:
     besides = len(without_dates(text).replace("|", " ").split())
     if _opens_with_date(text) or (_POSTED.search(text) and besides <= _POSTED_LINE_WORDS):
         return True  # a sentence that says when the item was posted is its dateline ("This entry was posted …")
-    if _dated_byline(_FIRST_SENTENCE.split(text, maxsplit=1)[0]):
+    # (the first sentence ends at a full stop that ends no month's abbreviation: "By A Jul. 25, 2012 10:46 a.m.")
+    if _dated_byline(_FIRST_SENTENCE.split(without_dates(text, mark=" 2000-01-01 "), maxsplit=1)[0]):
         return True  # "By A | Friday June 7, 2013 @ 6:43pm", "Von A am 21/02/2021. Abgelegt unter …"
     sentence = text.rstrip().endswith((".", "!", "?")) and besides >= _SENTENCE_WORDS
     if sentence:
@@ -281,7 +282,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 continue  # a year in a paragraph
             if not _dateline(own):
                 continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
-            if _another_fields_value(page, index):
+            if _another_fields_value(page, index) or _under_a_link_to_another_item(page, index, anchors):
                 continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
             text = own
             if bare_years and index in anchors:
@@ -301,6 +302,25 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         return coarse, "page_text"
     cited = _cited_year(page, title_index)
     return (cited, "page_text") if cited else None
+
+
+_HEADLINE_WORDS = 4
+
+
+def _under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[int]) -> bool:
+    """Whether block `index` comes right under a link to another item — a headline of a box of related stories,
+    no name — so that its date is that item's ("Knight's future in balance after trading disaster" / "Thu, Aug 2
+    2012")."""
+    if index == 0 or index - 1 in anchors:
+        return False
+    above = page.blocks[index - 1]
+    text = above.text.strip()
+    return (
+        text in above.links
+        and len(text.split()) >= _HEADLINE_WORDS
+        and not begins_with_by(text)
+        and not split_people(text)
+    )
 
 
 def _publication_part(text: str) -> str:

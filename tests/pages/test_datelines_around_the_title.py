@@ -45,3 +45,17 @@ def test_the_published_day_before_a_last_update_on_the_same_line_late_in_the_hea
 
 def test_a_two_digit_year_with_its_time_at_an_hour() -> None:
     assert _date("<p>10/16/12 at 1:13 PM</p>", f"<p>By Jane Doe</p>{TEXT}") == "2012-10-16"
+
+
+def test_a_dated_byline_whose_month_is_abbreviated_with_a_full_stop() -> None:
+    byline = "<p>By Jane Doe Jul. 25, 2012 10:46 a.m. Harbours and Quays, Ships and Shipping, Town and Country Life</p>"
+    assert _date("", byline + TEXT) == "2012-07-25"
+
+
+def test_the_dates_of_related_stories_between_the_title_and_the_byline_are_theirs() -> None:
+    related = "<h3>Related News</h3>" + "".join(
+        f'<p><a href="/world/story-{n}">Another story about the harbour number {n}</a></p><p>Thu, Aug 2 2012</p>'
+        for n in range(1, 4)
+    )
+    byline = "<p>By Jane Doe and John Roe</p><p>Fri Aug 3, 2012 5:10am EDT</p>"
+    assert _date("", related + "<p>Credit: Example/Jo Roe</p>" + byline + TEXT) == "2012-08-03"
