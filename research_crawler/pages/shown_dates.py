@@ -47,6 +47,7 @@ _HEADER_REACH = 25  # blocks after a title that may still be its article's heade
 _PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header has ended
 _TIME_WORDS = 2  # "8:00 am"
 _BUTTON_WORDS = 3  # "Share this page"
+_BAR_BUTTONS = 3  # a bar of sharing buttons has several
 _YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -333,13 +334,13 @@ def _publication_part(text: str) -> str:
 
 def _buttons_above(page: VisiblePage, anchor: int) -> int:
     """How many blocks right above the title (block `anchor`) are sharing buttons and the like: lines of a few
-    words with no date ("Share this page", "Facebook", "Print")."""
+    words with no date ("Share this page", "Facebook", "Print"), three or more."""
     count = 0
     for block in reversed(page.blocks[:anchor]):
         if len(block.text.split()) > _BUTTON_WORDS or dates_in_text(block.text, bare_years=True):
             break
         count += 1
-    return count
+    return count if count >= _BAR_BUTTONS else 0  # one short line is a kicker or a section's name, no bar
 
 
 def _header_length(page: VisiblePage, anchor: int) -> int:
