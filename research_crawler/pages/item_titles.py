@@ -223,6 +223,8 @@ def _whole_part_over_prefix(
     if f" {best} " in f" {in_title} ":
         return None
     begun = max((len(s.split()) for s in segments if f"{best} ".startswith(f"{s} ")), default=0)
+    if not begun:
+        return None  # `best` begins with no part of the <title>
     longer = [part for words, part in parts.items() if len(words.split()) > max(begun, 2)]
     return max(longer, key=lambda part: part[2], default=None)
 
