@@ -309,15 +309,25 @@ _HEADLINE_WORDS = 4
 
 
 def _under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[int]) -> bool:
-    """Whether block `index` comes right under a link to another item — a headline of a box of related stories,
-    no name — so that its date is that item's ("Knight's future in balance after trading disaster" / "Thu, Aug 2
-    2012")."""
-    if index == 0 or index - 1 in anchors:
+    """Whether block `index` comes right under a link to another item in a list of them — a box of related
+    stories, each a headline linked and its date ("Knight's future in balance after trading disaster" / "Thu, Aug 2
+    2012" / the next headline) — so that its date is that item's, not the page's."""
+    if index < 1 or index - 1 in anchors:
         return False
-    above = page.blocks[index - 1]
-    text = above.text.strip()
+    return _headline_link(page, index - 1) and (
+        _headline_link(page, index + 1) or (index >= 3 and _headline_link(page, index - 3))
+    )
+
+
+def _headline_link(page: VisiblePage, index: int) -> bool:
+    """Whether block `index` is nothing but a link naming another item outside the chrome: a headline, no name."""
+    if index >= len(page.blocks):
+        return False
+    block = page.blocks[index]
+    text = block.text.strip()
     return (
-        text in above.links
+        text in block.links
+        and not block.chrome  # (the site's "Next post" link in its chrome, over the item's own dateline)
         and len(text.split()) >= _HEADLINE_WORDS
         and not begins_with_by(text)
         and not split_people(text)
@@ -334,13 +344,14 @@ def _publication_part(text: str) -> str:
 
 def _buttons_above(page: VisiblePage, anchor: int) -> int:
     """How many blocks right above the title (block `anchor`) are sharing buttons and the like: lines of a few
-    words with no date ("Share this page", "Facebook", "Print"), three or more."""
-    count = 0
+    words with no date ("Share this page", "Facebook", "Print"), three or more under a heading of their own."""
+    count, titled = 0, False
     for block in reversed(page.blocks[:anchor]):
         if len(block.text.split()) > _BUTTON_WORDS or dates_in_text(block.text, bare_years=True):
             break
-        count += 1
-    return count if count >= _BAR_BUTTONS else 0  # one short line is a kicker or a section's name, no bar
+        count, titled = count + 1, titled or bool(block.heading)
+    # a bar under its own heading ("Share this page"): one short line is a kicker, a run of them may be a menu
+    return count if count >= _BAR_BUTTONS and titled else 0
 
 
 def _header_length(page: VisiblePage, anchor: int) -> int:
