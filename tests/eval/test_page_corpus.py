@@ -140,12 +140,14 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # its tags' title, so its dateline is not found; an update's date a reader takes over the tags').
     "academic": (72 / 74, 1.0, 1.0, 71 / 74),
     "heldout14": (1.0, 48 / 49, 48 / 49, 47 / 49),
-    # heldout15 (development material since its first run) misses twelve writers: three a title misread hides (an
-    # older headline in the tags, a comments box's heading), a Blogger post signed "Posted by @handle" in its footer,
-    # a byline link hidden from screen readers, a recipe under other recipes' "By" lines, a wire credit "Source PA
-    # News", a blog's host over its post's byline, two sites' own names credited (one after "By") and two pages
-    # whose labels say no byline (a blog footer's owner, a navigation heading)
-    "heldout15": (84 / 94, 82 / 94, 87 / 94, 85 / 94),
+    # heldout15 (development material since its first run) misses two titles (a programme note whose headline is an
+    # h3 under navigation h1s, a sports page whose story h1 sits below a sidebar of h1s and whose <title> is an older
+    # headline), three years (a page that shows no year where JSON-LD gives one, a Japanese story dated only in
+    # brackets after its text, an essay whose heading is an image over "October 2010") and twelve writers: a Blogger
+    # post signed "Posted by @handle" in its footer, a byline link hidden from screen readers, a recipe under other
+    # recipes' "By" lines, a wire credit "Source PA News", two sites' own names credited (one after "By"), two pages
+    # whose labels say no byline (a blog footer's owner, a navigation heading) and others a title misread hides
+    "heldout15": (92 / 94, 82 / 94, 87 / 94, 91 / 94),
 }
 
 
