@@ -99,7 +99,7 @@ class LiveView:
                 grid.add_row("Site", f"{site}" + (f"  [dim]({place[0]} of {place[1]})[/]" if place else ""))
             grid.add_row("Reading", escape(p.page or "—"))
             if not p.parallel:
-                grid.add_row("Subpages", f"{p.subpages_used} / {p.subpage_limit}")
+                grid.add_row("Subpages", f"{p.subpages_used} / {p.limit_of(p.current_site)}")
             pending = f"{p.links_pending} pending, " if p.links_pending is not None else ""
             grid.add_row("Links", f"{pending}{p.links_queued} queued in all")
             grid.add_row("Items", f"{p.items} collected")

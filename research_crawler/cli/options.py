@@ -48,7 +48,9 @@ ModelOption = Annotated[
     typer.Option("--model", "-m", help="Model for every agent, or 'simulated' (an offline test double, not an LLM)."),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
-MaxSubpagesOption = Annotated[int | None, typer.Option("--max-subpages", min=1, help="Pages read per site.")]
+MaxSubpagesOption = Annotated[
+    int | None, typer.Option("--max-subpages", min=1, help="Pages read per site before it earns more by yielding.")
+]
 OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="Run directory (default: a new one in runs_dir).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print report.json instead of the rendered report.")]
 # The run options every command that runs the agents takes (ask, chat, batch, resume, eval, serve):

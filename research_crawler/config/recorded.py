@@ -88,6 +88,8 @@ def record_settings(settings: Settings) -> dict[str, Any]:
 #: whole section). Anything not named here comes from the user's settings, whatever run.json says.
 RESTORED_FROM_RUN: tuple[str, ...] = (
     "explore.max_subpages",
+    "explore.max_subpages_earned",
+    "explore.subpages_step",
     "explore.max_sites",
     "explore.top_k_urls",
     "explore.item_kind",
@@ -125,7 +127,12 @@ RESTORED_FROM_RUN: tuple[str, ...] = (
 #: when yours is larger) is restored, as any run asked with the flags (`--max-subpages 20`) resumes as it was asked; a
 #: larger one is not taken — a copied run.json never sets off a crawl of thousands of pages — and the note says how to
 #: ask for it yourself.
-RESTORED_UP_TO: dict[str, int] = {"explore.max_subpages": 50, "explore.max_sites": 20, "explore.parallel_sites": 8}
+RESTORED_UP_TO: dict[str, int] = {
+    "explore.max_subpages": 50,
+    "explore.max_subpages_earned": 50,
+    "explore.max_sites": 20,
+    "explore.parallel_sites": 8,
+}
 
 #: Limits a run directory may only tighten: the run keeps its own value when it is stricter than yours (a smaller
 #: budget, a longer delay between requests to a host). None means "no limit".

@@ -90,7 +90,21 @@ class SettingsSection(BaseModel):
 class ExploreSettings(SettingsSection):
     """How one site is explored."""
 
-    max_subpages: int = Field(5, ge=1, description="Pages scraped per site (the paper's limit).")
+    max_subpages: int = Field(
+        5, ge=1, description="Pages scraped per site (the paper's limit): every site's base, before it earns more."
+    )
+    max_subpages_earned: int = Field(
+        14,
+        ge=1,
+        description="The most pages a site may read once it earns more than max_subpages by yielding: each time "
+        "its pages are spent, a site whose last subpages_step pages gave relevant items (or whose last page queued the "
+        "next page of a listing, on a site that gave items) earns subpages_step more, up to this "
+        "(tools/site_budget.py; the trace's `budget` events say when and why). At or below max_subpages: the paper's "
+        "fixed budget.",
+    )
+    subpages_step: int = Field(
+        3, ge=1, description="Pages a yielding site earns at a time, and how many of its last pages are judged."
+    )
     max_sites: int = Field(3, ge=1, description="Sites the Web Selector may choose for one query.")
     site_pool_file: Path | None = Field(
         None, description="A sites.toml of your own for the Web Selector's pool (default: the packaged pool)."

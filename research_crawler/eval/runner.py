@@ -252,6 +252,7 @@ def _experiment_metadata(
         "judge_model": judge.model,
         "simulated_judge": judge.simulated,
         "max_subpages": settings.explore.max_subpages,
+        "max_subpages_earned": settings.explore.max_subpages_earned,
         "reranker": settings.rerank.kind,
         "replay": replay is not None,
     }

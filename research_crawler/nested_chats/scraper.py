@@ -40,6 +40,7 @@ from research_crawler.tools.broader_search import offer_broader_search
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_budget import PageYield
 from research_crawler.tools.site_offers import offer_dated_links, offer_feeds, offer_next_page, offer_sitemaps
 from research_crawler.tools.site_search import forbidden_by_robots, found_nothing, usable_mechanisms
 from research_crawler.web.url_guard import without_a_sites_allow_hint
@@ -109,6 +110,7 @@ class ScraperChat:
             elif x.note_wall(x.site.url, page) >= _WALLS_TO_LEAVE:  # its pages need a sign-in: a person leaves
                 failure = f"{page.reason}, on {x.note_wall(x.site.url, page)} of its pages; the site is left"
             x.end_scrape(target.url, site_failure=failure)
+            x.note_page_yield(PageYield(relevant_items=0))
             free = ""
             if page.determination is Determination.NOT_FOUND and self._empty_page_was_free(target.url):
                 free = " It cost no subpage."
@@ -128,6 +130,7 @@ class ScraperChat:
         )
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
+        self.collector_tools.touched = set()
         unchanged = UnchangedPages(x, self.crawler_tools, self.collector_tools)
         try:
             report = unchanged.replay(page)  # a page unchanged since it was read for this request: no model call
@@ -142,8 +145,13 @@ class ScraperChat:
         broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
         x.stuck.record_scrape(new_links=new_links + next_page + dated + broader, new_items=new_items)
         x.end_scrape(target.url)
+        with x.lock:
+            relevant = x.items_counting(self.collector_tools.touched)
+        grant = x.note_page_yield(PageYield(relevant_items=relevant, leads=bool(next_page or dated)))
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
+        if grant is not None:
+            facts.append(grant.sentence(x.findings.budget.ceiling(x.settings.explore)))
         if search_form:  # said once per site: the Planner keeps every page report
             facts.append(search_form)
         if next_page:
@@ -248,7 +256,7 @@ class ScraperChat:
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration
-        if x.subpages_left == 0 and not x.settings.run.links_on_last_page:
+        if x.last_subpage and not x.settings.run.links_on_last_page:
             x.trace.emit("skip", step="crawler", url=page.final_url, reason="the site's last subpage")
             return
         content = self._crawler_view(page)

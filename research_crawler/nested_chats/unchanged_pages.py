@@ -50,7 +50,7 @@ class UnchangedPages:
 
     def _links_wanted(self) -> bool:
         x = self.exploration
-        return x.subpages_left > 0 or x.settings.run.links_on_last_page
+        return not x.last_subpage or x.settings.run.links_on_last_page
 
     def replay(self, page: Page) -> str | None:
         """For a page unchanged since it was read for this request: its links and items stored again through the

@@ -30,6 +30,8 @@ class RunProgress:
     """The sites are explored at once (each event of a site's exploration names its site)."""
     page: str | None = None
     subpages: dict[str, int] = field(default_factory=dict)
+    limits: dict[str, int] = field(default_factory=dict)
+    """The pages a site may read now, where it earned more than `subpage_limit` by yielding."""
     links_queued: int = 0
     links_pending: int | None = None
     items_by_site: dict[str, int] = field(default_factory=dict)
@@ -73,11 +75,15 @@ class RunProgress:
     @property
     def sites_text(self) -> str:
         """Each site with the subpages used of its limit, e.g. 'a.org 2/5 · b.org 1/5' (sites explored at once)."""
-        return " · ".join(f"{site} {self.subpages.get(site, 0)}/{self.subpage_limit}" for site in self.sites)
+        return " · ".join(f"{site} {self.subpages.get(site, 0)}/{self.limit_of(site)}" for site in self.sites)
 
     @property
     def subpages_used(self) -> int:
         return self.subpages.get(self.current_site or "", 0)
+
+    def limit_of(self, site: str | None) -> int:
+        """The pages `site` may read now: its base, or what it earned by yielding."""
+        return self.limits.get(site or "", self.subpage_limit)
 
     @property
     def elapsed_s(self) -> float:
@@ -122,6 +128,12 @@ class RunProgress:
         if source == "rules":  # run.read_request = "rules"
             by_rules = " — read by rules"
         return f"Read as: {summary}{again}{by_rules}"
+
+    def _on_budget(self, event: dict[str, Any]) -> str:
+        """A site earned more pages by yielding: its limit, and why."""
+        site = str(self._site_of(event) or "")
+        self.limits[site] = int(event.get("limit", self.subpage_limit))
+        return f"{site} earned {event.get('earned')} more page(s), {self.limits[site]} in all: {event.get('reason')}"
 
     def _on_sites(self, event: dict[str, Any]) -> str:
         self.sites = [str(url) for url in event.get("chosen", [])]

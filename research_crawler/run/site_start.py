@@ -15,10 +15,15 @@ def announce_site(x: Exploration, trace: Trace) -> str:
     site = x.search.current_site
     if site is None:
         return f'Request: "{x.search.query}"'
-    intro = (
-        f"Now exploring {site.name} ({site.url}), at most {x.settings.explore.max_subpages} subpages. "
-        f'Request: "{x.search.query}".'
+    explore = x.settings.explore
+    ceiling = x.findings.budget.ceiling(explore)
+    earned = (
+        f" (up to {ceiling} while its pages keep giving relevant {explore.item_kind}s)"
+        if ceiling > explore.max_subpages
+        else ""
     )
+    intro = f"Now exploring {site.name} ({site.url}), at most {explore.max_subpages} subpages{earned}. "
+    intro += f'Request: "{x.search.query}".'
     if x.search.request is not None:  # the contract, and the words for a search box (the topic, nothing else)
         intro += f'\nRead as: {x.request_summary()}. Search words: "{x.search.request.search_words}".'
         if x.search.request.has_dates():

@@ -19,6 +19,8 @@ class CollectorTools:
         self._x = exploration
         self.new_items = 0
         self.stored_titles: list[str] = []
+        #: The URLs of the items stored or confirmed on the current page (what the page gave: `tools/site_budget.py`).
+        self.touched: set[str] = set()
         #: The items stored from the current page, as given (what an unchanged page's next visit does again).
         self.collected: list[ItemCandidate] = []
 
@@ -46,6 +48,7 @@ class CollectorTools:
             self.new_items += len(result.added)
             self.collected.extend(items)
             added = set(result.added) | set(result.updated)
+            self.touched |= added
             self.stored_titles += [item.title for item in x.web.items() if item.url in added]
             x.save()
             new_titles = [x.web.collected[url].title for url in result.added if url in x.web.collected]

@@ -25,6 +25,7 @@ from research_crawler.pages.html_forms import FormSubmission
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import SearchMechanism
 from research_crawler.tools.hints import HintState
+from research_crawler.tools.site_budget import BudgetGrant, PageYield, SiteBudget
 from research_crawler.tools.stuck import StuckDetector
 
 __all__ = ["EventSink", "Exploration", "Flow", "PageAccess", "PageFetch", "PageMemory", "ScrapeTarget", "SiteFindings"]
@@ -114,6 +115,8 @@ class SiteFindings:
     """The pages of a site that answered with a sign-in or a paywall (never passed), each once."""
     searched: set[str] = field(default_factory=set)
     """The sites whose own search the Planner has used."""
+    budget: SiteBudget = field(default_factory=SiteBudget)
+    """The pages each site may read: its base, and those it earned by yielding (`tools/site_budget.py`)."""
 
     def can_search(self, site_url: str) -> bool:
         """Whether the site has a search to use: a usable form, or an OpenSearch description not read yet (a form its
@@ -165,11 +168,36 @@ class Exploration:
         return self.web_contexts[self.site.url]
 
     @property
-    def subpages_left(self) -> int:
+    def subpages_used(self) -> int:
+        """The current site's pages counted against its budget in this query."""
         if self.search.current_site is None:
             return 0
-        used = self.web.pages_counted - self.findings.subpage_offsets.get(self.site.url, 0)
-        return max(0, self.settings.explore.max_subpages - used)
+        return self.web.pages_counted - self.findings.subpage_offsets.get(self.site.url, 0)
+
+    @property
+    def subpages_left(self) -> int:
+        """The current site's pages left now (it may earn more by yielding: `note_page_yield`)."""
+        if self.search.current_site is None:
+            return 0
+        return max(0, self.findings.budget.limit(self.site.url, self.settings.explore) - self.subpages_used)
+
+    @property
+    def last_subpage(self) -> bool:
+        """No page is left on the current site and it cannot earn more from what it has given so far."""
+        if self.subpages_left > 0:
+            return False
+        return self.search.current_site is None or not self.findings.budget.may_grow(
+            self.site.url, self.settings.explore
+        )
+
+    def note_page_yield(self, page: PageYield) -> BudgetGrant | None:
+        """Record what the page just read gave; the pages the site earned by it (in the trace too), if any."""
+        with self.lock:
+            site = self.site.url
+            grant = self.findings.budget.note_page(site, self.subpages_used, page, self.settings.explore)
+        if grant is not None:
+            self.trace.emit("budget", site=site, earned=grant.earned, limit=grant.limit, reason=grant.reason)
+        return grant
 
     def request_summary(self, *, today: date | None = None) -> str:
         """The request's contract in one line ("5 papers on … · 2025 only · newest first"), "" before it is read."""
@@ -207,10 +235,16 @@ class Exploration:
         request = self.search.request
         if request is None or not request.has_dates():
             return self.web.item_count
+        return self.items_counting({item.url for item in self.web.items()})
+
+    def items_counting(self, urls: set[str]) -> int:
+        """How many of the current site's items at `urls` count toward `items_wanted` (as `items_counted`)."""
+        items = [item for item in self.web.items() if item.url in urls]
+        request = self.search.request
+        if request is None or not request.has_dates():
+            return len(items)
         today, recent_days = date.today(), self.settings.report.recent_days
-        return sum(
-            request.date_fit(item.date, today=today, recent_days=recent_days) != "outside" for item in self.web.items()
-        )
+        return sum(request.date_fit(item.date, today=today, recent_days=recent_days) != "outside" for item in items)
 
     def hint_state(self) -> HintState:
         site = self.search.current_site

@@ -73,10 +73,12 @@ def test_a_query_runs_to_a_report_along_the_papers_flow(
 
 def test_limits_are_honoured_exactly(settings: Settings, testbed: Testbed, testbed_server: TestbedServer) -> None:
     settings.explore.max_subpages = 2
+    settings.explore.max_subpages_earned = 3  # a site that yields may earn one page (subpages_step), no more
+    settings.explore.subpages_step = 1
     query = testbed.queries_for("journal-like")[0]
     report = run_query(settings, testbed_server, "journal-like", query.text)
     state = RunStore(Path(report.run_dir or "")).load()
-    assert all(web.visited_count <= 2 for web in state.web_contexts.values())
+    assert all(web.visited_count <= 3 for web in state.web_contexts.values())
 
     settings.explore.max_subpages = 5
     settings.run.max_model_calls = 7

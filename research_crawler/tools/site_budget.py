@@ -1,0 +1,100 @@
+"""A site's page budget that follows what the site yields, as a careful person spends their time.
+
+A site starts with `explore.max_subpages` pages (the paper's five). Each time they are spent, the site earns
+`explore.subpages_step` more — up to `explore.max_subpages_earned` in all — when its last pages still gave relevant
+items (stored or confirmed on them, of the request's dates when it has some), or when its last page queued the next
+page of a listing (or links to the dates asked for) on a site that has given relevant items already. A site that
+gives nothing stays at its base, and the stuck detector may leave it sooner. A ceiling at or below the base is the
+paper's fixed budget, exactly.
+
+The ledgers live beside the run's other findings (one per site URL, shared by the sites explored at once); the
+callers hold the exploration's lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from research_crawler.config.sections import ExploreSettings
+
+__all__ = ["BudgetGrant", "PageYield", "SiteBudget"]
+
+
+@dataclass(frozen=True)
+class PageYield:
+    """What one page read on a site gave toward the request."""
+
+    relevant_items: int
+    """Items the Collector stored or confirmed on it that count toward the request."""
+    leads: bool = False
+    """It queued the next page of a listing, or links naming the dates asked for."""
+
+
+@dataclass(frozen=True)
+class BudgetGrant:
+    """Pages a site earned: `earned` more, `limit` in all, and why (for the trace and the Planner)."""
+
+    earned: int
+    limit: int
+    reason: str
+
+    def sentence(self, ceiling: int) -> str:
+        """The grant as the page report says it."""
+        return f"this site earned {self.earned} more subpage(s), {self.limit} in all (at most {ceiling}): {self.reason}"
+
+
+@dataclass
+class _Ledger:
+    extra: int = 0
+    pages: list[PageYield] = field(default_factory=list)
+
+
+@dataclass
+class SiteBudget:
+    """The pages each site may read: its base, and what it has earned since."""
+
+    ledgers: dict[str, _Ledger] = field(default_factory=dict)
+
+    @staticmethod
+    def ceiling(explore: ExploreSettings) -> int:
+        """The most pages a site may reach; the base when the budget is fixed."""
+        return max(explore.max_subpages, explore.max_subpages_earned)
+
+    def limit(self, site_url: str, explore: ExploreSettings) -> int:
+        """The pages the site at `site_url` may read now."""
+        ledger = self.ledgers.get(site_url)
+        return explore.max_subpages + (ledger.extra if ledger else 0)
+
+    def may_grow(self, site_url: str, explore: ExploreSettings) -> bool:
+        """Whether the site may still earn pages from what it has given so far (its page being read not counted): a
+        last page then still has its links scored, as they may be opened after all."""
+        if self.limit(site_url, explore) >= self.ceiling(explore):
+            return False
+        return self._why(self.ledgers.get(site_url, _Ledger()), explore) is not None
+
+    def note_page(self, site_url: str, used: int, page: PageYield, explore: ExploreSettings) -> BudgetGrant | None:
+        """Record what a page of the site gave, `used` of its pages now counted; the pages it earns once its budget is
+        spent (None when it earns none)."""
+        ledger = self.ledgers.setdefault(site_url, _Ledger())
+        ledger.pages.append(page)
+        limit, ceiling = self.limit(site_url, explore), self.ceiling(explore)
+        if used < limit or limit >= ceiling:
+            return None
+        reason = self._why(ledger, explore)
+        if reason is None:
+            return None
+        earned = min(explore.subpages_step, ceiling - limit)
+        ledger.extra += earned
+        return BudgetGrant(earned=earned, limit=limit + earned, reason=reason)
+
+    @staticmethod
+    def _why(ledger: _Ledger, explore: ExploreSettings) -> str | None:
+        """Why the site deserves more pages, from its last `subpages_step` pages; None when it does not."""
+        recent = ledger.pages[-explore.subpages_step :]
+        items = sum(page.relevant_items for page in recent)
+        if items:
+            return f"{items} relevant item(s) stored or confirmed on its last {len(recent)} page(s)"
+        given = any(page.relevant_items for page in ledger.pages)
+        if given and recent and recent[-1].leads:
+            return "its last page queued the next page of a listing (or the dates asked for) on a site that gave items"
+        return None

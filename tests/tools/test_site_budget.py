@@ -1,0 +1,76 @@
+"""A site's page budget follows what it yields: a yielding site earns pages in steps up to the ceiling, a site that
+yields nothing stays at its base, and a ceiling at the base is the paper's fixed budget."""
+
+from __future__ import annotations
+
+from research_crawler.config.sections import ExploreSettings
+from research_crawler.tools.site_budget import PageYield, SiteBudget
+
+SITE = "https://example.org/"
+
+
+def _read(budget: SiteBudget, explore: ExploreSettings, pages: list[PageYield]) -> int:
+    """Read `pages` one after another while the site has pages left; how many were read."""
+    used = 0
+    for page in pages:
+        if used >= budget.limit(SITE, explore):
+            break
+        used += 1
+        budget.note_page(SITE, used, page, explore)
+    return used
+
+
+def test_a_site_that_keeps_yielding_earns_pages_in_steps_up_to_the_ceiling() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=12, subpages_step=3)
+    budget = SiteBudget()
+    assert _read(budget, explore, [PageYield(relevant_items=1)] * 30) == 12
+    assert budget.limit(SITE, explore) == 12
+    assert not budget.may_grow(SITE, explore)
+
+
+def test_each_grant_is_said_when_the_pages_are_spent_and_why() -> None:
+    explore = ExploreSettings(max_subpages=2, max_subpages_earned=10, subpages_step=3)
+    budget = SiteBudget()
+    assert budget.note_page(SITE, 1, PageYield(relevant_items=4), explore) is None  # a page is still left
+    grant = budget.note_page(SITE, 2, PageYield(relevant_items=0), explore)
+    assert grant is not None and (grant.earned, grant.limit) == (3, 5)
+    assert "4 relevant item(s)" in grant.reason and "earned 3 more subpage(s), 5 in all (at most 10)" in grant.sentence(
+        10
+    )
+
+
+def test_a_site_that_yields_nothing_stays_at_its_base() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    assert _read(budget, explore, [PageYield(relevant_items=0, leads=True)] * 30) == 5
+    assert budget.limit(SITE, explore) == 5 and not budget.may_grow(SITE, explore)
+
+
+def test_a_site_whose_yield_dries_up_stops_earning() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    pages = [PageYield(relevant_items=n) for n in (0, 0, 0, 0, 2, 0, 0, 0, 0, 0)]
+    assert _read(budget, explore, pages) == 8  # one step for the fifth page's items; the next three gave none
+
+
+def test_a_listing_that_goes_on_earns_pages_on_a_site_that_gave_items() -> None:
+    explore = ExploreSettings(max_subpages=4, max_subpages_earned=14, subpages_step=2)
+    budget = SiteBudget()
+    pages = [PageYield(relevant_items=n, leads=lead) for n, lead in ((3, False), (0, False), (0, False), (0, True))]
+    assert _read(budget, explore, [*pages, *[PageYield(relevant_items=0)] * 10]) == 6
+
+
+def test_a_ceiling_at_the_base_is_the_fixed_budget() -> None:
+    for ceiling in (5, 3, 1):
+        explore = ExploreSettings(max_subpages=5, max_subpages_earned=ceiling, subpages_step=3)
+        budget = SiteBudget()
+        assert _read(budget, explore, [PageYield(relevant_items=5, leads=True)] * 30) == 5
+        assert not budget.may_grow(SITE, explore)
+
+
+def test_sites_earn_pages_each_for_itself() -> None:
+    explore = ExploreSettings(max_subpages=1, max_subpages_earned=5, subpages_step=2)
+    budget = SiteBudget()
+    budget.note_page(SITE, 1, PageYield(relevant_items=2), explore)
+    budget.note_page("https://other.example/", 1, PageYield(relevant_items=0), explore)
+    assert budget.limit(SITE, explore) == 3 and budget.limit("https://other.example/", explore) == 1
