@@ -32,6 +32,7 @@ DIET = {
     "page_view.crawler_top_links",
     "report.summary_chars",
     "explore.parallel_sites",
+    "explore.max_subpages_earned",
 }
 
 
@@ -54,6 +55,7 @@ def test_presets_ship_and_default_is_the_built_in_configuration() -> None:
     assert paper.page_view.crawler_view == "markdown" and paper.page_view.collector_view == "markdown"
     assert paper.run.planner_history == "full" and not paper.page_view.hide_seen_links
     assert paper.explore.parallel_sites == 1 and paper.explore.max_subpages == 5
+    assert paper.explore.max_subpages_earned == 5  # the paper's budget is fixed: a site earns no more pages
 
 
 @pytest.mark.parametrize("name", ["paper", "default"])

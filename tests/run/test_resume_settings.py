@@ -27,6 +27,7 @@ def stopped_run(tmp_path: Path, testbed: Testbed, server: TestbedServer) -> tupl
     settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = "bm25"
     settings.explore.max_subpages = 3
+    settings.explore.max_subpages_earned = 3  # a fixed budget: the resumed run must keep it too
     crawler = ResearchCrawler(settings, backend="simulated")
 
     def stop_after_first_page(event: dict[str, Any]) -> None:
@@ -45,6 +46,7 @@ def test_resume_continues_with_the_recorded_settings(
     run_dir, _ = stopped_run(tmp_path, testbed, testbed_server)
     recorded = json.loads((run_dir / "run.json").read_text())["settings"]
     assert recorded["rerank"]["kind"] == "bm25" and recorded["explore"]["max_subpages"] == 3
+    assert recorded["explore"]["max_subpages_earned"] == 3
     fresh = Settings(runs_dir=tmp_path / "runs")  # bge (whose weights are not on this machine) and 5 subpages
     fresh.fetch.allowed_hosts = testbed_server.allowed_hosts()  # the user's own guard, never the run's
     fresh.fetch.per_host_delay_s = 0.0
