@@ -26,6 +26,7 @@ def _settings(server: TestbedServer, tmp_path: Path) -> Settings:
     settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = "bm25"
     settings.explore.max_subpages = 2
+    settings.explore.max_subpages_earned = 2  # a fixed budget, so that a yielding site leaves pages out as planned
     return settings
 
 
