@@ -27,6 +27,7 @@ from research_crawler.eval.testbed import fresh_heldout10 as fresh10
 from research_crawler.eval.testbed import fresh_heldout11 as fresh11
 from research_crawler.eval.testbed import fresh_heldout12 as fresh12
 from research_crawler.eval.testbed import fresh_heldout13 as fresh13
+from research_crawler.eval.testbed import fresh_heldout14 as fresh14
 from research_crawler.eval.testbed.models import SiteSpec
 
 __all__ = ["FRESH_BATCHES", "FreshBatch", "fresh_site_names"]
@@ -86,6 +87,7 @@ FRESH_BATCHES: tuple[FreshBatch, ...] = (
     _batch(11, fresh11),
     _batch(12, fresh12),
     _batch(13, fresh13),
+    _batch(14, fresh14),
 )
 
 

@@ -43,6 +43,9 @@ from research_crawler.eval.testbed.fresh_heldout12_theses import Fresh12ThesesSi
 from research_crawler.eval.testbed.fresh_heldout13_collections import Fresh13CollectionsSite
 from research_crawler.eval.testbed.fresh_heldout13_lectures import Fresh13LecturesSite
 from research_crawler.eval.testbed.fresh_heldout13_readinglists import Fresh13ReadingListsSite
+from research_crawler.eval.testbed.fresh_heldout14_cris import Fresh14CrisSite
+from research_crawler.eval.testbed.fresh_heldout14_forum import Fresh14ForumSite
+from research_crawler.eval.testbed.fresh_heldout14_wikibase import Fresh14WikibaseSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -106,6 +109,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh13-collections": Fresh13CollectionsSite,
     "fresh13-readinglists": Fresh13ReadingListsSite,
     "fresh13-lectures": Fresh13LecturesSite,
+    "fresh14-cris": Fresh14CrisSite,
+    "fresh14-forum": Fresh14ForumSite,
+    "fresh14-wikibase": Fresh14WikibaseSite,
 }
 
 

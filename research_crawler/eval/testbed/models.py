@@ -68,6 +68,9 @@ Layout = Literal[
     "fresh13-collections",
     "fresh13-readinglists",
     "fresh13-lectures",
+    "fresh14-cris",
+    "fresh14-forum",
+    "fresh14-wikibase",
 ]
 
 
