@@ -5,7 +5,8 @@ A site starts with `explore.max_subpages` pages (the paper's five). Each time th
 items (stored or confirmed on them, of the request's dates when it has some), or when its last page queued the next
 page of a listing (or links to the dates asked for) on a site that has given relevant items already. A site that
 gives nothing stays at its base, and the stuck detector may leave it sooner. A ceiling at or below the base is the
-paper's fixed budget, exactly.
+paper's fixed budget, exactly; so is a base below the paper's five under the default ceiling, which a user sets
+to keep a run small.
 
 The ledgers live beside the run's other findings (one per site URL, shared by the sites explored at once); the
 callers hold the exploration's lock.
@@ -17,7 +18,11 @@ from dataclasses import dataclass, field
 
 from research_crawler.config.sections import ExploreSettings
 
-__all__ = ["BudgetGrant", "PageYield", "SiteBudget"]
+__all__ = ["PAPER_SUBPAGES", "BudgetGrant", "PageYield", "SiteBudget"]
+
+#: The paper's per-site page limit: a smaller `explore.max_subpages` under the default ceiling is a fixed cap.
+PAPER_SUBPAGES = 5
+_DEFAULT_CEILING = ExploreSettings.model_fields["max_subpages_earned"].default
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,11 @@ class SiteBudget:
 
     @staticmethod
     def ceiling(explore: ExploreSettings) -> int:
-        """The most pages a site may reach; the base when the budget is fixed."""
+        """The most pages a site may reach; the base when the budget is fixed. A base below the paper's five with
+        the default ceiling (`--max-subpages 2`, a batch entry's or the small-local preset's smaller budget) is a cap
+        the run was asked to keep: such a site earns nothing unless a ceiling of its own is set too."""
+        if explore.max_subpages < PAPER_SUBPAGES and explore.max_subpages_earned == _DEFAULT_CEILING:
+            return explore.max_subpages
         return max(explore.max_subpages, explore.max_subpages_earned)
 
     def limit(self, site_url: str, explore: ExploreSettings) -> int:

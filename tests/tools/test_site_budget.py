@@ -54,7 +54,7 @@ def test_a_site_whose_yield_dries_up_stops_earning() -> None:
 
 
 def test_a_listing_that_goes_on_earns_pages_on_a_site_that_gave_items() -> None:
-    explore = ExploreSettings(max_subpages=4, max_subpages_earned=14, subpages_step=2)
+    explore = ExploreSettings(max_subpages=4, max_subpages_earned=13, subpages_step=2)
     budget = SiteBudget()
     pages = [PageYield(relevant_items=n, leads=lead) for n, lead in ((3, False), (0, False), (0, False), (0, True))]
     assert _read(budget, explore, [*pages, *[PageYield(relevant_items=0)] * 10]) == 6
@@ -74,3 +74,14 @@ def test_sites_earn_pages_each_for_itself() -> None:
     budget.note_page(SITE, 1, PageYield(relevant_items=2), explore)
     budget.note_page("https://other.example/", 1, PageYield(relevant_items=0), explore)
     assert budget.limit(SITE, explore) == 3 and budget.limit("https://other.example/", explore) == 1
+
+
+def test_a_base_below_the_papers_five_is_a_cap_that_earns_nothing() -> None:
+    """`--max-subpages 2` asks for a small run: under the default ceiling the site keeps its two pages however
+    much it yields (a ceiling of one's own, as the other tests set, lets it grow)."""
+    explore = ExploreSettings(max_subpages=2, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    assert budget.ceiling(explore) == 2
+    assert budget.note_page("http://site/", 1, PageYield(relevant_items=4), explore) is None
+    assert budget.note_page("http://site/", 2, PageYield(relevant_items=4), explore) is None
+    assert budget.limit("http://site/", explore) == 2
