@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-from research_crawler.context.urls import is_same_site, try_canonicalize_url
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.page import Page
 from research_crawler.pages.search_forms import build_search_submission
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.site_offers import offer_page
 from research_crawler.tools.site_search import found_nothing
 
 __all__ = ["BROADER_SEARCH_SCORE", "broader_queries", "offer_broader_search", "results_count"]
@@ -100,18 +100,6 @@ def offer_broader_search(x: Exploration, page: Page, query: str) -> int:
             url = build_search_submission(mechanism, words).url
         except ToolInputError:
             continue
-        canonical = try_canonicalize_url(url)
-        if canonical is None or not is_same_site(canonical, x.web.site_url):
-            continue
-        if x.pages.robots_refusal is not None and x.pages.robots_refusal(canonical) is not None:
-            continue
         anchor = f"site search: {words} — the same search with fewer words (“{query.strip()}” found {count})"
-        with x.lock:
-            if x.web.is_visited(canonical) or not x.web.add_url(
-                canonical, BROADER_SEARCH_SCORE, anchor_text=anchor, found_on=page.final_url
-            ):
-                continue
-            x.graph.add_link(page.final_url, canonical, anchor_text=anchor, score=BROADER_SEARCH_SCORE)
-        x.trace.emit("offered", kind="broader_search", url=canonical, found_on=page.final_url)
-        offered += 1
+        offered += offer_page(x, url, BROADER_SEARCH_SCORE, anchor, page, kind="broader_search")
     return offered

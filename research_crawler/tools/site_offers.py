@@ -28,7 +28,7 @@ from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import entry_anchor, lists_nothing_new
 
-__all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_sitemaps"]
+__all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_page", "offer_sitemaps"]
 
 #: Where an offered page stands among the Crawler's scores (0-10): a feed near the top for the newest, else in the
 #: middle; a sitemap, a list of every page, below the promising links.
@@ -75,7 +75,7 @@ def offer_feeds(x: Exploration, page: Page) -> int:
     for feed in feed_links(page.html, url=page.final_url)[:_MAX_PER_PAGE]:
         label = f"{feed.format} feed" + (f" '{feed.title}'" if feed.title else "")
         anchor = f"{label}: the site's newest entries, newest first"
-        offered += _offer(x, feed.url, FEED_SCORE_NEWEST if newest else FEED_SCORE, anchor, page, kind="feed")
+        offered += offer_page(x, feed.url, FEED_SCORE_NEWEST if newest else FEED_SCORE, anchor, page, kind="feed")
     return offered
 
 
@@ -86,11 +86,13 @@ def offer_sitemaps(x: Exploration, page: Page) -> int:
     offered = 0
     for url in x.pages.robots_sitemaps(page.final_url)[:_MAX_SITEMAPS]:
         anchor = "sitemap named by robots.txt: the site's pages with their last change, newest first"
-        offered += _offer(x, url, SITEMAP_SCORE, anchor, page, kind="sitemap")
+        offered += offer_page(x, url, SITEMAP_SCORE, anchor, page, kind="sitemap")
     return offered
 
 
-def _offer(x: Exploration, url: str, score: float, anchor: str, page: Page, *, kind: str) -> int:
+def offer_page(x: Exploration, url: str, score: float, anchor: str, page: Page, *, kind: str) -> int:
+    """Queue `url`, found on `page`, as a pending page of the current site named `anchor` (1), unless it is off the
+    site, forbidden by robots.txt or discovered before (0); the trace says what `kind` of page was offered."""
     canonical = try_canonicalize_url(url)
     if canonical is None or not is_same_site(canonical, x.web.site_url) or _forbidden(x, canonical):
         return 0
