@@ -17,6 +17,7 @@ import re
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from research_crawler.context.urls import is_same_site
 from research_crawler.pages.html_tree import parse_html
 
 __all__ = ["LOAD_MORE_WORDS", "load_more_address"]
@@ -63,7 +64,6 @@ def _address(value: str | None, url: str) -> str | None:
     if not value or "/" not in value or value.lower().startswith(("javascript:", "#", "data:")):
         return None
     address = urljoin(url, value)
-    target, page = urlsplit(address), urlsplit(url)
-    if target.scheme not in ("http", "https") or target.netloc != page.netloc:
+    if urlsplit(address).scheme not in ("http", "https") or not is_same_site(address, url):
         return None
     return address

@@ -31,8 +31,6 @@ __all__ = ["Expansion", "ExpansionBounds", "TypedSearch", "expand", "expansion_s
 
 logger = logging.getLogger(__name__)
 
-#: What a control that loads more of a list says: "Load more", "Load 20 more", "Show more results", "More articles".
-LOAD_MORE = LOAD_MORE_WORDS
 #: A bare "Show more": a list loader only right after a list of entries (it also unfolds abstracts and author lists).
 SHOW_MORE = re.compile(r"^\W*(?:show|view|see)\s+more\W*$", re.IGNORECASE)
 _FRAMES = frozenset({"nav", "header", "footer", "aside"})
@@ -152,7 +150,7 @@ def expansion_signal(html: str) -> str | None:
         label = " ".join(f"{label} {element.get('aria-label', '')}".split())
         if not label or len(label) >= 60 or _in_a_frame(element):
             continue
-        if LOAD_MORE.search(label) or (SHOW_MORE.search(label) and _after_a_list(element)):
+        if LOAD_MORE_WORDS.search(label) or (SHOW_MORE.search(label) and _after_a_list(element)):
             return "a 'load more' control"
     for element in tree.iter():
         if not isinstance(element.tag, str):
@@ -289,7 +287,7 @@ async def _control(page: Any) -> Any | None:
     """The first visible, enabled control of the tab that loads more of its list (not a link to another page; a bare
     "Show more" only right after a list of entries), or None."""
     for role in ("button", "link"):
-        for pattern, needs_list in ((LOAD_MORE, False), (SHOW_MORE, True)):
+        for pattern, needs_list in ((LOAD_MORE_WORDS, False), (SHOW_MORE, True)):
             candidates = page.get_by_role(role, name=pattern)
             for index in range(min(await candidates.count(), 5)):
                 candidate = candidates.nth(index)
