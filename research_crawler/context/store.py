@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_crawler.context.durable_files import atomic_write_text
 from research_crawler.context.graph import NavigationGraph
@@ -36,13 +36,17 @@ logger = logging.getLogger(__name__)
 STATE_FILE = "state.json"
 STATE_FORMAT = "research-crawler/run-state"
 STATE_VERSION = 1
+
+
 @dataclass
 class RunState:
-    """What a run needs to resume: the Search Context, one Web Context per site, the navigation graph."""
+    """What a run needs to resume: the Search Context, one Web Context per site, the navigation graph, and the pages
+    each site earned in the current query (`tools/site_budget.py` reads and checks them; empty in older states)."""
 
     search: SearchContext
     web_contexts: dict[str, WebContext] = field(default_factory=dict)
     graph: NavigationGraph = field(default_factory=NavigationGraph)
+    budget: dict[str, Any] = field(default_factory=dict)
     saved_at: datetime | None = field(default=None, compare=False)
 
 
@@ -55,6 +59,7 @@ class _StateFile(BaseModel):
     search: SearchContext
     web_contexts: dict[str, WebContext]
     graph: dict[str, Any]
+    budget: dict[str, Any] = Field(default_factory=dict)
 
 
 class RunStore:
@@ -88,8 +93,10 @@ class RunStore:
         search: SearchContext,
         web_contexts: Mapping[str, WebContext],
         graph: NavigationGraph | None = None,
+        budget: Mapping[str, Any] | None = None,
     ) -> None:
-        """Write the state atomically; without a `graph`, an empty one is saved and no graph file written."""
+        """Write the state atomically; without a `graph`, an empty one is saved and no graph file written. `budget` is
+        the sites' earned pages as JSON (`SiteBudget.saved`)."""
         saved_graph = graph if graph is not None else NavigationGraph()
         document = {
             "format": STATE_FORMAT,
@@ -98,6 +105,7 @@ class RunStore:
             "search": search.model_dump(mode="json"),
             "web_contexts": {key: context.model_dump(mode="json") for key, context in web_contexts.items()},
             "graph": saved_graph.to_json(),
+            "budget": dict(budget or {}),
         }
         # No trailing newline: then every proper prefix of the file is invalid JSON, so a torn copy
         # (from a tool that is not atomic) can never load as a smaller state.
@@ -145,7 +153,13 @@ class RunStore:
             graph = NavigationGraph.from_json(state.graph)
         except CorruptStateError as exc:
             raise CorruptStateError(f"{path}: {exc}") from exc
-        return RunState(search=state.search, web_contexts=state.web_contexts, graph=graph, saved_at=state.saved_at)
+        return RunState(
+            search=state.search,
+            web_contexts=state.web_contexts,
+            graph=graph,
+            budget=state.budget,
+            saved_at=state.saved_at,
+        )
 
 
 def _summary(exc: ValidationError) -> str:

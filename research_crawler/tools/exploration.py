@@ -342,4 +342,9 @@ class Exploration:
             if self.saver is not None:
                 self.saver()
             elif self.store is not None:
-                self.store.save(search=self.search, web_contexts=self.web_contexts, graph=self.graph)
+                self.store.save(
+                    search=self.search,
+                    web_contexts=self.web_contexts,
+                    graph=self.graph,
+                    budget=self.findings.budget.saved(),
+                )

@@ -9,14 +9,20 @@ paper's fixed budget, exactly; so is a base below the paper's five under the def
 to keep a run small.
 
 The ledgers live beside the run's other findings (one per site URL, shared by the sites explored at once); the
-callers hold the exploration's lock.
+callers hold the exploration's lock. They are saved with the run's state, so a run killed and resumed keeps the pages
+its sites had earned; a follow-up query starts every site at its base again. A saved ledger is data from a run
+directory: it is checked when read, and never lets a site past the ceiling.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_crawler.config.sections import ExploreSettings
+from research_crawler.errors import CorruptStateError
 
 __all__ = ["PAPER_SUBPAGES", "BudgetGrant", "PageYield", "SiteBudget"]
 
@@ -54,11 +60,49 @@ class _Ledger:
     pages: list[PageYield] = field(default_factory=list)
 
 
+class _SavedPage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    relevant_items: int = Field(ge=0)
+    leads: bool = False
+
+
+class _SavedLedger(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    extra: int = Field(ge=0)
+    pages: list[_SavedPage] = Field(default_factory=list)
+
+
 @dataclass
 class SiteBudget:
     """The pages each site may read: its base, and what it has earned since."""
 
     ledgers: dict[str, _Ledger] = field(default_factory=dict)
+
+    def saved(self) -> dict[str, Any]:
+        """The ledgers as JSON for the run's state file (`restored` reads them back)."""
+        return {
+            site: {"extra": ledger.extra, "pages": [vars(page) for page in ledger.pages]}
+            for site, ledger in self.ledgers.items()
+        }
+
+    @classmethod
+    def restored(cls, saved: dict[str, Any]) -> SiteBudget:
+        """The budget a resumed run goes on with; CorruptStateError when the saved ledgers are not well formed."""
+        ledgers: dict[str, _Ledger] = {}
+        for site, raw in saved.items():
+            try:
+                ledger = _SavedLedger.model_validate(raw)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(part) for part in first["loc"]) or "the ledger"
+                raise CorruptStateError(
+                    f"the page budget saved for {site!r} is invalid ({where}: {first['msg']})"
+                ) from None
+            pages = [PageYield(relevant_items=page.relevant_items, leads=page.leads) for page in ledger.pages]
+            ledgers[site] = _Ledger(extra=ledger.extra, pages=pages)
+        return cls(ledgers=ledgers)
 
     @staticmethod
     def ceiling(explore: ExploreSettings) -> int:
@@ -70,9 +114,10 @@ class SiteBudget:
         return max(explore.max_subpages, explore.max_subpages_earned)
 
     def limit(self, site_url: str, explore: ExploreSettings) -> int:
-        """The pages the site at `site_url` may read now."""
+        """The pages the site at `site_url` may read now (never past the ceiling, whatever a saved ledger says)."""
         ledger = self.ledgers.get(site_url)
-        return explore.max_subpages + (ledger.extra if ledger else 0)
+        earned = explore.max_subpages + (ledger.extra if ledger else 0)
+        return min(earned, self.ceiling(explore))
 
     def may_grow(self, site_url: str, explore: ExploreSettings) -> bool:
         """Whether the site may still earn pages from what it has given so far (its page being read not counted): a

@@ -197,3 +197,20 @@ def test_atomic_write_replaces_creates_parents_and_sets_a_readable_mode(tmp_path
     if os.name == "posix":
         assert stat.S_IMODE(target.stat().st_mode) == 0o644
     assert [p.name for p in target.parent.iterdir()] == ["report.md"]
+
+
+def test_the_sites_earned_pages_are_saved_with_the_state(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "run")
+    state = small_state()
+    budget = {SITE: {"extra": 3, "pages": [{"relevant_items": 2, "leads": False}]}}
+    store.save(search=state.search, web_contexts=state.web_contexts, graph=state.graph, budget=budget)
+    assert store.load().budget == budget
+
+
+def test_a_state_saved_before_budgets_were_saved_loads_with_none(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "run")
+    save(store, small_state())
+    document = json.loads(store.state_path.read_text("utf-8"))
+    del document["budget"]
+    store.state_path.write_text(json.dumps(document), encoding="utf-8")
+    assert store.load().budget == {}

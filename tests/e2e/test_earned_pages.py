@@ -1,17 +1,24 @@
 """The per-site page budget with the simulated agents: a journal whose issues keep giving relevant papers earns pages
-in steps up to the ceiling, one whose issues give none stays at its base, and a ceiling at the base is the paper's
-fixed budget (`tools/site_budget.py`)."""
+in steps up to the ceiling, one whose issues give none stays at its base, a ceiling at the base is the paper's
+fixed budget, and a run that dies after its site earned pages keeps them when resumed (`tools/site_budget.py`)."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from fault_server import FaultServer
+from preset_runs import SessionWithClient
 from unlike_sites import Paper, entry, page, serve_papers
 
 from research_crawler.config.settings import Settings
+from research_crawler.context.store import RunStore
+from research_crawler.llm.client import ModelReply, ModelRequest
+from research_crawler.llm.simulated import SimulatedModelClient
 from research_crawler.report.models import Report
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
@@ -46,7 +53,7 @@ def journal(server: FaultServer, *, relevant: bool) -> None:
     server.page("/", page("Journal of Graphs", f"<h1>Journal of Graphs</h1><h2>Issues</h2><ul>{links}</ul>"))
 
 
-def run(tmp_path: Path, server: FaultServer, *, base: int, ceiling: int) -> tuple[Report, list[dict]]:
+def journal_settings(tmp_path: Path, server: FaultServer, *, base: int, ceiling: int) -> Settings:
     settings = Settings(runs_dir=tmp_path / "runs")
     settings.fetch.allowed_hosts = [server.host_port]
     settings.fetch.per_host_delay_s = 0.0
@@ -54,6 +61,11 @@ def run(tmp_path: Path, server: FaultServer, *, base: int, ceiling: int) -> tupl
     settings.explore.max_subpages = base
     settings.explore.max_subpages_earned = ceiling
     settings.explore.subpages_step = 2
+    return settings
+
+
+def run(tmp_path: Path, server: FaultServer, *, base: int, ceiling: int) -> tuple[Report, list[dict]]:
+    settings = journal_settings(tmp_path, server, base=base, ceiling=ceiling)
     report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
     return report, read_trace(Path(report.run_dir or "") / "trace.jsonl")
 
@@ -92,3 +104,40 @@ def test_a_ceiling_at_the_base_is_the_fixed_budget(tmp_path: Path, server: Fault
     announced = told(events, "UserProxy")
     assert any("at most 2 subpages. Request:" in text for text in announced)
     assert not any("while its pages keep giving" in text for text in announced)
+
+
+class _Crash(BaseException):
+    """Stands for the process dying mid-scrape: nothing in the run catches it, nothing is saved after it."""
+
+
+class _CollectorDyingOnItsFifthPage(SimulatedModelClient):
+    """The simulated model, except that the Collector's first look at the fifth page it is given crashes the run."""
+
+    pages: ClassVar[list[str]] = []
+
+    def _complete(self, request: ModelRequest) -> ModelReply:
+        if self.agent_name == "Collector":
+            for message in request.messages:
+                found = re.search(r'<page-content url="([^"]+)"', str(message.get("content") or ""))
+                if found and found.group(1) not in self.pages:
+                    self.pages.append(found.group(1))
+                    if len(self.pages) == 5:
+                        raise _Crash
+        return super()._complete(request)
+
+
+def test_a_resumed_run_keeps_the_pages_its_site_had_earned(tmp_path: Path, server: FaultServer) -> None:
+    journal(server, relevant=True)
+    settings = journal_settings(tmp_path, server, base=2, ceiling=6)
+    run_dir = tmp_path / "run"
+    _CollectorDyingOnItsFifthPage.pages.clear()
+    with pytest.raises(_Crash):
+        SessionWithClient(settings, client_cls=_CollectorDyingOnItsFifthPage).run(
+            QUERY, sites=[server.url("/")], run_dir=run_dir
+        )
+    crashed = RunStore(run_dir).load()
+    (ledger,) = crashed.budget.values()
+    assert ledger["extra"] == 4, "the site had earned two steps of two pages before the crash"
+    report = asyncio.run(ResearchSession(settings, backend="simulated").aresume(run_dir))
+    (summary,) = report.sites
+    assert summary.pages_visited == 6, "the resumed run read up to the pages the site had earned, not its base"

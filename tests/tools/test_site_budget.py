@@ -3,7 +3,14 @@ yields nothing stays at its base, and a ceiling at the base is the paper's fixed
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
+import pytest
+
 from research_crawler.config.sections import ExploreSettings
+from research_crawler.errors import CorruptStateError
 from research_crawler.tools.site_budget import PageYield, SiteBudget
 
 SITE = "https://example.org/"
@@ -85,3 +92,35 @@ def test_a_base_below_the_papers_five_is_a_cap_that_earns_nothing() -> None:
     assert budget.note_page("http://site/", 1, PageYield(relevant_items=4), explore) is None
     assert budget.note_page("http://site/", 2, PageYield(relevant_items=4), explore) is None
     assert budget.limit("http://site/", explore) == 2
+
+
+def test_the_saved_budget_is_restored_exactly_and_goes_on_earning() -> None:
+    explore = ExploreSettings(max_subpages=2, max_subpages_earned=10, subpages_step=2)
+    budget = SiteBudget()
+    assert _read(budget, explore, [PageYield(relevant_items=1, leads=True)] * 4) == 4
+    restored = SiteBudget.restored(json.loads(json.dumps(budget.saved())))
+    assert restored == budget and restored.limit(SITE, explore) == budget.limit(SITE, explore) == 6
+    assert restored.note_page(SITE, 6, PageYield(relevant_items=2), explore) is not None  # earns on from its record
+    assert restored.limit(SITE, explore) == 8
+
+
+@pytest.mark.parametrize(
+    "saved",
+    [
+        {SITE: {"extra": -3, "pages": []}},
+        {SITE: {"extra": 2, "pages": [{"relevant_items": "many"}]}},
+        {SITE: {"extra": 2, "pages": [], "run": "rm -rf ~"}},
+        {SITE: ["not", "a", "ledger"]},
+    ],
+)
+def test_a_damaged_saved_budget_is_a_clear_error(saved: dict[str, Any]) -> None:
+    with pytest.raises(CorruptStateError, match=re.escape(f"page budget saved for {SITE!r} is invalid")):
+        SiteBudget.restored(saved)
+
+
+def test_a_saved_budget_never_lets_a_site_past_the_ceiling() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget.restored({SITE: {"extra": 1000, "pages": []}})
+    assert budget.limit(SITE, explore) == 14
+    fixed = ExploreSettings(max_subpages=3, max_subpages_earned=3)
+    assert budget.limit(SITE, fixed) == 3
