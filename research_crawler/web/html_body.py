@@ -1,16 +1,23 @@
 """Is a response body an HTML page, and what text does it hold: content-type checks, sniffing, decoding.
 
 A PDF or an image labelled text/html must never reach an LLM as text, and a wrong or unknown charset
-must never crash the crawl: decoding follows the WHATWG order (BOM, header, ``<meta>``, UTF-8), with one
-correction for a label the bytes plainly contradict: a body declared in a Western single-byte charset
-(Latin-1, Windows-1252, Latin-9) whose non-ASCII bytes all form valid UTF-8 sequences is UTF-8. Servers' default
-``charset=ISO-8859-1`` and templates' stale ``<meta>`` declarations mislabel UTF-8 pages often, while Latin-1
-text whose accented letters happen to pair up as UTF-8 sequences ("Ã©" written on purpose) is vanishingly rare.
+must never crash the crawl: decoding follows the WHATWG order (BOM, header, ``<meta>``, UTF-8), with two
+corrections where the bytes plainly contradict what is declared, or nothing is:
+
+- a body declared in any other charset than UTF-8 (Latin-1, Windows-1252, EUC-KR, Shift_JIS, GBK…) whose non-ASCII
+  bytes all form valid UTF-8 sequences is UTF-8. Servers' default ``charset=ISO-8859-1``, templates' stale
+  ``<meta>`` declarations and archives that re-encode a page to UTF-8 but keep its ``<meta charset=euc-kr>``
+  mislabel UTF-8 pages often, while text in another charset whose bytes happen to pair up as UTF-8 sequences
+  ("Ã©" written on purpose) is vanishingly rare;
+- a body that declares no charset at all and is not valid UTF-8 is decoded in the charset charset-normalizer
+  detects (a page saved from an EUC-KR or Windows-1252 site without its header), not as UTF-8 full of U+FFFD.
 """
 
 from __future__ import annotations
 
-from w3lib.encoding import html_to_unicode
+import codecs
+
+from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding, read_bom
 
 __all__ = [
     "HTML_MEDIA_TYPES",
@@ -55,8 +62,13 @@ _HTML_MARKERS = (
     b"<a ",
 )
 _SNIFF_BYTES = 1024
-#: The encodings (as w3lib names them) that a valid UTF-8 body overrides when declared.
-_WESTERN_SINGLE_BYTE: frozenset[str] = frozenset({"cp1252", "latin1", "latin_1", "iso8859-1", "iso8859-15"})
+#: The legacy encodings web pages are written in (the WHATWG Encoding Standard's, as Python names them): a detector
+#: asked about these alone never takes a page for a DOS or Mac code page.
+_WEB_LEGACY_ENCODINGS: tuple[str, ...] = (
+    *(f"cp{number}" for number in (1252, 1250, 1251, 1253, 1254, 1255, 1256, 1257, 1258, 874, 866)),
+    *(f"iso8859_{number}" for number in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)),
+    *("koi8_r", "koi8_u", "gb18030", "big5", "euc_jp", "iso2022_jp", "shift_jis", "cp949"),
+)
 
 
 def media_type(content_type: str | None) -> str:
@@ -115,11 +127,47 @@ def decode_html(body: bytes, content_type: str | None) -> str:
 def decode_html_as(body: bytes, content_type: str | None) -> tuple[str, str]:
     """`decode_html`, with the name of the encoding it used (``utf8``, ``cp1252``…)."""
     encoding, text = html_to_unicode(content_type, body)
-    if encoding in _WESTERN_SINGLE_BYTE and not body.isascii():
+    if not body.isascii() and not _is_utf(encoding):
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             pass
         else:
             encoding = "utf-8"
+    elif _is_utf(encoding) and not _declares_charset(body, content_type) and (detected := _detected(body)):
+        encoding, text = detected
     return encoding, text.replace("\x00", "\ufffd")
+
+
+def _is_utf(encoding: str) -> bool:
+    """Whether a codec name is one of the Unicode encodings (UTF-8, UTF-16, UTF-32)."""
+    try:
+        return codecs.lookup(encoding).name.startswith("utf")
+    except LookupError:
+        return False
+
+
+def _declares_charset(body: bytes, content_type: str | None) -> bool:
+    """Whether the body's charset is declared: a byte-order mark, the header's charset or a ``<meta>``'s."""
+    return bool(read_bom(body)[0] or http_content_type_encoding(content_type) or html_body_declared_encoding(body))
+
+
+def _detected(body: bytes) -> tuple[str, str] | None:
+    """(encoding, text) for a body that declares no charset and is not valid UTF-8, in the charset
+    charset-normalizer finds; None when the body is valid UTF-8 or nothing better is found."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return None
+    from charset_normalizer import from_bytes
+
+    matches = from_bytes(body, cp_isolation=list(_WEB_LEGACY_ENCODINGS))
+    best = matches.best()
+    if best is None or _is_utf(best.encoding):
+        return None
+    # where several read the bytes equally well (French in Windows-1250 or -1252), the more common on the web
+    ties = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+    chosen = min(ties, key=lambda m: _WEB_LEGACY_ENCODINGS.index(m.encoding), default=best)
+    return chosen.encoding, str(chosen)
