@@ -381,9 +381,15 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
         joined = f"{title}{separator}{subtitle}"
-        if " ".join(joined.split()).casefold() in title_element:  # written so, separator and all
+        # written so, separator and all, and ending where a part of the <title> ends: a line under the heading
+        # that only begins the site's name after it ("Peoples Daily" of "… - Peoples Daily Newspaper") is none
+        at = title_element.find(" ".join(joined.split()).casefold())
+        if at >= 0 and _PART_END.match(title_element, at + len(" ".join(joined.split()))):
             return joined
     return title
+
+
+_PART_END = re.compile(r"\s*$|\s*[|\-–—:·»]\s|\s+::\s")
 
 
 def _generic(text: str) -> bool:

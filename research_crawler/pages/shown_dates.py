@@ -16,7 +16,7 @@ from research_crawler.pages.item_dates import (
     year_of,
 )
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
-from research_crawler.pages.page_shows import VisiblePage
+from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
@@ -112,6 +112,9 @@ def decide_date(
     year = year_of(found)
     if found and any(found in dates_in_text(block.text) for block in presented):
         return found, "htmldate", None  # its day, where the page writes that day (in a dateline its theme sets apart)
+    if found and any(found in dates_in_text(_publication_part(block.text)) for block in _published_lines(page)):
+        # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
+        return found, "htmldate", None
     if year and any(
         f" {year} " in f" {block.words} " and not block.chrome and block.text.strip() not in block.links
         for block in presented
@@ -126,6 +129,18 @@ def decide_date(
 
 
 _EMPTY_PAGE = "<html><body><p></p></body></html>"
+
+
+def _published_lines(page: VisiblePage) -> list[Block]:
+    """The datelines that say their first date is the item's publication and go on to date a later event: "Posted:
+    Jul 30, 2019 1:05 PM ET | Last Updated: July 30, 2019" (not another field's value)."""
+    return [
+        block
+        for block in page.blocks
+        if _POSTED.search(_publication_part(block.text))
+        and _dateline(block.text)
+        and not _another_fields_value(page, block.index)
+    ]
 
 
 def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading) -> bool:
@@ -171,7 +186,8 @@ def _history_date_only(page: VisiblePage, day: str) -> bool:
     """Whether the page writes `day` only in lines that date another event than publication (received, revised,
     accepted, updated): the date htmldate took from the text is then none of the work's publication."""
     lines = [block.text for block in page.blocks if day in dates_in_text(block.text)]
-    return bool(lines) and all(_NOT_PUBLICATION.search(line) for line in lines)
+    # (a line that writes the day before such a label, "Posted: Jul 30, 2019 | Last Updated: …", dates publication)
+    return bool(lines) and all(day not in dates_in_text(_publication_part(line)) for line in lines)
 
 
 def _dateline(text: str) -> bool:
