@@ -86,6 +86,8 @@ def decide_date(
             return *shown, f"the page's {tagged.source} date {tagged.date} is a day from the {shown[0]} it shows"
         if shown is not None and tagged.source in WEB_VOCABULARIES and _another_day_presented(page, shown[0], tagged):
             return *shown, f"the page's {tagged.source} date {tagged.date} is presented nowhere; it shows {shown[0]}"
+        if shown is None and (later := _later_update_shown(page, title_index, tagged)) is not None:
+            return later, "page_text", f"the page's {tagged.source} date {tagged.date} is not shown; it shows {later}"
         if (labelled := _labelled_day_instead(page, tagged.date or "")) is not None:
             return (
                 labelled,
@@ -160,6 +162,19 @@ def _labelled_otherwise(text: str) -> bool:
     """Whether a line opens with a label ("Sendung:", "Event:") that names no date of publication."""
     label = _LEADING_LABEL.match(text)
     return label is not None and label_kind(label["label"]) != "date"
+
+
+def _later_update_shown(page: VisiblePage, title_index: int | None, tagged: Reading) -> str | None:
+    """The last update's day a dateline near the title shows, where a web vocabulary's earlier day is written
+    nowhere on the page and the page shows no other date for its item ("Updated on Jul 21, 2022" over a JSON-LD
+    "2022-03-01"): the one date a reader is given. None otherwise."""
+    day = tagged.date or ""
+    if title_index is None or tagged.source not in WEB_VOCABULARIES or len(day) != len("YYYY-MM-DD"):
+        return None
+    if any(day in dates_in_text(block.text) for block in page.blocks):
+        return None
+    updated = _updated_near_title(page, title_index)
+    return updated if updated and len(updated) == len(day) and updated > day else None
 
 
 def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:

@@ -68,3 +68,21 @@ def test_a_subtitle_the_title_element_writes_whole_is_kept() -> None:
     subtitle = "Ships return to the quay"
     html = _page(f"<p>{subtitle}</p>" + PARAGRAPH, title_element=f"{TITLE}: {subtitle} - Example News")
     assert read_item_metadata(html, url=URL).title == f"{TITLE}: {subtitle}"
+
+
+def _json_ld_dated(day: str) -> str:
+    data = f'{{"@type": "NewsArticle", "headline": "{TITLE}", "datePublished": "{day}T08:00:00+05:30"}}'
+    return f'<script type="application/ld+json">{data}</script>'
+
+
+def test_a_last_update_the_page_shows_beats_a_json_ld_day_it_shows_nowhere() -> None:
+    """The only date under the headline is the last update's; the JSON-LD's earlier day is written nowhere: a
+    reader is given the update."""
+    body = "<p>Updated on Jul 21, 2022, 19:28 IST - 7 min read</p>" + PARAGRAPH
+    item = read_item_metadata(_page(body, head=_json_ld_dated("2022-03-01")), url=URL)
+    assert item.date == "2022-07-21"
+
+
+def test_a_json_ld_day_the_page_also_writes_stays_beside_its_update() -> None:
+    body = "<p>Updated on Jul 21, 2022</p>" + PARAGRAPH + "<p>First published on 1 March 2022.</p>"
+    assert read_item_metadata(_page(body, head=_json_ld_dated("2022-03-01")), url=URL).date == "2022-03-01"
