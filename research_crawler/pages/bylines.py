@@ -11,7 +11,7 @@ from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text, without_dates
-from research_crawler.pages.person_names import begins_with_by, split_people
+from research_crawler.pages.person_names import begins_with_by, split_people, without_by
 
 __all__ = [
     "MAX_SKIPPED",
@@ -128,6 +128,7 @@ _ABOUT_AUTHOR = re.compile(
     re.I,
 )
 _HANDLE = re.compile(r"^[^\W\d_]{2,20}$")
+_FROM_OUTLET = re.compile(r"^(?:From|For|Do|Da|Für|Pour|Para|Dalla|Dal)\s+[^\W\d_]")  # "Do UOL, em São Paulo"
 _BY_WORD = re.compile(r"\s*(?:by|von|par)\s", re.I)
 _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
 _SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
@@ -142,6 +143,8 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     name once a run of names has started: "Samantha Blickhan, The Adler Planetarium, Zooniverse"), or the names of
     a dateline (`dated_people`)."""
     text = _HANDLES.sub("", text).strip()  # "Jane Doe @janedoe": the name, then its social handle
+    if continuing and _FROM_OUTLET.match(text):
+        return []  # whom the writer writes for, under their name (a name's particle is lower case: "da Silva")
     text = _GLUED_DATE_LINE.sub(" | ", text)  # "By Chad HarbachPosted Friday, …": two elements, no space between
     people = split_people(text) or dated_people(text) or names_after_by(text)
     if people:
@@ -290,7 +293,7 @@ def credit_over_date(blocks: list[Any], index: int, *, names_site: Callable[[str
     text = credit[0].text.strip()
     if len(date_line.split()) > _DATE_LINE_WORDS or not dates_in_text(date_line) or dates_in_text(text):
         return []
-    bare = _BY_WORD.sub("", text, count=1).strip() if begins_with_by(text) else text
+    bare = without_by(text)
     if not bare[:1].isupper() or len(bare.split()) > _CREDIT_WORDS or re.search(r"[\d!?:;]", bare):
         return []
     credited = _WRITER_AND_OUTLET.match(bare)

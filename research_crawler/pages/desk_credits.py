@@ -30,7 +30,12 @@ _WIRE_SERVICES = re.compile(r"^(?:reuters|bloomberg|kyodo|xinhua|yonhap|tass|efe
 _INITIALS = re.compile(r"^\(?[a-zäöüßæøåéè]{2,4}\)?$")  # "dpa", "sak", "(amw)": lower case, as initials are signed
 _DOTTED_INITIALS = re.compile(r"^(?:[A-Z]\.){1,3}$")  # "B.R.", as a magazine signs its writers
 _AGENCY_CAPITALS = re.compile(r"^\(?[A-Z]{2,6}\)?$")  # "AFP", "AP", "KNA", "ANSA"
-_BY = re.compile(r"^(?:by|von|par|por|door|av|af|di|da|de)\s+", re.I)
+# (after the words that say the line signs or writes it: "Firmado por Redacción", "Posted by", "Escrito por")
+_BY = re.compile(
+    r"^(?:(?:posted|written|signed|firmado|escrito|publicado|assinado|postado)\s+)?"
+    r"(?:by|von|par|por|door|av|af|di|da|de)(?::\s*|\s+)",
+    re.I,
+)
 _IN_PLACE = re.compile(r"\s+(?:in|en|aus|from|à|a|i)\s+[A-ZÀ-Þ][\w'’-]*(?:\s+[A-ZÀ-Þ][\w'’-]*)?$")
 # between the credits of one line: "avec", "with", "and", "mit", "und", "y", "con", "og", "et", "/", ",", "&"
 _JOINS = re.compile(r"\s*(?:/|,|&|\+)\s*|\s+(?:avec|with|and|mit|und|y|con|og|och|et|e|i|en)\s+", re.I)

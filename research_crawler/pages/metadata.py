@@ -289,9 +289,13 @@ def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> 
 
 
 def _holds_site_name(name: str, site: frozenset[str]) -> bool:
-    """Whether a name of several words opens with one of the site's one-word names ("GalTime Entertainment Diva")."""
+    """Whether a name of several words opens with one of the site's one-word names ("GalTime Entertainment Diva"),
+    or holds one of its names of several words ("South Florida Sun-Sentinel" on sun-sentinel.com): the outlet under
+    the writer's name, no co-writer."""
     words = words_of(name).split()
-    return len(words) > 1 and words[0] in site
+    spaced = f" {' '.join(words)} "
+    holds = any(" " in known and f" {known} " in spaced and spaced != f" {known} " for known in site)
+    return len(words) > 1 and (words[0] in site or holds)
 
 
 def _linked_people(page: VisiblePage, index: int, value: str) -> list[str]:

@@ -64,6 +64,11 @@ _HIDING_CLASSES = re.compile(
     r"(?:^|\s)(?:sr-only|visually-?hidden|[\w-]*screen[-_]?reader[\w-]*|offscreen|d-none|hidden|hide)(?:$|\s)",
     re.I,
 )
+# Bootstrap's class that shows an element again from a screen width on ("d-none d-sm-block": hidden only on a
+# phone's narrow screen, shown on any wider one): what a reader on a computer sees.
+_SHOWN_FROM_A_WIDTH = re.compile(
+    r"(?:^|\s)d-(?:sm|md|lg)-(?:block|inline|inline-block|flex|inline-flex|table|grid)(?:$|\s)"
+)
 _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
@@ -260,7 +265,8 @@ def _hidden(element: Any) -> bool:
     style = element.get("style")
     if style and _HIDING.search(style):
         return True
-    return bool(_HIDING_CLASSES.search(element.get("class") or ""))
+    classes = element.get("class") or ""
+    return bool(_HIDING_CLASSES.search(classes)) and not _SHOWN_FROM_A_WIDTH.search(classes)
 
 
 def _in_chrome(element: Any) -> bool:

@@ -22,6 +22,7 @@ __all__ = [
     "same_person",
     "split_people",
     "surname",
+    "without_by",
 ]
 
 # Affiliation and footnote marks after a name: digits (any run glued to its last letter, "Goto107" for 10 and 7),
@@ -54,7 +55,9 @@ _DEGREES = re.compile(
 # "---- by Kenneth Surin", "Von: Wolfgang Schmale"
 _BY = re.compile(
     # (an interview's interviewer is its writer: "Interview by Jane Doe")
-    r"^[\s\-–—:*•·]*(?:(?:story|text|words|reporting|written|posted|interview|interviewed)\s+)?"
+    # (a byline that says it is signed or written, in other languages: "Firmado por Redacción", "Escrito por …")
+    r"^[\s\-–—:*•·]*(?:(?:story|text|words|reporting|written|posted|interview|interviewed|signed|firmado|escrito"
+    r"|publicado|assinado|postado)\s+)?"
     r"(?:by|von|par|di|por|door|av|af)(?::\s*|\s+)",
     re.I,
 )
@@ -121,6 +124,11 @@ def begins_with_by(text: str) -> bool:
     return bool(_BY.match(text))
 
 
+def without_by(text: str) -> str:
+    """A byline without the words that open it ("By", "Posted by:", "Firmado por"): the credit as written."""
+    return _BY.sub("", text, count=1).strip()
+
+
 def is_person_name(text: str) -> bool:
     """Whether `text` reads as one person's name: 1 to 6 words (a single word only as written in a byline),
     each capitalised, an initial or a particle, no digits, no word of an institution, a role or page furniture —
@@ -131,7 +139,9 @@ def is_person_name(text: str) -> bool:
         last, _, first = name.partition(",")
         return _is_name_words(last.split()) and _is_name_words(first.split()) and "," not in first
     words = name.split()
-    return 2 <= len(words) <= 6 and _is_name_words(words) and not _opens_with_a_word(words)
+    # (letters alone, with no full stop, name no one: a page's text-size buttons "A A")
+    lettered = any(len(word) > 1 for word in words)
+    return 2 <= len(words) <= 6 and lettered and _is_name_words(words) and not _opens_with_a_word(words)
 
 
 def split_people(text: str) -> list[str]:

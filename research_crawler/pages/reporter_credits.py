@@ -23,7 +23,11 @@ _TRADE = (
 )
 # "半月谈记者 史卫燕", "編集委員 中沢克二", "作者：王小明", "文/李四": a short line, the name last (the outlet may
 # come first)
-_TRADE_THEN_NAME = re.compile(rf"^[\s【\[(（]*(?:{_HAN}{{0,8}}?){_TRADE}\s*{_NAMES}\s*[】\])）]?$")
+# (after the story's source, where the line names it first: "来源：新华网 作者：温素霞", the two run together or not)
+_TRADE_THEN_NAME = re.compile(
+    rf"^[\s【\[(（]*(?:(?:来源|來源|出处|出處|稿源)\s*[:：]\s*[^\s:：]{{1,16}}?\s*)?(?:{_HAN}{{0,8}}?){_TRADE}\s*{_NAMES}"
+    r"\s*[】\])）]?$"
+)
 # "（中央社記者溫貴香台北21日電）…", "新华社北京3月1日电（记者张三）": a news agency's dateline, the writer before the
 # place and date, or in brackets after them
 _AGENCY_DATELINE = re.compile(

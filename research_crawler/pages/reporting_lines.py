@@ -25,6 +25,8 @@ _NEAR = 6  # blocks under the title where the byline may stand (a standfirst, a 
 _LINE_WORDS = 8
 _DATE_LINE_WORDS = 10  # "Actualizado domingo 28/10/2012 03:21 horas"
 # a place after the name, as a correspondent's byline gives it: "Ángeles Escrivá | Madrid", "Jane Doe, Kyiv"
+# a byline's opening words, then a colon or a space: "By ", "Posted By: ", "Written by "
+_OPENS_WITH_BY = re.compile(r"^(?:(?:posted|written|published|story|text|words)\s+)?by(?::\s*|\s+)", re.I)
 _PLACE = re.compile(r"\s*[|,•·]\s*[A-ZÀ-Þ][^\W\d_]+(?:\s+[A-ZÀ-Þ][^\W\d_]+)?$")
 
 
@@ -58,12 +60,17 @@ def writer_over_date_line(blocks: list[Any], index: int) -> list[str]:
 
 def by_glued_to_link(blocks: list[Any], index: int) -> list[str]:
     """The person linked on the line right under the title (block `index`) where that line is only "by" and the
-    link, run together or not ("bySauli Giliard"); [] for any other line."""
+    link, run together or not ("bySauli Giliard"), or where the link follows the line's "By" at once and the rest
+    of the line runs on glued to it ("Posted By: Hannah Curranon: March 02, 2022In: Education": the link sets the
+    name apart from the date line's words); [] for any other line."""
     for block in blocks[index + 1 : index + 2]:
         text = block.text.strip()
-        if len(block.links) != 1 or text[:2].casefold() != "by":
+        if not block.links:
             continue
         link = block.links[0]
-        if text[2:].strip() == link and len(people := split_people(link)) == 1:
+        if len(block.links) == 1 and text[:2].casefold() == "by" and text[2:].strip() == link:
+            return people if len(people := split_people(link)) == 1 else []
+        opener = _OPENS_WITH_BY.match(text)
+        if opener and text[opener.end() :].startswith(link) and len(people := split_people(link)) == 1:
             return people
     return []
