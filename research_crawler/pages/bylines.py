@@ -96,7 +96,7 @@ _DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—/]\s)\s*")
 _DATELINE_WORDS = 16
 _SIGNED = re.compile(
     r"^(?:posted|written|published|geschrieben|verfasst|publié|écrit)\s+(?:by|von|par)\s+"
-    r"([^\W\d_][^,;|]{1,60}?)(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
+    r"(@?[^\W\d_][^,;|]{1,60}?)(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
     re.I,
 )
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
@@ -326,12 +326,12 @@ def signed_after(blocks: list[Any], index: int) -> list[str]:
     at 12:53", "Written by Jane Roe on 3 May 2016" — a surname alone will do there, as the line says who wrote it;
     where no line signs it, the writer its author box names (`about_the_author`)."""
     for block in blocks[index + 1 :]:
-        # (without the links a byline puts beside the name: "Posted by Jeff Atwood View blog reactions")
-        signed = _SIGNED.match(without_furniture(block.text, block.links)[0].strip()) if not block.chrome else None
-        if signed:
+        # (without the links a byline puts beside the name: "Posted by Jeff Atwood View blog reactions"; a blog's post
+        # footer signs in the page's chrome with its time, "Posted by @jdoe at 11:30 AM": the writer's handle will do)
+        text = without_furniture(block.text, block.links)[0].strip()
+        if signed := _SIGNED.match(text) if not block.chrome or _AT_A_TIME.search(text) else None:
             name = signed.group(1).strip()
-            people = split_people(name)
-            return people or ([name] if _ONE_NAME.match(name) else [])
+            return split_people(name) or ([name] if _ONE_NAME.match(name) or _HANDLES.fullmatch(name) else [])
         posted = _ENTRY_POSTED.match(block.text.strip())  # a theme's entry footer, in its chrome or not
         if posted:
             name = posted.group("name").strip()
@@ -381,9 +381,9 @@ def shortened(names: list[str], shown: list[str]) -> bool:
 
 def without_furniture(text: str, links: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """A byline block without the links a byline puts beside each name — "ORCID", "View profile", "E-mail", an
-    envelope, a social network's icon ("Twitter"), "Bio" — so that "Alice Smith ORCID" reads as the name it is; the
-    block as it is when it holds no such link."""
-    furniture = [link for link in links if _FURNITURE.search(link) or _ICON_LINK.match(link)]
+    envelope, a social network's icon ("Twitter"), "Bio" — so that "Alice Smith ORCID" reads as the name it is (a
+    handle, "@jdoe", stays: a blog may sign with it)."""
+    furniture = [link for link in links if _ICON_LINK.match(link) or (_FURNITURE.search(link) and link[:1] != "@")]
     if not furniture:
         return text, links
     for link in furniture:

@@ -88,3 +88,14 @@ def test_a_block_hidden_only_on_a_phones_narrow_screen_is_shown() -> None:
     )
     found = read_item_metadata(_page(body), url="https://www.example-research.com/reports/cytogenetics-market")
     assert found.authors == ["Pallavi Jain"]
+
+
+def test_a_blog_post_footer_in_the_chrome_signed_with_a_handle_and_a_time_names_the_writer() -> None:
+    body = (
+        f"<div class='post'><h1>Search is now three times faster</h1>{TEXT}"
+        '<div class="post-footer">Posted by <a href="/profile/1">@jdoe</a> at <a href="/p/1">11:30 AM</a></div>'
+        "</div><div class='sidebar'><p>Posted by <a href='/profile/2'>Someone Else</a></p></div>"
+    )
+    page = _page(body, title="Example Engineering: Search is now three times faster")
+    found = read_item_metadata(page, url="https://engineering.example.com/2011/04/search-faster.html")
+    assert found.authors == ["@jdoe"]
