@@ -4,7 +4,8 @@ Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as
 ("kokobj@yna.co.kr (END)": the writer as the address names them), an agency's dashed sign-off ("— The Associated
 Press"), or an op-ed's closing note on its writers ("Andrés
 Malamud es politólogo … Martín Schapiro es abogado …"), or a letter's closing words and the name under them
-("Respectfully," / "Jane Doe"). Read only where nothing above the text names a writer
+("Respectfully," / "Jane Doe"), or a blog theme's footer under the post ("Von <writer> am <date>. Abgelegt
+unter …"). Read only where nothing above the text names a writer
 (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ _VALEDICTION = re.compile(
     r"|best(?:\s+wishes)?|cheers|thanks|thank you|love|mit freundlichen grüßen|cordialement|atentamente)\s*[,.!]?$",
     re.I,
 )
+# "By jdoe on 3 May 2016. Filed under …", "Von israel news am 21/02/2021. Abgelegt unter …": a post's footer, the
+# writer as the theme links them, then the date
+_ENTRY_FOOTER = re.compile(
+    r"^(?:by|von|par|por|door|di)\s+(?P<name>[^\d.,;|]{2,40}?)\s+(?:on|am|le|el|il|op|em)\s+\d", re.I
+)
 _AND = re.compile(r"\s+(?:and|und|et|y|e|en|och|og|&)\s+")
 # the editorial team that signs beside a person ("und Redaktion SimplyScience.ch")
 _TEAM = re.compile(
@@ -60,6 +66,9 @@ def closing_signature(blocks: list[Any], index: int) -> list[str]:
             return [initials.group("initials")]
         if in_text and ends_text and (noted := _closing_note(block.text)):
             return noted
+        # (a blog theme's entry footer, "Von <a>israel news</a> am 21/02/2021. Abgelegt unter …": the linked writer)
+        if in_text and (footer := _ENTRY_FOOTER.match(block.text)) and footer["name"] in block.links[:1]:
+            return [footer["name"]]
         in_text = in_text or words >= _PARAGRAPH_WORDS
         if in_text and following is not None and not ends_text and (signed := _signature_line(following.text)):
             return signed

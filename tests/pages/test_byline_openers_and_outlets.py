@@ -99,3 +99,13 @@ def test_a_blog_post_footer_in_the_chrome_signed_with_a_handle_and_a_time_names_
     page = _page(body, title="Example Engineering: Search is now three times faster")
     found = read_item_metadata(page, url="https://engineering.example.com/2011/04/search-faster.html")
     assert found.authors == ["@jdoe"]
+
+
+def test_a_blog_themes_entry_footer_names_its_linked_writer_where_nothing_above_does() -> None:
+    body = (
+        f"<div><h1>Wir werden nicht aufgeben</h1>{TEXT}{TEXT}"
+        "<p>Von <a href='/author/hausblog'>haus blog</a> am 21/02/2021. Abgelegt unter <a href='/c/x'>Politik</a>."
+        " Sie können alle Antworten zu diesem Eintrag durch den RSS 2.0 verfolgen.</p></div>"
+    )
+    page = _page(body, title="Wir werden nicht aufgeben | Haus Blog")
+    assert read_item_metadata(page, url="https://www.example-blog.de/2021/02/21/aufgeben/").authors == ["haus blog"]
