@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from research_crawler.context.urls import is_same_site, try_canonicalize_url
+from research_crawler.pages.archived_copies import copied_pages
 from research_crawler.pages.cleanup import (
     collapse_whitespace,
     neutralise_link_markers,
@@ -123,6 +124,7 @@ class LinkNumbering:
         self._ids: dict[str, int] = {}
         self._texts: list[str] = []
         self._unnumbered: set[str] = set()
+        self._copied: dict[str, str] = {}
 
     @property
     def truncated(self) -> int:
@@ -135,10 +137,12 @@ class LinkNumbering:
         for anchor in anchors:
             if any(ancestor.tag == "a" for ancestor in anchor.iterancestors()):
                 anchor.drop_tag()
-        for anchor in anchors:
+        resolved = [self._resolved(anchor.get("href")) for anchor in anchors]
+        self._copied = copied_pages((url for url in resolved if url), page_url=self._page_url, site_url=self._site_url)
+        for anchor, href_url in zip(anchors, resolved, strict=True):
             if anchor.getparent() is None:
                 continue
-            url = self._link_url(anchor.get("href"))
+            url = self._link_url(href_url)
             link_id = self._number(url) if url else None
             if url is None or link_id is None:
                 anchor.drop_tag()
@@ -165,11 +169,16 @@ class LinkNumbering:
             for index, url in enumerate(self._ids)
         ]
 
-    def _link_url(self, href: str | None) -> str | None:
+    def _resolved(self, href: str | None) -> str | None:
         href = remove_invisible(href or "").strip()
         if not href or href.startswith("#") or href.lower().startswith(_NON_LINK_SCHEMES):
             return None
-        url = try_canonicalize_url(href, self._base_url)
+        return try_canonicalize_url(href, self._base_url)
+
+    def _link_url(self, url: str | None) -> str | None:
+        """The address a resolved link is numbered under: the page an archive's copy copies, on a page saved from
+        the archive (`archived_copies`); None for a link to the page itself."""
+        url = self._copied.get(url, url) if url else None
         return None if url is None or url == self._page_url else url
 
     def _number(self, url: str) -> int | None:
