@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from research_crawler.config.settings import Settings
+from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import ConfigError
 from research_crawler.eval.page_corpus import (
     PageLabels,
@@ -27,6 +29,7 @@ from research_crawler.eval.page_corpus import (
     year_matches,
 )
 from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.web.page_building import page_from_file
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = find_page_corpus(REPO)
@@ -159,6 +162,9 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # "Por <outlet>" on a page whose story is not shown
     "heldout16": (47 / 50, 43 / 50, 43 / 50, 49 / 50),
 }
+#: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
+#: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
+LISTING_PARTS: tuple[Part, ...] = ("academic", "heldout16")
 
 
 @pytest.mark.skipif(CORPUS is None, reason="the page corpus is not on this machine (set RESEARCH_CRAWLER_PAGECORPUS)")
@@ -181,3 +187,29 @@ def test_each_development_part_reads_as_a_person_read_it_at_the_measured_share(p
         agreed = [count + int(ok) for count, ok in zip(agreed, checks, strict=True)]
     shares = [count / len(items) for count in agreed]
     assert all(share >= floor - 1e-9 for share, floor in zip(shares, FLOORS[part], strict=True)), (part, shares)
+
+
+@pytest.mark.skipif(CORPUS is None, reason="the page corpus is not on this machine (set RESEARCH_CRAWLER_PAGECORPUS)")
+@pytest.mark.parametrize("part", LISTING_PARTS)
+def test_each_listing_keeps_every_item_link_a_person_counted(part: Part, tmp_path: Path) -> None:
+    assert CORPUS is not None
+    if part not in PARTS_HELD:
+        pytest.skip(f"the corpus at {CORPUS} holds no {part} part")
+    listings = [page for page in read_page_corpus(CORPUS, parts=(part,)) if page.is_listing and page.labels.item_links]
+    assert listings, f"no listings in the {part} part"
+    settings = Settings()
+    missing = {}
+    for page in listings:
+        saved = tmp_path / f"{page.id}.html"
+        saved.write_text(page.html(), encoding="utf-8")
+        built = page_from_file(
+            saved,
+            url=page.labels.original_url or None,
+            settings=settings.page_view,
+            max_links=settings.fetch.max_links_per_page,
+        )
+        kept = {link.url for link in built.links}
+        lost = [url for url in page.labels.item_links if (try_canonicalize_url(url) or url) not in kept]
+        if lost:
+            missing[page.id] = lost
+    assert not missing, missing
