@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 #: Words a page's title needs before a file titled after it is taken for that page's work's document.
 _TITLE_WORDS = 4
 
-__all__ = ["choose_items", "collected_report_items", "rank_items", "with_metadata"]
+__all__ = ["choose_items", "collected_report_items", "rank_items", "read_or_keep", "with_metadata"]
 
 
 def collected_report_items(exploration: Exploration) -> list[ReportItem]:
@@ -242,7 +242,7 @@ def _byline_link(url: str, title: str, links: Sequence[Link], authors: Sequence[
     )
 
 
-def _read_or_keep(x: Exploration, item: ReportItem) -> ReportItem | None:
+def read_or_keep(x: Exploration, item: ReportItem) -> ReportItem | None:
     """`with_metadata(x, item)`; when reading its page fails with an error of the code (a page no rule foresaw),
     the item as the Collector read it, the failure traced and logged: one odd page never ends the report."""
     try:
@@ -276,7 +276,7 @@ def choose_items(x: Exploration, reranker: Reranker | None, *, today: date | Non
         if len(read) >= settings.max_metadata_reads:
             break
         consumed += 1
-        checked = _read_or_keep(x, item)
+        checked = read_or_keep(x, item)
         if checked is None:
             continue
         read.append(checked)

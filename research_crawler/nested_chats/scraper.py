@@ -26,6 +26,7 @@ import autogen
 from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.context.urls import host_of, shown_on_site
 from research_crawler.context.web_context import EMPTY_PAGES_FREE
+from research_crawler.nested_chats.enough_check import check_before_enough
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
@@ -148,8 +149,14 @@ class ScraperChat:
         with x.lock:
             relevant = x.items_counting(self.collector_tools.touched)
         grant = x.note_page_yield(PageYield(relevant_items=relevant, leads=bool(next_page or dated)))
+        not_counted = check_before_enough(x)  # "enough" is believed only of items their own pages bear out
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]
+        if not_counted:
+            facts.append(
+                f"{not_counted} item(s) collected on this site, read on their own pages, are not "
+                f"{x.settings.explore.item_kind}s of the request (or not of its dates) and no longer count"
+            )
         if grant is not None:
             facts.append(grant.sentence(x.findings.budget.ceiling(x.settings.explore)))
         if search_form:  # said once per site: the Planner keeps every page report

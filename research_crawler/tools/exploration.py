@@ -117,6 +117,11 @@ class SiteFindings:
     """The sites whose own search the Planner has used."""
     budget: SiteBudget = field(default_factory=SiteBudget)
     """The pages each site may read: its base, and those it earned by yielding (`tools/site_budget.py`)."""
+    checked: set[str] = field(default_factory=set)
+    """The collected items read on their own pages before their site's items were taken to be enough."""
+    not_counted: dict[str, str] = field(default_factory=dict)
+    """Collected items their own pages showed the report leaves out (`nested_chats/enough_check.py`), with why: they
+    no longer count toward the items the request wants."""
 
     def can_search(self, site_url: str) -> bool:
         """Whether the site has a search to use: a usable form, or an OpenSearch description not read yet (a form its
@@ -232,14 +237,12 @@ class Exploration:
         papers of other years leave a request for one year's papers as unmet as none."""
         if self.search.current_site is None:
             return 0
-        request = self.search.request
-        if request is None or not request.has_dates():
-            return self.web.item_count
         return self.items_counting({item.url for item in self.web.items()})
 
     def items_counting(self, urls: set[str]) -> int:
-        """How many of the current site's items at `urls` count toward `items_wanted` (as `items_counted`)."""
-        items = [item for item in self.web.items() if item.url in urls]
+        """How many of the current site's items at `urls` count toward `items_wanted` (as `items_counted`); an item
+        its own page showed the report leaves out never does."""
+        items = [item for item in self.web.items() if item.url in urls and item.url not in self.findings.not_counted]
         request = self.search.request
         if request is None or not request.has_dates():
             return len(items)
