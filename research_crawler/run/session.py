@@ -44,6 +44,7 @@ from research_crawler.run.run_lock import holding_run_dir
 from research_crawler.run.site_lanes import explore_in_parallel
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, Flow, PageAccess, SiteFindings
+from research_crawler.tools.site_budget import SiteBudget
 from research_crawler.web.fetcher import Fetcher
 from research_crawler.web.page_store import PageArchive
 from research_crawler.web.shared_politeness import SharedPoliteness
@@ -132,6 +133,7 @@ class ResearchSession:
                 web_contexts=state.web_contexts if state is not None else None,
                 graph=state.graph if state is not None else None,
                 subpage_offsets=meta.subpage_offsets,
+                budget=SiteBudget.restored(state.budget) if state is not None else None,
                 not_restored=not_restored,
             )
 
@@ -190,6 +192,7 @@ class ResearchSession:
         web_contexts: dict[str, WebContext] | None = None,
         graph: NavigationGraph | None = None,
         subpage_offsets: dict[str, int] | None = None,
+        budget: SiteBudget | None = None,
         previous_search: SearchContext | None = None,
         not_restored: Sequence[str] = (),
     ) -> Report:
@@ -233,7 +236,7 @@ class ResearchSession:
                     store=store,
                     web_contexts=dict(web_contexts or {}),
                     graph=graph if graph is not None else NavigationGraph(),
-                    findings=SiteFindings(subpage_offsets=dict(subpage_offsets or {})),
+                    findings=SiteFindings(subpage_offsets=dict(subpage_offsets or {}), budget=budget or SiteBudget()),
                     flow=Flow(
                         sites_selected=action != "start"
                         and (search.current_site is not None or search.has_pending_sites or bool(search.finished_sites))
