@@ -46,6 +46,9 @@ from research_crawler.eval.testbed.fresh_heldout13_readinglists import Fresh13Re
 from research_crawler.eval.testbed.fresh_heldout14_cris import Fresh14CrisSite
 from research_crawler.eval.testbed.fresh_heldout14_forum import Fresh14ForumSite
 from research_crawler.eval.testbed.fresh_heldout14_wikibase import Fresh14WikibaseSite
+from research_crawler.eval.testbed.fresh_heldout15_confluence import Fresh15ConfluenceSite
+from research_crawler.eval.testbed.fresh_heldout15_cran import Fresh15CranSite
+from research_crawler.eval.testbed.fresh_heldout15_ojs import Fresh15OjsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -112,6 +115,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh14-cris": Fresh14CrisSite,
     "fresh14-forum": Fresh14ForumSite,
     "fresh14-wikibase": Fresh14WikibaseSite,
+    "fresh15-ojs": Fresh15OjsSite,
+    "fresh15-cran": Fresh15CranSite,
+    "fresh15-confluence": Fresh15ConfluenceSite,
 }
 
 

@@ -71,6 +71,9 @@ Layout = Literal[
     "fresh14-cris",
     "fresh14-forum",
     "fresh14-wikibase",
+    "fresh15-ojs",
+    "fresh15-cran",
+    "fresh15-confluence",
 ]
 
 
