@@ -6,8 +6,8 @@ No crawler runs here: their first benchmark run is the measure, and it is the le
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
 from datetime import date
+from urllib.parse import urljoin
 
 import lxml.html
 import pytest

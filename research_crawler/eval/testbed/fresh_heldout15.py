@@ -17,10 +17,11 @@ them. Do not read or tune anything to this module, to `fresh_heldout15_ojs.py`, 
   maintainer, its reference manual and citation info. Some packages are described later in the journal, whose
   article links to the package (one work, two sites); check results and the source archive forbidden.
 - Rail and Wind Engineering wiki (`fresh15-confluence`, in `fresh_heldout15_confluence.py`): a Confluence Data
-  Center: the dashboard lists spaces, a space's home has a page tree and a technical-reports page whose children are
-  year pages whose children are the reports; a report is a page whose Page Properties table gives its number,
-  authors (user mentions), status and "Date issued", while the byline names its creator and the day it was last
-  modified; meeting notes, how-to pages and draft reports sit beside them; the search, page history and exports
+  Center: the dashboard lists spaces and recent updates, the engineering space's home shows a page per team, each
+  with a technical-reports page (and a Page Properties Report of them) whose children are year pages whose children
+  are the reports; a report is a page whose Page Properties table gives its number, authors (user mentions), status
+  and "Date issued", while the byline names its creator and the day it was last modified; labels list pages too;
+  meeting notes, how-to pages and draft reports sit beside them; the search, page history and exports
   forbidden.
 """
 

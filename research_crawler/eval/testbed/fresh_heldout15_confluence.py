@@ -83,8 +83,18 @@ def wiki_pages(items: list[Item]) -> dict[int, WikiPage]:
     pages: dict[int, WikiPage] = {}
     serial = iter(range(39_000_000, 40_000_000, 131))
 
-    def add(title: str, parent: int | None, *, space: str = SPACE_KEY, **extra: object) -> WikiPage:
-        made = WikiPage(next(serial), title, space, parent, extra.pop("created", date(2021, 9, 1)), **extra)  # type: ignore[arg-type]
+    def add(
+        title: str,
+        parent: int | None,
+        *,
+        creator: str,
+        space: str = SPACE_KEY,
+        created: date = date(2021, 9, 1),
+        status: str = "",
+        text: str = "",
+        labels: tuple[str, ...] = (),
+    ) -> WikiPage:
+        made = WikiPage(next(serial), title, space, parent, created, creator, None, status, text, labels)
         pages[made.id] = made
         if parent is not None:
             pages[parent].children.append(made.id)
@@ -205,11 +215,11 @@ class Fresh15ConfluenceSite(SiteApp):
             f'<li><a href="/display/{key}">{esc(name)}</a></li>'
             for key, name in ((SPACE_KEY, "Asset Engineering"), ("HB", "Team Handbook"))
         )
-        recent = sorted((p for p in self.pages.values() if p.item), key=lambda p: modified(p.item), reverse=True)[:5]  # type: ignore[arg-type]
+        recent = sorted(((modified(p.item), p) for p in self.pages.values() if p.item), key=lambda r: r[0])[::-1][:5]
         updates = "".join(
             f'<li><a href="{attr(p.path)}">{esc(p.title)}</a> <span class="update-item-date">updated '
-            f"{byline_date(modified(p.item))}</span></li>"  # type: ignore[arg-type]
-            for p in recent
+            f"{byline_date(day)}</span></li>"
+            for day, p in recent
         )
         content = (
             '<div class="dashboard"><h1>Welcome to Confluence</h1><section class="dashboard-spaces"><h2>Spaces</h2>'
@@ -236,7 +246,7 @@ class Fresh15ConfluenceSite(SiteApp):
         return f'<ul class="childpages-macro">{rows}</ul>' if rows else ""
 
     def _breadcrumbs(self, page: WikiPage) -> str:
-        chain = []
+        chain: list[WikiPage] = []
         parent = page.parent
         while parent is not None:
             chain.insert(0, self.pages[parent])
@@ -260,13 +270,16 @@ class Fresh15ConfluenceSite(SiteApp):
 
     def _report_table(self, page: WikiPage) -> str:
         reports = [
-            self.pages[r] for y in page.children for r in self.pages[y].children if self.pages[r].item is not None
+            (report, report.item)
+            for y in page.children
+            for report in (self.pages[r] for r in self.pages[y].children)
+            if report.item is not None
         ]
         rows = "".join(
             f'<tr><td><a href="{attr(r.path)}">{esc(r.title)}</a></td><td>'
-            f"{report_number(date.fromisoformat(r.item.date), r.title)}"  # type: ignore[union-attr]
-            f"</td><td>{lozenge(date.fromisoformat(r.item.date))}</td></tr>"  # type: ignore[union-attr]
-            for r in sorted(reports, key=lambda r: r.title.lower())
+            f"{report_number(date.fromisoformat(item.date), r.title)}"
+            f"</td><td>{lozenge(date.fromisoformat(item.date))}</td></tr>"
+            for r, item in sorted(reports, key=lambda pair: pair[0].title.lower())
         )
         return (
             '<div class="metadata-summary-macro"><table class="aui"><thead><tr><th>Title</th><th>Report number</th>'

@@ -250,7 +250,9 @@ class Fresh15CranSite(SiteApp):
         sentences = []
         for n, p in enumerate(listed):
             opener = ("The package", "Also", "In addition,", "Alternatively,")[n % 4]
-            sentences.append(f"{opener} {self._link(p, '../packages/')} provides {esc(p.title[:1].lower() + p.title[1:])}.")
+            sentences.append(
+                f"{opener} {self._link(p, '../packages/')} provides {esc(p.title[:1].lower() + p.title[1:])}."
+            )
         fillers = " ".join(self._link(p, "../packages/") for p in by_name(self.packages) if p.item is None)
         content = (
             f"<h1>CRAN Task View: {esc(_VIEW_TOPICS[view])}</h1><table><tr><td>Maintainer:</td><td>Gavin Okafor"
