@@ -92,7 +92,7 @@ FRESH15_SITE_SPECS: tuple[SiteSpec, ...] = (
 FRESH15_PLANS: dict[str, tuple[str, ...]] = {
     "fresh15-ojs": ("topic", "recent", "year", "cross:fresh15-cran"),
     "fresh15-cran": ("topic", "author", "recent"),
-    "fresh15-confluence": ("topic", "recent", "author", "year"),
+    "fresh15-confluence": ("topic", "author", "recent", "year"),
 }
 #: Papers per topic on each site (the registry and the journal share works: at most 10 between them).
 FRESH15_PER_TOPIC: dict[str, tuple[int, int]] = {
