@@ -49,6 +49,7 @@ from research_crawler.pages.metadata_sources import (
 )
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
+from research_crawler.pages.post_signatures import post_signature, site_header_byline
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.reporter_credits import reporter_credit
 from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over_date_line, writer_over_reporting_line
@@ -317,6 +318,10 @@ def _names_the_site(names: list[str], page: VisiblePage) -> bool:
     return bool(site.strip()) and all(f" {words_of(name)} " in site for name in names)
 
 
+def _title(page: VisiblePage, title_index: int) -> str:
+    return page.blocks[title_index].text if 0 <= title_index < len(page.blocks) else ""
+
+
 def _visible_authors(
     page: VisiblePage, title_index: int | None, site: frozenset[str] = frozenset()
 ) -> tuple[list[str], MetadataSource]:
@@ -350,6 +355,10 @@ def _visible_authors(
         return named, "page_field"
     if byline:
         return byline, "page_byline"
+    if title_index is not None and (
+        signed := page.writers(post_signature(page.blocks, title_index, _title(page, title_index)))
+    ):
+        return signed, "page_byline"  # a blog's or a forum's signature by the date: "Licat on June 5, 2023"
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
     if credited := reporter_credit(page.blocks, -1 if title_index is None else title_index):
         return credited, "page_byline"
@@ -360,6 +369,8 @@ def _visible_authors(
         return reporting, "page_byline"
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
+    if title_index is not None and (header := page.writers(site_header_byline(page.blocks, title_index))):
+        return header, "page_byline"  # a one-writer site's "By <name>" in its header, where nothing else names one
     marked = page.writers(page.marked_authors())
     # (where the element marked "author" holds only the site's own name, a blog platform's profile, the story's
     # signature names its writer, if it has one)

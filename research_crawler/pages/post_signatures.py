@@ -1,0 +1,127 @@
+"""Who a post's own short lines say wrote it, where no "By" line does: a blog's or a forum's way of signing a post
+with its writer's name or handle beside its date.
+
+- a name on a line of its own, over a line that is only the date, right over the title ("David Heinemeier Hansson"
+  / "February 5, 2026" / <title>);
+- a name or a linked handle, then the date, on one line under the title: "Licat on June 5, 2023", "Martin Fowler:
+  25 Feb 2026", "Posted on October 28, 2020 by apgoucher" (the handle a link to the writer's posts);
+- a linked handle over the line that says what they did and when: "jmorrell" / "opened on May 25, 2025";
+- a closing line that names the item by its title and its writer: "This is <title> by Simon Willison, posted on
+  4th March 2026.";
+- the one "By <name>" line of a one-writer site's header, above the title ("By John Gruber").
+
+A handle (one word, "apgoucher") counts only where the page links it, as a writer's name is linked to their posts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research_crawler.pages.item_dates import dates_in_text, without_dates
+from research_crawler.pages.person_names import begins_with_by, split_people, without_by
+
+__all__ = ["post_signature", "site_header_byline"]
+
+_HANDLE = re.compile(r"^@?[^\W_][\w.'’-]{1,30}$")  # "apgoucher", "Licat", "j.doe"
+# "<name> on <date>", "<name>: <date>" (the date after it and nothing else)
+_NAME_THEN_DATE = re.compile(r"^(?P<name>[^\W\d_][^:;|,]{0,40}?)(?:\s+on\s+|\s*:\s+)(?P<date>.+)$", re.I)
+# "Posted on <date> by <handle>", "Published <date> by <handle>": the line ends with its writer
+_DATE_THEN_BY = re.compile(r"^(?:posted|published|written)\b.*?\bby\s+(?P<name>@?[^\W_][\w.'’-]{1,30})\s*\.?$", re.I)
+# what a forum or code host says its writer did, then when: "opened on May 25, 2025", "posted this on …"
+_DID_ON = re.compile(r"^(?:opened|posted|wrote|published|commented|asked|started|created)\b(?:\s+\w+)?\s+on\b")
+_NEAR = 7  # blocks under the title where the signature may stand
+_HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
+
+
+def post_signature(blocks: list[Any], index: int, title: str) -> list[str]:
+    """The writer a post's signature names, for the title at block `index` (its text `title`): the first of the
+    signatures of the module docstring found; [] where none."""
+    return (
+        _name_over_date(blocks, index)
+        or _signed_line(blocks, index)
+        or _handle_over_action(blocks, index)
+        or _closing_credit(blocks, index, title)
+    )
+
+
+def site_header_byline(blocks: list[Any], index: int) -> list[str]:
+    """The one person a "By <name>" line names in the page's header above the title (block `index`), where the
+    header holds no other such line: a one-writer site's credit for all it shows."""
+    lines = [
+        block.text.strip()
+        for block in blocks[: min(index, _HEADER)]
+        if begins_with_by(block.text) and not block.heading and len(block.text.split()) <= 5
+    ]
+    if len(lines) != 1:
+        return []
+    people = split_people(without_by(lines[0]))
+    return people if len(people) == 1 and people[0] == without_by(lines[0]).strip() else []
+
+
+def _name_over_date(blocks: list[Any], index: int) -> list[str]:
+    """ "David Heinemeier Hansson" / "February 5, 2026" / <title>: one person's name alone on its line, the date
+    alone on the next, the title right under them."""
+    if index < 2:
+        return []
+    named, dated = blocks[index - 2], blocks[index - 1]
+    if named.chrome or dated.chrome or named.heading or dated.heading:
+        return []
+    text = named.text.strip()
+    people = split_people(text)
+    bare_date = not without_dates(dated.text, mark=" ").strip(" ,.·|-–—")
+    return people if len(people) == 1 and people[0] == text and bare_date and dates_in_text(dated.text) else []
+
+
+def _signed_line(blocks: list[Any], index: int) -> list[str]:
+    """A line under the title that is its writer and its date and nothing more: "Licat on June 5, 2023", "Martin
+    Fowler: 25 Feb 2026", "Posted on October 28, 2020 by apgoucher"."""
+    for block in blocks[index + 1 : index + 3]:
+        if block.chrome or block.heading:
+            continue
+        text = block.text.strip()
+        by = _DATE_THEN_BY.match(text)
+        if by and dates_in_text(text) and _handle_or_name(by["name"], block.links):
+            return [by["name"]]
+        then = _NAME_THEN_DATE.match(text)
+        rest = then["date"] if then else ""
+        if then and dates_in_text(rest) and not without_dates(rest, mark=" ").strip(" ,.·|-–—"):
+            name = then["name"].strip()
+            if _handle_or_name(name, block.links):
+                return [name]
+    return []
+
+
+def _handle_over_action(blocks: list[Any], index: int) -> list[str]:
+    """A linked name or handle alone on its line, over the line that says what its writer did and when:
+    "jmorrell" / "opened on May 25, 2025 · edited by jmorrell"."""
+    for position in range(index + 1, min(len(blocks) - 1, index + 1 + _NEAR)):
+        block, under = blocks[position], blocks[position + 1]
+        text = block.text.strip()
+        if block.chrome or block.heading or text not in block.links:
+            continue
+        if _DID_ON.match(under.text.strip()) and dates_in_text(under.text) and _handle_or_name(text, block.links):
+            return [text]
+    return []
+
+
+def _closing_credit(blocks: list[Any], index: int, title: str) -> list[str]:
+    """A line below the item that names it by its title and then its writer: "This is <title> by Simon Willison,
+    posted on 4th March 2026." (a citation of the post by the post itself)."""
+    title = title.strip()
+    if len(title.split()) < 2:
+        return []
+    for block in blocks[index + 1 :]:
+        if block.chrome:
+            continue
+        _, found, after = block.text.partition(title)
+        credit = re.match(r"^\W{0,2}\s*by\s+(?P<names>[^,.;:|()]{3,80})", after, re.I) if found else None
+        if credit and (people := split_people(credit["names"].strip())):
+            return people
+    return []
+
+
+def _handle_or_name(text: str, links: tuple[str, ...]) -> bool:
+    """Whether `text` is one person's name, or a handle the line links (as a writer's name links to their posts)."""
+    people = split_people(text)
+    return (len(people) == 1 and people[0] == text) or (text in links and bool(_HANDLE.match(text)))
