@@ -11,6 +11,7 @@ from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.item_dates import dates_in_text, without_dates
+from research_crawler.pages.other_works import in_other_works
 from research_crawler.pages.person_names import begins_with_by, split_people, without_by
 
 __all__ = [
@@ -28,7 +29,6 @@ __all__ = [
     "signed_after",
     "unmistakable",
     "without_furniture",
-    "without_other_works",
 ]
 
 #: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
@@ -72,11 +72,6 @@ _ROLE = re.compile(
     r"\b(?:writer|reporter|correspondent|columnist|staff|contributor|journalist|editor|director|president|"
     r"professor|student|researcher|scientist|analyst|fellow)\b",
     re.I,
-)
-# Containers of other works' entries, by their id or class: reference lists, "Cited by", recommendations.
-# Pull quotes name whom they quote ("pull-quote__author"): a quoted person is no author of the item either.
-_OTHER_WORKS = re.compile(
-    r"reference|bibliograph|cited-?by|citing|recommend|related-?(?:articles|content)|quote|testimonial", re.I
 )
 
 # A link that is an affiliation or footnote mark: a letter or two, a number, a dagger or star (a superscript)
@@ -421,7 +416,7 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
         text = _without_furniture_links(element)
-        if not text or skip(element) or _in_other_works(element):
+        if not text or skip(element) or in_other_works(element):
             continue
         people = (split_people(text) if len(text.split()) <= 40 else []) or _named_parts(element)
         # one word — a handle, a first name — where the markup says it is the author's name ("rel=author", an
@@ -475,25 +470,6 @@ def _named_parts(element: Any) -> list[str]:
         if len(people) == 1 and people[0] not in names:
             names.append(people[0])
     return names
-
-
-def without_other_works(root: Any) -> Any:
-    """`root` with the containers of other works' entries (reference lists, "Cited by", recommendations, pull
-    quotes) taken out, in place: what is left names only the item's own people."""
-    for element in list(root.iter()):
-        if isinstance(element.tag, str) and element.getparent() is not None and _other_works_container(element):
-            element.drop_tree()
-    return root
-
-
-def _other_works_container(node: Any) -> bool:
-    return node.tag == "blockquote" or bool(_OTHER_WORKS.search(f"{node.get('id') or ''} {node.get('class') or ''}"))
-
-
-def _in_other_works(element: Any) -> bool:
-    return any(
-        isinstance(node.tag, str) and _other_works_container(node) for node in (element, *element.iterancestors())
-    )
 
 
 def _words(name: str) -> list[str]:

@@ -48,7 +48,14 @@ from research_crawler.pages.metadata_sources import (
     read_tag_sources,
 )
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
-from research_crawler.pages.person_names import begins_with_by, is_person_name, name_key, same_person, split_people
+from research_crawler.pages.person_names import (
+    begins_with_by,
+    is_person_name,
+    name_key,
+    same_person,
+    split_people,
+    without_by,
+)
 from research_crawler.pages.post_signatures import post_signature, site_header_byline
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.reporter_credits import reporter_credit
@@ -61,6 +68,7 @@ __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", 
 
 logger = logging.getLogger(__name__)
 
+_CREDIT_REACH = 3  # lines under a title where its credit stands (a standfirst between)
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
 _PEN_NAME = re.compile(r"^[^\W\d_][\w.'’-]{2,30}$")  # "SanFranciscoGal", "jdoe": one word, as a writer signs
 
@@ -177,6 +185,9 @@ def _decide_authors(
     # the publisher beside people in a tag's author list (a JSON-LD Person, then the site's Organization) is no
     # co-writer: the people are kept
     tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
+    if title_index is not None and _credited_under_title(page, title_index, tag_names, site):
+        values["authors"], sources["authors"] = tag_names, tagged.source  # the tag's credit, shown as the byline
+        return
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
@@ -316,6 +327,19 @@ def _names_the_site(names: list[str], page: VisiblePage) -> bool:
     segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
     site = f" {segments[-1]} " if len(segments) > 1 else ""
     return bool(site.strip()) and all(f" {words_of(name)} " in site for name in names)
+
+
+def _credited_under_title(page: VisiblePage, title_index: int, names: list[str], site: frozenset[str]) -> bool:
+    """Whether the page shows a tag's one credit as a line of its own right under the item's title (past a
+    standfirst): "MIT Example Insights" over the date, a pen name "jdoe" — the byline a reader sees, whether or not
+    it reads as a person's name. The site's own name there is its masthead's, never a writer."""
+    if len(names) != 1 or _in_site_names(names[0], site):
+        return False
+    credit = words_of(names[0])
+    under = page.blocks[title_index + 1 : title_index + 1 + _CREDIT_REACH]
+    return bool(credit) and any(
+        not block.chrome and not block.heading and words_of(without_by(block.text)) == credit for block in under
+    )
 
 
 def _title(page: VisiblePage, title_index: int) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from research_crawler.pages.bylines import without_other_works
 from research_crawler.pages.html_tree import parse_html
+from research_crawler.pages.other_works import without_other_works
 from research_crawler.pages.person_names import clean_name, is_person_name
 
 __all__ = ["authors_by_trafilatura"]
