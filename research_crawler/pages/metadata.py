@@ -68,6 +68,7 @@ __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", 
 
 logger = logging.getLogger(__name__)
 
+_A_LIST = re.compile(r"[,;&]|\s(?:and|und|et|y)\s")  # "A, B and C, CNN": several credits, not one
 _CREDIT_REACH = 3  # lines under a title where its credit stands (a standfirst between)
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
 _PEN_NAME = re.compile(r"^[^\W\d_][\w.'’-]{2,30}$")  # "SanFranciscoGal", "jdoe": one word, as a writer signs
@@ -333,8 +334,8 @@ def _credited_under_title(page: VisiblePage, title_index: int, names: list[str],
     """Whether the page shows a tag's one credit as a line of its own right under the item's title (past a
     standfirst): "MIT Example Insights" over the date, a pen name "jdoe" — the byline a reader sees, whether or not
     it reads as a person's name. The site's own name there is its masthead's, never a writer."""
-    if len(names) != 1 or _in_site_names(names[0], site):
-        return False
+    if len(names) != 1 or _A_LIST.search(names[0]) or _in_site_names(names[0], site):
+        return False  # (a tag's one string that lists several people is read as the byline it is)
     credit = words_of(names[0])
     under = page.blocks[title_index + 1 : title_index + 1 + _CREDIT_REACH]
     return bool(credit) and any(

@@ -115,3 +115,15 @@ def test_a_pen_name_the_title_gives_after_by_is_no_sites_name() -> None:
         f'<h1>Twelve Grams</h1><h1>A Post About Gardens</h1><p><a href="/@q">qgardener</a></p><p>Mar 06, 2025</p>{TEXT}'
     )
     assert _authors(body, head=head, title="A Post About Gardens - by qgardener") == ["qgardener"]
+
+
+def test_a_tags_one_string_listing_several_writers_is_read_as_the_byline_lists_them() -> None:
+    head = (
+        '<script type="application/ld+json">{"@type": "Article", "headline": "A Post About Gardens", '
+        '"author": {"@type": "Person", "name": "Jane Gardener, John Planter and Mia Kramer, Example News"}}</script>'
+    )
+    body = (
+        "<h1>A Post About Gardens</h1><p>By Jane Gardener, John Planter and Mia Kramer, Example News</p>"
+        f"<p>March 4, 2026</p>{TEXT}"
+    )
+    assert _authors(body, head=head) == ["Jane Gardener", "John Planter", "Mia Kramer"]
