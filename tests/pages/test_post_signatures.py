@@ -80,7 +80,10 @@ def test_a_closing_line_naming_the_post_by_its_title_names_its_writer() -> None:
 
 
 def test_the_one_by_line_of_a_sites_header_names_the_writer_of_its_posts() -> None:
-    body = f'<div id="masthead"><p>By Jane Gardener</p></div><h1>A Post About Gardens</h1><h6>Wednesday, 26 February 2025</h6>{TEXT}'
+    body = (
+        '<div id="masthead"><p>By Jane Gardener</p></div><h1>A Post About Gardens</h1>'
+        f"<h6>Wednesday, 26 February 2025</h6>{TEXT}"
+    )
     assert _authors(body) == ["Jane Gardener"]
 
 
