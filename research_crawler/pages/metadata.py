@@ -394,12 +394,12 @@ def _visible_authors(
         return reporting, "page_byline"
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
-    if title_index is not None and (header := page.writers(site_header_byline(page.blocks, title_index))):
-        return header, "page_byline"  # a one-writer site's "By <name>" in its header, where nothing else names one
     marked = page.writers(page.marked_authors())
     # (where the element marked "author" holds only the site's own name, a blog platform's profile, the story's
     # signature names its writer, if it has one)
     if title_index is not None and all(_in_site_names(name, site) for name in marked):
         signed = page.writers(signed_after(page.blocks, title_index) or closing_signature(page.blocks, title_index))
         marked = signed or desk_sign_off(page.blocks, title_index) or marked
+    if not marked and title_index is not None:  # a one-writer site's "By <name>" in its header, where nothing else
+        marked = page.writers(site_header_byline(page.blocks, title_index))  # names one
     return marked, "page_byline"
