@@ -106,6 +106,21 @@ def adds_parameters(page_url: str, link_url: str) -> bool:
     return bool(_added_parameters(page_url, link_url))
 
 
+def removed_values(page_url: str, link_url: str) -> list[str]:
+    """The values of the parameters `link_url` takes off the address of `page_url` (the same address with some of the
+    page's parameters and no others: the "remove" or "×" beside an active facet or filter); empty when it is no
+    such address."""
+    page, link = urlsplit(page_url), urlsplit(link_url)
+    if (page.netloc, page.path) != (link.netloc, link.path) or not page.query:
+        return []
+    kept = parse_qsl(page.query, keep_blank_values=True)
+    for pair in parse_qsl(link.query, keep_blank_values=True):
+        if pair not in kept:
+            return []
+        kept.remove(pair)
+    return [value for _, value in kept]
+
+
 def _added_parameters(page_url: str, link_url: str) -> list[str] | None:
     """The names of the parameters `link_url` adds to the address of `page_url` (the same address with every
     parameter of the page's query), or None when it is no such address."""

@@ -1,6 +1,8 @@
 """Choosing the report's items under the request's contract: dates filter, a byline naming other authors than those
-asked for is left out (one not shown is listed after, said unchecked), "newest first" orders by date, the count is
-met or the shortfall said — never padded — and one line per constraint says how it was met.
+asked for is left out, and so is one whose byline is not shown when others are shown to be by them (a careful
+reader lists under "by X" only what they saw is by X, and names the rest as unchecked; only when none could be
+seen are the unchecked listed, said so, rather than nothing), "newest first" orders by date, the count is met or
+the shortfall said — never padded — and one line per constraint says how it was met.
 """
 
 from __future__ import annotations
@@ -58,8 +60,11 @@ def select_items(
     by_authors = [item for item in inside if _by(item, request.authors)]
     by_others = [item for item in inside if request.authors and item.authors and item not in by_authors]
     unsigned = [item for item in inside if request.authors and not item.authors]
-    if request.authors:  # a byline naming others is left out; one not shown is listed after, said unchecked
-        inside = by_authors + unsigned
+    unlisted: list[ReportItem] = []
+    if request.authors and by_authors:  # some shown to be by the authors: one whose byline is unseen is not listed
+        inside, unlisted = by_authors, unsigned
+    elif request.authors:  # none shown to be: those whose byline is unseen are listed, said unchecked
+        inside = unsigned
     chosen = [item.model_copy(update={"rank": rank}) for rank, item in enumerate(inside[:wanted], 1)]
     lines = []
     kind = request.item_kind or item_kind
@@ -99,10 +104,13 @@ def select_items(
         unchecked = [item for item in chosen if not item.authors]
         if unchecked:
             titles = ", ".join(f"“{item.title}”" for item in unchecked[:3]) + (" …" if len(unchecked) > 3 else "")
+            lines.append(f"{len(unchecked)} {kind}(s) with no authors shown could not be checked: {titles}")
+        if unlisted:
+            titles = ", ".join(f"“{item.title}”" for item in unlisted[:3]) + (" …" if len(unlisted) > 3 else "")
             lines.append(
-                f"{len(unchecked)} {kind}(s) with no authors shown could not be checked, listed after: {titles}"
+                f"{len(unlisted)} {kind}(s) with no authors shown could not be checked and were left out: {titles}"
             )
-    return Selection(chosen, lines, outside + by_others, undated)
+    return Selection(chosen, lines, outside + by_others, undated + unlisted)
 
 
 def _words(text: str) -> str:

@@ -10,6 +10,8 @@ An archive browsed by date (a journal's volumes and issues, a conference's editi
 toward the dates the request names: the links whose own words name a year the request asks for ("JCCS 2024", "Volume
 13 (2024)", "Issue 4" beside "October–December 2024"), or, for the newest, the latest year the page lists, are raised
 to the same place and say so — a site whose search cannot be used is still browsed to the year or issue asked for.
+A link that takes a year off the filters of the page it is on (the "remove" or "×" beside an active year facet)
+leads away from that year, whatever the words beside it name, and is not raised for it.
 
 A listing paged by number (``?page=N``, "Next ›") is read on as a person pages through it: the next page of a
 listing that gave items, or of any listing on a site with no search to use, is raised to the middle of the
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from research_crawler.context.pagination import next_listing_page
+from research_crawler.context.pagination import next_listing_page, removed_values
 from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.load_more_address import load_more_address
@@ -175,6 +177,8 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
         years = [int(y) for y in _YEAR.findall(link.text)]
         if not years and len(link.text.split()) <= _INDEX_WORDS:
             years = [int(y) for y in _YEAR.findall(_DAY.sub(" ", link.context))]
+        lifted = " ".join(removed_values(page.final_url, link.url))
+        years = [year for year in years if str(year) not in lifted]  # "remove" beside the active year: away from it
         if years and len(link.text.split()) <= 2 * _INDEX_WORDS:
             named.append((link, max(years)))
     if request.date_from is not None or request.date_to is not None:

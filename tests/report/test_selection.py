@@ -58,23 +58,40 @@ def test_without_constraints_the_ranking_stands() -> None:
     assert choose(ResearchRequest(text="x"), wanted=3)[0] == [1, 2, 3]
 
 
-def test_works_by_other_authors_are_left_out_and_unchecked_ones_listed_after() -> None:
-    # "by Lee" is a constraint like a year: a work whose byline names others is left out and counted; one whose
-    # authors could not be read is listed after Lee's, named as unchecked (the report never claims it is by Lee)
-    by_lee = item(9, "2022-01-01", authors=["Lee, Ana"])
-    also_lee = item(8, "2024-01-01", authors=["Bo Chen", "Ana Lee"])
-    by_others = [item(n, "2023-01-01", authors=["Kim, Sun"]) for n in (1, 2)]
+def by_lee(candidates: list[ReportItem]) -> tuple[list[str], list[str]]:
     chosen = select_items(
-        [*by_others, item(3, None), by_lee, also_lee],
+        candidates,
         request=ResearchRequest(text="x", authors=["Ana Lee"]),
         wanted=3,
         today=TODAY,
         recent_days=365,
         item_kind="paper",
     )
-    assert [i.url.rsplit("/", 1)[1] for i in chosen.items] == ["9", "8", "3"]  # Lee's in the ranking's order first
-    assert chosen.compliance[0] == "2 by Ana Lee; 2 by other authors left out"
-    assert (
-        chosen.compliance[1]
-        == "1 paper(s) with no authors shown could not be checked, listed after: “Paper number 3 on graph networks”"
+    return [i.url.rsplit("/", 1)[1] for i in chosen.items], chosen.compliance
+
+
+def test_works_by_other_authors_and_unchecked_ones_are_left_out_when_some_are_by_the_author() -> None:
+    # "by Lee" is a constraint like a year: a work whose byline names others is left out and counted; one whose
+    # authors could not be read is not listed beside works seen to be Lee's, but named as unchecked
+    by_others = [item(n, "2023-01-01", authors=["Kim, Sun"]) for n in (1, 2)]
+    numbers, lines = by_lee(
+        [
+            *by_others,
+            item(3, None),
+            item(9, "2022-01-01", authors=["Lee, Ana"]),
+            item(8, "2024-01-01", authors=["Bo Chen", "Ana Lee"]),
+        ]
     )
+    assert numbers == ["9", "8"]  # Lee's in the ranking's order, nothing else
+    assert lines[0] == "2 by Ana Lee; 2 by other authors left out"
+    assert lines[1] == (
+        "1 paper(s) with no authors shown could not be checked and were left out: “Paper number 3 on graph networks”"
+    )
+
+
+def test_when_no_work_is_seen_to_be_by_the_author_the_unchecked_ones_are_listed_and_said_unchecked() -> None:
+    # rather than an empty report: what was found is listed, and the report says its authors could not be checked
+    numbers, lines = by_lee([item(1, "2023-01-01", authors=["Kim, Sun"]), item(3, None)])
+    assert numbers == ["3"]
+    assert lines[0] == "0 by Ana Lee; 1 by other authors left out"
+    assert lines[1] == "1 paper(s) with no authors shown could not be checked: “Paper number 3 on graph networks”"

@@ -292,3 +292,19 @@ def test_the_part_a_load_more_control_names_is_not_offered_when_the_browser_load
     elsewhere = CHANNEL_HTML.replace("/channel/media/7/page/2", "https://cdn.example/channel/7/page/2")
     page = channel_page().model_copy(update={"html": elsewhere})
     assert not offer_next_page(x, page, new_items=2)  # another site's address is never offered
+
+
+def test_a_link_taking_the_year_off_the_page_s_filters_is_not_offered_for_that_year() -> None:
+    # a result list filtered to 2024: the "remove" beside the active year facet names 2024 in the words beside it,
+    # but opens the list without it; a narrower link that keeps the year (another facet) still names it
+    filtered = f"{SITE}search?type=all&filter=year%3A2024"
+    links = [
+        Link(id=1, url=f"{SITE}search?type=all", text="(remove)", same_site=True, context="Year: 2024"),
+        Link(id=2, url=f"{filtered}&format=article&page=1", text="Articles", same_site=True, context="2024"),
+        Link(id=3, url=f"{SITE}search?filter=year%3A2024", text="(clear type)", same_site=True, context="2024"),
+    ]
+    page = Page(url=filtered, final_url=filtered, determination=Determination.OK, title="Results", links=links)
+    x = exploring("Find papers on solid-state battery electrolytes published in 2024")
+    assert offer_dated_links(x, page) == 2
+    assert not x.web.is_pending(f"{SITE}search?type=all")  # the list without the year is not raised for it
+    assert all("names 2024" in entry.anchor_text for entry in offered(x))
