@@ -25,6 +25,7 @@ from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.declared_kind import link_names_another_kind
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
+from research_crawler.pages.site_chrome import names_site_chrome
 from research_crawler.report.index_pages import names_a_venue_or_slot
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
@@ -65,7 +66,8 @@ def get_top_urls(
         (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
         works inside)", as opening it may reach the works it holds; a link named only by another kind of record
         than asked for ("Guidance only", "Datasets" when papers are) comes after them too, as does one named only by
-        a part of a book around its works ("Front Matter", "Back Matter"); a short anchor such as
+        a part of a book around its works ("Front Matter", "Back Matter") or by the site's own chrome ("About the
+        Journal", "FAQs", "Mirrors"); a short anchor such as
         "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
         under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
@@ -96,14 +98,15 @@ def _new_before_collected(web_context: WebContext, k: int, item_kind: str = "pap
     by another kind of record than `item_kind` ("Guidance only", "Datasets" when papers are asked for:
     `link_names_another_kind`): a type filter or section where none of the works asked for is; and so do the links
     named only by a part of a book or an issue around its works (`_PART_AROUND_WORKS`: "Front Matter", "Preface",
-    "Back Matter"), which holds none of them."""
+    "Back Matter"), which holds none of them, and the links named only by the site's chrome (`names_site_chrome`:
+    "About the Journal", "FAQs", "Mirrors", "Privacy Statement"), which hold none of the works a site publishes."""
     in_order = web_context.top_urls(web_context.pending_count)
     collected = web_context.collected
 
     def adds_nothing(pending: PendingURL) -> bool:
         if pending.url in collected:
             return not _is_container(collected[pending.url])
-        if _PART_AROUND_WORKS.match(pending.anchor_text):
+        if _PART_AROUND_WORKS.match(pending.anchor_text) or names_site_chrome(pending.anchor_text):
             return True
         return link_names_another_kind(pending.anchor_text, item_kind)
 

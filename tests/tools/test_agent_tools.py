@@ -212,6 +212,26 @@ def test_a_books_front_and_back_matter_come_after_the_pages_that_may_hold_works(
     assert [p.url.rsplit("/", 1)[1] for p in top.urls] == ["9-1", "8", "front-matter", "preface", "back-matter"]
 
 
+def test_the_sites_chrome_comes_after_the_pages_that_may_hold_works(web: WebContext) -> None:
+    # a software archive's home lists its mirrors, FAQs and privacy statement beside its packages: none holds a
+    # work, so they come after the other pending pages even scored higher, in their own order; a title that only
+    # begins with such a word keeps its place
+    web.take(SITE)
+    links = [
+        ("http://papers.test/mirrors.html", "Mirrors", True),
+        ("http://papers.test/faqs.html", "FAQs", True),
+        ("http://papers.test/packages/", "Packages", True),
+        ("http://papers.test/about", "About the Journal", True),
+        ("http://papers.test/paper/7", "About Face: Licence Plates in Traffic Cameras", True),
+        ("http://papers.test/privacy", "Privacy Statement", True),
+    ]
+    page = make_page(links=links)
+    scores = [{"id": 1, "score": 5}, {"id": 2, "score": 5}, *({"id": n, "score": 3.5} for n in range(3, 7))]
+    save_links(web, page, scores, state=STATE)
+    top = get_top_urls(web, 6, state=STATE)
+    assert [p.url.rsplit("/", 1)[1] for p in top.urls] == ["", "7", "mirrors.html", "faqs.html", "about", "privacy"]
+
+
 def test_get_top_urls_says_the_sites_search_is_unused_while_more_are_wanted(web: WebContext) -> None:
     save_links(web, make_page(), [{"id": 2, "score": 9.5}], state=STATE)
     unused = "search form has not been used yet"
