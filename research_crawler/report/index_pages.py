@@ -36,6 +36,7 @@ import lxml.html
 
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS
 from research_crawler.pages.html_tree import in_page_frame, parse_html
+from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.metadata import ItemMetadata
 from research_crawler.pages.person_names import same_person, split_people
 
@@ -233,9 +234,17 @@ def _titled_links(html: str, page_url: str, own_title: str) -> list[str]:
     return titled
 
 
+def _only_a_date(text: str) -> bool:
+    """Whether a link's `text` is only a date ("Mar 20, 2024", "2024-03-20"): a wiki's or a blog's byline links its
+    day of last change to the page's history or versions, which name no other work."""
+    return bool(dates_in_text(text)) and not re.search(r"\w", without_dates(text, mark=" "))
+
+
 def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> bool:
     """Whether the first author's name is shown in an entry of a list (outside the page's frames and apart from its
-    main heading) that links to another page of the site, not by that name (an author's profile) nor to a file."""
+    main heading) that links to another page of the site, not by that name (an author's profile), nor by a date
+    only (the page's own byline linking its last change to its history: "last modified by A on Mar 20, 2024"), nor
+    to a file."""
     tree = parse_html(html)
     if tree is None:
         return False
@@ -254,6 +263,8 @@ def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> boo
             target = urljoin(page_url, href)
             text = " ".join(link.text_content().split())
             if urlsplit(target).netloc != host or is_file_address(target) or target == page_url:
+                continue
+            if _only_a_date(text):  # "last modified on <a>Mar 20, 2024</a>": the page's own history, no work
                 continue
             if text and not any(text in name or name in text for name in authors):
                 return True

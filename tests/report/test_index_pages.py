@@ -453,3 +453,30 @@ def test_a_newsletters_roundup_the_model_took_for_a_paper_is_left_out() -> None:
     x = _exploration("Find the 3 most recent papers on coral bleaching", pages, web)
     chosen = choose_items(x, None, today=date(2025, 12, 1))
     assert [item.url for item in chosen.items] == [paper]
+
+
+def test_a_wiki_page_whose_byline_links_its_last_change_to_the_history_is_an_item() -> None:
+    # a team wiki's report page: its byline names its creator and links the day of its last change to the page's
+    # history ("Created by A, last modified by B on <a>Dec 09, 2026</a>"), a link to no other work; its authors are
+    # read from its properties table; the same byline in an entry that links to another page by a title still
+    # makes a page a listing
+    report = f"{SITE}/display/AE/Slab+Track+Vibration"
+    html = (
+        "<html><body><header><a href='/dashboard'>Wiki</a></header><div id='main'><h1>Slab Track Vibration</h1>"
+        "<div class='page-metadata'><ul><li>Created by <a href='/display/~ana'>Ana Brandt</a>, last modified by "
+        "<a href='/display/~kofi'>Kofi Mensah</a> on <a href='/pages/diff?pageId=7&amp;v=2'>Dec 09, 2026</a></li>"
+        "</ul></div><table><tr><th>Authors</th><td><a href='/display/~ana'>Ana Brandt</a>, <a href='/display/~kofi'>"
+        "Kofi Mensah</a></td></tr><tr><th>Date issued</th><td>30 Sep 2026</td></tr></table><p>Sensors on slab track."
+        "</p></div></body></html>"
+    )
+    meta = ItemMetadata(
+        title="Slab Track Vibration",
+        authors=["Ana Brandt", "Kofi Mensah"],
+        date="2026-09-30",
+        sources={"title": "page_heading", "authors": "page_field", "date": "page_field"},
+    )
+    links = [f"{SITE}/display/~ana", f"{SITE}/display/~kofi", f"{SITE}/pages/diff?pageId=7&v=2"]
+    assert index_page_reason(report, links, meta, html=html) is None
+    titled = html.replace(">Dec 09, 2026</a>", ">Dec 09, 2026</a> <a href='/display/AE/Ballast+Settlement+Trial'>"
+                          "Ballast Settlement Trial Results</a>")  # fmt: skip
+    assert index_page_reason(report, links, meta, html=titled) is not None
