@@ -12,6 +12,7 @@ from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.citations import CitedFields, cited_fields, own_citation
 from research_crawler.pages.declared_kind import declared_kind, names_another_kind
+from research_crawler.pages.draft_status import declares_an_unissued_draft
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination, Link
@@ -87,7 +88,8 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     page that plainly lists other works rather than being one (`report/index_pages.py`), or that names a venue or a
     slot of a programme and no author or abstract ("Workshop on …", "Panel: …"); None for a page that
     declares itself another kind of record than the one asked for ("Dataset", "Guidance" when papers are asked
-    for: `pages/declared_kind.py`); and None for an item whose
+    for: `pages/declared_kind.py`), or calls itself a draft and carries no file (`pages/draft_status.py`: never
+    issued); and None for an item whose
     page cannot be read and whose only title is a link's action ("Download (PDF)"): no title was ever read for it.
     """
     site = next((s for s in x.known_sites() if is_same_site(item.url, s.url)), None)
@@ -143,6 +145,11 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     if kind is not None and names_another_kind(kind, wanted):  # "Dataset", "Guidance": another kind of record
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url,
                      reason=f"its page declares it a {kind!r}, not a {wanted}")  # fmt: skip
+        return None
+    own_file = bool(meta.pdf_url) or any(is_file_address(link.url) for link in page.links)
+    if declares_an_unissued_draft(parse_html(page.html), title=plain_text(meta.title) or item.title, has_file=own_file):
+        why = "its page calls it a draft and carries no file: work in progress, never issued"
+        x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
         return None
     title = plain_text(meta.title)  # the publisher's title over the Collector's reading
     authors = [name for name in (plain_text(a) for a in meta.authors) if name]
