@@ -10,6 +10,7 @@ from copy import deepcopy
 from typing import Any
 
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
+from research_crawler.pages.given_names import is_given_name
 from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.other_works import in_other_works
 from research_crawler.pages.person_names import begins_with_by, split_people, without_by
@@ -355,13 +356,15 @@ def about_the_author(blocks: list[Any], index: int) -> list[str]:
 def owner_of_site(title_element: str, shows: Callable[[str], bool]) -> list[str]:
     """The person a one-person site is named after, where no post names its writer: the name the <title> gives
     after the post's title ("Zeitphilosophie – Dr. Alexander Klier") or before a possessive ("Gregory Szorc's
-    Digital Home"), when the page shows that name too (its header, its footer's copyright)."""
+    Digital Home"), when the page shows that name too (its header, its footer's copyright), and it opens with a
+    given name the list of names holds: a site named after a field or a project ("Archaeogenetics Knowledge Graph")
+    is no person, and this is a guess from the site's name alone."""
     parts = [part.strip() for part in _SITE_PARTS.split(title_element) if part.strip()]
     candidates = [parts[-1]] if len(parts) > 1 else []
     candidates += [match.group(1) for match in _POSSESSIVE.finditer(title_element)]
     for candidate in candidates:
         people = split_people(candidate)
-        if len(people) == 1 and shows(people[0]):
+        if len(people) == 1 and is_given_name(people[0].split()[0]) and shows(people[0]):
             return people
     return []
 

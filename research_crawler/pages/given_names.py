@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-__all__ = ["is_ordinary_word"]
+__all__ = ["is_given_name", "is_ordinary_word"]
 
 #: Languages whose common words are looked up (the corpus's Latin-script languages).
 _LANGUAGES = ("en", "de", "fr", "es")
@@ -28,6 +28,12 @@ def is_ordinary_word(word: str) -> bool:
         len(part) >= 3 and any(ch.isalpha() for ch in part) and _ordinary(part)  # "Os Keyes": short names are many
         for part in bare.split("-")
     )
+
+
+def is_given_name(word: str) -> bool:
+    """Whether `word` (any case) is in the list of given names ("Gregory", "Steph"; not "Archaeogenetics")."""
+    bare = word.strip(".,;:'’\"()").casefold()
+    return bool(bare) and _given_names().get_gender(bare) != "unknown"
 
 
 @functools.lru_cache(maxsize=4096)

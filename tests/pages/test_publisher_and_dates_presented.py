@@ -73,6 +73,14 @@ def test_a_one_person_sites_owner_is_still_its_author() -> None:
     assert authors == ["Maren Holt"]
 
 
+def test_a_site_named_after_a_field_is_no_one_person_sites_owner() -> None:
+    """A knowledge graph's record page: "<title>… - Archaeogenetics Knowledge Graph", its footer "About
+    Archaeogenetics Knowledge Graph", no byline. Three capitalised words that open with no given name are the site's
+    name, not its owner's: the page names no writer."""
+    authors, _ = _read(f"{TEXT}<p>About Archaeogenetics Knowledge Graph</p>", site="Archaeogenetics Knowledge Graph")
+    assert authors == []
+
+
 def test_an_organisation_the_page_shows_as_the_byline_stays_the_author() -> None:
     """ "By Example Foundation" under the title: the page says the foundation wrote it, and it is believed."""
     publisher = {"@type": "Organization", "name": "Example Foundation"}
