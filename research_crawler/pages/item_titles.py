@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
@@ -16,7 +17,14 @@ from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSo
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
 
-__all__ = ["TITLE_SEPARATORS", "byline_past", "decide_title", "without_container", "without_trailing_date"]
+__all__ = [
+    "TITLE_SEPARATORS",
+    "byline_past",
+    "decide_title",
+    "without_container",
+    "without_record_id",
+    "without_trailing_date",
+]
 
 _HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
 _IN_TITLE_ELEMENT = 3.0
@@ -331,6 +339,20 @@ def without_container(title: str, containers: list[str]) -> str:
 
 
 _FULL_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
+_TRAILING_ID = re.compile(r"\s+\(([^\s()]{2,24})\)$")
+
+
+def without_record_id(title: str, url: str) -> str:
+    """`title` without the record's identifier a catalogue or knowledge base writes after it, in brackets, when the
+    page's own address ends in that identifier ("Ancient Genomes of the Steppe (Q1424)" at ``…/wiki/Item:Q1424``,
+    "Annual Survey (ds-2023-07)" at ``…/dataset/ds-2023-07``): the number names the record, not the work. A
+    bracketed word the address does not end in ("Surveys (2nd edition)") is the title's own."""
+    match = _TRAILING_ID.search(title)
+    if match is None or not any(ch.isdigit() for ch in match.group(1)):
+        return title
+    last = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
+    segment = unquote(last).rsplit(":", 1)[-1].casefold()
+    return title[: match.start()] if segment == match.group(1).casefold() and match.start() > 0 else title
 
 
 def without_trailing_date(title: str) -> str:

@@ -37,6 +37,7 @@ from research_crawler.pages.item_titles import (
     byline_past,
     decide_title,
     without_container,
+    without_record_id,
     without_trailing_date,
 )
 from research_crawler.pages.metadata_sources import (
@@ -116,7 +117,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     notes: dict[str, str] = {}
     title, title_index = decide_title(readings, page, values, sources, notes)
     if title:
-        values["title"] = without_trailing_date(without_container(title, container_names(tree)))
+        values["title"] = without_record_id(without_trailing_date(without_container(title, container_names(tree))), url)
     publishers = publisher_names(tree)
     site = _site_names(url, page, [*container_names(tree), *publishers])
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
