@@ -11,15 +11,17 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 from lxml import etree
 
-from research_crawler.pages.cleanup import remove_invisible
+from research_crawler.pages.cleanup import collapse_whitespace, remove_invisible
 
 __all__ = [
     "MONTHS",
     "base_url",
     "document_base_url",
+    "home_heading",
     "in_page_frame",
     "is_web_url",
     "meta_content",
+    "numbers_side_by_side",
     "parse_html",
     "put_script_writes_in_place",
 ]
@@ -201,3 +203,32 @@ def put_script_writes_in_place(root: Any) -> None:
 
 def _js_unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def home_heading(element: Any) -> bool:
+    """Whether `element` sits in a heading that is nothing but a link to a site's home page ("/"): the site's name
+    as its masthead shows it over every page (<h1><a href="/">Jane's Weblog</a></h1>), no item's title."""
+    heading = next((node for node in (element, *element.iterancestors()) if node.tag in _HEADINGS), None)
+    links = list(heading.iter("a")) if heading is not None else []
+    if (
+        heading is None
+        or len(links) != 1
+        or collapse_whitespace(links[0].text_content()) != collapse_whitespace(heading.text_content())
+    ):
+        return False
+    address = urlsplit((links[0].get("href") or "").strip())
+    return bool(
+        address.path in ("", "/") and not address.query and not address.fragment and (address.netloc or address.path)
+    )
+
+
+def numbers_side_by_side(element: Any, before: str) -> bool:
+    """Whether `element` starts with a digit right after a sibling element whose text ended with one, nothing
+    between: two values a page's style sets apart (a date and a reading time), never one number."""
+    previous = element.getprevious()
+    if previous is None or previous.tail or not isinstance(previous.tag, str) or not before[-1:].isdigit():
+        return False
+    return element.text_content()[:1].isdigit()

@@ -61,10 +61,20 @@ _RESPONSIBILITY = re.compile(r"\s+/\s+[^/]*$")  # a catalogue's "Title / J. K. R
 
 
 def decide_title(
-    readings: list[Reading], page: VisiblePage, values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
+    readings: list[Reading],
+    page: VisiblePage,
+    values: dict[str, Any],
+    sources: dict[str, Any],
+    notes: dict[str, str],
+    *,
+    site: frozenset[str] = frozenset(),
 ) -> tuple[str | None, int | None]:
-    """The title, and the block the page shows it in (None when it is not shown)."""
+    """The title, and the block the page shows it in (None when it is not shown). A tag that titles the item with
+    the site's own name (`site`: its domain's name and the names its tags give it), where another tag titles it
+    otherwise, names the site, not the item (a Dublin Core title "Example" over og:title's headline)."""
     tags = [r for r in readings if r.title and r.source != "html_title"]
+    if any(not _site_name(r.title or "", site) for r in tags):
+        tags = [r for r in tags if not _site_name(r.title or "", site)]
     in_title = f" {words_of(page.title_element)} "
     # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
@@ -106,7 +116,39 @@ def decide_title(
     if title_element:
         title_element = _shown_head(title_element, page)
         values["title"], sources["title"] = title_element, "html_title"
+    elif not tags and visible is None and (opening := _opening_lines(page)) is not None:
+        # a page with no <title>, no tag and no heading (a word processor's notice saved as HTML): its title is the
+        # lines it opens with, set apart before its running text ("NOTICE OF CANCELLATION" / "OF CITY COUNCIL …")
+        values["title"], sources["title"] = opening[0], "page_text"
+        return opening
     return title_element, None
+
+
+_OPENING_LINES = 3
+_OPENING_WORDS = 20
+
+
+def _opening_lines(page: VisiblePage) -> tuple[str, int] | None:
+    """The lines a page without headings opens with before its first line of running text (`_PARAGRAPH_WORDS`
+    words or a sentence), joined, and the first one's block: at most three short lines; None where the page opens
+    with running text or with more."""
+    opening: list[Block] = []
+    for block in page.blocks:
+        if block.chrome or block.heading:
+            return None
+        if len(block.text.split()) >= _OPENING_WORDS or _SENTENCE_END.search(block.text) or dates_in_text(block.text):
+            break
+        opening.append(block)
+    if not 1 <= len(opening) <= _OPENING_LINES or len(opening) == len(page.blocks):
+        return None
+    text = " ".join(block.text for block in opening)
+    return (text, opening[0].index) if len(text.split()) <= _OPENING_WORDS else None
+
+
+def _site_name(title: str, site: frozenset[str]) -> bool:
+    """Whether a title is one of the site's names, spacing and a leading "the" aside ("JPNN" on jpnn.com)."""
+    compact = words_of(title).removeprefix("the ").replace(" ", "")
+    return bool(compact) and compact in {name.replace(" ", "") for name in site}
 
 
 def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: Reading, *, only_in_tab: bool) -> bool:
@@ -257,7 +299,10 @@ def _heading_pair(
 
 def byline_past(page: VisiblePage, index: int, *, heading: bool) -> list[str]:
     """The byline right after what a page may put between a title (block `index`) and its byline."""
+    title = page.blocks[index]
     index, dated = _past_citation_lines(page, index, heading=heading)
+    if index + 1 < len(page.blocks) and page.blocks[index + 1].chrome and not title.chrome:
+        return []  # the site's footer or menu past the title's last lines: no byline of the item's
     # strictly, unless after a date line or over one ("Nuño Domínguez" / "Twitter" / "19 FEB 2020 - 18:37 CET")
     return page.byline_after(index, reach=1, strict=not (dated or _dated_below(page, index + 1)))
 

@@ -115,11 +115,12 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     values: dict[str, Any] = {}
     sources: dict[str, MetadataSource] = {}
     notes: dict[str, str] = {}
-    title, title_index = decide_title(readings, page, values, sources, notes)
-    if title:
-        values["title"] = without_record_id(without_trailing_date(without_container(title, container_names(tree))), url)
     publishers = publisher_names(tree)
     site = _site_names(url, page, [*container_names(tree), *publishers])
+    declared = _site_names(url, page, [*container_names(tree), *publishers], with_title=False)
+    title, title_index = decide_title(readings, page, values, sources, notes, site=declared)
+    if title:
+        values["title"] = without_record_id(without_trailing_date(without_container(title, container_names(tree))), url)
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
     date, date_source, date_note = decide_date(
         readings, page, title_index, html=html, url=url, title=values.get("title")
@@ -231,10 +232,11 @@ def _decide_authors(
         values["authors"], sources["authors"] = tag_names, tagged.source
 
 
-def _site_names(url: str, page: VisiblePage, declared: list[str]) -> frozenset[str]:
+def _site_names(url: str, page: VisiblePage, declared: list[str], *, with_title: bool = True) -> frozenset[str]:
     """The names the site goes by, each reduced to its words without a leading "the": those its tags declare (site
-    name, publisher, journal), the part of its <title> after the last separator, and its domain's name."""
-    segments = TITLE_SEPARATORS.split(page.title_element)
+    name, publisher, journal), the part of its <title> after the last separator (unless not `with_title`), and its
+    domain's name."""
+    segments = TITLE_SEPARATORS.split(page.title_element) if with_title else []
     domain = get_fld(url, fail_silently=True, fix_protocol=True) or ""
     names = [words_of(name).removeprefix("the ") for name in [*declared, *segments[1:][-1:], domain.partition(".")[0]]]
     return frozenset(name for name in names if len(name.replace(" ", "")) >= 3)

@@ -29,7 +29,7 @@ from research_crawler.pages.bylines import (
 )
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.field_labels import FieldKind, label_kind
-from research_crawler.pages.html_tree import put_script_writes_in_place
+from research_crawler.pages.html_tree import home_heading, numbers_side_by_side, put_script_writes_in_place
 from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
 from research_crawler.pages.person_names import split_people
@@ -321,7 +321,7 @@ def _blocks(root: Any) -> list[Block]:
             element = owner[0]
             header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
             shown = tuple(link for link in links if link)
-            level, chrome = _heading_level(element), _in_chrome(element)
+            level, chrome = _heading_level(element), _in_chrome(element) or home_heading(element)
             item = _list_item(element, keys)
             blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown, item))
         links.clear()
@@ -335,6 +335,8 @@ def _blocks(root: Any) -> list[Block]:
                 owner[0] = element
             if element.tag == "a":
                 links.append(collapse_whitespace(clean_text(element.text_content())))
+            if parts and numbers_side_by_side(element, parts[-1]):
+                parts.append(" ")  # "<span>Mar 4, 2026</span><span>4 mins</span>": two values, not "20264"
             if element.text:
                 parts.append(element.text)
         else:

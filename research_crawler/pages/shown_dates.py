@@ -122,6 +122,8 @@ def decide_date(
         for block in presented
     ):
         return year, "htmldate", None
+    if created := _created_date(page):
+        return created, "page_field", None  # "Created: 4th March 2026": its first version's day, where no other
     if updated:
         return updated, "page_text", None  # the only date the page gives its item is its last update's
     address = htmldate_date(_EMPTY_PAGE, url=url) if url.startswith("http") else None
@@ -131,6 +133,25 @@ def decide_date(
 
 
 _EMPTY_PAGE = "<html><body><p></p></body></html>"
+
+
+_CREATED = re.compile(r"^\s*(?:created|erstellt|créé|creado|creato)\s*(?:on|am|le|el|il)?\s*:?\s+(?P<date>.+)$", re.I)
+
+
+def _created_date(page: VisiblePage) -> str | None:
+    """The day a line outside the chrome says the item was created ("Created: 4th March 2026", as a guide's or a
+    wiki's page stamps its first version), where the page gives no day of publication: a line of that label and
+    a date alone."""
+    for block in page.blocks:
+        created = _CREATED.match(block.text)
+        if (
+            created
+            and not block.chrome
+            and len(found := dates_in_text(created["date"])) == 1
+            and _date_alone(created["date"])
+        ):
+            return found[0]
+    return None
 
 
 def _published_lines(page: VisiblePage) -> list[Block]:
@@ -271,21 +292,45 @@ def _shown_date(
     if labelled:
         return labelled[0][1], "page_field"
     if title_index is None:
-        return None
+        return _opening_dateline(page)
     return _near_title(page, title_index, title_text)
+
+
+def _opening_dateline(page: VisiblePage) -> tuple[str, MetadataSource] | None:
+    """On a page that shows its title nowhere as text (an essay headed by an image of its title), the line that is
+    nothing but a date above its running text ("July 2009" over the essay's first paragraph); None where there is
+    none or several."""
+    found: list[str] = []
+    for block in page.blocks:
+        if not block.chrome and not block.heading and len(block.text.split()) >= _PARAGRAPH_WORDS:
+            break
+        if not block.chrome and _date_alone(block.text):
+            found += dates_in_text(block.text)
+    return (found[0], "page_text") if len(found) == 1 else None
 
 
 def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> tuple[str, MetadataSource] | None:
     """The date written near the title (`_shown_date`'s rule after the labels); a date in the title's own words
     ("September 2018 open thread") gives way to a finer one of the header that says the same month."""
-    coarse: str | None = None
     title = page.blocks[title_index].words
-    # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu)
+    # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu),
+    # is looked near only where nothing dates the title itself (a box of popular stories may list the item again,
+    # under another story's date)
     anchors = [
         b.index
         for b in page.blocks
         if b.index == title_index or (b.words == title and not b.chrome and b.text.strip() not in b.links)
     ]
+    return _near_anchors(page, title_index, [title_index], title_text) or (
+        _near_anchors(page, title_index, anchors, title_text) if len(anchors) > 1 else None
+    )
+
+
+def _near_anchors(
+    page: VisiblePage, title_index: int, anchors: list[int], title_text: str | None
+) -> tuple[str, MetadataSource] | None:
+    """The date written near the blocks `anchors` (the title where the page shows it), by `_near_title`'s rule."""
+    coarse: str | None = None
     for bare_years, (before, after) in ((False, (DATE_REACH_BEFORE, DATE_REACH_AFTER)), (True, _YEAR_REACH)):
         near: dict[int, int] = {}
         for anchor in anchors:
