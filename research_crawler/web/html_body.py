@@ -167,7 +167,16 @@ def _detected(body: bytes) -> tuple[str, str] | None:
     best = matches.best()
     if best is None or _is_utf(best.encoding):
         return None
-    # where several read the bytes equally well (French in Windows-1250 or -1252), the more common on the web
+    # where several read the bytes equally well, the one whose text reads as the most languages' words (Czech in
+    # Windows-1250 gives "řekl", in -1252 "øekl", which only Danish and Norwegian spell so), then the more common
+    # on the web (French reads the same in Windows-1250 and -1252)
     ties = [m for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
-    chosen = min(ties, key=lambda m: _WEB_LEGACY_ENCODINGS.index(m.encoding), default=best)
+    chosen = min(ties, key=lambda m: (-_coherence_over_languages(str(m)), _WEB_LEGACY_ENCODINGS.index(m.encoding)))
     return chosen.encoding, str(chosen)
+
+
+def _coherence_over_languages(text: str) -> float:
+    """charset-normalizer's coherence of `text` with each language it may be written in, summed."""
+    from charset_normalizer.cd import coherence_ratio
+
+    return round(sum(ratio for _, ratio in coherence_ratio(text)), 6)
