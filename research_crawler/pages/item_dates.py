@@ -60,8 +60,9 @@ _DATE_IN_TEXT = re.compile(
     # (a month may be written in two names, "آب/اغسطس", as Levantine and Egyptian Arabic name it)
     # (Spanish and Portuguese join day, month and year with "de": "3 de junio de 2022", "março de 2021")
     rf"|(?P<words>(?:\d{{1,2}}(?:st|nd|rd|th|\.)?\s+(?:de\s+)?)?(?:{_LETTER}{{2,10}}/{_LETTER}{{2,10}}|{_LETTER}{{3,10}})\.?,?\s+(?:de\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?:1[5-9]|20)\d\d)"
-    # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET")
-    r")(?!(?!\d{1,2}:\d\d)[\d/-]|[^\W\d_A-Z])",
+    # "25 March 2015Full publication history": a capital may follow, glued; so may a time ("20163:33 PM ET", and
+    # after a day's sign "2011年4月15日12時24分")
+    r")(?!(?!\d{1,2}:\d\d|(?<=[日일])\d)[\d/-]|[^\W\d_A-Z])",
 )
 
 

@@ -87,6 +87,7 @@ _CHROME_WORDS = frozenset(
         "cookie",
         "comment",
         "comments",
+        "caption",  # a photo's caption names what it shows and who took it, never the item's writer or day
     }
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})

@@ -312,25 +312,14 @@ def _opening_dateline(page: VisiblePage) -> tuple[str, MetadataSource] | None:
 def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> tuple[str, MetadataSource] | None:
     """The date written near the title (`_shown_date`'s rule after the labels); a date in the title's own words
     ("September 2018 open thread") gives way to a finer one of the header that says the same month."""
+    coarse: str | None = None
     title = page.blocks[title_index].words
-    # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu),
-    # is looked near only where nothing dates the title itself (a box of popular stories may list the item again,
-    # under another story's date)
+    # the title shown again (above its byline, in a second heading), not a link to the page (a category, a menu)
     anchors = [
         b.index
         for b in page.blocks
         if b.index == title_index or (b.words == title and not b.chrome and b.text.strip() not in b.links)
     ]
-    return _near_anchors(page, title_index, [title_index], title_text) or (
-        _near_anchors(page, title_index, anchors, title_text) if len(anchors) > 1 else None
-    )
-
-
-def _near_anchors(
-    page: VisiblePage, title_index: int, anchors: list[int], title_text: str | None
-) -> tuple[str, MetadataSource] | None:
-    """The date written near the blocks `anchors` (the title where the page shows it), by `_near_title`'s rule."""
-    coarse: str | None = None
     for bare_years, (before, after) in ((False, (DATE_REACH_BEFORE, DATE_REACH_AFTER)), (True, _YEAR_REACH)):
         near: dict[int, int] = {}
         for anchor in anchors:
@@ -387,12 +376,23 @@ _HEADLINE_WORDS = 4
 def _under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[int]) -> bool:
     """Whether block `index` comes right under a link to another item in a list of them — a box of related
     stories, each a headline linked and its date ("Knight's future in balance after trading disaster" / "Thu, Aug 2
-    2012" / the next headline) — so that its date is that item's, not the page's."""
+    2012" / the next headline) — or, above a showing of the title, right under another story's headline, so that
+    its date is that item's, not the page's."""
     if index < 1 or index - 1 in anchors:
         return False
+    nearest = min(anchors, key=lambda anchor: abs(anchor - index))
+    if nearest > index and _another_headline(page, index - 1, anchors):
+        return True  # above the title, right under another story's headline: a teaser's date in a box of them
     return _headline_link(page, index - 1) and (
         _headline_link(page, index + 1) or (index >= 3 and _headline_link(page, index - 3))
     )
+
+
+def _another_headline(page: VisiblePage, index: int, anchors: list[int]) -> bool:
+    """Whether block `index` is a heading of a headline's length that is not the item's title."""
+    block = page.blocks[index]
+    title = page.blocks[anchors[0]].words
+    return bool(block.heading) and block.words != title and len(block.words.split()) >= _HEADLINE_WORDS
 
 
 def _headline_link(page: VisiblePage, index: int) -> bool:

@@ -10,6 +10,7 @@ Each page below is written for the test in the shape of a kind of page; none is 
 from __future__ import annotations
 
 from research_crawler.pages.html_tree import parse_html
+from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page_shows import read_visible_page
 
@@ -128,3 +129,8 @@ def test_an_essay_headed_by_an_image_is_dated_by_the_line_above_its_text() -> No
         f"{PARAGRAPH}{PARAGRAPH}</td></tr></table></body></html>"
     )
     assert read_item_metadata(page, url="http://www.example.com/makers.html").date == "2009-07"
+
+
+def test_a_japanese_day_with_its_time_glued_on_is_read() -> None:
+    assert dates_in_text("（2011年4月15日12時24分 読売新聞）") == ["2011-04-15"]
+    assert dates_in_text("2011年4月号") == []
