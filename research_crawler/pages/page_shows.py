@@ -74,7 +74,8 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
 # layout wrapper that only mentions one ("content-sidebar-wrap", a theme's "mega-menu-1" on <body>) holds content.
 _CHROME_WORDS = frozenset(
-    # (readers' comments under a post are no part of the item: their writers and dates are the commenters')
+    # (readers' comments under a post are no part of the item: their writers and dates are the commenters'; nor is
+    # a photo's caption, which names what it shows and who took it)
     {
         "nav",
         "navbar",
@@ -87,7 +88,7 @@ _CHROME_WORDS = frozenset(
         "cookie",
         "comment",
         "comments",
-        "caption",  # a photo's caption names what it shows and who took it, never the item's writer or day
+        "caption",
     }
 )
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})

@@ -134,3 +134,18 @@ def test_an_essay_headed_by_an_image_is_dated_by_the_line_above_its_text() -> No
 def test_a_japanese_day_with_its_time_glued_on_is_read() -> None:
     assert dates_in_text("（2011年4月15日12時24分 読売新聞）") == ["2011-04-15"]
     assert dates_in_text("2011年4月号") == []
+
+
+def test_a_photos_caption_under_the_title_is_no_byline() -> None:
+    headline = "Lawmaker urges the emergency measures to go on until August"
+    head = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "' + headline + '", '
+        '"author": {"@type": "Person", "name": "Boy"}}</script>'
+    )
+    page = (
+        f"<html><head><title>{headline} - Nation EXNEWS.com</title>{head}</head><body><h1>{headline}</h1>"
+        '<div><span>Minggu, 18 Juli 2021 – 18:52 WIB</span></div><img src="photo.jpg" alt="">'
+        '<div class="caption">Jane Roe (ANTARA/Facebook/Jane Roe)</div>'
+        f"{PARAGRAPH}<p>Redaktur &amp; Reporter : Boy</p></body></html>"
+    )
+    assert read_item_metadata(page, url="https://www.exnews.com/news/measures").authors == ["Boy"]
