@@ -376,13 +376,14 @@ _HEADLINE_WORDS = 4
 def _under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[int]) -> bool:
     """Whether block `index` comes right under a link to another item in a list of them — a box of related
     stories, each a headline linked and its date ("Knight's future in balance after trading disaster" / "Thu, Aug 2
-    2012" / the next headline) — or, above a showing of the title, right under another story's headline, so that
-    its date is that item's, not the page's."""
+    2012" / the next headline) — or, above a showing of the title and a heading before it, right under another
+    story's headline — so that its date is that item's, not the page's."""
     if index < 1 or index - 1 in anchors:
         return False
     nearest = min(anchors, key=lambda anchor: abs(anchor - index))
-    if nearest > index and _another_headline(page, index - 1, anchors):
-        return True  # above the title, right under another story's headline: a teaser's date in a box of them
+    between = page.blocks[index + 1 : nearest]
+    if nearest > index and _another_headline(page, index - 1, anchors) and any(block.heading for block in between):
+        return True  # above the title's box, under another story's headline: a teaser's date in a box of them
     return _headline_link(page, index - 1) and (
         _headline_link(page, index + 1) or (index >= 3 and _headline_link(page, index - 3))
     )

@@ -149,3 +149,13 @@ def test_a_photos_caption_under_the_title_is_no_byline() -> None:
         f"{PARAGRAPH}<p>Redaktur &amp; Reporter : Boy</p></body></html>"
     )
     assert read_item_metadata(page, url="https://www.exnews.com/news/measures").authors == ["Boy"]
+
+
+def test_a_blogs_motto_over_the_dateline_above_the_title_is_no_other_story() -> None:
+    title = "Standard Flavored Markdown"
+    page = (
+        f"<html><head><title>{title}</title></head><body><header><h1>Example Horror</h1></header>"
+        "<h2>programming and human factors</h2><article><span>03 Sep 2014</span>"
+        f"<h1>{title}</h1>{PARAGRAPH * 3}<h3>More about {title}</h3></article></body></html>"
+    )
+    assert read_item_metadata(page, url="https://blog.example.com/standard-flavored-markdown/").date == "2014-09-03"
