@@ -158,8 +158,8 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # site's footer read as its "byline", a Dublin Core title that is the site's name, a notice with no heading or
     # <title> whose first lines are its title are read now), no year, and six writers: a credit "CBC News" beside its
     # date in the page's header, a site's name in its author element over a column's own "By", a clerk's office
-    # signing a notice with no title, an agency's sign-off after editors' initials ("ap / kam / … / AFP"), and
-    # teasers' "Por <outlet>" on a page whose story is not shown
+    # signing a notice with no title, an agency's sign-off after editors' initials ("ap / kam / … / AFP"), a byline
+    # only at the story's end "(By …)", and teasers' "Por <outlet>" on a page whose story is not shown
     "heldout16": (1.0, 44 / 50, 44 / 50, 1.0),
     # heldout17 (development material since its first run, stop 43): since pages32a a post's signature by its date
     # ("Licat on <date>", a name over the date over the title, "Posted on <date> by <linked handle>", a closing
