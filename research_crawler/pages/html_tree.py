@@ -24,6 +24,7 @@ __all__ = [
     "numbers_side_by_side",
     "parse_html",
     "put_script_writes_in_place",
+    "put_streamed_parts_in_place",
 ]
 
 logger = logging.getLogger(__name__)
@@ -199,6 +200,37 @@ def put_script_writes_in_place(root: Any) -> None:
         for offset, element in enumerate(elements):
             parent.insert(index + offset, element)
         elements[-1].tail = (elements[-1].tail or "") + (tail or "")
+
+
+_STREAMED_PART = re.compile(r"^S:(\w+)$")
+
+
+def put_streamed_parts_in_place(root: Any) -> None:
+    """Move each part of a page that React's streamed rendering sends hidden (``<div hidden id="S:1">``) to its
+    placeholder (``<template id="B:1">`` or ``"P:1"``), where the page's script puts it and a browser shows it; a
+    part with no placeholder stays hidden. `root` is changed in place."""
+    templates = {template.get("id"): template for template in root.iter("template") if template.get("id")}
+    streamed = [
+        part
+        for part in root.iter("div")
+        if part.get("hidden") is not None and _STREAMED_PART.match(part.get("id") or "")
+    ]
+    for part in streamed:
+        key = _STREAMED_PART.match(part.get("id") or "")
+        holders = [templates.get(f"{kind}:{key[1]}") for kind in ("B", "P")] if key else []
+        holder = next((found for found in holders if found is not None), None)
+        if holder is None or holder.getparent() is None or part.getparent() is None:
+            continue
+        before, parent = part.getprevious(), part.getparent()
+        if part.tail:  # the text after the part stays where it was
+            if before is not None:
+                before.tail = (before.tail or "") + part.tail
+            else:
+                parent.text = (parent.text or "") + part.tail
+        del part.attrib["hidden"]
+        holder.addprevious(part)
+        part.tail = holder.tail
+        holder.getparent().remove(holder)
 
 
 def _js_unescape(text: str) -> str:

@@ -159,3 +159,17 @@ def test_a_blogs_motto_over_the_dateline_above_the_title_is_no_other_story() -> 
         f"<h1>{title}</h1>{PARAGRAPH * 3}<h3>More about {title}</h3></article></body></html>"
     )
     assert read_item_metadata(page, url="https://blog.example.com/standard-flavored-markdown/").date == "2014-09-03"
+
+
+def test_a_page_streamed_in_hidden_parts_is_read_where_its_placeholders_put_them() -> None:
+    """React's streamed rendering sends the page's body hidden (<div hidden id="S:1">) after a placeholder
+    (<template id="B:1">) its script fills: a browser shows the body there, title, byline and date."""
+    page = (
+        "<html><head><title>Simulators — Example Forum</title></head><body><template id='B:1'></template>"
+        "<div style='opacity:0.001'>x</div><div hidden id='S:1'><h1>Simulators</h1><p>by janus</p>"
+        f"<p><time datetime='2022-09-02T12:45:33Z'>2nd Sep 2022</time></p><template id='P:2'></template></div>"
+        f"<div hidden id='S:2'>{PARAGRAPH}</div><div hidden id='S:9'><p>Never placed</p></div></body></html>"
+    )
+    texts = [block.text for block in read_visible_page(parse_html(page)).blocks]
+    assert texts[:3] == ["Simulators", "by janus", "2nd Sep 2022"] and "Never placed" not in texts
+    assert read_item_metadata(page, url="https://forum.example.com/posts/1/simulators").date == "2022-09-02"
