@@ -166,9 +166,9 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # "<title> by <name>") and a tag's credit shown under the title are read, a reader's reply is no writer, and
     # b17-031's agency dateline counts no writer. It misses three writers: two one-person sites whose owner is only
     # the site's name (the <title>'s "— <name>", a possessive "<name>'s Weblog"), a byline glued to its role
-    # ("Jane DoeProduct Manager, Example") under which a tag link is read instead. No title since pages32t (a blog's
-    # name in a heading linking home over the post's h2)
-    "heldout17": (1.0, 38 / 41, 39 / 41, 40 / 41),
+    # ("Jane DoeProduct Manager, Example") under which a tag link is read instead. No title and no year since pages32t
+    # (a blog's name in a heading linking home over the post's h2, a React page streamed into hidden parts)
+    "heldout17": (1.0, 38 / 41, 39 / 41, 1.0),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
