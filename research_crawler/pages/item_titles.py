@@ -207,7 +207,13 @@ def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
 
 
 def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, int, float] | None:
-    """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is."""
+    """The title the page shows, with its block (-1 for a labelled field) and how sure the rule is: a heading that
+    is only a link to the site's home page (the site's name in its masthead) only where nothing else will do."""
+    return _shown_title(page, min_score, home=False) or _shown_title(page, min_score, home=True)
+
+
+def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[str, int, float] | None:
+    """`_visible_title`'s rule, headings that link home among the candidates where `home`."""
     fields = [_RESPONSIBILITY.sub("", value).strip(" :;/") for value in page.field_values("title")]
     fields = [value for value in fields if value and not _generic(value)]
     if fields and not page.lists_items():
@@ -219,7 +225,7 @@ def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, i
     parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
     headings: dict[str, tuple[str, int, float]] = {}
     for block in page.blocks:
-        if block.chrome or not block.words or len(block.words) > 600:
+        if block.chrome or (block.home and not home) or not block.words or len(block.words) > 600:
             continue
         text = _DOCUMENT_TYPE.sub("", block.text).strip(" :;/|")
         words = words_of(text)

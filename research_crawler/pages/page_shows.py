@@ -121,6 +121,7 @@ class Block:
     words: str = ""
     links: tuple[str, ...] = ()  # the texts of the links it holds, in order
     list_item: tuple[int, int] | None = None  # (its list, its item) where it sits in a <ul>/<ol>'s item
+    home: bool = False  # a heading that is only a link to the site's home page: the site's name, no title
 
 
 @dataclass
@@ -329,9 +330,10 @@ def _blocks(root: Any) -> list[Block]:
             element = owner[0]
             header = element.tag == "th" or any(a.tag == "thead" for a in element.iterancestors())
             shown = tuple(link for link in links if link)
-            level, chrome = _heading_level(element), _in_chrome(element) or home_heading(element)
+            level, chrome = _heading_level(element), _in_chrome(element)
             item = _list_item(element, keys)
-            blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown, item))
+            home = bool(level) and home_heading(element)
+            blocks.append(Block(text, level, len(blocks), chrome, header, words_of(text), shown, item, home))
         links.clear()
 
     for event, element in etree.iterwalk(root, events=("start", "end")):

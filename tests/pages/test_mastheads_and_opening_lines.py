@@ -37,7 +37,7 @@ def test_a_heading_that_links_to_the_post_itself_stays_a_title() -> None:
         f"{PARAGRAPH}</body></html>"
     )
     blocks = read_visible_page(parse_html(page)).blocks
-    assert not blocks[0].chrome and read_item_metadata(page, url=URL).title == TITLE
+    assert not blocks[0].home and read_item_metadata(page, url=URL).title == TITLE
 
 
 def test_a_tag_that_titles_the_item_with_the_sites_name_gives_way_to_the_headline() -> None:
