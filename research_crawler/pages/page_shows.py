@@ -78,24 +78,9 @@ _CHROME_TAGS = frozenset({"nav", "footer", "aside"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # A class or id names chrome when it begins or ends with one of these words ("site-footer", "nav-primary"); a
 # layout wrapper that only mentions one ("content-sidebar-wrap", a theme's "mega-menu-1" on <body>) holds content.
-_CHROME_WORDS = frozenset(
-    # (readers' comments under a post are no part of the item: their writers and dates are the commenters'; nor is
-    # a photo's caption, which names what it shows and who took it)
-    {
-        "nav",
-        "navbar",
-        "menu",
-        "footer",
-        "breadcrumb",
-        "breadcrumbs",
-        "sidebar",
-        "masthead",
-        "cookie",
-        "comment",
-        "comments",
-        "caption",
-    }
-)
+# (readers' comments under a post are no part of the item: their writers and dates are the commenters')
+_CHROME_WORDS = frozenset({"nav", "navbar", "menu", "footer", "breadcrumb", "breadcrumbs", "sidebar", "masthead",
+                           "cookie", "comment", "comments"})  # fmt: skip
 _CONTENT_WORDS = frozenset({"content", "article", "entry"})
 # HTML's link types for another page of a sequence or a taxonomy (WordPress writes rel="category tag" on every
 # category link, rel="prev"/"next" on the links to the neighbouring posts)
@@ -286,9 +271,19 @@ def _in_chrome(element: Any) -> bool:
             continue  # an article's own footer ("This entry was posted on May 3, 2019 by …"), not the site's
         if node.tag in _CHROME_TAGS or (node.get("role") or "").lower() in ("navigation", "banner", "contentinfo"):
             return True
-        if node.tag not in ("body", "html") and _names_chrome(f"{node.get('id') or ''} {node.get('class') or ''}"):
+        names = f"{node.get('id') or ''} {node.get('class') or ''}"
+        if node.tag not in ("body", "html") and (_names_chrome(names) or _photo_caption(node, names)):
             return True
     return False
+
+
+def _photo_caption(node: Any, names: str) -> bool:
+    """Whether an element named a caption is a photo's: it names what the photo shows and who took it, never the
+    item's writer or day. A caption set right over a heading is the heading's label (a record's kind, "Guidance")."""
+    if not any(part.lower() == "caption" for name in names.split() for part in re.split(r"[-_]+", name)):
+        return False
+    after = node.getnext()
+    return not (after is not None and isinstance(after.tag, str) and after.tag in _HEADINGS)
 
 
 def _articles_own(footer: Any) -> bool:
