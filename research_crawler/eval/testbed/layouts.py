@@ -49,6 +49,9 @@ from research_crawler.eval.testbed.fresh_heldout14_wikibase import Fresh14Wikiba
 from research_crawler.eval.testbed.fresh_heldout15_confluence import Fresh15ConfluenceSite
 from research_crawler.eval.testbed.fresh_heldout15_cran import Fresh15CranSite
 from research_crawler.eval.testbed.fresh_heldout15_ojs import Fresh15OjsSite
+from research_crawler.eval.testbed.fresh_heldout16_blog import Fresh16BlogSite
+from research_crawler.eval.testbed.fresh_heldout16_hal import Fresh16HalSite
+from research_crawler.eval.testbed.fresh_heldout16_lists import Fresh16ListsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -118,6 +121,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh15-ojs": Fresh15OjsSite,
     "fresh15-cran": Fresh15CranSite,
     "fresh15-confluence": Fresh15ConfluenceSite,
+    "fresh16-hal": Fresh16HalSite,
+    "fresh16-blog": Fresh16BlogSite,
+    "fresh16-lists": Fresh16ListsSite,
 }
 
 

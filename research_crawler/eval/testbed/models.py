@@ -74,6 +74,9 @@ Layout = Literal[
     "fresh15-ojs",
     "fresh15-cran",
     "fresh15-confluence",
+    "fresh16-hal",
+    "fresh16-blog",
+    "fresh16-lists",
 ]
 
 
