@@ -224,7 +224,7 @@ def test_a_message_gives_its_poster_its_pipermail_date_and_the_papers_authors_in
         assert ", ".join(item.authors) in body.replace("&#x27;", "'")
         assert url_of(get, LISTS, item.pdf_path) in links_of(body.replace("HREF", "href"), r"[^\"]+")
     assert posters == {True, False}
-    assert pipermail_date(datetime(2024, 3, 1, 9, 5, 2)) == "Fri Mar 01 09:05:02 UTC 2024"
+    assert pipermail_date(datetime(2024, 3, 1, 9, 5, 2)) == "Fri Mar  1 09:05:02 UTC 2024"
     pdf = get[1].get(url_of(get, LISTS, items[0].pdf_path))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 

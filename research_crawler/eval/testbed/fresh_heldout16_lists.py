@@ -3,7 +3,7 @@ build them (see `fresh_heldout16.py`; do not read or tune anything to it). The r
 overview (`/mailman/listinfo`); a list's info page links its archive (`/pipermail/textanalysis-l/`), a table of
 months newest first, each month viewable by thread, subject, author and date (`2024-March/thread.html`) and as
 gzipped text. A message (`2024-March/000123.html`) gives its subject with the list's tag, its poster (the first
-author, or a member posting on the authors' behalf), the time as Pipermail writes it ("Fri Mar 15 10:42:12 UTC
+author, or a member posting on the authors' behalf), the time as Pipermail writes it ("Fri Mar  1 10:42:12 UTC
 2024"), its neighbours, and a preformatted body naming the paper's authors, with the attachment scrubbed to a link.
 Replies, calls for papers and job posts are messages too. The other lists' archives are private; admin, options and
 roster pages and the gzipped texts are forbidden.
@@ -45,8 +45,8 @@ def month_name(day: date) -> str:
 
 
 def pipermail_date(moment: datetime) -> str:
-    """A message's time as Pipermail writes it: 'Fri Mar 01 10:42:12 UTC 2024'."""
-    return f"{moment:%a %b %d %H:%M:%S} UTC {moment.year}"
+    """A message's time as Pipermail writes it, the day padded with a space: 'Fri Mar  1 10:42:12 UTC 2024'."""
+    return f"{moment:%a %b} {moment.day:2d} {moment:%H:%M:%S} UTC {moment.year}"
 
 
 def subject_of(item: Item) -> str:
