@@ -169,6 +169,9 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # ("Jane DoeProduct Manager, Example") under which a tag link is read instead. No title and no year since pages32t
     # (a blog's name in a heading linking home over the post's h2, a React page streamed into hidden parts)
     "heldout17": (1.0, 38 / 41, 39 / 41, 1.0),
+    # heldout18 (development material since its first run, stop 44: recipe pages of 45 sites), as measured at its first
+    # run
+    "heldout18": (43 / 45, 35 / 45, 36 / 45, 35 / 45),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
