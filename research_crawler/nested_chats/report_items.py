@@ -141,13 +141,14 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
         return None
     wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind
-    kind = declared_kind(page.html, parse_html(page.html))
+    tree = parse_html(page.html)  # (read once for the kind it declares and the draft it may call itself)
+    kind = declared_kind(page.html, tree)
     if kind is not None and names_another_kind(kind, wanted):  # "Dataset", "Guidance": another kind of record
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url,
                      reason=f"its page declares it a {kind!r}, not a {wanted}")  # fmt: skip
         return None
     own_file = bool(meta.pdf_url) or any(is_file_address(link.url) for link in page.links)
-    if declares_an_unissued_draft(parse_html(page.html), title=plain_text(meta.title) or item.title, has_file=own_file):
+    if declares_an_unissued_draft(tree, title=plain_text(meta.title) or item.title, has_file=own_file):
         why = "its page calls it a draft and carries no file: work in progress, never issued"
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)
         return None

@@ -115,12 +115,12 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     values: dict[str, Any] = {}
     sources: dict[str, MetadataSource] = {}
     notes: dict[str, str] = {}
-    publishers = publisher_names(tree)
-    site = _site_names(url, page, [*container_names(tree), *publishers])
-    declared = _site_names(url, page, [*container_names(tree), *publishers], with_title=False)
+    publishers, containers = publisher_names(tree), container_names(tree)
+    site = _site_names(url, page, [*containers, *publishers])
+    declared = _site_names(url, page, [*containers, *publishers], with_title=False)
     title, title_index = decide_title(readings, page, values, sources, notes, site=declared)
     if title:
-        values["title"] = without_record_id(without_trailing_date(without_container(title, container_names(tree))), url)
+        values["title"] = without_record_id(without_trailing_date(without_container(title, containers)), url)
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
     date, date_source, date_note = decide_date(
         readings, page, title_index, html=html, url=url, title=values.get("title")

@@ -82,7 +82,7 @@ def select_items(
             line += f"; {len(outside)} outside those dates left out ({', '.join(p for p in parts if p)})"
         lines.append(line)
         if undated:
-            titles = ", ".join(f"“{item.title}”" for item in undated[:3]) + (" …" if len(undated) > 3 else "")
+            titles = _first_titles(undated)
             lines.append(
                 f"{len(undated)} {kind}(s) with no date shown could not be checked and were left out: {titles}"
             )
@@ -103,14 +103,19 @@ def select_items(
         lines.append(line)
         unchecked = [item for item in chosen if not item.authors]
         if unchecked:
-            titles = ", ".join(f"“{item.title}”" for item in unchecked[:3]) + (" …" if len(unchecked) > 3 else "")
+            titles = _first_titles(unchecked)
             lines.append(f"{len(unchecked)} {kind}(s) with no authors shown could not be checked: {titles}")
         if unlisted:
-            titles = ", ".join(f"“{item.title}”" for item in unlisted[:3]) + (" …" if len(unlisted) > 3 else "")
+            titles = _first_titles(unlisted)
             lines.append(
                 f"{len(unlisted)} {kind}(s) with no authors shown could not be checked and were left out: {titles}"
             )
     return Selection(chosen, lines, outside + by_others, undated + unlisted)
+
+
+def _first_titles(items: list[ReportItem]) -> str:
+    """The first three items' titles, quoted, for a line of the report ("“A”, “B”, “C” …")."""
+    return ", ".join(f"“{item.title}”" for item in items[:3]) + (" …" if len(items) > 3 else "")
 
 
 def _words(text: str) -> str:
