@@ -61,8 +61,12 @@ def test_guesses_are_recorded_only_when_read_and_change_nothing_found(
     state = RunStore(Path(report.run_dir or "")).load()
     assert {url for web in state.web_contexts.values() for url in web.VU} <= read, "a guess is never visited unread"
     archive = PageArchive(Path(report.run_dir or "") / PAGES_DIR)
+    # Every guess started ends one way: taken, or (not chosen) unused once fetched, finishing, or cancelled. Which
+    # of these a guess not chosen meets depends on how far the fetcher ran ahead of the chat: timing, not asserted.
+    ends = Counter(str(e["action"]) for e in events if e["event"] == "fetch_ahead" and e["action"] != "start")
+    assert set(ends) <= {"taken", "unused", "finishing", "cancelled"}, ends
+    assert sum(ends.values()) == outcomes["start"], (ends, outcomes)
     unused = {e["url"] for e in events if e["event"] == "fetch_ahead" and e["action"] == "unused"} - read
-    assert unused, "some guesses were not chosen"
     assert all(archive.get(url) is not None for url in unused), "a guess fetched is kept: a resume never asks again"
 
     scraped = [[e["url"] for e in run if e["event"] == "scrape"] for run in (events, plain_events)]
