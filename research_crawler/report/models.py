@@ -101,6 +101,9 @@ class SiteCoverage(BaseModel):
     )
     search_form: bool = Field(False, description="The site has a search form or OpenSearch description.")
     search_tried: bool = Field(False, description="The site's search was used.")
+    search_refusal: str | None = Field(
+        None, description="Why the site's search may not be used (its robots.txt forbids it); None when it may be."
+    )
     failed_pages: list[FailedPage] = Field(default_factory=list)
 
 

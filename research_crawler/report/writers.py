@@ -76,7 +76,7 @@ def left_out_lines(report: Report) -> list[str]:
             parts.append(
                 f"{site.pages_pending} page(s) pending, {site.promising_pending} of them promising (best: {best})"
             )
-        if site.search_form and not site.search_tried:
+        if site.search_form and not site.search_tried and site.search_refusal is None:  # a forbidden one is no loss
             parts.append("its search form was not tried")
         if site.failed_pages:
             failed = ", ".join(f"{markdown_text(page.url)} ({page.determination})" for page in site.failed_pages[:3])

@@ -63,6 +63,15 @@ def _one(x: Exploration, web: WebContext, of_items: set[str]) -> SiteCoverage:
         ],
         promising_explored_share=round(promising_visited / known, 3) if known else None,
         search_form=web.site_url in x.findings.site_search,
+        search_refusal=_search_refusal(x, web.site_url),
         search_tried=searched,
         failed_pages=failed,
     )
+
+
+def _search_refusal(x: Exploration, site_url: str) -> str | None:
+    """Why the site's search may not be used, when every search it offers is refused (its robots.txt forbids it)."""
+    mechanisms = x.findings.site_search.get(site_url, [])
+    if not mechanisms or x.findings.can_search(site_url):
+        return None
+    return "; ".join(dict.fromkeys(m.note for m in mechanisms if m.note)) or "no usable search"

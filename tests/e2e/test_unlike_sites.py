@@ -236,6 +236,11 @@ def test_a_search_robots_txt_forbids_is_never_tried_and_costs_no_page(tmp_path: 
     told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
     assert "search is forbidden to crawlers by its robots.txt" in told[0]
     assert {title for _, title in PAPERS[:2]} <= {item.title for item in report.items}
+    # the report says why the search was not tried, and never counts it as something the budget left out
+    [coverage] = report.coverage
+    assert coverage.search_form and not coverage.search_tried
+    assert coverage.search_refusal and "robots.txt forbids" in coverage.search_refusal
+    assert "search form was not tried" not in (Path(report.run_dir or "") / "report.md").read_text(encoding="utf-8")
 
 
 VOLUMES = [

@@ -92,6 +92,13 @@ def test_left_out_lines_name_pages_searches_and_failures_as_text() -> None:
     assert "about 60% of its promising pages explored" in entry
     # a page nobody fetched is named by its path as code: never a link, whatever its URL holds
     assert "`/x_[click](http://evil)*` (8), `/y` (6)" in entry
+    forbidden = coverage.model_copy(update={"search_refusal": "its robots.txt forbids crawlers its search (/cgi/)"})
+    [entry] = [
+        line
+        for line in left_out_lines(Report(query="q", simulated_model=True, coverage=[forbidden]))
+        if line.startswith("- ")
+    ]
+    assert "search" not in entry, "a search nobody may send is no page the budget left out"
     nothing_left = SiteCoverage(url="http://b.example/", pages_visited=2, search_form=True, search_tried=True)
     report = Report(query="q", simulated_model=True, coverage=[nothing_left])
     assert left_out_lines(report) == [] and "Left out" not in render_markdown(report)
