@@ -37,6 +37,8 @@ MAX_SKIPPED = 5
 
 # Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
 _AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
+_FN = re.compile(r"(?:^|(?<=[\s_-]))fn(?=$|[\s_-])", re.I)  # microformats' "fn": a formatted name, of anything
+_HCARD = re.compile(r"(?:^|\s)(?:vcard|h-card)(?:$|\s)", re.I)  # a person's (or an organisation's) card
 # Markup that names an element inside an author block as one person's name ("name", "author-name", itemprop=name).
 _NAME_MARKUP = re.compile(r"(?:^|[\s_-])(?:name|fullname|full-name|authorname|contrib-name)(?:$|\s)", re.I)
 _FURNITURE = re.compile(
@@ -91,8 +93,8 @@ _ADDRESS = re.compile(r",\s*(?:[A-Z]{1,2}-)?\d{4,6}\s+[^\W\d_]{2,}.*,\s*[^\W\d_]
 _DATELINE_PARTS = re.compile(r"\s*(?:[,|•·]|//|\s[-–—/]\s)\s*")
 _DATELINE_WORDS = 16
 _SIGNED = re.compile(
-    r"^(?:posted|written|published|geschrieben|verfasst|publié|écrit)\s+(?:by|von|par)\s+"
-    r"(@?[^\W\d_][^,;|]{1,60}?)(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
+    r"^(?:posted|written|published|geschrieben|verfasst|publié|écrit)\s+(?:by|von|par):?\s+[~*]?"
+    r"(@?[^\W\d_][^,;|~*]{1,60}?)[~*]?(?:\s+(?:at|on|am|um|le|à)\s+.*|\s*[,;|].*)?$",
     re.I,
 )
 _AGENCY = re.compile(r"^[A-Z]{2,10}$")  # a wire service's credit: one word in capitals
@@ -415,6 +417,8 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         # (an id marks as a class does: ACS writes its author list in <div id="authors">)
         if not marked and not _AUTHOR_CLASSES.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
             continue
+        if not marked and not _marks_a_person(element):
+            continue  # hRecipe's, hProduct's or hReview's "fn" is the item's name ("<h1 class="entry-title fn">")
         signature = (element.tag, element.get("class"))
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
@@ -433,6 +437,19 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
             group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
         names += [name for name in people if name not in names]
     return names
+
+
+def _marks_a_person(element: Any) -> bool:
+    """Whether an element's class or id marks a person: an author's or byline's word, or microformats' "fn" inside
+    an hCard or an author's element ("fn" alone is the formatted name of whatever item it is in: a recipe, a
+    product, a review — microformats' hRecipe, hProduct, hReview)."""
+    if _AUTHOR_CLASSES.search(_FN.sub(" ", f"{element.get('class') or ''} {element.get('id') or ''}")):
+        return True
+    return any(
+        _HCARD.search(ancestor.get("class") or "") or _AUTHOR_CLASSES.search(_FN.sub(" ", ancestor.get("class") or ""))
+        for ancestor in element.iterancestors()
+        if isinstance(ancestor.tag, str)
+    )
 
 
 def _without_furniture_links(element: Any) -> str:

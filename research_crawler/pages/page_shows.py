@@ -37,6 +37,7 @@ from research_crawler.pages.html_tree import (
 )
 from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
+from research_crawler.pages.listed_names import among_other_entries
 from research_crawler.pages.person_names import split_people
 
 __all__ = ["Block", "VisiblePage", "read_visible_page", "words_of"]
@@ -164,6 +165,8 @@ class VisiblePage:
             # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
             text, links = without_furniture(block.text, block.links)  # "Alice Smith ORCID": the name and its link
             people = linked_names(text, links) or people_in(text, continuing=bool(names)) if text else []
+            if people and among_other_entries(self.blocks, block.index, lambda line: bool(people_in(line))):
+                people = []  # one more entry of a list of titles or buttons ("Related Recipes", a recipe card)
             if people:
                 if not names and strict and not unmistakable(block.text, people):
                     return []

@@ -103,6 +103,12 @@ NAME_PARTICLES = frozenset(
         "st",
     ]
 )
+#: The words that say whose a thing is, in the languages of the corpus's pages: a link to the reader's own pages
+#: ("My Favorites", "Your Account", "Our Recipes", "Mes favoris", "Meine Rezepte", "Mis recetas", "Minhas receitas").
+_POSSESSIVES = frozenset(
+    {"my", "your", "our", "mes", "vos", "votre", "nos", "notre", "mein", "meine", "dein", "deine",
+     "unser", "unsere", "mis", "tus", "nuestras", "nuestros", "minhas", "meus", "minha", "meu", "mijn", "onze"}
+)  # fmt: skip
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")
 _NAME_WORD = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")  # no digits: "NY-12 Candidate Forum" is no one
 
@@ -141,6 +147,8 @@ def is_person_name(text: str) -> bool:
     words = name.split()
     # (letters alone, with no full stop, name no one: a page's text-size buttons "A A")
     lettered = any(len(word) > 1 for word in words)
+    if words and words[0].casefold() in _POSSESSIVES:
+        return False  # the reader's own things ("My Favorites", "Your Account", "Meine Rezepte"): no one's name
     return 2 <= len(words) <= 6 and lettered and _is_name_words(words) and not _opens_with_a_word(words)
 
 
