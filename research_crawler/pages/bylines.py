@@ -9,6 +9,7 @@ from collections.abc import Callable
 from copy import deepcopy
 from typing import Any
 
+from research_crawler.pages.author_markup import AUTHOR_CLASSES, marks_a_person
 from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.given_names import is_given_name
 from research_crawler.pages.item_dates import dates_in_text, without_dates
@@ -35,10 +36,6 @@ __all__ = [
 #: Affiliation, e-mail, ORCID and "View Profile" lines between two names of one byline.
 MAX_SKIPPED = 5
 
-# Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
-_AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
-_FN = re.compile(r"(?:^|(?<=[\s_-]))fn(?=$|[\s_-])", re.I)  # microformats' "fn": a formatted name, of anything
-_HCARD = re.compile(r"(?:^|\s)(?:vcard|h-card)(?:$|\s)", re.I)  # a person's (or an organisation's) card
 # Markup that names an element inside an author block as one person's name ("name", "author-name", itemprop=name).
 _NAME_MARKUP = re.compile(r"(?:^|[\s_-])(?:name|fullname|full-name|authorname|contrib-name)(?:$|\s)", re.I)
 _FURNITURE = re.compile(
@@ -68,12 +65,13 @@ _IN_CAPITALS = re.compile(r"^[^\W\d_a-zß-ÿ][^\W\da-zß-ÿ]*[^\W\d_a-zß-ÿ][,.
 _CAPITALS = re.compile(rf"{_IN_CAPITALS.pattern}|^[A-ZÀ-Þ]\.$")  # and an initial among them: "JARED T. MILLER"
 _CONNECTORS = frozenset({"and", "&", "und", "et", "y", "e", "i", "og", "och", "en", "-"})
 _GLUED_DATE_LINE = re.compile(r"(?<=[a-zß-ÿ])(?=(?:Posted|Published|Updated)\b)")
+_GLUED = re.compile(r"(?<=[a-zß-ÿ]{2})(?=[A-ZÀ-Þ][a-zß-ÿ])")  # a lower-case letter run straight into a capital
 _HANDLES = re.compile(r"(?<!\S)@[\w.]{2,30}(?!\S)")
 _CREDITED = re.compile(r"^(?P<names>(?i:by)\s+[^,|]{3,120}?)\s*(?:,|\s\|)\s*(?:the\s+)?[^\W\d_][^,|\d]{0,40}$", re.I)
 # A writer's role after the name ("Alice Smith, Staff Writer", "…, Senior Correspondent").
 _ROLE = re.compile(
     r"\b(?:writer|reporter|correspondent|columnist|staff|contributor|journalist|editor|director|president|"
-    r"professor|student|researcher|scientist|analyst|fellow)\b",
+    r"professor|student|researcher|scientist|analyst|fellow|manager|engineer|designer|founder|ceo)\b",
     re.I,
 )
 
@@ -147,6 +145,10 @@ def people_in(text: str, *, continuing: bool = False) -> list[str]:
     people = split_people(text) or dated_people(text) or names_after_by(text)
     if people:
         return people
+    # "Yarden KatzProduct Manager, Figma": the name and the writer's role, two elements with no space between
+    glued = _GLUED.search(text)
+    if glued and _ROLE.search(text[glued.end() :]) and len(named := split_people(text[: glued.end()])) == 1:
+        return named
     name, comma, rest = text.partition(",")
     # a reference line ("First Monday, Volume 25, Number 10") is no name followed by its affiliation
     if comma and not re.search(r"\d", text) and (continuing or _INSTITUTION.search(rest) or _ROLE.search(rest)):
@@ -415,9 +417,9 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         rel = (element.get("rel") or "").lower().split()
         marked = "author" in rel or (element.get("itemprop") or "").lower() == "author"
         # (an id marks as a class does: ACS writes its author list in <div id="authors">)
-        if not marked and not _AUTHOR_CLASSES.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
+        if not marked and not AUTHOR_CLASSES.search(f"{element.get('class') or ''} {element.get('id') or ''}"):
             continue
-        if not marked and not _marks_a_person(element):
+        if not marked and not marks_a_person(element):
             continue  # hRecipe's, hProduct's or hReview's "fn" is the item's name ("<h1 class="entry-title fn">")
         signature = (element.tag, element.get("class"))
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
@@ -437,19 +439,6 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
             group = (signature, ancestors[min(2, len(ancestors) - 1)] if ancestors else root)
         names += [name for name in people if name not in names]
     return names
-
-
-def _marks_a_person(element: Any) -> bool:
-    """Whether an element's class or id marks a person: an author's or byline's word, or microformats' "fn" inside
-    an hCard or an author's element ("fn" alone is the formatted name of whatever item it is in: a recipe, a
-    product, a review — microformats' hRecipe, hProduct, hReview)."""
-    if _AUTHOR_CLASSES.search(_FN.sub(" ", f"{element.get('class') or ''} {element.get('id') or ''}")):
-        return True
-    return any(
-        _HCARD.search(ancestor.get("class") or "") or _AUTHOR_CLASSES.search(_FN.sub(" ", ancestor.get("class") or ""))
-        for ancestor in element.iterancestors()
-        if isinstance(ancestor.tag, str)
-    )
 
 
 def _without_furniture_links(element: Any) -> str:

@@ -165,7 +165,7 @@ class VisiblePage:
             # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
             text, links = without_furniture(block.text, block.links)  # "Alice Smith ORCID": the name and its link
             people = linked_names(text, links) or people_in(text, continuing=bool(names)) if text else []
-            if people and among_other_entries(self.blocks, block.index, lambda line: bool(people_in(line))):
+            if people and among_other_entries(self.blocks, block.index, _names_someone, between_names):
                 people = []  # one more entry of a list of titles or buttons ("Related Recipes", a recipe card)
             if people:
                 if not names and strict and not unmistakable(block.text, people):
@@ -246,6 +246,12 @@ def navigation_links(root: Any) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
+def _names_someone(block: Block) -> bool:
+    """Whether a block reads as names, as a byline's run reads it (its links, without a name's furniture)."""
+    text, links = without_furniture(block.text, block.links)
+    return bool(text and (linked_names(text, links) or people_in(text)))
+
+
 def words_of(text: str) -> str:
     """`text` reduced to its words: accents dropped, case folded, punctuation and spacing removed ("&" is "and")."""
     decomposed = unicodedata.normalize("NFKD", html_entities.unescape(text).replace("&", " and "))

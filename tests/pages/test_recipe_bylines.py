@@ -65,3 +65,12 @@ def test_hrecipes_fn_on_the_heading_names_the_recipe_not_a_writer() -> None:
 def test_a_posted_by_line_signs_the_recipe_with_the_name_between_its_decorations() -> None:
     body = f"<main><h1>Gol Gappay</h1>{TEXT}<p>Posted By: ~Sani~, Karachi</p><p>Comments</p></main>"
     assert read_item_metadata(_page(body), url="https://www.example-food.pk/gol-gappay/").authors == ["Sani"]
+
+
+def test_a_name_glued_to_the_writers_role_at_a_company_is_the_writer() -> None:
+    body = (
+        "<main><p>February 26, 2026</p><h1>Building interfaces with two tools</h1>"
+        '<div><span>Yarden Katz</span><span>Product Manager, Example</span></div><ul><li><a href="/c/1">Inside '
+        f'Example</a></li><li><a href="/c/2">Product updates</a></li></ul>{TEXT}</main>'
+    )
+    assert read_item_metadata(_page(body), url="https://www.example.com/blog/interfaces/").authors == ["Yarden Katz"]
