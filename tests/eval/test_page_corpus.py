@@ -164,9 +164,9 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # heldout17 (development material since its first run, stop 43): since pages32a a post's signature by its date
     # ("Licat on <date>", a name over the date over the title, "Posted on <date> by <linked handle>", a closing
     # "<title> by <name>") and a tag's credit shown under the title are read, a reader's reply is no writer, and
-    # b17-031's agency dateline counts no writer. It misses three writers: two one-person sites whose owner is only
-    # the site's name (the <title>'s "— <name>", a possessive "<name>'s Weblog"), a byline glued to its role
-    # ("Jane DoeProduct Manager, Example", read since pages33a). No title and no year since pages32t
+    # b17-031's agency dateline counts no writer; a byline glued to its role ("Jane DoeProduct Manager, Example") is
+    # read since pages33a. It misses two writers: two one-person sites whose owner is only the site's name (the
+    # <title>'s "— <name>", a possessive "<name>'s Weblog"). No title and no year since pages32t
     # (a blog's name in a heading linking home over the post's h2, a React page streamed into hidden parts)
     "heldout17": (1.0, 39 / 41, 39 / 41, 1.0),
     # heldout18 (development material since its first run, stop 44: recipe pages of 45 sites), titles and years as
