@@ -92,6 +92,11 @@ _ENTRY_TEXT_WORDS = 8
 _ENTRY_CONTEXT_WORDS = 40
 #: Links this short ("Abstract", "PDF", "BibTeX", "Full text") name what they open, not which work.
 _LABEL_WORDS = 2
+#: A link's whole text set in brackets, as older sites write their buttons ("[ Next ]", "[PDF]"): in a view where
+#: "[n]" numbers links, the brackets are left out.
+_BRACKETED_TEXT = re.compile(r"^\[\s*([^\[\]]*\w[^\[\]]*?)\s*\]$")
+#: A table row's first cell labels the links of its other cells (a month, a year, a volume) up to this long.
+_ROW_LABEL_WORDS = 8
 
 
 def reveal_markers(text: str) -> str:
@@ -125,6 +130,7 @@ class LinkNumbering:
         self._texts: list[str] = []
         self._unnumbered: set[str] = set()
         self._copied: dict[str, str] = {}
+        self._row_labels: dict[int, str] = {}
 
     @property
     def truncated(self) -> int:
@@ -151,6 +157,7 @@ class LinkNumbering:
             if link_id > len(self._texts):
                 self._texts.append(text)
             _mark(anchor, link_id, text)
+        self._row_labels = _row_labels(root, self._texts)
 
     def links(self, blocks: list[str]) -> list[Link]:
         """The numbered links, each with a few words around its first appearance in `blocks`."""
@@ -163,7 +170,7 @@ class LinkNumbering:
                 url=url,
                 text=self._texts[index],
                 same_site=bool(site) and is_same_site(url, str(site)),
-                context=contexts.get(index + 1, ""),
+                context=contexts.get(index + 1) or self._row_labels.get(index + 1, ""),
                 names_entry=index + 1 in entries,
             )
             for index, url in enumerate(self._ids)
@@ -192,6 +199,7 @@ class LinkNumbering:
 
     def _anchor_text(self, anchor: Any, url: str) -> str:
         text = collapse_whitespace(anchor.text_content()) or anchor.get(LABEL_ATTRIBUTE) or ""
+        text = _BRACKETED_TEXT.sub(r"\1", text)  # "[ Thread ]", "[PDF]": the page's brackets would read as ours
         if not text:
             path = urlsplit(url).path.rstrip("/")
             text = unquote(path.rsplit("/", 1)[-1]) if path else urlsplit(url).hostname or url
@@ -263,6 +271,32 @@ def _link_contexts(blocks: list[str], text_words: list[int], entries: set[int]) 
             context = " … ".join(part for part in (" ".join(before), " ".join(after)) if part)
             contexts[link_id] = neutralise_link_markers(context)
     return contexts
+
+
+def _row_labels(root: Any, texts: list[str]) -> dict[int, str]:
+    """For the links of a table row's cells that hold nothing but links ("[ Thread ] [ Subject ] [ Date ]" beside
+    "March 2024:", "[PDF] [HTML]" beside "Volume 12"), the row's first cell, when it holds no link and a few words:
+    a reader tells such links apart by the row they sit in, which their own cell never says. Link numbers (the
+    rewritten tree's sentinels) map to that label; a link keeps its first row's."""
+    labels: dict[int, str] = {}
+    for row in root.iter("tr"):
+        cells = [cell for cell in row if isinstance(cell.tag, str) and cell.tag in ("td", "th")]
+        if len(cells) < 2:
+            continue
+        label = collapse_whitespace(cells[0].text_content())
+        if _OPEN in label or not _has_alnum(label) or len(label.split()) > _ROW_LABEL_WORDS:
+            continue
+        for cell in cells[1:]:
+            text = cell.text_content()
+            numbers = [int(found) for found in _SENTINEL.findall(text) if 1 <= int(found) <= len(texts)]
+            rest = _SENTINEL.sub(" ", text)
+            for number in numbers:
+                rest = rest.replace(texts[number - 1], " ", 1)
+            if not numbers or _has_alnum(rest):
+                continue  # no link, or words of its own that say which link is which
+            for number in numbers:
+                labels.setdefault(number, neutralise_link_markers(label))
+    return labels
 
 
 def _entry_text(words: list[str], usable: list[int], markers: list[tuple[int, int]], text_words: list[int]) -> str:

@@ -659,3 +659,23 @@ def test_the_links_after_a_citation_take_the_citation_as_their_context() -> None
     assert lines[1].startswith("[1] Abstract, [2] PDF, [3] BibTeX — Okafor, B.")
     # a link inside running text keeps the few words around it
     assert by_id[6].context.startswith("Read") and "this year" not in by_id[6].context
+
+
+def test_links_of_a_row_s_cells_take_the_row_s_first_cell_as_their_context() -> None:
+    # a mailing-list archive's table of months: each month's views, told apart only by the row they sit in
+    rows = "".join(
+        f"<tr><td>{month} 2024:</td><td><a href='2024-{month}/thread.html'>[ Thread ]</a> "
+        f"<a href='2024-{month}/date.html'>[ Date ]</a></td><td><a href='2024-{month}.txt.gz'>[ Text 2 KB ]</a>"
+        "</td></tr>"
+        for month in ("March", "February")
+    )
+    html = f"<html><body><h1>Archives</h1><table><tr><td>Archive</td><td>View by:</td></tr>{rows}</table></body></html>"
+    view = build_page_view(html, url="https://lists.example.org/pipermail/fjords/")
+    assert [(link.text, link.context) for link in view.links] == [
+        ("Thread", "March 2024:"), ("Date", "March 2024:"), ("Text 2 KB", "March 2024:"),
+        ("Thread", "February 2024:"), ("Date", "February 2024:"), ("Text 2 KB", "February 2024:"),
+    ]  # fmt: skip
+    assert "[1] Thread, [2] Date, [3] Text 2 KB — March 2024:" in link_view(view)
+    # a cell's own words say which link is which: the row's first cell is not needed
+    own = "<table><tr><td>Volume 3</td><td>Read the <a href='/v3.pdf'>full volume</a> here</td></tr></table>"
+    assert build_page_view(own, url="https://journal.example.org/").links[0].context == "Read the … here"
