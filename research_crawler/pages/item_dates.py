@@ -53,6 +53,10 @@ _DATE_IN_TEXT = re.compile(
     # "2018年6月18日", "2016년 3월 16일": year, month and day each followed by its sign
     r"|(?P<cjk>(?:1[5-9]|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
+    # "Fri Mar  1 10:42:12 UTC 2024": C's asctime, as Unix `date` and mail archives write a message's time (weekday,
+    # month, day, time, a zone perhaps, then the year)
+    r"|(?P<ctime>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
+    r"(?:\s+[A-Z]{2,5}|\s+[+-]\d{4})?\s+(?:1[5-9]|20)\d\d)"
     # a run of days, "1-4 June 2004", "June 1–4, 2004", "30 May - 2 June 2004": dated as precisely as both ends agree
     rf"|(?P<range>(?:\d{{1,2}}{_ORDINAL}(?:\s+{_LETTER}{{3,10}}\.?)?{_TO}\d{{1,2}}{_ORDINAL}\s+{_LETTER}{{3,10}}\.?"
     rf"|{_LETTER}{{3,10}}\.?\s+\d{{1,2}}{_ORDINAL}{_TO}(?:{_LETTER}{{3,10}}\.?\s+)?\d{{1,2}}{_ORDINAL}),?\s+"
@@ -105,6 +109,9 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
         elif match.group("cjk"):
             numbers = re.findall(r"\d+", match.group("cjk"))
             value = _date_parts(numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else None)
+        elif match.group("ctime"):
+            month, day, *_ = match.group("ctime").split()[1:]
+            value = _words_date(f"{month} {day}, {year_of(match.group('ctime'))}")
         elif match.group("range"):
             value = _range_date(match.group("range"))
         else:

@@ -23,6 +23,9 @@ from research_crawler.pages.item_dates import dates_in_text, htmldate_date, norm
         ("Date of publication: 2015/12/03", ["2015-12-03"]),
         ("First published: 25 March 2015Full publication history", ["2015-03-25"]),
         ("doi:10.1000/2015/12 and 2015for", []),
+        # C's asctime, as mail archives and Unix `date` write a time: the zone is no month ("UTC 2024")
+        ("Fri Mar  1 10:42:12 UTC 2024", ["2024-03-01"]),
+        ("Posted Tue Oct 14 08:05:00 2025 by the list", ["2025-10-14"]),
     ],
 )
 def test_dates_written_in_text(text: str, dates: list[str]) -> None:
