@@ -10,14 +10,23 @@ next paragraph), outside the page's frame; a page showing two such blocks lists 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from research_crawler.pages.declared_kind import declares_a_post
 from research_crawler.pages.html_tree import in_page_frame
 from research_crawler.pages.metadata_sources import Reading
-from research_crawler.pages.page_shows import words_of
+from research_crawler.pages.page_shows import VisiblePage, words_of
 from research_crawler.pages.person_names import is_person_name, split_people
 
-__all__ = ["AnnouncedWork", "announced_work", "take_announced_work"]
+__all__ = [
+    "AnnouncedWork",
+    "announced_work",
+    "credited_authors",
+    "take_announced_work",
+    "take_credited_authors",
+    "text_reference",
+]
 
 _EMPHASIS = ("strong", "b")
 _BLOCKS = frozenset({"p", "div", "li", "td", "dd", "blockquote"})
@@ -64,6 +73,29 @@ def _reference_at(emphasis: Any) -> AnnouncedWork | None:
     return title, names
 
 
+def text_reference(tree: Any, heading: str) -> AnnouncedWork | None:
+    """(title, authors) of the work a plain-text message shows as a reference ("New paper: <title>" over a body
+    that sets the title on a line of its own and its authors on the next, as an e-mail archived as preformatted
+    text does): a line of four words or more that the `heading` holds with words around it, right above a line of
+    people's names, outside the page's frame; None when no line or two different lines do."""
+    heading_words = f" {words_of(heading)} "
+    found: list[AnnouncedWork] = []
+    for block in tree.iter("pre"):
+        if in_page_frame(block):
+            continue
+        lines = [" ".join(line.split()) for line in block.text_content().splitlines()]
+        for at, line in enumerate(lines[:-1]):
+            words = words_of(line)
+            if not _MIN_TITLE_WORDS <= len(line.split()) <= _MAX_TITLE_WORDS or f" {words} " not in heading_words:
+                continue
+            if words == heading_words.strip():
+                continue  # the heading is the line itself: nothing around it announces
+            names = split_people(lines[at + 1])
+            if names and all(is_person_name(name) for name in names) and (line, names) not in found:
+                found.append((line, names))
+    return found[0] if len(found) == 1 else None
+
+
 #: Sources that name a scholarly work itself (a page announcing one has only its own page's tags).
 _PAGE_ONLY_SOURCES = frozenset({"opengraph", "html_title", "page_heading", "page_byline", "page_text", "trafilatura"})
 
@@ -78,7 +110,7 @@ def take_announced_work(
         return
     if sources.get("title", "html_title") not in _PAGE_ONLY_SOURCES:
         return
-    work = announced_work(tree)
+    work = announced_work(tree) or text_reference(tree, values.get("title") or "")
     if work is None or words_of(work[0]) == words_of(values.get("title") or ""):
         return
     title, authors = work
@@ -86,3 +118,43 @@ def take_announced_work(
         notes["title"] = f"the page's heading {values['title']!r} announces the work it shows as {title!r}"
     values["title"], sources["title"] = title, "page_text"
     values["authors"], sources["authors"] = authors, "page_text"
+
+
+#: A post's sentence that credits the work it announces: "our paper by A, B and C has just come out", "a new study
+#: by A and B". The names run to the first word that is no part of a name list, or to the sentence's end.
+_CREDIT = re.compile(
+    r"\b(?:paper|article|study|preprint|report|chapter|book|thesis|dissertation|monograph)\s+by\s+(?P<names>.+?)"
+    r"(?=\s+(?:has|have|is|was|were|appears?|appeared|came|comes|just|in|on|at|published|now|out|about|which|that)\b"
+    r"|[.;:()]|$)"
+)
+
+
+def credited_authors(page: VisiblePage) -> list[str]:
+    """The people the page's text credits with the work it announces, in one phrase (`_CREDIT`), outside its frame;
+    [] when no phrase does, when a name is no person's, or when two phrases credit different people (a roundup)."""
+    found: list[list[str]] = []
+    for block in page.blocks:
+        if block.chrome or block.heading:
+            continue
+        for match in _CREDIT.finditer(block.text):
+            names = split_people(match.group("names"))
+            if names and all(is_person_name(name) for name in names) and names not in found:
+                found.append(names)
+    return found[0] if len(found) == 1 else []
+
+
+def take_credited_authors(
+    page: VisiblePage, kind: str | None, values: dict[str, Any], sources: dict[str, Any], notes: dict[str, str]
+) -> None:
+    """A post (its tags declare a blog posting or a news article: `kind`) whose text credits the work it announces
+    to people ("our paper by A, B and C has just come out") gives them as the work's authors: the post's byline
+    names who wrote the post, not the work. Only where the byline is none of them."""
+    if not declares_a_post(kind):
+        return
+    names = credited_authors(page)
+    byline = [words_of(name) for name in values.get("authors") or []]
+    if not names or any(words_of(name) in byline for name in names):
+        return
+    if byline:
+        notes["authors"] = f"the post's byline {values['authors']!r} wrote the post; its text credits the work"
+    values["authors"], sources["authors"] = names, "page_text"

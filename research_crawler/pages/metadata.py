@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 from tld import get_fld
 
-from research_crawler.pages.announced_work import take_announced_work
+from research_crawler.pages.announced_work import take_announced_work, take_credited_authors
 from research_crawler.pages.bylines import (
     byline_above,
     credit_over_date,
@@ -29,6 +29,7 @@ from research_crawler.pages.bylines import (
     signed_after,
 )
 from research_crawler.pages.closing_signatures import closing_signature
+from research_crawler.pages.declared_kind import declared_kind
 from research_crawler.pages.desk_credits import desk_credit_near, desk_sign_off
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import normalise_date
@@ -130,6 +131,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     if date_note:
         notes["date"] = date_note
     take_announced_work(tree, readings, values, sources, notes)
+    take_credited_authors(page, declared_kind(html, tree), values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
         if reading is not None:

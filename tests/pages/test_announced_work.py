@@ -55,3 +55,46 @@ def test_a_post_with_no_reference_or_two_of_them_or_a_work_s_own_tags_keeps_its_
     tags = '<meta name="citation_title" content="A New Paper"><meta name="citation_author" content="Ana Lopes">'
     own = read_item_metadata(_post("A New Paper", f"<p><strong>{WORK}</strong><br>Jon Berg</p>", head=tags), url=URL)
     assert own.title == "A New Paper"
+
+
+def _message(subject: str, body: str) -> str:
+    """A mailing list's message as its web archive keeps it: the subject over the poster and the time, the body as
+    preformatted text."""
+    return (
+        f"<html><head><title>{subject}</title></head><body><h1>{subject}</h1><b>Ana Lopes</b> "
+        "<a href='mailto:list@lists.example.org'>ana.lopes at fjord.example</a><br><i>Mon Feb  3 09:12:44 UTC 2025</i>"
+        f"<ul><li>Next message: <a href='000124.html'>[Fjords] Re: Sampling season</a></li></ul><hr><pre>{body}</pre>"
+        "<hr><a href='/mailman/listinfo/fjords'>More information about the Fjords mailing list</a></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "subject", [f"[Fjords] New paper: {WORK}", f"[Fjords] {WORK} (new article)", f"Publication announcement: {WORK}"]
+)
+def test_a_message_announcing_a_paper_gives_the_paper_its_body_shows(subject: str) -> None:
+    body = f"Dear all,\n\nwe are happy to share a new paper:\n\n  {WORK}\n  Jon Berg, Mia Sato and Ana Lopes\n\n"
+    body += "Abstract:\nA sentence about the study.\n\nBest wishes,\nAna Lopes\n"
+    found = read_item_metadata(_message(subject, body), url="https://lists.example.org/pipermail/fjords/000123.html")
+    assert found.title == WORK
+    assert found.authors == ["Jon Berg", "Mia Sato", "Ana Lopes"]
+    assert found.date == "2025-02-03"
+
+
+def test_a_message_whose_body_shows_no_reference_keeps_its_subject() -> None:
+    # the subject's words on a line of their own, with no names under them, are no reference
+    body = f"Dear all,\n\n  {WORK}\n\nis the title of my talk next week.\n"
+    found = read_item_metadata(_message(f"Talk: {WORK}", body), url="https://lists.example.org/p/000125.html")
+    assert found.title == f"Talk: {WORK}"
+
+
+_POSTING = '<script type="application/ld+json">{"@type": "BlogPosting", "author": {"name": "Media Team"}}</script>'
+
+
+def test_a_blog_post_crediting_its_paper_to_people_gives_them_as_the_authors() -> None:
+    credit = "<p>Our paper by Ana Lopes, Jon Berg and Mia Sato has just come out in <em>Limnology</em>.</p>"
+    found = read_item_metadata(_post(WORK, credit, head=_POSTING), url=URL)
+    assert found.authors == ["Ana Lopes", "Jon Berg", "Mia Sato"]
+    # a page that is no post, or a post crediting two sets of people (a roundup), keeps its byline
+    assert read_item_metadata(_post(WORK, credit), url=URL).authors == ["Media Team"]
+    two = credit + "<p>A study by Lena Holm and Omar Diaz appeared too.</p>"
+    assert read_item_metadata(_post(WORK, two, head=_POSTING), url=URL).authors == ["Media Team"]
