@@ -11,7 +11,7 @@ from datetime import date
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
 from research_crawler.pages.citations import CitedFields, cited_fields, own_citation
-from research_crawler.pages.declared_kind import declared_kind, names_another_kind
+from research_crawler.pages.declared_kind import declared_kind, declares_a_post, names_another_kind
 from research_crawler.pages.draft_status import declares_an_unissued_draft
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import read_item_metadata
@@ -143,11 +143,12 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
     wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind
     tree = parse_html(page.html)  # (read once for the kind it declares and the draft it may call itself)
     kind = declared_kind(page.html, tree)
-    if kind is not None and names_another_kind(kind, wanted):  # "Dataset", "Guidance": another kind of record
+    own_file = bool(meta.pdf_url) or any(is_file_address(link.url) for link in page.links)
+    # "Dataset", "Guidance": another kind of record; a post that carries a file announces the work it gives
+    if kind is not None and names_another_kind(kind, wanted) and not (declares_a_post(kind) and own_file):
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url,
                      reason=f"its page declares it a {kind!r}, not a {wanted}")  # fmt: skip
         return None
-    own_file = bool(meta.pdf_url) or any(is_file_address(link.url) for link in page.links)
     if declares_an_unissued_draft(tree, title=plain_text(meta.title) or item.title, has_file=own_file):
         why = "its page calls it a draft and carries no file: work in progress, never issued"
         x.trace.emit("item_refused", url=item.url, final_url=page.final_url, reason=why)

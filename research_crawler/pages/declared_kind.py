@@ -27,7 +27,7 @@ from typing import Any
 from research_crawler.pages.html_tree import meta_content
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 
-__all__ = ["declared_kind", "link_names_another_kind", "names_another_kind"]
+__all__ = ["declared_kind", "declares_a_post", "link_names_another_kind", "names_another_kind"]
 
 #: Labels naming a record's kind ("Type:", "Publication type", "Resource type").
 _KIND_LABELS = frozenset({
@@ -72,6 +72,8 @@ _MAY_LEAD_TO_WORKS = frozenset({
     "collection", "collectionpage", "searchresultspage", "datacatalog", "event", "events", "poster",
     "presentation", "slides", "talk", "video", "audio", "podcast", "course", "service", "product",
 })  # fmt: skip
+#: Words of the kinds a page's tags give a post of a blog or a news site (schema.org's BlogPosting, NewsArticle).
+_POST_WORDS = frozenset({"blogposting", "newsarticle", "posting", "blog", "news"})
 _SAYS_NOTHING = frozenset({"webpage", "website", "organization", "person", "breadcrumblist", "thing", "creativework"})
 _MAX_KIND_WORDS = 6
 
@@ -96,6 +98,12 @@ def names_another_kind(kind: str, wanted: str) -> bool:
         return False  # only a request for text works is judged: the other kinds' own words vary too much
     words = set(_split_words(kind))
     return bool(words & _OTHER_KIND_WORDS) and not words & _TEXT_WORK_WORDS
+
+
+def declares_a_post(kind: str | None) -> bool:
+    """Whether the declared `kind` is a post of a blog or a news site ("BlogPosting", "NewsArticle", "News"): the
+    form of the page, which may announce a work of any kind (a group's post on its new paper, with the paper)."""
+    return kind is not None and bool(set(_split_words(kind)) & _POST_WORDS)
 
 
 def link_names_another_kind(text: str, wanted: str) -> bool:

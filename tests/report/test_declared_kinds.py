@@ -18,6 +18,7 @@ from research_crawler.pages.declared_kind import declared_kind, names_another_ki
 from research_crawler.pages.html_forms import FormSubmission
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.page import Determination, Page
+from research_crawler.pages.view import build_page_view
 from research_crawler.run.trace import Trace, read_trace
 from research_crawler.tools.exploration import Exploration, PageAccess
 
@@ -31,6 +32,7 @@ def _html(body: str, head: str = "") -> str:
     )
 
 
+_POSTING = '<script type="application/ld+json">{"@type": "BlogPosting", "headline": "Post"}</script>'
 PAGES = {
     SITE + "r/1": _html(
         "<h1>Nitrate Leaching under Wet Springs</h1><p>Ines Moreau, Tariq Bello</p><p>3 May 2023</p>"
@@ -48,6 +50,14 @@ PAGES = {
         "<h1>nitrate-tools: scripts for lysimeter data</h1><p>Tariq Bello</p><p>2022</p>",
         head='<script type="application/ld+json">{"@type": "SoftwareSourceCode", "name": "nitrate-tools"}</script>',
     ),
+    # a group's blog post on its new paper, with the paper's file: the post announces the work
+    SITE + "r/5": _html(
+        "<h1>Nitrate Pulses after Wet Springs</h1><p>Mar 4, 2024 • Ines Moreau</p><p>Our paper by Tariq Bello and "
+        "Ana Lopes has just come out.</p><p><a href='/files/nitrate-pulses.pdf'>Full text (PDF)</a></p>",
+        head=_POSTING,
+    ),
+    # a post that carries no work: the group's news
+    SITE + "r/6": _html("<h1>Nitrate field day in the wet spring</h1><p>Mar 9, 2024 • Ines Moreau</p>", head=_POSTING),
 }
 
 
@@ -100,7 +110,9 @@ def test_which_kinds_are_no_paper() -> None:
 
 def _page(url: str, site: SiteRef, /, *, form: FormSubmission | None = None) -> Page:
     html = PAGES.get(url, _html("<h1>Outputs</h1><p>Records of the institute.</p>"))
-    return Page(url=url, final_url=url, status=200, determination=Determination.OK, title="Record", html=html)
+    links = build_page_view(html, url=url).links
+    return Page(url=url, final_url=url, status=200, determination=Determination.OK, title="Record", html=html,
+                links=links)  # fmt: skip
 
 
 def _exploration(tmp_path: Path, item_kind: str) -> tuple[Exploration, Trace]:
@@ -123,10 +135,13 @@ def _exploration(tmp_path: Path, item_kind: str) -> tuple[Exploration, Trace]:
 def test_a_report_of_papers_leaves_out_records_declared_another_kind(tmp_path: Path) -> None:
     x, trace = _exploration(tmp_path, "paper")
     chosen = report_items.choose_items(x, None)
-    assert [item.url for item in chosen.items] == [SITE + "r/1"]
+    # the post that carries its paper's file announces that paper (by its authors, not the post's writer)
+    assert [item.url for item in chosen.items] == [SITE + "r/1", SITE + "r/5"]
+    assert chosen.items[1].authors == ["Tariq Bello", "Ana Lopes"]
     trace.close()
     refused = {e["url"]: e["reason"] for e in read_trace(tmp_path / "trace.jsonl") if e["event"] == "item_refused"}
-    assert set(refused) == {SITE + "r/2", SITE + "r/3", SITE + "r/4"}
+    assert set(refused) == {SITE + "r/2", SITE + "r/3", SITE + "r/4", SITE + "r/6"}
+    assert "'BlogPosting', not a paper" in refused[SITE + "r/6"]
     assert "'Dataset', not a paper" in refused[SITE + "r/2"]
     assert "'Guidance'" in refused[SITE + "r/3"]
 
@@ -135,4 +150,4 @@ def test_a_report_of_datasets_keeps_every_record(tmp_path: Path) -> None:
     x, trace = _exploration(tmp_path, "dataset")
     chosen = report_items.choose_items(x, None)
     trace.close()
-    assert len(chosen.items) == 4
+    assert len(chosen.items) == 6
