@@ -52,6 +52,9 @@ from research_crawler.eval.testbed.fresh_heldout15_ojs import Fresh15OjsSite
 from research_crawler.eval.testbed.fresh_heldout16_blog import Fresh16BlogSite
 from research_crawler.eval.testbed.fresh_heldout16_hal import Fresh16HalSite
 from research_crawler.eval.testbed.fresh_heldout16_lists import Fresh16ListsSite
+from research_crawler.eval.testbed.fresh_heldout17_commons import Fresh17CommonsSite
+from research_crawler.eval.testbed.fresh_heldout17_papers import Fresh17PapersSite
+from research_crawler.eval.testbed.fresh_heldout17_pubpub import Fresh17PubpubSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -124,6 +127,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh16-hal": Fresh16HalSite,
     "fresh16-blog": Fresh16BlogSite,
     "fresh16-lists": Fresh16ListsSite,
+    "fresh17-papers": Fresh17PapersSite,
+    "fresh17-pubpub": Fresh17PubpubSite,
+    "fresh17-commons": Fresh17CommonsSite,
 }
 
 

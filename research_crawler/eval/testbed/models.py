@@ -77,6 +77,9 @@ Layout = Literal[
     "fresh16-hal",
     "fresh16-blog",
     "fresh16-lists",
+    "fresh17-papers",
+    "fresh17-pubpub",
+    "fresh17-commons",
 ]
 
 
