@@ -16,6 +16,7 @@ from research_crawler.pages.item_dates import dates_in_text, normalise_date
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
+from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag
 
 __all__ = [
     "TITLE_SEPARATORS",
@@ -79,24 +80,29 @@ def decide_title(
     # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
     visible = _visible_title(page)
+    tag_parts = [TITLE_SEPARATORS.split(r.title or "") for r in tags]
     only_in_tab = shown and not any(page.shows(_shown_part(r.title or "", page)) for r in shown)
     if shown and visible is not None and _heading_outweighs(page, visible, shown[0], only_in_tab=bool(only_in_tab)):
-        text, index = _with_subtitle(visible[0], page), visible[1]
+        text, index = _as_tags_agree(_with_subtitle(visible[0], page), tag_parts), visible[1]
         values["title"], sources["title"] = text, "page_heading"
         notes["title"] = f"the page's {shown[0].source} title {shown[0].title!r} is not the heading it shows"
         return text, index
     if only_in_tab and (variant := _heading_variant(page, shown[0].title)):
         # a tag title only the <title> element writes, and a heading that says it in other words: the heading
-        values["title"], sources["title"] = variant.text, "page_heading"
+        text = _as_tags_agree(variant.text, tag_parts)
+        values["title"], sources["title"] = text, "page_heading"
         notes["title"] = f"the page's {shown[0].source} title {shown[0].title!r} is shown only as {variant.text!r}"
-        return variant.text, variant.index
+        return text, variant.index
     if shown:
         chosen = shown[0]
         title = _with_subtitle(_shown_part(chosen.title or "", page), page)
         values["title"], sources["title"] = title, chosen.source
         return title, _block_of(page, title)
+    if visible is not None and not shown and visible[1] >= 0 and any(heading_in_tag(visible[0], p) for p in tag_parts):
+        visible = (visible[0], visible[1], _OVERRULE_SCORE)  # the tag is the heading with words added: the heading
     if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
         text, index, _ = visible
+        text = _as_tags_agree(text, tag_parts) if index >= 0 else text
         text = _with_subtitle(text, page) if index >= 0 else text
         values["title"], sources["title"] = text, ("page_field" if index < 0 else "page_heading")
         if tags:
@@ -122,6 +128,11 @@ def decide_title(
         values["title"], sources["title"] = opening[0], "page_text"
         return opening
     return title_element, None
+
+
+def _as_tags_agree(heading: str, tag_parts: list[list[str]]) -> str:
+    """The heading as far as a tag's title agrees with it, where it runs on past it (`heading_within_tag`)."""
+    return next((part for parts in tag_parts if (part := heading_within_tag(heading, parts))), heading)
 
 
 _OPENING_LINES = 3

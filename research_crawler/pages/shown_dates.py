@@ -4,7 +4,6 @@ year; where it does not and the page shows another, what the page shows wins (th
 
 from __future__ import annotations
 
-import datetime
 import re
 
 from research_crawler.pages.field_labels import label_kind
@@ -18,6 +17,7 @@ from research_crawler.pages.item_dates import (
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
+from research_crawler.pages.written_dates import next_day, writes_day
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -81,7 +81,7 @@ def decide_date(
             return *shown, f"the page's {tagged.source} date {tagged.date} is not shown; the page shows {shown[0]}"
         if shown is not None and len(shown[0]) > len(tagged.date or "") and shown[0].startswith(tagged.date or "?"):
             return *shown, None  # the page shows the same date more precisely
-        if shown is not None and tagged.source in WEB_VOCABULARIES and _next_day(shown[0], tagged.date or ""):
+        if shown is not None and tagged.source in WEB_VOCABULARIES and next_day(shown[0], tagged.date or ""):
             # a timestamp the tag gives in another time zone (UTC) than the day the page shows its readers
             return *shown, f"the page's {tagged.source} date {tagged.date} is a day from the {shown[0]} it shows"
         if shown is not None and tagged.source in WEB_VOCABULARIES and _another_day_presented(page, shown[0], tagged):
@@ -94,9 +94,19 @@ def decide_date(
                 "page_field",
                 f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}",
             )
+        if shown is None and tagged.source in WEB_VOCABULARIES and not _written(page, html, tagged.date or ""):
+            # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
+            date, source, _ = _untagged_date(page, title_index, html=html, url=url)
+            return date, source, f"the page's {tagged.source} date {tagged.date} is written nowhere on the page"
         return tagged.date, tagged.source, None
     if shown is not None:
         return *shown, None
+    return _untagged_date(page, title_index, html=html, url=url)
+
+
+def _untagged_date(page: VisiblePage, title_index: int | None, *, html: str, url: str) -> DateDecision:
+    """The date of a page whose tags give none it shows: htmldate's, where the page presents it as a date; a
+    "Created:" line; the last update near the title; the day the page's own address carries."""
     found = htmldate_date(html, url=url if url.startswith("http") else None)
     updated = _updated_near_title(page, title_index) if title_index is not None else None
     if found and _history_date_only(page, found):
@@ -133,6 +143,23 @@ def decide_date(
 
 
 _EMPTY_PAGE = "<html><body><p></p></body></html>"
+
+
+def _written(page: VisiblePage, html: str, day: str) -> bool:
+    """Whether the page writes a web vocabulary's date where a reader may see it (`writes_day`), or its year in a
+    line outside the chrome that presents a date ("11 Tetor, 2019"; no copyright line, address or sentence)."""
+    year = year_of(day)
+    for block in page.blocks:
+        if (
+            year
+            and not block.chrome
+            and f" {year} " in f" {block.words} "
+            and "/" not in block.text
+            and not _NOT_PUBLICATION.search(block.text)
+            and _dateline(block.text)
+        ):
+            return True
+    return writes_day(html, day)
 
 
 _CREATED = re.compile(r"^\s*(?:created|erstellt|créé|creado|creato)\s*(?:on|am|le|el|il)?\s*:?\s+(?P<date>.+)$", re.I)
@@ -208,14 +235,6 @@ def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:
         if dates := dates_in_text(rest):
             return dates[0]
     return None
-
-
-def _next_day(one: str, other: str) -> bool:
-    """Whether two days (YYYY-MM-DD) are a day apart."""
-    try:
-        return abs((datetime.date.fromisoformat(one) - datetime.date.fromisoformat(other)).days) == 1
-    except ValueError:
-        return False
 
 
 def _history_date_only(page: VisiblePage, day: str) -> bool:

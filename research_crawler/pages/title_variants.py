@@ -1,0 +1,36 @@
+"""A heading and a tag's title that give the same title in other forms: the tag the heading with words added (a
+shop's social card "Meine <Shop> Rezeptempfehlung: <heading>"), or the heading the tag's title with a line of its
+own run on (a place under a dish's name, "<title> Lisbon District, Portugal"). In both, the page's heading, as far
+as the tag agrees, is the title a reader sees."""
+
+from __future__ import annotations
+
+from research_crawler.pages.page_shows import words_of
+
+__all__ = ["heading_in_tag", "heading_within_tag"]
+
+_SAME_WORDS = 3  # a run of as many words, the tag's and the heading's the same, is one title in two orders
+
+
+def heading_in_tag(heading: str, tag_parts: list[str]) -> bool:
+    """Whether a tag's title is the heading and more: the heading is one whole part of it (its parts as the tag's
+    separators set them apart, `tag_parts`), and another part adds to it."""
+    words = words_of(heading)
+    parts = [words_of(part) for part in tag_parts if words_of(part)]
+    return bool(words) and len(parts) > 1 and words in parts
+
+
+def heading_within_tag(heading: str, tag_parts: list[str]) -> str | None:
+    """The heading's first words, where they are a part of a tag's title in the same or another order ("Authentic
+    Pastel de nata Recipe" for "Pastel de Nata Authentic Recipe") and the heading runs on with words the tag does
+    not have; None otherwise."""
+    tokens = heading.split()
+    for part in tag_parts:
+        wanted = words_of(part).split()
+        if len(wanted) < _SAME_WORDS or len(tokens) <= len(wanted):
+            continue
+        head = " ".join(tokens[: len(wanted)])
+        rest = set(words_of(" ".join(tokens[len(wanted) :])).split())
+        if sorted(words_of(head).split()) == sorted(wanted) and not rest & set(wanted):
+            return head
+    return None
