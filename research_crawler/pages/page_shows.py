@@ -40,7 +40,7 @@ from research_crawler.pages.links import BLOCK_TAGS
 from research_crawler.pages.listed_names import among_other_entries
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["Block", "VisiblePage", "read_visible_page", "words_of"]
+__all__ = ["Block", "VisiblePage", "hidden_from_readers", "read_visible_page", "words_of"]
 
 _UNSEEN = frozenset(
     {
@@ -219,7 +219,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     for element in list(root.iter()):
         if element.getparent() is None:
             continue
-        if not isinstance(element.tag, str) or element.tag in _UNSEEN or _hidden(element):
+        if not isinstance(element.tag, str) or element.tag in _UNSEEN or hidden_from_readers(element):
             element.drop_tree()
     blocks = list(_blocks(root))
     page = VisiblePage(
@@ -262,7 +262,9 @@ def words_of(text: str) -> str:
 # --- building ---------------------------------------------------------------------------------------------
 
 
-def _hidden(element: Any) -> bool:
+def hidden_from_readers(element: Any) -> bool:
+    """Whether an element is hidden from the page's reader view (a hidden attribute, aria-hidden, a hiding class
+    or style)."""
     if element.get("hidden") is not None or (element.get("aria-hidden") or "").lower() == "true":
         return True
     style = element.get("style")

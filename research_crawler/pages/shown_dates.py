@@ -17,7 +17,7 @@ from research_crawler.pages.item_dates import (
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
-from research_crawler.pages.written_dates import next_day, writes_day
+from research_crawler.pages.written_dates import next_day, page_writes
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -94,9 +94,14 @@ def decide_date(
                 "page_field",
                 f"the page's {tagged.source} date {tagged.date} is not shown; the page says {labelled}",
             )
-        if shown is None and tagged.source in WEB_VOCABULARIES and not _written(page, html, tagged.date or ""):
+        reach = (title_index, DATE_REACH_BEFORE, DATE_REACH_AFTER)
+        if (
+            shown is None
+            and tagged.source in WEB_VOCABULARIES
+            and not page_writes(page, html, tagged.date or "", reach, _presents)
+        ):
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
-            date, source, _ = _untagged_date(page, title_index, html=html, url=url)
+            date, source, _ = _untagged_date(page, title_index, html=html, url=url, stamp=tagged.date)
             return date, source, f"the page's {tagged.source} date {tagged.date} is written nowhere on the page"
         return tagged.date, tagged.source, None
     if shown is not None:
@@ -104,10 +109,19 @@ def decide_date(
     return _untagged_date(page, title_index, html=html, url=url)
 
 
-def _untagged_date(page: VisiblePage, title_index: int | None, *, html: str, url: str) -> DateDecision:
+def _presents(text: str) -> bool:
+    """Whether a line presents a date, no copyright line, address or sentence (`page_writes`)."""
+    return "/" not in text and not _NOT_PUBLICATION.search(text) and _dateline(text)
+
+
+def _untagged_date(
+    page: VisiblePage, title_index: int | None, *, html: str, url: str, stamp: str | None = None
+) -> DateDecision:
     """The date of a page whose tags give none it shows: htmldate's, where the page presents it as a date; a
-    "Created:" line; the last update near the title; the day the page's own address carries."""
+    "Created:" line; the last update near the title; the day the page's own address carries. Where a tag's `stamp`
+    is written nowhere on the page, htmldate's reading of the same stamp and the address count for nothing."""
     found = htmldate_date(html, url=url if url.startswith("http") else None)
+    found = None if stamp and found and stamp.startswith(found) else found
     updated = _updated_near_title(page, title_index) if title_index is not None else None
     if found and _history_date_only(page, found):
         # "(Received December 10 2015)": when the work was received, not published; a last update still dates it
@@ -136,31 +150,13 @@ def _untagged_date(page: VisiblePage, title_index: int | None, *, html: str, url
         return created, "page_field", None  # "Created: 4th March 2026": its first version's day, where no other
     if updated:
         return updated, "page_text", None  # the only date the page gives its item is its last update's
-    address = htmldate_date(_EMPTY_PAGE, url=url) if url.startswith("http") else None
-    if address:
-        return address, "page_text", None  # the day the page's own address carries (/2010/08/13/)
+    day = htmldate_date(_EMPTY_PAGE, url=url) if not stamp and url.startswith("http") else None
+    if day:
+        return day, "page_text", None  # the day the page's own address carries (/2010/08/13/)
     return None, None, None
 
 
 _EMPTY_PAGE = "<html><body><p></p></body></html>"
-
-
-def _written(page: VisiblePage, html: str, day: str) -> bool:
-    """Whether the page writes a web vocabulary's date where a reader may see it (`writes_day`), or its year in a
-    line outside the chrome that presents a date ("11 Tetor, 2019"; no copyright line, address or sentence)."""
-    year = year_of(day)
-    for block in page.blocks:
-        if (
-            year
-            and not block.chrome
-            and f" {year} " in f" {block.words} "
-            and "/" not in block.text
-            and not _NOT_PUBLICATION.search(block.text)
-            and _dateline(block.text)
-        ):
-            return True
-    return writes_day(html, day)
-
 
 _CREATED = re.compile(r"^\s*(?:created|erstellt|créé|creado|creato)\s*(?:on|am|le|el|il)?\s*:?\s+(?P<date>.+)$", re.I)
 

@@ -22,15 +22,16 @@ def heading_in_tag(heading: str, tag_parts: list[str]) -> bool:
 
 def heading_within_tag(heading: str, tag_parts: list[str]) -> str | None:
     """The heading's first words, where they are a part of a tag's title in the same or another order ("Authentic
-    Pastel de nata Recipe" for "Pastel de Nata Authentic Recipe") and the heading runs on with words the tag does
-    not have; None otherwise."""
+    Pastel de nata Recipe" for "Pastel de Nata Authentic Recipe") and the heading runs on with words the tag has
+    nowhere (a subtitle the tag joins to it is the title's own); None otherwise."""
     tokens = heading.split()
+    tag_words = set(words_of(" ".join(tag_parts)).split())
     for part in tag_parts:
         wanted = words_of(part).split()
         if len(wanted) < _SAME_WORDS or len(tokens) <= len(wanted):
             continue
         head = " ".join(tokens[: len(wanted)])
         rest = set(words_of(" ".join(tokens[len(wanted) :])).split())
-        if sorted(words_of(head).split()) == sorted(wanted) and not rest & set(wanted):
+        if sorted(words_of(head).split()) == sorted(wanted) and not rest & tag_words:
             return head
     return None

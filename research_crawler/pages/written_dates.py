@@ -1,46 +1,46 @@
-"""Whether a page writes a day anywhere a reader may see it: in the text of its body, hidden from assistive readers
-or not (a dateline marked aria-hidden is still shown), in any of the ways people write a day — "Friday 18 November
-2011", "04.10.17", "7/12/21" — never in a script or a style. A tag's day written nowhere is a stamp the page does
-not show its readers."""
+"""Whether a text writes a day as a reader may read it — "Friday 18 November 2011", "04.10.17", "7/12/21" — and the
+text a page writes in elements it hides from assistive readers only (a dateline marked aria-hidden is still shown
+on screen), never a script's or a style's: a tag's day written nowhere is a stamp the page does not show."""
 
 from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
 
 from research_crawler.pages.html_tree import parse_html
-from research_crawler.pages.item_dates import dates_in_text
+from research_crawler.pages.item_dates import dates_in_text, year_of
+from research_crawler.pages.page_shows import VisiblePage, hidden_from_readers
 
-__all__ = ["next_day", "writes_day"]
+__all__ = ["hidden_text", "next_day", "page_writes", "writes_day"]
 
 # a day written in numbers, its year in two digits or four: "04.10.17", "7/12/21", "18-11-2011"
 _NUMERIC_DAY = re.compile(r"(?<![\d.:/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)")
 _NO_TEXT = ("script", "style", "noscript", "template")
 
 
-def _all_text(html: str) -> str:
-    """The text of every element of the page's body, those hidden from assistive readers too (a dateline marked
-    aria-hidden is still shown), never a script's or a style's."""
+def hidden_text(html: str) -> str:
+    """The text of the elements of the page's body hidden from its reader view (aria-hidden, screen-reader-only,
+    hidden by a class or style): a dateline a theme shows on screen may be marked so."""
     tree = parse_html(html)
     body = tree.find(".//body") if tree is not None else None
     if body is None:
         return ""
     parts: list[str] = []
     for element in body.iter():
-        if not isinstance(element.tag, str) or element.tag in _NO_TEXT:
-            parts.append(element.tail or "")
-            continue
-        parts += [element.text or "", element.tail or ""]
+        if isinstance(element.tag, str) and element.tag not in _NO_TEXT and hidden_from_readers(element):
+            for node in element.iter():
+                if isinstance(node.tag, str) and node.tag not in _NO_TEXT:
+                    parts += [node.text or "", node.tail or "" if node is not element else ""]
     return " ".join(" ".join(parts).split())
 
 
-def writes_day(html: str, day: str) -> bool:
-    """Whether the page's text writes `day` (YYYY-MM-DD), or the day beside it (a tag's timestamp in another time
-    zone than the day shown), as a date: with its month in words or its numbers in either order, its year in two
-    digits or four."""
+def writes_day(text: str, day: str) -> bool:
+    """Whether `text` writes `day` (YYYY-MM-DD), or the day beside it (a tag's timestamp in another time zone than
+    the day shown), as a date: with its month in words or its numbers in either order, its year in two digits or
+    four."""
     if len(day) != len("YYYY-MM-DD"):
         return False
-    text = _all_text(html)
     if any(written == day or next_day(written, day) for written in dates_in_text(text)):
         return True
     month, date_of_month = int(day[5:7]), int(day[8:10])
@@ -57,3 +57,24 @@ def next_day(one: str, other: str) -> bool:
         return abs((datetime.date.fromisoformat(one) - datetime.date.fromisoformat(other)).days) == 1
     except ValueError:
         return False
+
+
+def page_writes(
+    page: VisiblePage, html: str, day: str, reach: tuple[int | None, int, int], presents: Callable[[str], bool]
+) -> bool:
+    """Whether the page writes a tag's date where a reader sees it (`writes_day`): outside the chrome, in the chrome
+    within `reach` of a showing of the title (its block, the blocks before and after it: a theme's dateline), or
+    in a dateline hidden from assistive readers; or its year in a line outside the chrome that `presents` as a
+    date ("11 Tetor, 2019", "First published in 2018")."""
+    title_index, before, after = reach
+    title = page.blocks[title_index].words if title_index is not None else None
+    anchors = [block.index for block in page.blocks if title and block.words == title]
+    year = year_of(day)
+    for block in page.blocks:
+        if block.chrome and not any(-before <= block.index - anchor <= after for anchor in anchors):
+            continue  # a comment's date, a teaser's: another item's
+        if writes_day(block.text, day) or (
+            year and not block.chrome and f" {year} " in f" {block.words} " and presents(block.text)
+        ):
+            return True
+    return writes_day(hidden_text(html), day)
