@@ -48,8 +48,9 @@ _ORDINAL = r"(?:st|nd|rd|th)?"
 _TO = r"\s*[-–—]\s*"
 _DATE_IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
-    # "2016-03-16", "2008/07/01" and, as Korean and Chinese sites write it, "2016.03.16" (a day with the dots)
-    r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?|(?:1[5-9]|20)\d\d\.\d{1,2}\.\d{1,2})"
+    # "2016-03-16", "2008/07/01" and, as Korean and Chinese sites write it, "2016.03.16" (a day with the dots; as
+    # Hungarian and Korean sites write it, each part may end in its dot and a space: "2024. 07. 20.")
+    r"(?P<iso>(?:1[5-9]|20)\d\d(?P<sep>[-/])\d{1,2}(?:(?P=sep)\d{1,2})?|(?:1[5-9]|20)\d\d\.\s?\d{1,2}\.\s?\d{1,2}\.?)"
     # "2018年6月18日", "2016년 3월 16일": year, month and day each followed by its sign
     r"|(?P<cjk>(?:1[5-9]|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
@@ -103,7 +104,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     for match in _DATE_IN_TEXT.finditer(text):
         value: str | None
         if match.group("iso"):
-            value = normalise_date(match.group("iso"))
+            value = normalise_date(re.sub(r"\s", "", match.group("iso")).rstrip("."))
         elif match.group("dmy"):
             value = _day_first(match.group("dmy"))
         elif match.group("cjk"):

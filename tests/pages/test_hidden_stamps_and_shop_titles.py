@@ -71,3 +71,9 @@ def test_a_place_line_inside_the_heading_is_not_part_of_the_title() -> None:
     head = '<meta property="og:title" content="Bavarian Plum Cake Authentic | Example Atlas">'
     page = _page(heading, head=head, title_element="Bavarian Plum Cake Authentic | Example Atlas")
     assert read_item_metadata(page, url=URL).title == "Authentic Bavarian plum cake"
+
+
+def test_a_day_written_year_first_each_part_ending_in_its_dot_is_read() -> None:
+    """As Hungarian and Korean sites write a day: "2024. 07. 20." under the title."""
+    body = "<h1>Plum cake</h1><p>2024. 07. 20.</p>"
+    assert read_item_metadata(_page(body), url=URL).date == "2024-07-20"
