@@ -58,6 +58,7 @@ _UPDATED = re.compile(
 )
 
 
+_STAMPING = WEB_VOCABULARIES - {"dublin_core"}  # a CMS's for search engines and cards; not a catalogue's entry
 #: A date decided: its value, where it was read, and the tag it overruled (None: none).
 DateDecision = tuple[str | None, MetadataSource | None, str | None]
 
@@ -97,7 +98,8 @@ def decide_date(
         reach = (title_index, DATE_REACH_BEFORE, DATE_REACH_AFTER)
         if (
             shown is None
-            and tagged.source in WEB_VOCABULARIES
+            and page.blocks
+            and tagged.source in _STAMPING
             and not page_writes(page, html, tagged.date or "", reach, _presents)
         ):
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
@@ -109,8 +111,7 @@ def decide_date(
     return _untagged_date(page, title_index, html=html, url=url)
 
 
-def _presents(text: str) -> bool:
-    """Whether a line presents a date, no copyright line, address or sentence (`page_writes`)."""
+def _presents(text: str) -> bool:  # a line that presents a date, no copyright line, address or sentence
     return "/" not in text and not _NOT_PUBLICATION.search(text) and _dateline(text)
 
 
