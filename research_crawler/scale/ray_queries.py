@@ -48,7 +48,8 @@ def _unreachable(address: str) -> str | None:
 
 
 def start_ray(address: str | None) -> None:
-    """Join the cluster at `address` ("auto": the one this machine belongs to), or start a local Ray instance."""
+    """Join the cluster at `address` ("auto": the one this machine belongs to), or start a local Ray instance of
+    the run's own (never one found on the machine: another program's cluster is joined only when asked)."""
     if ray.is_initialized():
         return
     if address and (reason := _unreachable(address)) is not None:
@@ -58,7 +59,7 @@ def start_ray(address: str | None) -> None:
         )
     try:
         ray.init(
-            address=address,
+            address=address or "local",
             include_dashboard=False,
             logging_level=logging.WARNING,
             log_to_driver=False,

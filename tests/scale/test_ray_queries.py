@@ -53,7 +53,7 @@ def _summary(out: Path) -> list[tuple[str, str, str]]:
 
 @pytest.fixture
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, configure_logging=False, log_to_driver=False)
     yield
     ray.shutdown()
 
@@ -154,3 +154,17 @@ def test_the_model_endpoints_limits_hold_for_every_worker(local_ray: None) -> No
     schedule = RayHostSchedule(actor)
     first, second = schedule.reserve("site.org", 2.0), schedule.reserve("site.org", 2.0)
     assert second - first == pytest.approx(2.0)
+
+
+def test_without_an_address_the_batch_starts_a_ray_instance_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster named by the environment (or the last one started on this machine) is another program's: without
+    --ray-address the batch starts its own local instance instead of joining it, or failing to."""
+    from research_crawler.scale.ray_queries import start_ray
+
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:9")  # nobody listens there
+    start_ray(None)
+    try:
+        assert ray.is_initialized()
+        assert ray.get(ray.remote(lambda: 2 + 2).remote()) == 4
+    finally:
+        ray.shutdown()

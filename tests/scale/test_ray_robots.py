@@ -28,7 +28,7 @@ KEY = ("rc", "http://site.org/robots.txt")
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, configure_logging=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, configure_logging=False, log_to_driver=False)
     yield
     ray.shutdown()
 
