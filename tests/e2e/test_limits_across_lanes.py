@@ -28,7 +28,9 @@ EXPLORING = {role.value for role in Role if role.agent_name not in REPORT_WRITER
 
 def _run(settings: Settings, server: TestbedServer) -> Report:
     settings.explore.parallel_sites = 3
-    settings.simulated.latency_s = 0.3  # calls last long enough to overlap across lanes and within a page
+    # calls last long enough to overlap across lanes and within a page, even when a loaded machine starts the lanes
+    # apart (0.3 s was once too short for the three lanes to call at once, with a benchmark running beside)
+    settings.simulated.latency_s = 1.0
     return ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.base_url(site) for site in SITES])
 
 
