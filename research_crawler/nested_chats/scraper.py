@@ -43,7 +43,12 @@ from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.site_budget import PageYield
 from research_crawler.tools.site_offers import offer_dated_links, offer_feeds, offer_next_page, offer_sitemaps
-from research_crawler.tools.site_search import forbidden_by_robots, found_nothing, usable_mechanisms
+from research_crawler.tools.site_search import (
+    forbidden_by_robots,
+    found_nothing,
+    search_page_mechanisms,
+    usable_mechanisms,
+)
 from research_crawler.web.url_guard import without_a_sites_allow_hint
 
 __all__ = ["ScraperChat"]
@@ -80,6 +85,8 @@ class ScraperChat:
     """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once)."""
     ranked_out_links: dict[str, set[str]] = field(default_factory=dict)
     """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again."""
+    search_pages_tried: set[str] = field(default_factory=set)
+    """The search pages links named (`pages/search_links.py`) already read for their forms, each once per run."""
     where: str = ""
     """Where the page being read sits in its site (its breadcrumbs, or the pages that led to it), one line."""
     site_navigation: SiteNavigation = field(default_factory=SiteNavigation)
@@ -223,14 +230,18 @@ class ScraperChat:
         if site in x.findings.site_search:
             return ""
         mechanisms = usable_mechanisms(find_search_mechanisms(page.html, url=page.final_url))
+        mechanisms = [forbidden_by_robots(m, x.pages.robots_refusal) for m in mechanisms]
+        form_page, on_its_page = page.final_url, ""
+        if not mechanisms:  # no form here: the search page a link names has it, as a person who clicks it finds
+            mechanisms, form_page = search_page_mechanisms(x, page, tried=self.search_pages_tried)
+            on_its_page = f", on its search page {shown_on_site(form_page, x.web.site_url)}"
         if not mechanisms:
             return ""
-        mechanisms = [forbidden_by_robots(m, x.pages.robots_refusal) for m in mechanisms]
         x.findings.site_search[site] = mechanisms
-        x.findings.search_form_pages[site] = page.final_url
+        x.findings.search_form_pages[site] = form_page
         if not x.findings.can_search(site):
             return "this site's search is forbidden to crawlers by its robots.txt (browse its pages instead)"
-        return "this site has a search form (search_site can use it)"
+        return f"this site has a search form{on_its_page} (search_site can use it)"
 
     def _crawl_and_collect(self, page: Page) -> str:
         """The Crawler's and the Collector's chats on `page`, at once with ``run.scrape_concurrently`` (their

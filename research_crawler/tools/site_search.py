@@ -17,18 +17,20 @@ from datetime import date
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.html_forms import FormSubmission, submission_identity
-from research_crawler.pages.page import Determination
+from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_dates import with_dates
 from research_crawler.pages.search_forms import (
     QUERY_PLACEHOLDER,
     SearchMechanism,
     build_search_submission,
+    find_search_mechanisms,
     read_opensearch_description,
 )
+from research_crawler.pages.search_links import search_page_link
 from research_crawler.tools.exploration import Exploration, ScrapeTarget
 from research_crawler.tools.hints import hint, with_hint
 
-__all__ = ["forbidden_by_robots", "found_nothing", "search_site", "usable_mechanisms"]
+__all__ = ["forbidden_by_robots", "found_nothing", "search_page_mechanisms", "search_site", "usable_mechanisms"]
 
 #: What a results page says when a search matched nothing ("0 results", "No articles match", "Nothing found"), and
 #: a count of none of whatever the site holds, said found ("0 studies found", "No matching trials found").
@@ -65,6 +67,30 @@ def forbidden_by_robots(mechanism: SearchMechanism, refusal: Callable[[str], str
     if why is None:
         return mechanism
     return mechanism.model_copy(update={"usable": False, "note": f"its robots.txt forbids crawlers its search ({why})"})
+
+
+def search_page_mechanisms(x: Exploration, page: Page, *, tried: set[str]) -> tuple[list[SearchMechanism], str]:
+    """The search forms of the site's search page when `page` has none but links to one ("Search", "Advanced
+    search", `pages/search_links.py`), and that page's URL; ([], "") when it names none, or one already in `tried`.
+
+    The search page is read as a person clicks it, once per site and before the Planner chooses a page: fetched
+    through the same URL guard, robots.txt and pace as any page, costing no subpage (like an OpenSearch description).
+    One robots.txt forbids is not fetched, and its search is remembered as forbidden."""
+    link = search_page_link(page.links, page_url=page.final_url)
+    if link is None or link.url in tried:
+        return [], ""
+    tried.add(link.url)
+    refusal = x.pages.robots_refusal(link.url) if x.pages.robots_refusal is not None else None
+    if refusal is not None:
+        note = f"its robots.txt forbids crawlers its search page ({refusal})"
+        return [SearchMechanism(kind="form", url_template=link.url, usable=False, note=note)], link.url
+    found = x.pages.fetch_page(link.url, x.site)
+    x.trace.emit("search_page", url=link.url, determination=found.determination.value, link_text=link.text)
+    if not found.ok or not found.html:
+        return [], ""
+    x.graph.add_link(page.final_url, found.final_url, anchor_text=link.text)
+    mechanisms = usable_mechanisms(find_search_mechanisms(found.html, url=found.final_url))
+    return [forbidden_by_robots(m, x.pages.robots_refusal) for m in mechanisms], found.final_url
 
 
 def search_site(x: Exploration, query: str) -> str:
