@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from tld import get_fld
 
 from research_crawler.pages.announced_work import take_announced_work, take_credited_authors
+from research_crawler.pages.byline_labels import labelled_credit, role_credits
 from research_crawler.pages.bylines import (
     byline_above,
     credit_over_date,
@@ -170,6 +171,15 @@ def _decide_authors(
 
     tagged = next((r for r in readings if r.authors), None)
     visible, where = _visible_authors(page, title_index, site)
+    credited, not_writers = role_credits(page.blocks)
+    if visible and all(name in not_writers and name not in credited for name in visible):
+        visible = []  # names the page sets over an editor's role, not a writer's
+    if credited and not visible:
+        visible, where = credited, "page_field"  # the names a box of credits sets over a writer's role
+    if tagged is not None and all(name in not_writers and name not in credited for name in tagged.authors):
+        # a tag's author that the page shows only over another role ("Editor") wrote nothing
+        notes["authors"] = f"the page shows its {tagged.source} author {tagged.authors[0]!r} only as an editor"
+        tagged = None
     if tagged is None:
         if visible:
             values["authors"], sources["authors"] = visible, where
@@ -178,7 +188,7 @@ def _decide_authors(
                 [
                     name
                     for name in page.writers(authors_by_trafilatura(html, url=url, shows=page.shows))
-                    if not _is_the_site(name, site, url)
+                    if not _is_the_site(name, site, url) and (name not in not_writers or name in credited)
                 ]
             )
         ):
@@ -390,7 +400,8 @@ def _visible_authors(
     ):
         return signed, "page_byline"  # a blog's or a forum's signature by the date: "Licat on June 5, 2023"
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
-    if credited := reporter_credit(page.blocks, -1 if title_index is None else title_index):
+    start = -1 if title_index is None else title_index
+    if credited := reporter_credit(page.blocks, start) or labelled_credit(page.blocks, start):
         return credited, "page_byline"
     if title_index is not None and (
         reporting := writer_over_reporting_line(page.blocks, title_index)

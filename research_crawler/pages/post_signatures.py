@@ -30,6 +30,13 @@ _NAME_THEN_DATE = re.compile(r"^(?P<name>[^\W\d_][^:;|,]{0,40}?)(?:\s+on\s+|\s*:
 _DATE_THEN_BY = re.compile(r"^(?:posted|published|written)\b.*?\bby\s+(?P<name>@?[^\W_][\w.'’-]{1,30})\s*\.?$", re.I)
 # what a forum or code host says its writer did, then when: "opened on May 25, 2025", "posted this on …"
 _DID_ON = re.compile(r"^(?:opened|posted|wrote|published|commented|asked|started|created)\b(?:\s+\w+)?\s+on\b")
+# what a forum's or a Q&A site's user card says its poster did, then when, over the poster's name: "asked May 19 at
+# 13:08" / "Lezzup" (an editor's card, "edited May 19 at 14:17", names no writer)
+_ASKED = re.compile(r"^(?:asked|posted|answered|submitted|提问于|发表于|发布于|投稿日)\b", re.I)
+# a blog's footer under its post: "posted @ 2024-05-09 14:45 <handle> 阅读(430) 评论(2)"
+_POSTED_AT = re.compile(r"^posted\s*@\s*", re.I)
+_TIME = re.compile(r"^\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
+_CARD_WORDS = 8
 _NEAR = 7  # blocks under the title where the signature may stand
 _HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
 
@@ -41,7 +48,10 @@ def post_signature(blocks: list[Any], index: int, title: str) -> list[str]:
         _name_over_date(blocks, index)
         or _signed_line(blocks, index)
         or _handle_over_action(blocks, index)
+        or _poster_under_date(blocks, index)
         or _closing_credit(blocks, index, title)
+        or _user_card(blocks, index)
+        or _posted_at(blocks, index)
     )
 
 
@@ -125,3 +135,51 @@ def _handle_or_name(text: str, links: tuple[str, ...]) -> bool:
     """Whether `text` is one person's name, or a handle the line links (as a writer's name links to their posts)."""
     people = split_people(text)
     return (len(people) == 1 and people[0] == text) or (text in links and bool(_HANDLE.match(text)))
+
+
+def _user_card(blocks: list[Any], index: int) -> list[str]:
+    """A forum's or a Q&A site's user card below the title: the line that says the poster asked or posted and when,
+    and nothing more, over the poster's name or linked handle ("asked May 19 at 13:08" / "Lezzup")."""
+    for position in range(index + 1, len(blocks) - 1):
+        block, under = blocks[position], blocks[position + 1]
+        text = block.text.strip()
+        # (the day may be written without its year, "May 19 at 13:08", as these cards write this year's days)
+        if block.chrome or not _ASKED.match(text) or not re.search(r"\d", text) or len(text.split()) > _CARD_WORDS:
+            continue
+        name = under.text.strip()
+        if not under.chrome and _handle_or_name(name, under.links):
+            return [name]
+    return []
+
+
+def _poster_under_date(blocks: list[Any], index: int) -> list[str]:
+    """A forum post's header under the thread's title: the date alone on its line (its time on the next, or not),
+    over the poster's handle in lower case or digits, or name, alone on its own: "July 3, 2023" / "10:07 am" /
+    "pdops"."""
+    for position in range(index + 1, min(len(blocks) - 1, index + 1 + _NEAR)):
+        block = blocks[position]
+        text = block.text.strip()
+        if block.chrome or not dates_in_text(text) or without_dates(text, mark=" ").strip(" ,.·|-–—"):
+            continue
+        after = position + 1 + (position + 2 < len(blocks) and bool(_TIME.match(blocks[position + 1].text.strip())))
+        poster = blocks[after]
+        name = poster.text.strip()
+        handle = bool(_HANDLE.match(name)) and (name.islower() or any(ch.isdigit() for ch in name))
+        if not poster.chrome and not poster.heading and (handle or split_people(name) == [name]):
+            return [name]
+        return []
+    return []
+
+
+def _posted_at(blocks: list[Any], index: int) -> list[str]:
+    """A blog's footer under its post, "posted @ <date> <handle> …", the handle the first link after the date."""
+    for block in blocks[index + 1 :]:
+        text = block.text.strip()
+        if block.chrome or not _POSTED_AT.match(text) or not dates_in_text(text):
+            continue
+        rest = without_dates(_POSTED_AT.sub("", text), mark="\x00").partition("\x00")[2].split()
+        rest = rest[1:] if rest and _TIME.match(rest[0]) else rest  # the time after the day
+        first = rest[0] if rest else ""
+        if first in block.links and _HANDLE.match(first):
+            return [first]
+    return []
