@@ -33,7 +33,7 @@ from research_crawler.pages.closing_signatures import closing_signature
 from research_crawler.pages.declared_kind import declared_kind
 from research_crawler.pages.desk_credits import desk_credit_near, desk_sign_off
 from research_crawler.pages.html_tree import base_url, parse_html
-from research_crawler.pages.item_dates import normalise_date
+from research_crawler.pages.item_dates import dates_in_text, normalise_date, without_dates
 from research_crawler.pages.item_titles import (
     TITLE_SEPARATORS,
     byline_past,
@@ -72,6 +72,7 @@ __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", 
 logger = logging.getLogger(__name__)
 
 _A_LIST = re.compile(r"[,;&]|\s(?:and|und|et|y)\s")  # "A, B and C, CNN": several credits, not one
+_DATED_REACH = 5  # lines under a title where its writer's name and date stand (a comments link between)
 _CREDIT_REACH = 3  # lines under a title where its credit stands (a standfirst between)
 _SIGNED_LINE_WORDS = 12  # "By Example Foundation • 15 January 2020"
 _PEN_NAME = re.compile(r"^[^\W\d_][\w.'’-]{2,30}$")  # "SanFranciscoGal", "jdoe": one word, as a writer signs
@@ -200,7 +201,9 @@ def _decide_authors(
     # the publisher beside people in a tag's author list (a JSON-LD Person, then the site's Organization) is no
     # co-writer: the people are kept
     tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
-    if title_index is not None and _credited_under_title(page, title_index, tag_names, site):
+    if title_index is not None and (
+        _credited_under_title(page, title_index, tag_names, site) or _dated_under_title(page, title_index, tag_names)
+    ):
         values["authors"], sources["authors"] = tag_names, tagged.source  # the tag's credit, shown as the byline
         return
     tag_keys = [name_key(name) for name in tag_names]
@@ -355,6 +358,22 @@ def _credited_under_title(page: VisiblePage, title_index: int, names: list[str],
     under = page.blocks[title_index + 1 : title_index + 1 + _CREDIT_REACH]
     return bool(credit) and any(
         not block.chrome and not block.heading and words_of(without_by(block.text)) == credit for block in under
+    )
+
+
+def _dated_under_title(page: VisiblePage, title_index: int, names: list[str]) -> bool:
+    """Whether the page shows a tag's one author by the item's date on a short line under its title, the name and
+    the date and nothing else ("Yordan 22 July 2020"): the byline a reader sees, whatever lines follow it."""
+    if len(names) != 1:
+        return False
+    credit = words_of(names[0])
+    under = page.blocks[title_index + 1 : title_index + 1 + _DATED_REACH]
+    return bool(credit) and any(
+        not block.chrome
+        and dates_in_text(block.text)
+        and words_of(without_dates(block.text, mark=" ")) == credit
+        and words_of(block.text).startswith(credit)
+        for block in under
     )
 
 

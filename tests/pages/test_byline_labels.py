@@ -91,3 +91,13 @@ def test_a_blogs_posted_at_footer_names_its_handle() -> None:
     assert _authors(f"<h1>对于Docker的一点使用经验</h1>{TEXT}{footer}", url="https://blog.example.com/p/1") == [
         "好看的hk"
     ]
+
+
+def test_a_tags_author_by_the_date_under_the_title_beats_a_row_of_tag_links() -> None:
+    tag = {"@context": "https://schema.org", "@type": "NewsArticle", "author": {"@type": "Person", "name": "Yordan"}}
+    head = f'<script type="application/ld+json">{json.dumps(tag)}</script>'
+    lines = (
+        '<p><a href="/a/32">Yordan</a> 22 July 2020</p><p><a href="/t/tcl">TCL</a> <a href="/t/android">Android</a></p>'
+    )
+    body = f"<h1>TCL introduces a new brand ambassador</h1>{lines}{ENGLISH}"
+    assert _authors(body, head=head, url="https://www.example-phones.com/news-1.php") == ["Yordan"]
