@@ -4,7 +4,9 @@ A listing paged by number names its page in its address — ``?page=3``, ``?star
 links to the others, often with "Next ›" or "Older entries" beside the numbers. The next page is the pager's
 "next" link when it has one, else the nearest page after this one among the numbered links of the same listing
 (the same address but for the page number). A parameter that may name an item rather than a page (WordPress's
-``?p=123``) is not read as a page number.
+``?p=123``) is not read as a page number. A parameter named for the page in another way (ColdFusion's ``npage``,
+``currentPage``, ``pageIndex``) numbers the page too, unless its name says it sizes the page (``pageSize``,
+``per_page``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def listing_position(url: str) -> tuple[str, int] | None:
     (``/papers?page=3`` → (``/papers``, 3)); None for one that names none."""
     parts = urlsplit(url)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    numbered = [(n, v) for n, (key, v) in enumerate(pairs) if key.lower() in PAGE_PARAMETERS and v.isdigit()]
+    numbered = [(n, v) for n, (key, v) in enumerate(pairs) if _numbers_the_page(key) and v.isdigit()]
     if len(numbered) == 1:
         index, value = numbered[0]
         rest = urlencode(pairs[:index] + pairs[index + 1 :])
@@ -52,6 +54,17 @@ def listing_position(url: str) -> tuple[str, int] | None:
         path = parts.path[: segment.start()] or "/"
         return urlunsplit((parts.scheme, parts.netloc, path, parts.query, "")), int(segment.group(1))
     return None
+
+
+#: Words of a parameter's name that size a page rather than number it ("pageSize", "per_page", "pagelimit").
+_PAGE_SIZE = re.compile(r"size|per|limit|count|rows|max|len", re.IGNORECASE)
+
+
+def _numbers_the_page(key: str) -> bool:
+    """Whether a query parameter named `key` numbers a listing's pages: one of `PAGE_PARAMETERS`, or a name that
+    holds "page" and does not size the page ("npage", "currentPage", "pageIndex"; not "pageSize", "per_page")."""
+    name = key.lower()
+    return name in PAGE_PARAMETERS or ("page" in name and not _PAGE_SIZE.search(name))
 
 
 def _listing_of(url: str) -> tuple[str, int]:
@@ -95,7 +108,7 @@ def narrows_listing(page_url: str, link_url: str, *, views: Iterable[str] = ()) 
     links the page marks as the view it shows now: its current tab) adds too switches between views — the page's
     other tabs show other lists — and narrows nothing."""
     added = _added_parameters(page_url, link_url)
-    if not added or any(key.lower() in PAGE_PARAMETERS or _MORE_ENTRIES.search(key) for key in added):
+    if not added or any(_numbers_the_page(key) or _MORE_ENTRIES.search(key) for key in added):
         return False
     switched = {key for view in views for key in _added_parameters(page_url, view) or ()}
     return not switched & set(added)

@@ -27,6 +27,11 @@ class Link:
         (f"{SITE}/?p=123", None),  # WordPress names a post so, not a page of a listing
         (f"{SITE}/papers?page=last", None),
         (f"{SITE}/papers/wp2025-004", None),
+        # a parameter named for the page in another way numbers it too, one that sizes the page does not
+        (f"{SITE}/browse.cfm?journal_id=7&npage=2", (f"{SITE}/browse.cfm?journal_id=7", 2)),
+        (f"{SITE}/list?currentPage=3", (f"{SITE}/list", 3)),
+        (f"{SITE}/list?pageSize=50", None),
+        (f"{SITE}/list?per_page=50", None),
     ],
 )
 def test_a_listing_page_is_read_from_its_address(url: str, expected: tuple[str, int] | None) -> None:
@@ -78,6 +83,13 @@ def test_no_next_page_on_the_last_page_nor_on_a_page_of_another_listing() -> Non
 def test_a_link_that_narrows_a_listing_is_its_address_with_a_filter_added(link: str, narrows: bool) -> None:
     assert narrows_listing(f"{SITE}/search?q=coral", link) is narrows
     assert narrows_listing(f"{SITE}/", f"{SITE}/?subject=reefs") is False  # a page with no query is no result list
+
+
+def test_another_page_of_a_listing_named_by_its_own_parameter_narrows_nothing() -> None:
+    journal = f"{SITE}/browse.cfm?form=browse&journal_id=7"
+    assert narrows_listing(journal, f"{journal}&npage=2") is False
+    links = [Link(f"{journal}&npage=2", "2"), Link(f"{journal}&npage=2", "Next")]
+    assert next_listing_page(journal, links) == links[1]
 
 
 def test_a_parameter_the_current_tab_adds_switches_views_and_narrows_nothing() -> None:
