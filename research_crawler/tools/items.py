@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebContext
 from research_crawler.errors import ToolInputError
-from research_crawler.pages.metadata import normalise_date
-from research_crawler.pages.page import Page
+from research_crawler.pages.metadata import normalise_date, normalise_doi, read_item_metadata
+from research_crawler.pages.page import Link, Page
 from research_crawler.pages.sitemaps import address_words
 from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
@@ -109,6 +109,12 @@ def collect_items(
                 "on its own page"
             )
             continue
+        if link is not None and url not in (page.url, page.final_url) and (held := _counted_holding(page, link)):
+            result.rejected.append(
+                f"{_name(candidate)} ({link.text!r}) is followed by a count of what it holds ({held!r}): a collection "
+                "of items (a series, a journal, a subject), not one of them; open it to find them"
+            )
+            continue
         if url not in (page.url, page.final_url) and robots_refusal is not None and (why := robots_refusal(url)):
             result.rejected.append(
                 f"{_name(candidate)}: the site's robots.txt forbids crawlers its address ({why}), so its page can "
@@ -161,6 +167,8 @@ def _resolve(
             return None, None
         if titled is not None and titled.url != link.url:  # the title is another link's text: that link is meant
             link = titled
+        if not link.same_site and (own := _own_work(page, link)) is not None:  # its DOI: the work this page shows
+            return _own_title(candidate, own, result), page.final_url
         if evidence.trail_step(link):
             result.rejected.append(_TRAIL_STEP.format(name=_name(candidate), text=link.text))
             return None, None
@@ -176,6 +184,30 @@ def _resolve(
         return _checked_title(candidate, link.text, evidence, result), link.url
     result.rejected.append(f"{candidate.url!r} does not appear on this page: name items by their link number")
     return None, None
+
+
+def _own_work(page: Page, link: Link) -> str | None:
+    """The title of the work `page` shows when `link` is that work's own DOI (the DOI the page's metadata gives as
+    its own: ``citation_doi``, Dublin Core's identifier), else None. A DOI names one work wherever it points:
+    the work this page shows, which the page itself stands for on the site being explored."""
+    linked = normalise_doi(link.url) or normalise_doi(link.text)
+    if linked is None:
+        return None
+    meta = read_item_metadata(page.html, url=page.final_url) if page.html else None
+    if meta is None or not meta.doi or meta.doi.casefold() != linked.casefold():
+        return None
+    return " ".join((meta.title or page.title).split())
+
+
+def _own_title(candidate: ItemCandidate, title: str, result: CollectItemsResult) -> ItemCandidate:
+    """`candidate` named by the DOI of the page's own work, under that work's title: a DOI names no title, and a
+    sentence the model took from beside it (the abstract's start) is no title either."""
+    if not title or normalise_title(candidate.title) == normalise_title(title):
+        return candidate
+    result.retitled.append(
+        f"{candidate.title[:120]!r} is not the title of the work this page shows: stored as {title!r}"
+    )
+    return candidate.model_copy(update={"title": title})
 
 
 def _checked_title(
@@ -224,6 +256,31 @@ def _names_only_its_address(text: str, url: str) -> bool:
     parts = urlsplit(url)  # one segment's words ("/graph-neural-networks") may well be the title a page shows
     deep = len([part for part in parts.path.split("/") if part]) >= 2 or bool(parts.query)
     return deep and shown == normalise_title(address_words(url))
+
+
+#: A count of items written right after a link's text: "(7 papers)", "— 12 articles", "[3 items]": what the linked
+#: page holds. A count of what a work has ("18 pages", "5 versions", "120 downloads") names no collection.
+_HOLDING = re.compile(
+    r"^\s*[(\[—–-]?\s*(\d[\d,.]*\s+(?:papers|articles|items|works|publications|pubs|documents|records|preprints|"
+    r"reports|theses|titles|entries|books|chapters|datasets|results))\b",
+    re.IGNORECASE,
+)
+
+
+def _counted_holding(page: Page, link: Link) -> str | None:
+    """The count of items the page writes right after `link`'s text ("(7 papers)"), or None: a link so followed
+    is a collection's (a series, an eJournal, a subject with the number of papers it holds), never one work's."""
+    text = " ".join(link.text.split())
+    if not text:
+        return None
+    for line in page.markdown.splitlines():
+        marker = line.find(f"[{link.id}]")
+        if marker < 0:
+            continue
+        after = " ".join(line[marker + len(f"[{link.id}]") :].split())
+        if after.startswith(text) and (held := _HOLDING.match(after[len(text) :])) is not None:
+            return held.group(1)
+    return None
 
 
 def _names(authors: list[str] | None) -> list[str]:
