@@ -4,9 +4,9 @@ A listing paged by number names its page in its address — ``?page=3``, ``?star
 links to the others, often with "Next ›" or "Older entries" beside the numbers. The next page is the pager's
 "next" link when it has one, else the nearest page after this one among the numbered links of the same listing
 (the same address but for the page number). A parameter that may name an item rather than a page (WordPress's
-``?p=123``) is not read as a page number. A parameter named for the page in another way (ColdFusion's ``npage``,
-``currentPage``, ``pageIndex``) numbers the page too, unless its name says it sizes the page (``pageSize``,
-``per_page``).
+``?p=123``) is not read as a page number. A parameter named for the page number in another way (ColdFusion's
+``npage``, ``currentPage``, ``pageIndex``) numbers the page too; a name that merely holds the word does not
+(``pageSize``, Confluence's ``pageId``, WordPress's ``page_id``).
 """
 
 from __future__ import annotations
@@ -56,15 +56,18 @@ def listing_position(url: str) -> tuple[str, int] | None:
     return None
 
 
-#: Words of a parameter's name that size a page rather than number it ("pageSize", "per_page", "pagelimit").
-_PAGE_SIZE = re.compile(r"size|per|limit|count|rows|max|len", re.IGNORECASE)
+#: Other names a listing's page number goes by: the word "page" after a letter or two (ColdFusion's "npage") or
+#: after "current"/"cur", or before "number", "num", "no", "index" or "idx" ("pageIndex"). Never a name that only
+#: holds the word: Confluence's "pageId" and WordPress's "page_id" name a page of the site, "selectedPageVersions"
+#: compares versions, "pageSize" sizes the page.
+_PAGE_NUMBER_NAME = re.compile(r"^(?:[a-z]{1,2}|current|cur)_?page$|^page_?(?:number|num|no|index|idx)$")
 
 
 def _numbers_the_page(key: str) -> bool:
-    """Whether a query parameter named `key` numbers a listing's pages: one of `PAGE_PARAMETERS`, or a name that
-    holds "page" and does not size the page ("npage", "currentPage", "pageIndex"; not "pageSize", "per_page")."""
+    """Whether a query parameter named `key` numbers a listing's pages: one of `PAGE_PARAMETERS` or another name of
+    that number (`_PAGE_NUMBER_NAME`: "npage", "currentPage", "pageIndex"; not "pageSize", "pageId")."""
     name = key.lower()
-    return name in PAGE_PARAMETERS or ("page" in name and not _PAGE_SIZE.search(name))
+    return name in PAGE_PARAMETERS or _PAGE_NUMBER_NAME.match(name) is not None
 
 
 def _listing_of(url: str) -> tuple[str, int]:

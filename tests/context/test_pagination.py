@@ -32,6 +32,10 @@ class Link:
         (f"{SITE}/list?currentPage=3", (f"{SITE}/list", 3)),
         (f"{SITE}/list?pageSize=50", None),
         (f"{SITE}/list?per_page=50", None),
+        (f"{SITE}/list?pageIndex=4", (f"{SITE}/list", 4)),
+        (f"{SITE}/pages/viewpage.action?pageId=98213", None),  # Confluence names a page of the wiki so
+        (f"{SITE}/?page_id=42", None),  # and WordPress a static page
+        (f"{SITE}/diff.action?pageId=7&selectedPageVersions=2", None),
     ],
 )
 def test_a_listing_page_is_read_from_its_address(url: str, expected: tuple[str, int] | None) -> None:
