@@ -54,15 +54,21 @@ def _is_tracking(name: str) -> bool:
 _NOT_IN_A_HOST = re.compile(r"[\s<>\"'{}|\\^`%,;()]")
 
 
+#: What a URL parser removes from either end of an address (the WHATWG URL standard's "C0 control or space"): not a
+#: no-break space or any other Unicode space, which is part of the path (str.strip() took it off the end of one URL
+#: and not of the same URL followed by a fragment).
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+
+
 def canonicalize_url(url: str, base: str | None = None, *, max_length: int = MAX_URL_LENGTH) -> str:
     """The canonical absolute form of `url` (resolved against `base` when relative).
 
     Raises `InvalidURLError` for anything that is not an http(s) URL with a host, or longer than
     `max_length` characters.
     """
-    if not isinstance(url, str) or not url.strip():
+    if not isinstance(url, str) or not url.strip(_C0_OR_SPACE):
         raise InvalidURLError("empty URL")
-    raw = url.strip()
+    raw = url.strip(_C0_OR_SPACE)
     if base:
         try:
             raw = urljoin(base, raw)

@@ -207,3 +207,10 @@ def test_another_version_of_a_record_is_its_address_with_a_version_and_a_link_th
     page: str, link: str, text: str, same_work: bool
 ) -> None:
     assert other_version(page, link, text) is same_work
+
+
+def test_only_c0_controls_and_spaces_are_trimmed_from_the_ends() -> None:
+    """A no-break space ending a path is part of it, with a fragment after it or not (Hypothesis found the two
+    differed when str.strip() trimmed every Unicode space)."""
+    assert canonicalize_url("http://0.org/\xa0#0") == canonicalize_url("http://0.org/\xa0") == "http://0.org/%C2%A0"
+    assert canonicalize_url(" \t http://example.org/a \n") == "http://example.org/a"
