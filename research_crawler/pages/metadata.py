@@ -126,7 +126,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
         values["title"] = without_record_id(without_trailing_date(without_container(title, containers)), url)
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
     date, date_source, date_note = decide_date(
-        readings, page, title_index, html=html, url=url, title=values.get("title")
+        readings, page, title_index, html=html, url=url, title=values.get("title"), tree=tree
     )
     if date and date_source:
         values["date"], sources["date"] = date, date_source

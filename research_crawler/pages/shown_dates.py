@@ -7,13 +7,7 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.field_labels import label_kind
-from research_crawler.pages.item_dates import (
-    dates_in_text,
-    htmldate_date,
-    short_year_dateline,
-    without_dates,
-    year_of,
-)
+from research_crawler.pages.item_dates import dates_in_text, htmldate_date, short_year_dateline, without_dates, year_of
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
@@ -71,9 +65,10 @@ def decide_date(
     html: str,
     url: str,
     title: str | None = None,
+    tree: object = None,
 ) -> DateDecision:
     """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled
-    (`title`: the item's title, whose own words date nothing: "… Video in 2020")."""
+    (`title`: the item's title, whose own words date nothing: "… Video in 2020"; `tree`: the parsed `html`)."""
     tagged = next((r for r in readings if r.date and year_of(r.date)), None)
     shown = _shown_date(page, title_index, title)
     if tagged is not None:
@@ -100,7 +95,7 @@ def decide_date(
             shown is None
             and page.blocks
             and tagged.source in _STAMPING
-            and not page_writes(page, html, tagged.date or "", reach, _presents)
+            and not page_writes(page, html if tree is None else tree, tagged.date or "", reach, _presents)
         ):
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
             date, source, _ = _untagged_date(page, title_index, html=html, url=url, stamp=tagged.date)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable
+from typing import Any
 
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.item_dates import dates_in_text, year_of
+from research_crawler.pages.other_calendars import calendar_days
 from research_crawler.pages.page_shows import VisiblePage, hidden_from_readers
 
 __all__ = ["hidden_text", "next_day", "page_writes", "writes_day"]
@@ -19,17 +21,22 @@ _NUMERIC_DAY = re.compile(r"(?<![\d.:/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2}
 _NO_TEXT = ("script", "style", "noscript", "template")
 
 
-def hidden_text(html: str) -> str:
+def hidden_text(document: str | Any) -> str:
     """The text of the elements of the page's body hidden from its reader view (aria-hidden, screen-reader-only,
-    hidden by a class or style): a dateline a theme shows on screen may be marked so."""
-    tree = parse_html(html)
+    hidden by a class or style): a dateline a theme shows on screen may be marked so. `document` is the page's
+    HTML or its parsed tree (which is not changed); a hidden element inside another is read once, with it."""
+    tree = parse_html(document) if isinstance(document, str) else document
     body = tree.find(".//body") if tree is not None else None
     if body is None:
         return ""
     parts: list[str] = []
+    inside: set[Any] = set()  # the elements read already, inside a hidden one
     for element in body.iter():
-        if isinstance(element.tag, str) and element.tag not in _NO_TEXT and hidden_from_readers(element):
+        if element in inside or not isinstance(element.tag, str) or element.tag in _NO_TEXT:
+            continue
+        if hidden_from_readers(element):
             for node in element.iter():
+                inside.add(node)
                 if isinstance(node.tag, str) and node.tag not in _NO_TEXT:
                     parts += [node.text or "", node.tail or "" if node is not element else ""]
     return " ".join(" ".join(parts).split())
@@ -38,10 +45,10 @@ def hidden_text(html: str) -> str:
 def writes_day(text: str, day: str) -> bool:
     """Whether `text` writes `day` (YYYY-MM-DD), or the day beside it (a tag's timestamp in another time zone than
     the day shown), as a date: with its month in words or its numbers in either order, its year in two digits or
-    four."""
+    four, or in another calendar that converts to that day ("31 اردیبهشت 1403" is 2024-05-20)."""
     if len(day) != len("YYYY-MM-DD"):
         return False
-    if any(written == day or next_day(written, day) for written in dates_in_text(text)):
+    if any(written == day or next_day(written, day) for written in [*dates_in_text(text), *calendar_days(text)]):
         return True
     month, date_of_month = int(day[5:7]), int(day[8:10])
     return any(
@@ -60,12 +67,16 @@ def next_day(one: str, other: str) -> bool:
 
 
 def page_writes(
-    page: VisiblePage, html: str, day: str, reach: tuple[int | None, int, int], presents: Callable[[str], bool]
+    page: VisiblePage,
+    document: str | Any,
+    day: str,
+    reach: tuple[int | None, int, int],
+    presents: Callable[[str], bool],
 ) -> bool:
     """Whether the page writes a tag's date where a reader sees it (`writes_day`): outside the chrome, in the chrome
     within `reach` of a showing of the title (its block, the blocks before and after it: a theme's dateline), or
-    in a dateline hidden from assistive readers; or its year in a line outside the chrome that `presents` as a
-    date ("11 Tetor, 2019", "First published in 2018")."""
+    in a dateline hidden from assistive readers (`document`: the page's HTML or its parsed tree); or its year in a
+    line outside the chrome that `presents` as a date ("11 Tetor, 2019", "First published in 2018")."""
     title_index, before, after = reach
     title = page.blocks[title_index].words if title_index is not None else None
     anchors = [block.index for block in page.blocks if title and block.words == title]
@@ -77,4 +88,4 @@ def page_writes(
             year and not block.chrome and f" {year} " in f" {block.words} " and presents(block.text)
         ):
             return True
-    return writes_day(hidden_text(html), day)
+    return writes_day(hidden_text(document), day)
