@@ -17,6 +17,7 @@ from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSo
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
 from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag
+from research_crawler.pages.written_length import word_length
 
 __all__ = [
     "TITLE_SEPARATORS",
@@ -36,9 +37,9 @@ _PER_WORD = 0.1
 # details"), a long heading will do.
 _MIN_SCORE_UNDER_GENERIC_TITLE = 2.5
 _OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
-TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·»]\s+|:\s+|\s+::\s+")
+TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
-_SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " » ")
+_SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ")
 # "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
 _DOCUMENT_TYPE = re.compile(
     r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
@@ -274,10 +275,10 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
         return pair
     if best is not None and (whole := _whole_part_over_prefix(parts, segments, in_title, words_of(best[0]))):
         return whole
-    longest = max(parts.items(), key=lambda part: len(part[0].split()), default=None)
+    longest = max(parts.items(), key=lambda part: word_length(part[0]), default=None)
     if best is None or longest is None or len(parts) < 2 or words_of(best[0]) not in parts:
         return best
-    longer = len(longest[0].split()) > len(words_of(best[0]).split())
+    longer = word_length(longest[0]) > word_length(words_of(best[0]))
     return longest[1] if longer and _with_subtitle(best[0], page) == best[0] else best
 
 
@@ -460,8 +461,13 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     if index is None or index + 1 >= len(page.blocks):
         return title
     subtitle = page.blocks[index + 1].text
-    if len(subtitle.split()) > 25 or (len(subtitle.split()) == 1 and subtitle.isupper()):
-        return title  # a rubric in capitals under the heading ("AVOCAT") is the section's name, no subtitle
+    if (
+        len(subtitle.split()) > 25
+        or (len(subtitle.split()) == 1 and subtitle.isupper())
+        or page.blocks[index + 1].chrome
+    ):
+        return title  # a rubric in capitals under the heading ("AVOCAT") is the section's name, no subtitle; nor is
+        # a line of the site's header or navigation (a blog's name in its masthead above the site's)
     title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
         joined = f"{title}{separator}{subtitle}"
