@@ -33,7 +33,8 @@ _POSTED = re.compile(
     r"\b(?:posted|published|publi(?:é|ee)e?|ver(?:ö|oe)ffentlicht|pubblicato|publicado|gepubliceerd)\b", re.I
 )
 _POSTED_LINE_WORDS = 20
-_META_SEPARATORS = re.compile(r"\s[|•·]\s|\|")
+_META_SEPARATORS = re.compile(r"\s·\s|[|•]")  # a bullet or a bar, spaced or not ("By: A •7/2/23")
+_COUNT_AFTER = re.compile(r"\s+\d+\s+[^\W\d]+\s*$")
 _PLACE_WORDS = 3  # "WASHINGTON -", "Darmstadt -" before a story's opening date
 # (after the date, a wire's credit may come before the dash: "April 29, 2015 /PRNewswire/ --", "… (Reuters) -")
 _OFF = re.compile(r"\s*(?:[/(][^/()]{1,30}[/)]\s*)?(?:--|[-–—.:])(?:\s|$)")
@@ -455,6 +456,8 @@ def _short_year_part(text: str) -> str | None:
     """The day a dateline gives with a two-digit year, alone on its line or as one of the line's parts set apart
     ("By A & B | 10/9/10 7:15 AM EDT")."""
     parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
+    # (a count may follow the date, the comments' or the views': "7/2/23 43 Comments")
+    parts = [re.sub(_COUNT_AFTER, "", part) for part in parts]
     return next((found for part in parts if (found := short_year_dateline(part))), None)
 
 

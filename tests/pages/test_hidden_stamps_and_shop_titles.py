@@ -77,3 +77,11 @@ def test_a_day_written_year_first_each_part_ending_in_its_dot_is_read() -> None:
     """As Hungarian and Korean sites write a day: "2024. 07. 20." under the title."""
     body = "<h1>Plum cake</h1><p>2024. 07. 20.</p>"
     assert read_item_metadata(_page(body), url=URL).date == "2024-07-20"
+
+
+def test_a_two_digit_year_day_after_a_glued_bullet_and_before_a_comment_count_is_the_day_shown() -> None:
+    """The byline "By: Jane Roe •7/2/23 43 Comments" shows the day (month first, as American sites write it); the
+    JSON-LD's other day, written nowhere, is a stamp."""
+    body = "<h1>Plum cake</h1><p>By: Jane Roe •7/2/23 43 Comments</p>"
+    item = read_item_metadata(_page(body, head=_json_ld("2020-02-16T08:00:00+00:00")), url=URL)
+    assert item.date == "2023-07-02"
