@@ -40,6 +40,7 @@ _SLASHED_YEAR_LAST = re.compile(r"^\d{1,2}/\d{1,2}/\d{4}$")
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
 _TWO_NAMES = re.compile(r"[^\W\d_]+/[^\W\d_]+")
 _ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
+_BASIC_ISO = re.compile(r"^((?:1[5-9]|20)\d\d)(\d\d)(\d\d)T\d{2,6}(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?$")
 
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl", "ar"]
 # Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
@@ -150,7 +151,10 @@ def date_label_in_line(text: str, label_kind: Callable[[str], str | None]) -> tu
 
 def tag_date(raw: str) -> str:
     """A tag's date as `normalise_date` writes it, or, where that cannot read it whole, the one date written in it
-    ("Thursday, September 29, 2016" → "2016-09-29")."""
+    ("Thursday, September 29, 2016" → "2016-09-29"), or its day in ISO 8601's basic format ("20180619T055000+0900":
+    the day as written, in the tag's own zone)."""
+    if basic := _BASIC_ISO.match(raw.strip()):
+        return _date_parts(basic[1], basic[2], basic[3]) or raw.strip()
     normalised = normalise_date(raw)
     if _ISO_LIKE.match(normalised):
         return normalised

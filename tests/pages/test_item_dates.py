@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, year_of
+from research_crawler.pages.item_dates import dates_in_text, htmldate_date, normalise_date, tag_date, year_of
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,10 @@ def test_htmldate_reads_the_publication_date_and_never_raises() -> None:
     page = '<html><head><meta property="article:published_time" content="2019-09-26T11:43:53+02:00"></head></html>'
     assert htmldate_date(page, url=None) == "2019-09-26"
     assert htmldate_date("\x00not html", url="https://example.org/") is None
+
+
+def test_a_tag_s_day_in_iso_8601_s_basic_format_is_the_day_as_written() -> None:
+    """A Japanese news site's JSON-LD writes "20180619T055000+0900": 19 June in its own zone (18 June in UTC)."""
+    assert tag_date("20180619T055000+0900") == "2018-06-19"
+    assert tag_date("20180619T0550Z") == "2018-06-19"
+    assert tag_date("20181319T0550") == "20181319T0550"  # no thirteenth month: not a date
