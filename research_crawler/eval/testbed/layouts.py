@@ -55,6 +55,9 @@ from research_crawler.eval.testbed.fresh_heldout16_lists import Fresh16ListsSite
 from research_crawler.eval.testbed.fresh_heldout17_commons import Fresh17CommonsSite
 from research_crawler.eval.testbed.fresh_heldout17_papers import Fresh17PapersSite
 from research_crawler.eval.testbed.fresh_heldout17_pubpub import Fresh17PubpubSite
+from research_crawler.eval.testbed.fresh_heldout18_department import Fresh18DepartmentSite
+from research_crawler.eval.testbed.fresh_heldout18_literature import Fresh18LiteratureSite
+from research_crawler.eval.testbed.fresh_heldout18_patents import Fresh18PatentsSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -130,6 +133,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh17-papers": Fresh17PapersSite,
     "fresh17-pubpub": Fresh17PubpubSite,
     "fresh17-commons": Fresh17CommonsSite,
+    "fresh18-literature": Fresh18LiteratureSite,
+    "fresh18-department": Fresh18DepartmentSite,
+    "fresh18-patents": Fresh18PatentsSite,
 }
 
 

@@ -80,6 +80,9 @@ Layout = Literal[
     "fresh17-papers",
     "fresh17-pubpub",
     "fresh17-commons",
+    "fresh18-literature",
+    "fresh18-department",
+    "fresh18-patents",
 ]
 
 
