@@ -91,6 +91,11 @@ def newest_first(items: list[Item]) -> list[Item]:
     return sorted(items, key=lambda i: (i.date, i.key), reverse=True)
 
 
+def _us_number(item: Item) -> str:
+    """The family's US application, published in the same year ('US2024123456')."""
+    return f"US{item.year}{_hash(item.key) % 10**7:07d}"
+
+
 def _number(item: Item) -> tuple[str, str]:
     """(number, kind code) of an application: 'EP4123456', 'A1'."""
     return item.key[:-2], item.key[-2:]
@@ -228,7 +233,7 @@ class Fresh18PatentsSite(SiteApp):
         members = [(f"{number}{own}", f"{number} ({own})")] + ([(f"{number}B1", f"{number} (B1)")] if granted else [])
         family = [f'<a href="/publication/{target}">{esc(label)}</a>' for target, label in members if target != key]
         family += [
-            f"US{2024_000_000 + _hash(item.key) % 900_000} (A1)",
+            f"{_us_number(item)} (A1)",
             f"WO{filing_date(item).year}{_hash(item.title)} (A1)",
         ]
         also = "; ".join(family)
@@ -284,7 +289,7 @@ class Fresh18PatentsSite(SiteApp):
         granted = grant_date(item)
         if granted:
             rows += f'<li><a href="/publication/{own}B1">{own} (B1)</a> {granted}</li>'
-        rows += f"<li>US{2024_000_000 + _hash(item.key) % 900_000} (A1)</li>"
+        rows += f"<li>{_us_number(item)} (A1)</li>"
         content = (
             f'<h1>INPADOC patent family {number}</h1><p class="title">{esc(item.title.upper())}</p><p>Earliest '
             f'priority: {priority_date(item)}</p><ul class="family">{rows}</ul>'
