@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
-from research_crawler.pages.item_dates import dates_in_text, normalise_date
+from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
+from research_crawler.pages.record_headings import is_record_heading
 from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag
 from research_crawler.pages.written_length import word_length
 
@@ -24,8 +24,6 @@ __all__ = [
     "byline_past",
     "decide_title",
     "without_container",
-    "without_record_id",
-    "without_trailing_date",
 ]
 
 _HEADING_SCORE = {1: 3.0, 2: 2.0, 3: 1.5, 4: 1.0, 5: 0.5, 6: 0.5}
@@ -236,13 +234,20 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
     best: tuple[str, int, float] | None = None
     parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
     headings: dict[str, tuple[str, int, float]] = {}
+    record: tuple[int, int] | None = None  # a record's heading: its block and its level
     for block in page.blocks:
+        above, record = record, None
         if block.chrome or (block.home and not home) or not block.words or len(block.words) > 600:
             continue
         text = _DOCUMENT_TYPE.sub("", block.text).strip(" :;/|")
         words = words_of(text)
         if not words or not 1 <= len(words.split()) <= 60 or _generic(text) or _REFERENCE_LINE.search(text):
             continue  # a journal reference ("Biomaterials, Volume 27, Issue 19, …") is no title
+        if block.heading and is_record_heading(text):
+            # a register's "Bibliographic data: EP4300922 (A1) ― 2023-06-14": the heading right under it is the
+            # work's title, standing where the record's heading stands and named by it as the <title> would name it
+            record = (block.index, block.heading)
+            continue
         titled = bool(block.heading) and _in_title_element(words, in_title, segments)
         if label_kind(text) or (len(words.split()) < 8 and dates_in_text(text) and not titled):
             continue  # a label ("Authors:") or a date line, not a heading the <title> repeats ("Report 14-20 May")
@@ -252,6 +257,8 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
             continue  # a paragraph of sentences (a standfirst, an abstract) is running text, no title
         count = len(words.split())
         score = _HEADING_SCORE.get(block.heading, 0.0)
+        if above is not None and block.heading and above[0] == block.index - 1:
+            score = _HEADING_SCORE.get(min(block.heading, above[1]), 0.0) + _IN_TITLE_ELEMENT
         if _in_title_element(words, in_title, segments) or (block.heading and _shortened(words, segments)):
             score += _IN_TITLE_ELEMENT
             if f" {words} " not in f" {in_title} ":
@@ -398,35 +405,6 @@ def without_container(title: str, containers: list[str]) -> str:
                 return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
             if title.startswith(f"{container}{separator}"):
                 return title[len(container) + len(separator) :].lstrip()
-    return title
-
-
-_FULL_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
-_TRAILING_ID = re.compile(r"\s+\(([^\s()]{2,24})\)$")
-
-
-def without_record_id(title: str, url: str) -> str:
-    """`title` without the record's identifier a catalogue or knowledge base writes after it, in brackets, when the
-    page's own address ends in that identifier ("Ancient Genomes of the Steppe (Q1424)" at ``…/wiki/Item:Q1424``,
-    "Annual Survey (ds-2023-07)" at ``…/dataset/ds-2023-07``): the number names the record, not the work. A
-    bracketed word the address does not end in ("Surveys (2nd edition)") is the title's own."""
-    match = _TRAILING_ID.search(title)
-    if match is None or not any(ch.isdigit() for ch in match.group(1)):
-        return title
-    last = urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1]
-    segment = unquote(last).rsplit(":", 1)[-1].casefold()
-    return title[: match.start()] if segment == match.group(1).casefold() and match.start() > 0 else title
-
-
-def without_trailing_date(title: str) -> str:
-    """`title` without the day written after it, past a comma, as archives and catalogues head a record ("Letters
-    of a Mill Manager, 2024 March 12", "Annual Report, 12 March 2024"): a full date (day, month and year) names
-    when the record was made, not what it is called. A year or a span of years ("…, 1850-1914") is kept: titles
-    end so."""
-    for cut in (title.rfind(", "), title.rfind(", ", 0, max(0, title.rfind(", ")))):
-        if cut > 0 and _FULL_DATE.match(normalise_date(title[cut + 2 :].strip(" ."))):
-            head = title[:cut].rstrip()
-            return head if len(head.split()) >= 2 else title
     return title
 
 

@@ -39,8 +39,6 @@ from research_crawler.pages.item_titles import (
     byline_past,
     decide_title,
     without_container,
-    without_record_id,
-    without_trailing_date,
 )
 from research_crawler.pages.metadata_sources import (
     WEB_VOCABULARIES,
@@ -61,6 +59,7 @@ from research_crawler.pages.person_names import (
 )
 from research_crawler.pages.post_signatures import post_signature, site_header_byline
 from research_crawler.pages.publisher_names import publisher_names
+from research_crawler.pages.record_headings import without_record_id, without_trailing_date
 from research_crawler.pages.reporter_credits import reporter_credit
 from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over_date_line, writer_over_reporting_line
 from research_crawler.pages.second_reader import authors_by_trafilatura

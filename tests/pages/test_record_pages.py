@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.pages.item_titles import without_trailing_date
+from research_crawler.pages.record_headings import without_trailing_date
 from research_crawler.pages.metadata import read_item_metadata
 
 URL = "https://records.example.org/objects/4021"
