@@ -145,6 +145,10 @@ _LABELS: dict[str, FieldKind] = {
             "lead investigator",
             "investigator",
             "investigators",
+            # a patent's people: its inventors wrote it, its applicants own it
+            "inventor",
+            "inventors",
+            "inventor(s)",
         ),
         "authors",
     ),

@@ -12,6 +12,7 @@ import unicodedata
 
 from research_crawler.pages.given_names import is_ordinary_word
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
+from research_crawler.pages.register_names import surname_first
 
 __all__ = [
     "NAME_PARTICLES",
@@ -155,6 +156,8 @@ def is_person_name(text: str) -> bool:
 def split_people(text: str) -> list[str]:
     """The names in an author list, in its order. "Last, First" stays one name; "A, B and C", "A; B", "A & B" and
     "Last, F., Last, F." are split. Returns [] when a part does not read as a name (the text was no author list)."""
+    if (registered := surname_first(" ".join(text.split()))) != " ".join(text.split()):
+        return [name for name in (clean_name(name) for name in registered.split("; ")) if name]
     text = _ROLES.sub("", _DEGREES.sub("", " ".join(text.split())))
     text = _SPACED_LETTER_MARKS.sub("", _LETTER_MARKS.sub("", _GLUED_MARKS.sub("", text)))
     text = _LIST_ENDING.sub("", _BY.sub("", text)).strip(" ,;")
