@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.pages.record_headings import without_trailing_date
 from research_crawler.pages.metadata import read_item_metadata
+from research_crawler.pages.record_headings import without_trailing_date
 
 URL = "https://records.example.org/objects/4021"
 TITLE = "Night Shifts in the Combing Sheds of the Upper Valley"
