@@ -11,6 +11,7 @@ import itertools
 import re
 from typing import Any
 
+from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.reporter_credits import reporters_named
 
@@ -70,6 +71,7 @@ _HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN = re.compile(r"^[^\s\d:：,，;；|()（）【】\[\]]{2,16}")  # a pen name or a handle written without spaces
 _NAME_WORDS = re.compile(r"^(?:[^\W\d_][\w'’.-]*\s*){1,4}")  # a name's words, up to a date or a mark
 _ROLE_WORDS = 3
+_BEFORE_DATE = re.compile(r"[\s,;·|–—-]*(?:\b(?:on|at|am|le|el|il|em)\b)?[\s,;·|–—-]*$", re.I)
 
 
 def _parts(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -84,7 +86,10 @@ def _parts(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 def _names(value: str) -> list[str]:
     """The writers a writer's label gives: people written as people are ("A and B"), a name or handle written
-    without spaces ("涅阳城 2020年01月12日" → "涅阳城"), or a name's words up to a date or a mark."""
+    without spaces ("涅阳城 2020年01月12日" → "涅阳城"), or a name's words up to a date or a mark ("leelefever on
+    Mar 5, 2008" → "leelefever": the date, and the word that leads to it, are no part of a name)."""
+    if dates_in_text(value):
+        value = _BEFORE_DATE.sub("", without_dates(value, mark="\x00").partition("\x00")[0]).strip()
     if people := split_people(value):
         return people
     if _HAN.search(value[:1]) and (token := _TOKEN.match(value)):

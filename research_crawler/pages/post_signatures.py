@@ -5,12 +5,14 @@ with its writer's name or handle beside its date.
   / "February 5, 2026" / <title>);
 - a name or a linked handle, then the date, on one line under the title: "Licat on June 5, 2023", "Martin Fowler:
   25 Feb 2026", "Posted on October 28, 2020 by apgoucher" (the handle a link to the writer's posts);
-- a linked handle over the line that says what they did and when: "jmorrell" / "opened on May 25, 2025";
+- a linked handle over the line that says what they did and when, or over the line that is only the date, right
+  under the title: "jmorrell" / "opened on May 25, 2025", "wecsam" / "Jul 5th, 2013";
 - a closing line that names the item by its title and its writer: "This is <title> by Simon Willison, posted on
   4th March 2026.";
 - the one "By <name>" line of a one-writer site's header, above the title ("By John Gruber").
 
-A handle (one word, "apgoucher") counts only where the page links it, as a writer's name is linked to their posts.
+A handle (one word, "apgoucher") counts only where the page links it, as a writer's name is linked to their posts,
+and only where it holds a letter: a number under the date ("235") is a count of views, never a writer.
 """
 
 from __future__ import annotations
@@ -104,13 +106,16 @@ def _signed_line(blocks: list[Any], index: int) -> list[str]:
 
 def _handle_over_action(blocks: list[Any], index: int) -> list[str]:
     """A linked name or handle alone on its line, over the line that says what its writer did and when:
-    "jmorrell" / "opened on May 25, 2025 · edited by jmorrell"."""
+    "jmorrell" / "opened on May 25, 2025 · edited by jmorrell"; or, as the first line under the title, over the line
+    that is only the date: "wecsam" / "Jul 5th, 2013"."""
     for position in range(index + 1, min(len(blocks) - 1, index + 1 + _NEAR)):
         block, under = blocks[position], blocks[position + 1]
         text = block.text.strip()
         if block.chrome or block.heading or text not in block.links:
             continue
-        if _DID_ON.match(under.text.strip()) and dates_in_text(under.text) and _handle_or_name(text, block.links):
+        action = _DID_ON.match(under.text.strip())
+        bare_date = position == index + 1 and not without_dates(under.text, mark=" ").strip(" ,.·|-–—")
+        if (action or bare_date) and dates_in_text(under.text) and _handle_or_name(text, block.links):
             return [text]
     return []
 
@@ -134,7 +139,12 @@ def _closing_credit(blocks: list[Any], index: int, title: str) -> list[str]:
 def _handle_or_name(text: str, links: tuple[str, ...]) -> bool:
     """Whether `text` is one person's name, or a handle the line links (as a writer's name links to their posts)."""
     people = split_people(text)
-    return (len(people) == 1 and people[0] == text) or (text in links and bool(_HANDLE.match(text)))
+    return (len(people) == 1 and people[0] == text) or (text in links and _is_handle(text))
+
+
+def _is_handle(text: str) -> bool:
+    """Whether `text` reads as a user's handle: one word of letters and digits that holds a letter."""
+    return bool(_HANDLE.match(text)) and any(ch.isalpha() for ch in text)
 
 
 def _user_card(blocks: list[Any], index: int) -> list[str]:
@@ -164,7 +174,7 @@ def _poster_under_date(blocks: list[Any], index: int) -> list[str]:
         after = position + 1 + (position + 2 < len(blocks) and bool(_TIME.match(blocks[position + 1].text.strip())))
         poster = blocks[after]
         name = poster.text.strip()
-        handle = bool(_HANDLE.match(name)) and (name.islower() or any(ch.isdigit() for ch in name))
+        handle = _is_handle(name) and (name.islower() or any(ch.isdigit() for ch in name))
         if not poster.chrome and not poster.heading and (handle or split_people(name) == [name]):
             return [name]
         return []
@@ -180,6 +190,6 @@ def _posted_at(blocks: list[Any], index: int) -> list[str]:
         rest = without_dates(_POSTED_AT.sub("", text), mark="\x00").partition("\x00")[2].split()
         rest = rest[1:] if rest and _TIME.match(rest[0]) else rest  # the time after the day
         first = rest[0] if rest else ""
-        if first in block.links and _HANDLE.match(first):
+        if first in block.links and _is_handle(first):
             return [first]
     return []
