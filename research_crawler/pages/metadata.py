@@ -62,6 +62,7 @@ from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.record_headings import without_record_id, without_trailing_date
 from research_crawler.pages.reporter_credits import reporter_credit
 from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over_date_line, writer_over_reporting_line
+from research_crawler.pages.screen_works import describes_a_screen_work
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
 from research_crawler.text.untrusted import UntrustedText
@@ -124,6 +125,9 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     if title:
         values["title"] = without_record_id(without_trailing_date(without_container(title, containers)), url)
     _decide_authors(readings, page, title_index, (html, url, publishers, site), values, sources, notes)
+    if sources.get("authors") == "page_field" and describes_a_screen_work(tree):
+        notes["authors"] = "the page is a film's or a series' record: its credits name the work's makers, no writer"
+        del values["authors"], sources["authors"]
     date, date_source, date_note = decide_date(
         readings, page, title_index, html=html, url=url, title=values.get("title"), tree=tree
     )
