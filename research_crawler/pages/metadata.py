@@ -65,6 +65,7 @@ from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over
 from research_crawler.pages.screen_works import describes_a_screen_work
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
+from research_crawler.pages.uploader_credits import uploader_credit
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
@@ -421,6 +422,8 @@ def _visible_authors(
         signed := page.writers(post_signature(page.blocks, title_index, _title(page, title_index)))
     ):
         return signed, "page_byline"  # a blog's or a forum's signature by the date: "Licat on June 5, 2023"
+    if title_index is not None and (uploader := page.writers(uploader_credit(page.blocks, title_index))):
+        return uploader, "page_byline"  # a media page's uploader under the title: "by nvanderklippe"
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
     start = -1 if title_index is None else title_index
     if credited := reporter_credit(page.blocks, start) or labelled_credit(page.blocks, start):

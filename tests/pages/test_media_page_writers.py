@@ -56,3 +56,23 @@ def test_a_posted_by_credit_ends_where_its_date_begins() -> None:
         f"<li>Posted by: gardenfan on Mar 5, 2008</li></ul>{TEXT}"
     )
     assert _authors(body) == ["gardenfan"]
+
+
+def test_a_by_line_under_the_title_credits_its_uploader_by_handle() -> None:
+    body = f"<h1>A Clip About Gardens</h1><div>by gardenfan42</div><div>00:00</div>{TEXT}"
+    assert _authors(body) == ["gardenfan42"]
+
+
+def test_a_by_line_with_the_post_s_age_credits_the_uploader_without_it() -> None:
+    body = f"<h1>A Clip About Gardens</h1><div>by gardenfan 16h</div>{TEXT}"
+    assert _authors(body) == ["gardenfan"]
+
+
+def test_an_uploaded_by_label_over_an_organisation_s_name_credits_it() -> None:
+    body = f"<h1>A Clip About Gardens</h1><h3>Uploaded by</h3><div>Joint Garden Science Program</div>{TEXT}"
+    assert _authors(body) == ["Joint Garden Science Program"]
+
+
+def test_a_by_line_of_furniture_words_credits_no_one() -> None:
+    body = f"<h1>A Clip About Gardens</h1><div>by category</div>{TEXT}"
+    assert _authors(body) == []

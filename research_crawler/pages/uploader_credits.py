@@ -1,0 +1,56 @@
+"""The uploader a media page shows as its item's author, right under the item's title: "by nvanderklippe", "by
+Bubble", "by vinothkannans 16h", "by IDIDTHAT.co published on 2015-02-19", or an "Uploaded by" label over the name
+on the next line. A video's, a track's, an album's, a photo's or a shared document's page credits who put it up
+this way, and a reader takes that credit for the item's writer (a handle, an artist's or an organisation's name as
+shown), whatever words it is in — where no other byline names one.
+
+What is no uploader: a line that says more than the credit and its date or age; a credit whose first word is an
+ordinary word of page furniture or an institution ("by category", "by the editors"); a name of no letters."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research_crawler.pages.item_dates import dates_in_text, without_dates
+from research_crawler.pages.not_name_words import NOT_NAME_WORDS
+
+__all__ = ["uploader_credit"]
+
+_LABEL = re.compile(r"^(?:(?:uploaded|posted|shared|published)\s+)?by\s*:?\s*", re.I)
+_LABEL_ALONE = re.compile(r"^(?:uploaded|posted|shared|published)\s+by\s*:?$", re.I)
+# what may follow the name on its line: "published on", an age ("16h", "3 days ago")
+_TAIL = re.compile(
+    r"(?:\s+(?:\d+\s*(?:s|m|h|d|w|y|mo|min|mins|hrs?)|\d+\s+\w+\s+ago)|\s+(?:published|uploaded|posted)?\s*(?:on)?)+$",
+    re.I,
+)
+_REACH = 3  # lines under the title where the credit stands
+_NAME_WORDS = 5
+
+
+def uploader_credit(blocks: list[Any], index: int) -> list[str]:
+    """The one uploader credited under the title at block `index`, as shown; [] where none."""
+    under = [block for block in blocks[index + 1 : index + 1 + _REACH] if block.words != blocks[index].words]
+    for position, block in enumerate(under):
+        if block.chrome:
+            continue
+        text = " ".join(block.text.split())
+        if _LABEL_ALONE.match(text) and position + 1 < len(under):
+            name = _name(" ".join(under[position + 1].text.split()))
+            return [name] if name else []
+        if _LABEL.match(text) and (name := _name(_LABEL.sub("", text, count=1))):
+            return [name]
+    return []
+
+
+def _name(text: str) -> str:
+    """The credit's name, its date and age cut off; "" where what is left reads as no one's name."""
+    if dates_in_text(text):
+        text = without_dates(text, mark="\x00").partition("\x00")[0]
+    name = _TAIL.sub("", text).strip(" ,;·|-–—")
+    words = name.split()
+    if not 1 <= len(words) <= _NAME_WORDS or not any(ch.isalpha() for ch in name):
+        return ""
+    if words[0].casefold().strip(".,") in NOT_NAME_WORDS or not all(any(ch.isalpha() for ch in w) for w in words):
+        return ""
+    return name
