@@ -5,7 +5,8 @@ this way, and a reader takes that credit for the item's writer (a handle, an art
 shown), whatever words it is in — where no other byline names one.
 
 What is no uploader: a line that says more than the credit and its date or age; a credit whose first word is an
-ordinary word of page furniture or an institution ("by category", "by the editors"); a name of no letters."""
+ordinary word of page furniture or an institution ("by category", "by the editors"); a name of no letters; words
+that make a sentence rather than a name ("By clicking Subscribe, you agree")."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ _TAIL = re.compile(
     r"(?:\s+(?:\d+\s*(?:s|m|h|d|w|y|mo|min|mins|hrs?)|\d+\s+\w+\s+ago)|\s+(?:published|uploaded|posted)?\s*(?:on)?)+$",
     re.I,
 )
+_SENTENCE_MARKS = re.compile(r"[,;:!?]")
+_PARTICLES = frozenset({"of", "de", "la", "le", "du", "da", "van", "von", "der", "den", "and", "&", "the"})
 _REACH = 3  # lines under the title where the credit stands
 _NAME_WORDS = 5
 
@@ -53,4 +56,11 @@ def _name(text: str) -> str:
         return ""
     if words[0].casefold().strip(".,") in NOT_NAME_WORDS or not all(any(ch.isalpha() for ch in w) for w in words):
         return ""
+    # (one handle as it is written, or a name's capitalised words: "clicking Subscribe, you agree" is a sentence)
+    if len(words) > 1 and (_SENTENCE_MARKS.search(name) or not all(_capitalised(word) for word in words)):
+        return ""
     return name
+
+
+def _capitalised(word: str) -> bool:
+    return word in _PARTICLES or not word[:1].isalpha() or word[:1].isupper()

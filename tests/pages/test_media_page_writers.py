@@ -76,3 +76,8 @@ def test_an_uploaded_by_label_over_an_organisation_s_name_credits_it() -> None:
 def test_a_by_line_of_furniture_words_credits_no_one() -> None:
     body = f"<h1>A Clip About Gardens</h1><div>by category</div>{TEXT}"
     assert _authors(body) == []
+
+
+def test_a_sentence_after_by_under_the_title_credits_no_one() -> None:
+    body = f"<h1>A Clip About Gardens</h1><p>By clicking Subscribe, you agree</p>{TEXT}"
+    assert _authors(body) == []
