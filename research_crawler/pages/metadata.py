@@ -436,6 +436,8 @@ def _visible_authors(
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
     marked = page.writers(page.marked_authors())
+    if title_index is not None:  # the name the item is titled by is its subject (a biography's card), no writer
+        marked = [name for name in marked if words_of(name) != words_of(_title(page, title_index))]
     # (where the element marked "author" holds only the site's own name, a blog platform's profile, the story's
     # signature names its writer, if it has one)
     if title_index is not None and all(_in_site_names(name, site) for name in marked):
