@@ -30,6 +30,18 @@ class Paper:
         return f"/paper/{self.slug}"
 
 
+#: Six papers, three of other fields and three on graph neural networks (dated 2023 to 2025): a listing's or a
+#: search's papers, for the request "Find papers on graph neural networks".
+LISTED = [
+    Paper("alloys", "Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
+    Paper("radar", "Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
+    Paper("soil", "Soil carbon mapping from satellite imagery", "2021-04-01", "geoscience"),
+    Paper("gnn-protein", "Graph neural networks for protein structure", "2024-03-05"),
+    Paper("gnn-traffic", "Graph neural networks for traffic forecasting", "2025-01-20"),
+    Paper("gnn-scale", "Message passing graph neural networks at scale", "2023-11-11"),
+]
+
+
 def page(title: str, body: str, head: str = "") -> str:
     return (
         f"<!doctype html><html><head><title>{html.escape(title)}</title>{head}</head>"

@@ -11,20 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fault_server import FaultServer, Hit, Reply
-from unlike_sites import Paper, entry, serve_papers
+from unlike_sites import LISTED, entry, explore, serve_papers
 
-from research_crawler.config.settings import Settings
-from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 
-PAPERS = [
-    Paper("alloys", "Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
-    Paper("radar", "Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
-    Paper("soil", "Soil carbon mapping from satellite imagery", "2021-04-01", "geoscience"),
-    Paper("gnn-protein", "Graph neural networks for protein structure", "2024-03-05"),
-    Paper("gnn-traffic", "Graph neural networks for traffic forecasting", "2025-01-20"),
-    Paper("gnn-scale", "Message passing graph neural networks at scale", "2023-11-11"),
-]
+PAPERS = LISTED
 RELEVANT = {paper.title for paper in PAPERS[3:]}
 
 
@@ -32,14 +23,6 @@ RELEVANT = {paper.title for paper in PAPERS[3:]}
 def server() -> Iterator[FaultServer]:
     with FaultServer() as running:
         yield running
-
-
-def settings_for(tmp_path: Path, server: FaultServer) -> Settings:
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
-    return settings
 
 
 def journal_with_a_search_page(server: FaultServer, *, search_link: str = "Search") -> None:
@@ -75,9 +58,7 @@ def journal_with_a_search_page(server: FaultServer, *, search_link: str = "Searc
 
 def test_a_search_form_on_the_search_page_a_link_names_is_used(tmp_path: Path, server: FaultServer) -> None:
     journal_with_a_search_page(server)
-    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
-        "Find papers on graph neural networks", sites=[server.url("/")]
-    )
+    report = explore(server, "Find papers on graph neural networks", tmp_path / "run")
     assert len(server.hits_for("/search")) == 1  # read once for its form, though every page links to it
     searched = [
         parse_qs(urlsplit(hit.path).query) for hit in server.page_hits() if hit.path.startswith("/search/results?")
@@ -94,9 +75,7 @@ def test_a_search_form_on_the_search_page_a_link_names_is_used(tmp_path: Path, s
 def test_a_search_page_robots_txt_forbids_is_never_fetched(tmp_path: Path, server: FaultServer) -> None:
     journal_with_a_search_page(server, search_link="Advanced search")
     server.robots("User-agent: *\nDisallow: /search\n")
-    report = ResearchSession(settings_for(tmp_path, server), backend="simulated").run(
-        "Find papers on graph neural networks", sites=[server.url("/")]
-    )
+    report = explore(server, "Find papers on graph neural networks", tmp_path / "run")
     assert not [hit for hit in server.page_hits() if hit.path.startswith("/search")]
     events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
     told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fault_server import FaultServer, Reply
 from unlike_sites import (
+    LISTED,
     Paper,
     deep_archive_site,
     entry,
@@ -94,16 +95,6 @@ def test_a_journal_searched_only_by_post(tmp_path: Path, server: FaultServer) ->
     assert {paper.title for paper in SEARCHABLE[2:]} <= titles, titles
     searches = [e for e in read_trace(Path(report.run_dir or "") / "trace.jsonl") if e["event"] == "scrape"]
     assert any(e["kind"] == "search" and e["determination"] == "ok" for e in searches)
-
-
-LISTED = [
-    Paper("alloys", "Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
-    Paper("radar", "Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
-    Paper("soil", "Soil carbon mapping from satellite imagery", "2021-04-01", "geoscience"),
-    Paper("gnn-protein", "Graph neural networks for protein structure", "2024-03-05"),
-    Paper("gnn-traffic", "Graph neural networks for traffic forecasting", "2025-01-20"),
-    Paper("gnn-scale", "Message passing graph neural networks at scale", "2023-11-11"),
-]
 
 
 @pytest.mark.browser
