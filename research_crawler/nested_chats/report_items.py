@@ -142,7 +142,7 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         return None
     wanted = (x.search.request.item_kind if x.search.request is not None else "") or x.settings.explore.item_kind
     tree = parse_html(page.html)  # (read once for the kind it declares and the draft it may call itself)
-    kind = declared_kind(page.html, tree)
+    kind = declared_kind(tree)
     own_file = bool(meta.pdf_url) or any(is_file_address(link.url) for link in page.links)
     # "Dataset", "Guidance": another kind of record; a post that carries a file announces the work it gives
     if kind is not None and names_another_kind(kind, wanted) and not (declares_a_post(kind) and own_file):

@@ -27,7 +27,7 @@ from typing import Any
 from research_crawler.pages.html_tree import meta_content
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 
-__all__ = ["declared_kind", "declares_a_post", "link_names_another_kind", "names_another_kind"]
+__all__ = ["declared_kind", "declares_a_post", "json_ld_types", "link_names_another_kind", "names_another_kind"]
 
 #: Labels naming a record's kind ("Type:", "Publication type", "Resource type").
 _KIND_LABELS = frozenset({
@@ -78,9 +78,9 @@ _SAYS_NOTHING = frozenset({"webpage", "website", "organization", "person", "brea
 _MAX_KIND_WORDS = 6
 
 
-def declared_kind(html: str, tree: Any | None) -> str | None:
-    """The kind of record the page (`html`, parsed as `tree`) declares itself to be, as written there, or None
-    when it declares none (the module docstring says where it is read)."""
+def declared_kind(tree: Any | None) -> str | None:
+    """The kind of record the parsed page `tree` declares itself to be, as written there, or None when it declares
+    none (the module docstring says where it is read)."""
     if tree is None:
         return None
     page = read_visible_page(tree)  # what the reader is shown first, then what the page's tags say
@@ -88,7 +88,28 @@ def declared_kind(html: str, tree: Any | None) -> str | None:
         return shown
     if (dc_type := meta_content(tree, "dc.type") or meta_content(tree, "dcterms.type")) and _short(dc_type):
         return dc_type
-    return _schema_kind(html)
+    return _schema_kind(tree)
+
+
+def json_ld_types(tree: Any) -> list[str]:
+    """The schema.org ``@type`` names ("ScholarlyArticle", "Movie") of each JSON-LD script's top nodes and of their
+    ``@graph``'s nodes, in the page's order, without their vocabulary's prefix."""
+    kinds: list[str] = []
+    for script in tree.xpath("//script[@type]"):
+        if "ld+json" not in (script.get("type") or "").lower():
+            continue
+        try:
+            document = json.loads(script.text or "")
+        except ValueError:
+            continue
+        nodes = document if isinstance(document, list) else [document]
+        for node in nodes:
+            if isinstance(node, dict):
+                graph = node.get("@graph")
+                for each in [node, *(graph if isinstance(graph, list) else [])]:
+                    if isinstance(each, dict):
+                        kinds.extend(_types(each.get("@type")))
+    return kinds
 
 
 def names_another_kind(kind: str, wanted: str) -> bool:
@@ -161,22 +182,10 @@ def _caption_kind(page: VisiblePage) -> str | None:
     return None
 
 
-def _schema_kind(html: str) -> str | None:
+def _schema_kind(tree: Any) -> str | None:
     """The schema.org ``@type`` of the page's JSON-LD record, a text work's first: None when its only types are
     the site's own (its publisher, its pages in general)."""
-    kinds: list[str] = []
-    for match in re.finditer(r"<script[^>]+application/ld\+json[^>]*>(.*?)</script>", html, re.S | re.I):
-        try:
-            document = json.loads(match.group(1))
-        except ValueError:
-            continue
-        nodes = document if isinstance(document, list) else [document]
-        for node in nodes:
-            if isinstance(node, dict):
-                graph = node.get("@graph")
-                for each in [node, *(graph if isinstance(graph, list) else [])]:
-                    if isinstance(each, dict):
-                        kinds.extend(_types(each.get("@type")))
+    kinds = json_ld_types(tree)
     kinds = [kind for kind in kinds if kind.lower() not in _SAYS_NOTHING]
     text = [kind for kind in kinds if set(_split_words(kind)) & _TEXT_WORK_WORDS]
     chosen = text or kinds

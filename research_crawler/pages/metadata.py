@@ -137,7 +137,7 @@ def read_item_metadata(html: str, *, url: str) -> ItemMetadata:
     if date_note:
         notes["date"] = date_note
     take_announced_work(tree, readings, values, sources, notes)
-    take_credited_authors(page, declared_kind(html, tree), values, sources, notes)
+    take_credited_authors(page, declared_kind(tree), values, sources, notes)
     for field in ("abstract", "doi", "pdf_url"):
         reading = next((r for r in readings if getattr(r, field)), None)
         if reading is not None:

@@ -9,9 +9,9 @@ matter: it is shown as the page's byline, not in the credits)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from research_crawler.pages.declared_kind import json_ld_types
 from research_crawler.pages.html_tree import meta_content
 
 __all__ = ["describes_a_screen_work"]
@@ -27,28 +27,9 @@ def describes_a_screen_work(tree: Any) -> bool:
     outermost = tree.xpath("//*[@itemscope][@itemtype][not(ancestor::*[@itemscope])]/@itemtype")
     if any(_type_name(str(value)) in _SCREEN_TYPES for value in outermost):
         return True
-    return any(_type_name(kind) in _SCREEN_TYPES for kind in _json_ld_types(tree))
+    return any(_type_name(kind) in _SCREEN_TYPES for kind in json_ld_types(tree))
 
 
 def _type_name(value: str) -> str:
     """ "http://schema.org/Movie" → "movie"."""
     return value.strip().rstrip("/").rsplit("/", 1)[-1].casefold()
-
-
-def _json_ld_types(tree: Any) -> list[str]:
-    """The ``@type`` of each JSON-LD script's top node (and of its ``@graph``'s nodes)."""
-    kinds: list[str] = []
-    for script in tree.xpath("//script[@type='application/ld+json']"):
-        try:
-            data = json.loads(script.text or "")
-        except ValueError:
-            continue
-        nodes = data if isinstance(data, list) else [data]
-        nodes += [node for item in nodes if isinstance(item, dict) for node in item.get("@graph") or []]
-        for node in nodes:
-            kind = node.get("@type") if isinstance(node, dict) else None
-            if isinstance(kind, str):
-                kinds.append(kind)
-            elif isinstance(kind, list):
-                kinds += [str(k) for k in kind]
-    return kinds

@@ -92,7 +92,7 @@ PAGES = {
 )
 def test_the_kind_a_page_declares(body: str, head: str, kind: str | None) -> None:
     html = _html(body, head)
-    assert declared_kind(html, parse_html(html)) == kind
+    assert declared_kind(parse_html(html)) == kind
 
 
 def test_which_kinds_are_no_paper() -> None:
