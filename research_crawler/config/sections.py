@@ -97,13 +97,14 @@ class ExploreSettings(SettingsSection):
         14,
         ge=1,
         description="The most pages a site may read once it earns more than max_subpages by yielding: each time "
-        "its pages are spent, a site whose last subpages_step pages gave relevant items (or whose last page queued the "
-        "next page of a listing, on a site that gave items) earns subpages_step more, up to this "
+        "its pages are spent, a site whose pages since it last earned some (its base pages, the first time) gave "
+        "relevant items (or whose last page queued the next page of a listing, on a site that gave items) earns "
+        "subpages_step more, up to this "
         "(tools/site_budget.py; the trace's `budget` events say when and why). At or below max_subpages, or left at "
         "this default with max_subpages below the paper's 5 (a run asked to stay small): a fixed budget.",
     )
     subpages_step: int = Field(
-        3, ge=1, description="Pages a yielding site earns at a time, and how many of its last pages are judged."
+        3, ge=1, description="Pages a yielding site earns at a time (each step is judged by its own pages)."
     )
     max_sites: int = Field(3, ge=1, description="Sites the Web Selector may choose for one query.")
     site_pool_file: Path | None = Field(

@@ -1,9 +1,12 @@
 """A site's page budget that follows what the site yields, as a careful person spends their time.
 
 A site starts with `explore.max_subpages` pages (the paper's five). Each time they are spent, the site earns
-`explore.subpages_step` more — up to `explore.max_subpages_earned` in all — when its last pages still gave relevant
-items (stored or confirmed on them, of the request's dates when it has some), or when its last page queued the next
-page of a listing (or links to the dates asked for) on a site that has given relevant items already. A site that
+`explore.subpages_step` more — up to `explore.max_subpages_earned` in all — when the pages it was last given still
+gave relevant items (stored or confirmed on them, of the request's dates when it has some), or when its last page
+queued the next page of a listing (or links to the dates asked for) on a site that has given relevant items already.
+The pages judged are those read since the last grant: its base pages as a whole for the first (a site whose search
+results or first listing gave the works, and whose next pages were spent finding the way on, has shown it holds
+them), the step's pages after that. A site that
 gives nothing stays at its base, and the stuck detector may leave it sooner. A ceiling at or below the base is the
 paper's fixed budget, exactly; so is a base below the paper's five under the default ceiling, which a user sets
 to keep a run small.
@@ -58,6 +61,8 @@ class BudgetGrant:
 class _Ledger:
     extra: int = 0
     pages: list[PageYield] = field(default_factory=list)
+    granted_at: int = 0
+    """How many of `pages` were read when the site last earned pages (0 before its first grant)."""
 
 
 class _SavedPage(BaseModel):
@@ -72,6 +77,7 @@ class _SavedLedger(BaseModel):
 
     extra: int = Field(ge=0)
     pages: list[_SavedPage] = Field(default_factory=list)
+    granted_at: int = Field(0, ge=0)
 
 
 @dataclass
@@ -83,7 +89,11 @@ class SiteBudget:
     def saved(self) -> dict[str, Any]:
         """The ledgers as JSON for the run's state file (`restored` reads them back)."""
         return {
-            site: {"extra": ledger.extra, "pages": [vars(page) for page in ledger.pages]}
+            site: {
+                "extra": ledger.extra,
+                "pages": [vars(page) for page in ledger.pages],
+                "granted_at": ledger.granted_at,
+            }
             for site, ledger in self.ledgers.items()
         }
 
@@ -101,7 +111,8 @@ class SiteBudget:
                     f"the page budget saved for {site!r} is invalid ({where}: {first['msg']})"
                 ) from None
             pages = [PageYield(relevant_items=page.relevant_items, leads=page.leads) for page in ledger.pages]
-            ledgers[site] = _Ledger(extra=ledger.extra, pages=pages)
+            granted_at = min(ledger.granted_at, len(pages))
+            ledgers[site] = _Ledger(extra=ledger.extra, pages=pages, granted_at=granted_at)
         return cls(ledgers=ledgers)
 
     @staticmethod
@@ -139,12 +150,14 @@ class SiteBudget:
             return None
         earned = min(explore.subpages_step, ceiling - limit)
         ledger.extra += earned
+        ledger.granted_at = len(ledger.pages)
         return BudgetGrant(earned=earned, limit=limit + earned, reason=reason)
 
     @staticmethod
     def _why(ledger: _Ledger, explore: ExploreSettings) -> str | None:
-        """Why the site deserves more pages, from its last `subpages_step` pages; None when it does not."""
-        recent = ledger.pages[-explore.subpages_step :]
+        """Why the site deserves more pages, from the pages read since it last earned some (all of them before its
+        first grant); None when it does not."""
+        recent = ledger.pages[ledger.granted_at :]
         items = sum(page.relevant_items for page in recent)
         if items:
             return f"{items} relevant item(s) stored or confirmed on its last {len(recent)} page(s)"

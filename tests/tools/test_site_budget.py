@@ -60,6 +60,23 @@ def test_a_site_whose_yield_dries_up_stops_earning() -> None:
     assert _read(budget, explore, pages) == 8  # one step for the fifth page's items; the next three gave none
 
 
+def test_a_site_whose_first_pages_gave_the_works_earns_a_step_for_its_base_as_a_whole() -> None:
+    """Its search results (the first page) held the works; the next four pages were spent finding the way on (an
+    archive, an issue, a browse page): the base pages are judged as a whole, the step after them on its own."""
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    pages = [PageYield(relevant_items=n) for n in (2, 0, 0, 0, 0)]
+    assert _read(budget, explore, [*pages, *[PageYield(relevant_items=0)] * 10]) == 8
+    assert not budget.may_grow(SITE, explore)
+
+
+def test_a_later_step_is_judged_by_its_own_pages_only() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    pages = [PageYield(relevant_items=n) for n in (3, 3, 3, 3, 3, 0, 0, 0, 1, 1)]
+    assert _read(budget, explore, pages) == 8  # the base earned a step; that step's three pages gave nothing
+
+
 def test_a_listing_that_goes_on_earns_pages_on_a_site_that_gave_items() -> None:
     explore = ExploreSettings(max_subpages=4, max_subpages_earned=13, subpages_step=2)
     budget = SiteBudget()
