@@ -151,7 +151,11 @@ class ScraperChat:
         next_page = offer_next_page(x, page, new_items=new_items)
         dated = offer_dated_links(x, page)
         broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
-        x.stuck.record_scrape(new_links=new_links + next_page + dated + broader, new_items=new_items)
+        with x.lock:
+            gave = x.findings.budget.gave_items(x.site.url)
+        x.stuck.record_scrape(
+            new_links=new_links + next_page + dated + broader, new_items=new_items, site_gave_items=gave
+        )
         x.end_scrape(target.url)
         with x.lock:
             relevant = x.items_counting(self.collector_tools.touched)

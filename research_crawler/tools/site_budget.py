@@ -137,6 +137,11 @@ class SiteBudget:
             return False
         return self._why(self.ledgers.get(site_url, _Ledger()), explore) is not None
 
+    def gave_items(self, site_url: str) -> bool:
+        """Whether any page read on the site so far gave relevant items."""
+        ledger = self.ledgers.get(site_url)
+        return ledger is not None and any(page.relevant_items for page in ledger.pages)
+
     def note_page(self, site_url: str, used: int, page: PageYield, explore: ExploreSettings) -> BudgetGrant | None:
         """Record what a page of the site gave, `used` of its pages now counted; the pages it earns once its budget is
         spent (None when it earns none)."""

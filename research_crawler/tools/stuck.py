@@ -1,10 +1,10 @@
 """Stuck detection for one site: "the same element twice = stuck" (seed 001), made concrete for real models.
 
 A site's search is stuck when the Planner keeps choosing URLs it cannot open (visited or unknown), when
-several scrapes in a row add neither links nor items, when the same tool call is repeated or calls go round
-in a short cycle (A→B→A→B), when tool calls keep failing or the model keeps giving unusable replies, or
-when the site has used its budget of model calls. The detector only counts; the speaker selection reads
-`is_stuck` and moves on to the next site, and the report gives the reason.
+several scrapes in a row add neither links nor items on a site that has given no relevant item, when the same
+tool call is repeated or calls go round in a short cycle (A→B→A→B), when tool calls keep failing or the model
+keeps giving unusable replies, or when the site has used its budget of model calls. The detector only counts;
+the speaker selection reads `is_stuck` and moves on to the next site, and the report gives the reason.
 """
 
 from __future__ import annotations
@@ -93,13 +93,15 @@ class StuckDetector:
         if self.bad_choices >= self.max_bad_choices:
             self._stuck(f"the Planner chose {self.bad_choices} URLs it could not open (last: {url}, {why})")
 
-    def record_scrape(self, *, new_links: int, new_items: int) -> None:
-        """A page was scraped; `max_empty_scrapes` in a row adding nothing is stuck."""
+    def record_scrape(self, *, new_links: int, new_items: int, site_gave_items: bool = False) -> None:
+        """A page was scraped; `max_empty_scrapes` in a row adding nothing is stuck — unless the site has given
+        relevant items already (`site_gave_items`): a person reading a yielding site's candidates one by one, some
+        of them not what was asked, goes on, and the pages that site earned bound it (tools/site_budget.py)."""
         if new_links or new_items:
             self.empty_scrapes_in_a_row = 0
             return
         self.empty_scrapes_in_a_row += 1
-        if self.empty_scrapes_in_a_row >= self.max_empty_scrapes:
+        if self.empty_scrapes_in_a_row >= self.max_empty_scrapes and not site_gave_items:
             self._stuck(f"{self.empty_scrapes_in_a_row} scrapes in a row added neither links nor items")
 
     def record_review(self, progress: int) -> None:
@@ -108,9 +110,7 @@ class StuckDetector:
         if self._last_review_progress is not None and progress <= self._last_review_progress:
             self.idle_reviews += 1
             if self.idle_reviews >= self.max_idle_reviews:
-                self._stuck(
-                    f"the site was reviewed {self.idle_reviews + 1} times without any new page or item"
-                )
+                self._stuck(f"the site was reviewed {self.idle_reviews + 1} times without any new page or item")
         else:
             self.idle_reviews = 0
         self._last_review_progress = progress

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from research_crawler.config.sections import ExploreSettings
+from research_crawler.tools.site_budget import PageYield, SiteBudget
 from research_crawler.tools.stuck import StuckDetector
 
 
@@ -72,3 +74,23 @@ def test_failing_calls_and_unusable_replies_in_a_row_are_stuck() -> None:
     for _ in range(3):
         replies.record_agent_reply(usable=False, problem="the reply was empty")
     assert "3 unusable replies in a row" in replies.reason
+
+
+def test_empty_scrapes_leave_a_site_that_gave_nothing_but_not_one_that_gave_items() -> None:
+    """Reading a yielding site's candidates one by one, some not what was asked, is not being stuck there: its
+    earned pages bound it. A site that gave nothing is left after the same empty pages."""
+    yielding, barren = StuckDetector(max_empty_scrapes=3), StuckDetector(max_empty_scrapes=3)
+    for _ in range(5):
+        yielding.record_scrape(new_links=0, new_items=0, site_gave_items=True)
+        barren.record_scrape(new_links=0, new_items=0, site_gave_items=False)
+    assert not yielding.is_stuck
+    assert barren.is_stuck and "3 scrapes in a row added neither links nor items" in barren.reason
+
+
+def test_a_site_gave_items_once_any_of_its_pages_gave_relevant_ones() -> None:
+    explore, budget = ExploreSettings(), SiteBudget()
+    budget.note_page("http://a/", 1, PageYield(relevant_items=0, leads=True), explore)
+    assert not budget.gave_items("http://a/") and not budget.gave_items("http://b/")
+    budget.note_page("http://a/", 2, PageYield(relevant_items=2), explore)
+    budget.note_page("http://a/", 3, PageYield(relevant_items=0), explore)
+    assert budget.gave_items("http://a/") and not budget.gave_items("http://b/")
