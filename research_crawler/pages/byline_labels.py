@@ -35,7 +35,8 @@ WRITER_LABELS: dict[str, tuple[str, ...]] = {
 #: Labels of the other credits and fields a byline's line runs into: an editor's, a photographer's, the source's,
 #: the time's, a counter's, a sharing button's — none of them a writer.
 OTHER_LABELS: dict[str, tuple[str, ...]] = {
-    "en": ("editor", "editors", "edited by", "editing by", "source", "photo", "photos", "photo by", "via"),
+    "en": ("editor", "editors", "edited by", "editing by", "source", "photo", "photos", "photo by", "via",
+           "hosted by", "organized by", "organised by"),  # an event's host or organiser wrote nothing
     "de": ("quelle", "foto", "fotos", "bild"),
     "fr": ("source", "photo", "édité par"),
     "es": ("fuente", "foto", "editor"),
@@ -51,7 +52,7 @@ OTHER_LABELS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # labels read without a colon where they open the line or a part of it: a verb or a phrase that says who did what
 _BARE = frozenset({"كتب", "كتبت", "بقلم", "reporting by", "written by", "words by", "text by", "editing by",
-                   "edited by", "photo by"})  # fmt: skip
+                   "edited by", "photo by", "hosted by", "organized by", "organised by"})  # fmt: skip
 
 _WRITER = frozenset(label for labels in WRITER_LABELS.values() for label in labels)
 _OTHER = frozenset(label for labels in OTHER_LABELS.values() for label in labels)

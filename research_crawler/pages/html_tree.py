@@ -24,7 +24,9 @@ __all__ = [
     "numbers_side_by_side",
     "parse_html",
     "put_script_writes_in_place",
+    "put_shown_parts_in_place",
     "put_streamed_parts_in_place",
+    "show_item_without_scripts",
 ]
 
 logger = logging.getLogger(__name__)
@@ -231,6 +233,33 @@ def put_streamed_parts_in_place(root: Any) -> None:
         holder.addprevious(part)
         part.tail = holder.tail
         holder.getparent().remove(holder)
+
+
+def put_shown_parts_in_place(root: Any) -> None:
+    """Put in place what a browser shows that the markup as served hides or leaves to scripts: what inline scripts
+    write, the parts a streamed page sends hidden, and a script-only page's item written for readers without
+    scripts. `root` is changed in place."""
+    put_script_writes_in_place(root)
+    put_streamed_parts_in_place(root)
+    show_item_without_scripts(root)
+
+
+def show_item_without_scripts(root: Any) -> None:
+    """Show what a script-only page's ``<noscript>`` holds where that is the item itself: a page whose scripts draw
+    everything (a track's or a video's player) may write its item for a reader without scripts, heading, credit
+    and date, inside ``<noscript>`` ("<h1>Lost You by Zeds Dead</h1> published on 2014-05-22"). Where no main
+    heading stands outside such blocks, the ones holding one are unwrapped, as a browser without scripts shows
+    them; other ``<noscript>`` blocks (a tracking pixel, "enable JavaScript") stay unseen. `root` is changed in
+    place."""
+    blocks = list(root.iter("noscript"))
+    holding = [block for block in blocks if next(block.iter("h1"), None) is not None]
+    if not holding or any(
+        not any(parent.tag == "noscript" for parent in heading.iterancestors()) for heading in root.iter("h1")
+    ):
+        return
+    for block in holding:
+        if block.getparent() is not None:
+            block.drop_tag()
 
 
 def _js_unescape(text: str) -> str:

@@ -175,7 +175,7 @@ def _decide_authors(
         return [] if not signed(names) and all(words_of(name) in publishers for name in names) else names
 
     tagged = next((r for r in readings if r.authors), None)
-    visible, where = _visible_authors(page, title_index, site)
+    visible, where = _visible_authors(page, title_index, site, values.get("title") or "")
     credited, not_writers = role_credits(page.blocks)
     if visible and all(name in not_writers and name not in credited for name in visible):
         visible = []  # names the page sets over an editor's role, not a writer's
@@ -386,7 +386,7 @@ def _title(page: VisiblePage, title_index: int) -> str:
 
 
 def _visible_authors(
-    page: VisiblePage, title_index: int | None, site: frozenset[str] = frozenset()
+    page: VisiblePage, title_index: int | None, site: frozenset[str] = frozenset(), title: str = ""
 ) -> tuple[list[str], MetadataSource]:
     """The names the page shows as the item's authors: a labelled field's ("Author(s): …", an "Authors:" label over
     one name a line), else the byline under the title, else the names its markup calls authors. A labelled field in
@@ -422,7 +422,7 @@ def _visible_authors(
         signed := page.writers(post_signature(page.blocks, title_index, _title(page, title_index)))
     ):
         return signed, "page_byline"  # a blog's or a forum's signature by the date: "Licat on June 5, 2023"
-    if title_index is not None and (uploader := page.writers(uploader_credit(page.blocks, title_index))):
+    if title_index is not None and (uploader := page.writers(uploader_credit(page.blocks, title_index, title))):
         return uploader, "page_byline"  # a media page's uploader under the title: "by nvanderklippe"
     # (from the top where no title was found: a reporter's credit says what it is wherever it stands)
     start = -1 if title_index is None else title_index

@@ -32,8 +32,7 @@ from research_crawler.pages.field_labels import FieldKind, label_kind
 from research_crawler.pages.html_tree import (
     home_heading,
     numbers_side_by_side,
-    put_script_writes_in_place,
-    put_streamed_parts_in_place,
+    put_shown_parts_in_place,
 )
 from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
@@ -214,8 +213,7 @@ def read_visible_page(tree: Any) -> VisiblePage:
     """The visible page of a parsed document (the tree is not changed)."""
     root = copy.deepcopy(tree)
     title_element = collapse_whitespace(clean_text(root.findtext(".//title") or ""))
-    put_script_writes_in_place(root)
-    put_streamed_parts_in_place(root)
+    put_shown_parts_in_place(root)
     for element in list(root.iter()):
         if element.getparent() is None:
             continue

@@ -38,6 +38,8 @@ _ASKED = re.compile(r"^(?:asked|posted|answered|submitted|提问于|发表于|�
 # a blog's footer under its post: "posted @ 2024-05-09 14:45 <handle> 阅读(430) 评论(2)"
 _POSTED_AT = re.compile(r"^posted\s*@\s*", re.I)
 _TIME = re.compile(r"^\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
+# a date in figures with a two-digit year, as a post's header writes it beside its writer: "4.12.22", "04/12/22"
+_SHORT_DATE = re.compile(r"(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2}(?!\d)")
 _CARD_WORDS = 8
 _NEAR = 7  # blocks under the title where the signature may stand
 _HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
@@ -54,6 +56,7 @@ def post_signature(blocks: list[Any], index: int, title: str) -> list[str]:
         or _closing_credit(blocks, index, title)
         or _user_card(blocks, index)
         or _posted_at(blocks, index)
+        or _dated_link_line(blocks, index)
     )
 
 
@@ -134,6 +137,26 @@ def _closing_credit(blocks: list[Any], index: int, title: str) -> list[str]:
         if credit and (people := split_people(credit["names"].strip())):
             return people
     return []
+
+
+def _dated_link_line(blocks: list[Any], index: int) -> list[str]:
+    """The line right under the title that holds the post's date, one linked name or handle and nothing else but
+    figures (its count of comments or its rating): "4.12.22 Оксана Рубко 19", "solate 4 2008-09-22 22:55:12"."""
+    block = next((block for block in blocks[index + 1 : index + 3] if not block.heading), None)
+    if block is None or block.chrome:
+        return []
+    text = block.text.strip()
+    if not dates_in_text(text) and not _SHORT_DATE.search(text):
+        return []
+    rest = _SHORT_DATE.sub(" ", without_dates(text, mark=" "))
+    named = [link.strip() for link in block.links if any(ch.isalpha() for ch in link)]
+    # (a one-word link is a handle only as handles are written, in lower case or with digits: "Politics" beside the
+    # date is the story's section)
+    handle = bool(named) and _is_handle(named[0]) and (named[0].islower() or any(ch.isdigit() for ch in named[0]))
+    if len(named) != 1 or not (handle or split_people(named[0]) == named):
+        return []
+    rest = rest.replace(named[0], " ")
+    return named if not re.sub(r"[\d\s:.,/·|()\-–—]+", "", rest) else []
 
 
 def _handle_or_name(text: str, links: tuple[str, ...]) -> bool:

@@ -31,8 +31,11 @@ _REACH = 3  # lines under the title where the credit stands
 _NAME_WORDS = 5
 
 
-def uploader_credit(blocks: list[Any], index: int) -> list[str]:
-    """The one uploader credited under the title at block `index`, as shown; [] where none."""
+def uploader_credit(blocks: list[Any], index: int, title: str = "") -> list[str]:
+    """The one uploader credited under the title at block `index`, as shown, or after the title in its own line
+    ("<title> by <linked name>", the item's `title` first); [] where none."""
+    if credit := _credit_after_title(blocks[index], title):
+        return credit
     under = [block for block in blocks[index + 1 : index + 1 + _REACH] if block.words != blocks[index].words]
     for position, block in enumerate(under):
         if block.chrome:
@@ -44,6 +47,18 @@ def uploader_credit(blocks: list[Any], index: int) -> list[str]:
         if _LABEL.match(text) and (name := _name(_LABEL.sub("", text, count=1))):
             return [name]
     return []
+
+
+def _credit_after_title(block: Any, title: str) -> list[str]:
+    """The name a title's line credits after the title itself, "Lost You by Zeds Dead", where the name is the
+    line's last link (to the uploader's page) and what comes before "by" is the item's `title` or the line's first
+    link (to the item's own page); [] where the line says anything else."""
+    if len(block.links) < 2:
+        return []
+    text, name = " ".join(block.text.split()), block.links[-1].strip()
+    heads = {" ".join(title.split()), block.links[0].strip()} - {""}
+    credited = any(text.casefold() == f"{head} by {name}".casefold() for head in heads)
+    return [name] if credited and _name(name) == name else []
 
 
 def _name(text: str) -> str:
