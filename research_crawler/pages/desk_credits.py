@@ -77,6 +77,9 @@ def credit_of(text: str, site: frozenset[str] = frozenset()) -> str | None:
     None for a line that names a person, says more than a credit, or credits nothing a reader takes for a desk.
     `site` holds the site's own names: the paper crediting itself is a desk's credit."""
     line = " ".join(text.split())
+    # (a credit alone in square brackets, "[ITmedia]", is set apart as a byline is: the paper crediting itself)
+    bracketed = re.fullmatch(r"\[([^\[\]]+)\]", line)
+    line = bracketed[1].strip() if bracketed else line
     line, by = _BY.subn("", line, count=1)
     line = _IN_PLACE.sub("", line)
     if not line or len(line.split()) > _CREDIT_WORDS or re.search(r"[\d:!?;\"«»]", line):
@@ -89,7 +92,7 @@ def credit_of(text: str, site: frozenset[str] = frozenset()) -> str | None:
         return parts[0]  # "By THE NEW YORK TIMES", "By Example Foundation": a named group that says it wrote
     if not credits or len(credits) < len(parts):  # every part a credit: "Le Monde.fr avec AFP", "dpa/MM-Redaktion"
         return None
-    if not by and all(_names_site(part, site) and not _is_agency_or_desk(part) for part in credits):
+    if not by and not bracketed and all(_names_site(part, site) and not _is_agency_or_desk(part) for part in credits):
         return None  # the site's name over a date, without "By", is its masthead's, not a byline
     return parts[0]
 

@@ -65,7 +65,7 @@ from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over
 from research_crawler.pages.screen_works import describes_a_screen_work
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
-from research_crawler.pages.uploader_credits import uploader_credit
+from research_crawler.pages.uploader_credits import credit_in_title, uploader_credit
 from research_crawler.text.untrusted import UntrustedText
 
 __all__ = ["ItemMetadata", "MetadataSource", "normalise_date", "normalise_doi", "read_item_metadata"]
@@ -445,4 +445,6 @@ def _visible_authors(
         marked = signed or desk_sign_off(page.blocks, title_index) or marked
     if not marked and title_index is not None:  # a one-writer site's "By <name>" in its header, where nothing else
         marked = page.writers(site_header_byline(page.blocks, title_index))  # names one
+    if not marked:  # the <title>'s "<item> by <name>", the name shown on a line of its own
+        marked = page.writers(credit_in_title(page.title_element, page.blocks))
     return marked, "page_byline"

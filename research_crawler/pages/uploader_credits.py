@@ -14,9 +14,10 @@ import re
 from typing import Any
 
 from research_crawler.pages.item_dates import dates_in_text, without_dates
+from research_crawler.pages.item_titles import TITLE_SEPARATORS
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
 
-__all__ = ["uploader_credit"]
+__all__ = ["credit_in_title", "uploader_credit"]
 
 _LABEL = re.compile(r"^(?:(?:uploaded|posted|shared|published)\s+)?by\s*:?\s*", re.I)
 _LABEL_ALONE = re.compile(r"^(?:uploaded|posted|shared|published)\s+by\s*:?$", re.I)
@@ -27,6 +28,7 @@ _TAIL = re.compile(
 )
 _SENTENCE_MARKS = re.compile(r"[,;:!?]")
 _PARTICLES = frozenset({"of", "de", "la", "le", "du", "da", "van", "von", "der", "den", "and", "&", "the"})
+_IN_TITLE = re.compile(r"^\S.*?\s+by\s+(?P<name>[^\s|,;:].*)$", re.I)
 _REACH = 3  # lines under the title where the credit stands
 _NAME_WORDS = 5
 
@@ -45,6 +47,18 @@ def uploader_credit(blocks: list[Any], index: int, title: str = "") -> list[str]
             name = _name(" ".join(under[position + 1].text.split()))
             return [name] if name else []
         if _LABEL.match(text) and (name := _name(_LABEL.sub("", text, count=1))):
+            return [name]
+    return []
+
+
+def credit_in_title(title_element: str, blocks: list[Any]) -> list[str]:
+    """The one name the page's <title> credits its item to, "<item> by <name>" (a part of it between the site's
+    separators), where the page shows that name on a line of its own outside its chrome, as a slide deck shows its
+    speaker under its first slide; [] where none."""
+    for part in TITLE_SEPARATORS.split(title_element):
+        credit = _IN_TITLE.match(" ".join(part.split()))
+        name = _name(credit["name"]) if credit else ""
+        if name and any(not block.chrome and " ".join(block.text.split()) == name for block in blocks):
             return [name]
     return []
 

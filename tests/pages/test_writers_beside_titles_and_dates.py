@@ -83,3 +83,30 @@ def test_an_events_host_under_its_title_is_no_writer() -> None:
         f'</div><div><a href="/members/12">Hosted by<br>Asociación G.</a></div>{TEXT}'
     )
     assert _authors(body, head="<title>An Evening of Flutter</title>") == []
+
+
+def test_a_title_that_credits_its_item_by_a_name_the_page_shows_alone_names_the_writer() -> None:
+    body = (
+        "<section><h2>Gardens of the Coast : Deep Dive</h2><p>Jane Roe</p>"
+        '<p><a href="https://code.example.net/janeroe">https://code.example.net/janeroe</a></p></section>'
+        "<section><h2>Why gardens?</h2><p>Soil</p></section>"
+    )
+    assert _authors(body, head="<title>Gardens of the Coast by Jane Roe</title>") == ["Jane Roe"]
+
+
+def test_a_title_by_a_name_the_page_never_shows_alone_names_no_writer() -> None:
+    body = f"<section><h2>Gardens of the Coast</h2><p>Jane Roe and others met here.</p>{TEXT}</section>"
+    assert _authors(body, head="<title>Gardens of the Coast by Jane Roe</title>") == []
+
+
+NEWS_HEAD = '<title>Cloud Profits Rise - Example News</title><meta property="og:site_name" content="Example News">'
+
+
+def test_the_papers_name_in_square_brackets_under_the_dateline_is_its_one_writer() -> None:
+    body = f"<h1>Cloud Profits Rise</h1><div>» 28 October 2024 17:55</div><div>[Example News]</div>{TEXT}"
+    assert _authors(body, head=NEWS_HEAD) == ["Example News"]
+
+
+def test_a_word_in_square_brackets_under_the_dateline_credits_no_one() -> None:
+    body = f"<h1>Cloud Profits Rise</h1><div>» 28 October 2024 17:55</div><div>[Video]</div>{TEXT}"
+    assert _authors(body, head=NEWS_HEAD) == []
