@@ -1,12 +1,12 @@
-"""The writer a story names only where its text ends, as newspapers and magazines sign: the editor's initials in
-brackets after the last sentence ("… voraus. (bsc)"), a line of names after the last paragraph ("Guido Santner und
-Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as a news agency signs
-("kokobj@yna.co.kr (END)": the writer as the address names them), an agency's dashed sign-off ("— The Associated
-Press"), or an op-ed's closing note on its writers ("Andrés
-Malamud es politólogo … Martín Schapiro es abogado …"), or a letter's closing words and the name under them
-("Respectfully," / "Jane Doe"), or a blog theme's footer under the post ("Von <writer> am <date>. Abgelegt
-unter …"). Read only where nothing above the text names a writer
-(`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
+"""The writer a story names only where its text ends, as newspapers, magazines and news agencies sign: the editor's
+initials in brackets after the last sentence ("… voraus. (bsc)"), a wire story's writer in brackets after it ("… a
+highlight. (By Alison Hsiao) Enditem/", read at the end of any paragraph of the text), a line of names after the last
+paragraph ("Guido Santner und Redaktion SimplyScience.ch"), the writer's e-mail address alone on that line, as a news
+agency signs ("kokobj@yna.co.kr (END)": the writer as the address names them), an agency's dashed sign-off ("— The
+Associated Press"), or an op-ed's closing note on its writers ("Andrés Malamud es politólogo … Martín Schapiro es
+abogado …"), or a letter's closing words and the name under them ("Respectfully," / "Jane Doe"), or a blog theme's
+footer under the post ("Von <writer> am <date>. Abgelegt unter …"). Read only where nothing above the text names a
+writer (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
 
 from __future__ import annotations
 
@@ -43,6 +43,9 @@ _VALEDICTION = re.compile(
 _ENTRY_FOOTER = re.compile(
     r"^(?:by|von|par|por|door|di)\s+(?P<name>[^\d.,;|]{2,40}?)\s+(?:on|am|le|el|il|op|em)\s+\d", re.I
 )
+# "… (By Alison Hsiao) Enditem/", "… (By Jane Doe)": the writers in brackets ending the paragraph, an agency's end
+# mark after them or not
+_BRACKETED_BY = re.compile(r"[.!?\"”’]\s*\(by\s+(?P<names>[^()]{3,80})\)\s*(?:enditem|end|\(end\))?\s*[/.]?\s*$", re.I)
 _AND = re.compile(r"\s+(?:and|und|et|y|e|en|och|og|&)\s+")
 # the editorial team that signs beside a person ("und Redaktion SimplyScience.ch")
 _TEAM = re.compile(
@@ -66,6 +69,10 @@ def closing_signature(blocks: list[Any], index: int) -> list[str]:
             return [initials.group("initials")]
         if in_text and ends_text and (noted := _closing_note(block.text)):
             return noted
+        # (a wire story's writer in brackets after its last sentence, "… a highlight. (By Alison Hsiao) Enditem/")
+        bracketed = _BRACKETED_BY.search(block.text) if in_text or words >= _PARAGRAPH_WORDS else None
+        if bracketed and (people := split_people(bracketed["names"].strip())):
+            return people
         # (a blog theme's entry footer, "Von <a>israel news</a> am 21/02/2021. Abgelegt unter …": the linked writer)
         if in_text and (footer := _ENTRY_FOOTER.match(block.text)) and footer["name"] in block.links[:1]:
             return [footer["name"]]

@@ -110,3 +110,22 @@ def test_the_papers_name_in_square_brackets_under_the_dateline_is_its_one_writer
 def test_a_word_in_square_brackets_under_the_dateline_credits_no_one() -> None:
     body = f"<h1>Cloud Profits Rise</h1><div>» 28 October 2024 17:55</div><div>[Video]</div>{TEXT}"
     assert _authors(body, head=NEWS_HEAD) == []
+
+
+def test_a_wire_storys_writer_in_brackets_after_its_last_sentence_is_the_writer() -> None:
+    story = (
+        "<p>Taipei, Nov. 17 (Agency) The ministry released updated guidelines on Thursday, adding targets for "
+        "the coming decade and a plan for wind power and solar power across the island's counties. The plan is "
+        "also a highlight of the updated policies. (By Alison Hsiao) Enditem/</p>"
+    )
+    body = f"<h1>Guidelines Released</h1><div>11/17/2023 05:40 PM</div>{story}<div>Latest</div><div>Sports</div>"
+    assert _authors(body, head="<title>Guidelines Released</title>") == ["Alison Hsiao"]
+
+
+def test_a_bracketed_by_inside_a_sentence_is_no_signature() -> None:
+    story = (
+        "<p>The ministry released updated guidelines (by Alison Hsiao's count, the fourth this year) on Thursday, "
+        "adding targets for the coming decade and a plan for wind power and solar power across the counties.</p>"
+    )
+    body = f"<h1>Guidelines Released</h1><div>11/17/2023 05:40 PM</div>{story}<div>Latest</div>"
+    assert _authors(body, head="<title>Guidelines Released</title>") == []
