@@ -57,7 +57,7 @@ from research_crawler.pages.person_names import (
     split_people,
     without_by,
 )
-from research_crawler.pages.post_signatures import post_signature, site_header_byline
+from research_crawler.pages.post_signatures import authored_line, post_signature, site_header_byline
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.record_headings import without_record_id, without_trailing_date
 from research_crawler.pages.reporter_credits import reporter_credit
@@ -447,4 +447,6 @@ def _visible_authors(
         marked = page.writers(site_header_byline(page.blocks, title_index))  # names one
     if not marked:  # the <title>'s "<item> by <name>", the name shown on a line of its own
         marked = page.writers(credit_in_title(page.title_element, page.blocks))
+    if not marked:  # a code host's commit: "<linked handle> authored <date>"
+        marked = page.writers(authored_line(page.blocks))
     return marked, "page_byline"

@@ -23,7 +23,7 @@ from typing import Any
 from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.person_names import begins_with_by, split_people, without_by
 
-__all__ = ["post_signature", "site_header_byline"]
+__all__ = ["authored_line", "post_signature", "site_header_byline"]
 
 _HANDLE = re.compile(r"^@?[^\W_][\w.'’-]{1,30}$")  # "apgoucher", "Licat", "j.doe"
 # "<name> on <date>", "<name>: <date>" (the date after it and nothing else)
@@ -40,6 +40,8 @@ _POSTED_AT = re.compile(r"^posted\s*@\s*", re.I)
 _TIME = re.compile(r"^\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
 # a date in figures with a two-digit year, as a post's header writes it beside its writer: "4.12.22", "04/12/22"
 _SHORT_DATE = re.compile(r"(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2}(?!\d)")
+# a code host's line for a commit or a change: "SamSaffron authored August 01, 2013", "jdoe committed on 3 May 2020"
+_AUTHORED = re.compile(r"^(?P<name>@?[^\W_][\w.'’-]{1,38})\s+(?:authored|committed)\s+(?:on\s+)?(?P<date>.+)$")
 _CARD_WORDS = 8
 _NEAR = 7  # blocks under the title where the signature may stand
 _HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
@@ -72,6 +74,21 @@ def site_header_byline(blocks: list[Any], index: int) -> list[str]:
         return []
     people = split_people(without_by(lines[0]))
     return people if len(people) == 1 and people[0] == without_by(lines[0]).strip() else []
+
+
+def authored_line(blocks: list[Any]) -> list[str]:
+    """The one author a code host's page shows for its commit, "<linked handle> authored <date>" alone on its line,
+    wherever the page sets it (such pages wrap the whole commit in their furniture); [] where no line says so, or
+    where several do (a list of commits credits each to its own author)."""
+    found = [
+        credit["name"]
+        for block in blocks
+        if (credit := _AUTHORED.match(" ".join(block.text.split())))
+        and credit["name"] in block.links
+        and dates_in_text(credit["date"])
+        and not without_dates(credit["date"], mark=" ").strip(" ,.·|-–—")
+    ]
+    return found[:1] if len(set(found)) == 1 and len(found) == 1 else []
 
 
 def _name_over_date(blocks: list[Any], index: int) -> list[str]:

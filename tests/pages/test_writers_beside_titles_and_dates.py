@@ -129,3 +129,23 @@ def test_a_bracketed_by_inside_a_sentence_is_no_signature() -> None:
     )
     body = f"<h1>Guidelines Released</h1><div>11/17/2023 05:40 PM</div>{story}<div>Latest</div>"
     assert _authors(body, head="<title>Guidelines Released</title>") == []
+
+
+CODE_HEAD = '<title>Fix the login · abc1234 · garden/garden</title><meta property="og:title" content="garden">'
+
+
+def test_a_commits_author_is_its_writer_where_the_page_wraps_the_commit_in_its_furniture() -> None:
+    body = (
+        '<nav><a href="/">Explore</a> <a href="/garden">garden</a></nav><div class="site-nav-container">'
+        "<p>Fix the login, so that users of the other provider are signed in too</p><p>commit abc1234 1 parent</p>"
+        '<p><a href="/jroe">jroe</a> authored August 01, 2013</p><p>Showing 1 changed file</p></div>'
+    )
+    assert _authors(body, head=CODE_HEAD) == ["jroe"]
+
+
+def test_an_unlinked_word_before_authored_is_no_commits_writer() -> None:
+    body = (
+        '<nav><a href="/">Explore</a></nav><div class="site-nav-container"><p>Fix the login, so that users of the '
+        "other provider are signed in too</p><p>Everything authored August 01, 2013</p></div>"
+    )
+    assert _authors(body, head=CODE_HEAD) == []
