@@ -160,7 +160,8 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # date in the page's header, a site's name in its author element over a column's own "By", a clerk's office
     # signing a notice with no title, an agency's sign-off after editors' initials ("ap / kam / … / AFP"), a byline
     # only at the story's end "(By …)", and teasers' "Por <outlet>" on a page whose story is not shown
-    "heldout16": (1.0, 44 / 50, 44 / 50, 1.0),
+    # (pages36a: a wire story's "(By <name>) Enditem" after its last sentence is read)
+    "heldout16": (1.0, 45 / 50, 45 / 50, 1.0),
     # heldout17 (development material since its first run, stop 43): since pages32a a post's signature by its date
     # ("Licat on <date>", a name over the date over the title, "Posted on <date> by <linked handle>", a closing
     # "<title> by <name>") and a tag's credit shown under the title are read, a reader's reply is no writer, and
@@ -194,7 +195,10 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # heldout20 (development material since its first run, stop 46: link-preview libraries' saved pages — videos,
     # music, photos, code, forum threads, news, app and event records — of 45 sites): first run 47, 27, 29, 43; raised
     # by pages35 (uploaders under the title, no button/pager words or film credits as writers; b20-085 relabelled)
-    "heldout20": (47 / 52, 37 / 52, 37 / 52, 43 / 52),
+    # and pages36a (46 of 52 writers: a script-only player page's item inside <noscript>, "<title> by <uploader>";
+    # "<date> <linked name> <count>" under the title; a <title>'s "<item> by <name>" the page shows alone; "[ITmedia]";
+    # a commit's "<handle> authored <date>"; an event's host no writer; two years more from the <noscript> item)
+    "heldout20": (47 / 52, 46 / 52, 46 / 52, 45 / 52),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
