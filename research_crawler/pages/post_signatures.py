@@ -17,6 +17,7 @@ and only where it holds a letter: a number under the date ("235") is a count of 
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -42,6 +43,7 @@ _TIME = re.compile(r"^\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.I)
 _SHORT_DATE = re.compile(r"(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2}(?!\d)")
 # a code host's line for a commit or a change: "SamSaffron authored August 01, 2013", "jdoe committed on 3 May 2020"
 _AUTHORED = re.compile(r"^(?P<name>@?[^\W_][\w.'’-]{1,38})\s+(?:authored|committed)\s+(?:on\s+)?(?P<date>.+)$")
+_POSTED_BY = re.compile(r"^(?:posted|uploaded|shared|submitted)\s+by\s*:?$", re.I)  # a label over its poster
 _CARD_WORDS = 8
 _NEAR = 7  # blocks under the title where the signature may stand
 _HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
@@ -78,17 +80,27 @@ def site_header_byline(blocks: list[Any], index: int) -> list[str]:
 
 def authored_line(blocks: list[Any]) -> list[str]:
     """The one author a code host's page shows for its commit, "<linked handle> authored <date>" alone on its line,
-    wherever the page sets it (such pages wrap the whole commit in their furniture); [] where no line says so, or
-    where several do (a list of commits credits each to its own author)."""
+    or the one poster a snippet's or a post's box of details labels, "Posted By" over "<linked handle> on <date>",
+    wherever the page sets it (such pages wrap the whole commit in their furniture, or set the box beside the item);
+    [] where no line says so, or where several do (a list of commits credits each to its own author)."""
     found = [
         credit["name"]
         for block in blocks
         if (credit := _AUTHORED.match(" ".join(block.text.split())))
         and credit["name"] in block.links
-        and dates_in_text(credit["date"])
-        and not without_dates(credit["date"], mark=" ").strip(" ,.·|-–—")
+        and _only_a_date(credit["date"])
     ]
-    return found[:1] if len(set(found)) == 1 and len(found) == 1 else []
+    for label, block in itertools.pairwise(blocks):
+        then = _NAME_THEN_DATE.match(" ".join(block.text.split()))
+        if _POSTED_BY.match(label.text.strip()) and then and then["name"].strip() in block.links:
+            found += [then["name"].strip()] if _only_a_date(then["date"]) else []
+    return found if len(found) == 1 else []
+
+
+def _only_a_date(text: str) -> bool:
+    """Whether `text` is a date and nothing else ("August 01, 2013", "11/15/13")."""
+    dated = bool(dates_in_text(text) or _SHORT_DATE.search(text))
+    return dated and not _SHORT_DATE.sub(" ", without_dates(text, mark=" ")).strip(" ,.·|-–—")
 
 
 def _name_over_date(blocks: list[Any], index: int) -> list[str]:

@@ -149,3 +149,12 @@ def test_an_unlinked_word_before_authored_is_no_commits_writer() -> None:
         "other provider are signed in too</p><p>Everything authored August 01, 2013</p></div>"
     )
     assert _authors(body, head=CODE_HEAD) == []
+
+
+def test_a_posted_by_label_over_a_linked_handle_and_its_date_beside_the_item_names_the_writer() -> None:
+    body = (
+        '<div class="details"><div>Posted By</div><div><a href="/users/ginop">ginop</a> on 11/15/13</div>'
+        "<div>Tagged: html template</div></div><div><h1>A Starter Template</h1><p>A basic template that I use "
+        f"when I start a new project.</p><pre>&lt;!doctype html&gt;</pre></div>{TEXT}"
+    )
+    assert _authors(body, head="<title>A Starter Template</title>") == ["ginop"]
