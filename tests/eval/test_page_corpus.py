@@ -195,10 +195,11 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # heldout20 (development material since its first run, stop 46: link-preview libraries' saved pages — videos,
     # music, photos, code, forum threads, news, app and event records — of 45 sites): first run 47, 27, 29, 43; raised
     # by pages35 (uploaders under the title, no button/pager words or film credits as writers; b20-085 relabelled)
-    # and pages36a (46 of 52 writers: a script-only player page's item inside <noscript>, "<title> by <uploader>";
+    # and pages36a (47 of 52 writers: a script-only player page's item inside <noscript>, "<title> by <uploader>";
     # "<date> <linked name> <count>" under the title; a <title>'s "<item> by <name>" the page shows alone; "[ITmedia]";
-    # a commit's "<handle> authored <date>"; an event's host no writer; two years more from the <noscript> item)
-    "heldout20": (47 / 52, 46 / 52, 46 / 52, 45 / 52),
+    # a commit's "<handle> authored <date>"; "Posted By" over "<handle> on <date>" in a box beside the item; an
+    # event's host no writer; two years more from the <noscript> item)
+    "heldout20": (47 / 52, 47 / 52, 47 / 52, 45 / 52),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
