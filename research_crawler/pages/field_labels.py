@@ -201,6 +201,7 @@ _LABELS: dict[str, FieldKind] = {
             "ort/verlag/jahr",
             "erschienen:",
             "release date",
+            "released",
             "publisher",
             "imprint",
             "verlag",

@@ -22,6 +22,7 @@ __all__ = [
     "htmldate_date",
     "normalise_date",
     "short_year_dateline",
+    "short_year_dates",
     "tag_date",
     "without_dates",
     "year_of",
@@ -125,6 +126,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     return found
 
 
+_LABEL_WORDS_REACH = 40  # the length of a label that stands before its date with no colon
 _LABEL_ON_DATE = re.compile(r"^(?P<label>[^\W\d][^:;|]{0,40}?)\s+on\s+(?P<value>[^:;|]{6,60})$", re.I)
 # A publication history's online date, its label capitalised as labels are (a reference's "[published online ahead of
 # print …]" is no label) and not set in brackets; the date right after it, even glued on ("…eLife.04407Published …").
@@ -146,6 +148,15 @@ def date_label_in_line(text: str, label_kind: Callable[[str], str | None]) -> tu
     history = _ONLINE_DATE.search(text)
     if history and (dated := _DATE_IN_TEXT.match(history["value"])) and dated.end() == len(history["value"]):
         return history["label"], history["value"]
+    # a line, or its last part after a comma, that is a date label and a date, nothing else: "released September
+    # 14, 2013", "from Symmetry, released September 14, 2013" (an album's credits)
+    line = " ".join(text.split())
+    for part in [line, *(line[comma.end() :] for comma in re.finditer(r",\s", line))]:
+        for space in (found.start() for found in re.finditer(" ", part[:_LABEL_WORDS_REACH])):
+            label, value = part[:space], part[space + 1 :]
+            dated = _DATE_IN_TEXT.match(value)
+            if dated and dated.end() == len(value) and label_kind(label) == "date" and dates_in_text(value):
+                return label, value
     return None
 
 
@@ -185,6 +196,15 @@ def short_year_dateline(text: str, *, today: date | None = None) -> str | None:
         month, day = day, month
     century = 2000 if short <= (today or date.today()).year % 100 else 1900
     return _date_parts(str(century + short), month, str(day))
+
+
+_SHORT_YEAR_DATE = re.compile(r"(?<![\w./])\d{1,2}([./])\d{1,2}\1\d\d(?!\d|[./]\d)")
+
+
+def short_year_dates(text: str) -> list[str]:
+    """The days written in `text` as numbers with a two-digit year ("on 11/15/13"), each read as
+    `short_year_dateline` reads a dateline."""
+    return [day for match in _SHORT_YEAR_DATE.finditer(text) if (day := short_year_dateline(match.group()))]
 
 
 def without_dates(text: str, *, mark: str = " | ") -> str:

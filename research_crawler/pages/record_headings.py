@@ -32,6 +32,11 @@ def is_record_heading(text: str) -> bool:
 
 
 _FULL_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
+_WEEKDAY_LAST = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:lun|mar|mercre|jeu|vendre|same)di|dimanche|mittwoch|"
+    r"(?:mon|diens|donners|frei|sams|sonn)tag|lunes|martes|miércoles|jueves|viernes|sábado|domingo)$",
+    re.I,
+)
 _TRAILING_ID = re.compile(r"\s+\(([^\s()]{2,24})\)$")
 
 
@@ -56,5 +61,7 @@ def without_trailing_date(title: str) -> str:
     for cut in (title.rfind(", "), title.rfind(", ", 0, max(0, title.rfind(", ")))):
         if cut > 0 and _FULL_DATE.match(normalise_date(title[cut + 2 :].strip(" ."))):
             head = title[:cut].rstrip()
-            return head if len(head.split()) >= 2 else title
+            # a day named with its weekday names a daily programme's or paper's issue ("Democracy Now! Friday,
+            # February 20, 2015"): the title's own words, which the cut would leave ending in "Friday"
+            return head if len(head.split()) >= 2 and not _WEEKDAY_LAST.search(head) else title
     return title

@@ -7,10 +7,18 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.field_labels import label_kind
-from research_crawler.pages.item_dates import dates_in_text, htmldate_date, short_year_dateline, without_dates, year_of
+from research_crawler.pages.item_dates import (
+    dates_in_text,
+    htmldate_date,
+    short_year_dateline,
+    short_year_dates,
+    without_dates,
+    year_of,
+)
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
-from research_crawler.pages.person_names import begins_with_by, split_people
+from research_crawler.pages.person_names import begins_with_by
+from research_crawler.pages.teaser_dates import under_a_link_to_another_item
 from research_crawler.pages.written_dates import next_day, page_writes
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
@@ -19,7 +27,9 @@ _NOT_PUBLICATION = re.compile(
     r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
     r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last|"
     # the end of a period, an embargo's or an offer's ("gesperrt bis 05.05.2024", "embargoed until 1 May 2025")
-    r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta)\b|©",
+    r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta|"
+    # the start of a period, a membership's or a career's ("Member since 2006", "… CSS since 2001")
+    r"since|seit|depuis)\b|©",
     re.I,
 )
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10
@@ -103,8 +113,23 @@ def decide_date(
             return date, source, f"the page's {tagged.source} date {tagged.date} is written nowhere on the page"
         return tagged.date, tagged.source, None
     if shown is not None:
-        return *shown, None
+        return *_finer_day(page, shown, html=html, url=url), None
     return _untagged_date(page, title_index, html=html, url=url)
+
+
+def _finer_day(
+    page: VisiblePage, shown: tuple[str, MetadataSource], *, html: str, url: str
+) -> tuple[str, MetadataSource]:
+    """A month the page shows near an untagged item's title ("Los Angeles; July 2011"), made the day htmldate takes
+    for the page where a dateline of the page writes that day of the month ("Taken on July 27, 2011")."""
+    if len(shown[0]) != len("YYYY-MM"):
+        return shown
+    found = htmldate_date(html, url=url if url.startswith("http") else None)
+    if found and found.startswith(shown[0]):
+        lines = (block.text for block in page.blocks if not _NOT_PUBLICATION.search(block.text))
+        if any(found in dates_in_text(text) for text in lines if _dateline(text)):
+            return found, "htmldate"
+    return shown
 
 
 def _presents(text: str) -> bool:  # a line that presents a date, no copyright line, address or sentence
@@ -133,8 +158,9 @@ def _untagged_date(
         and not _another_fields_value(page, block.index)
     ]
     year = year_of(found)
-    if found and any(found in dates_in_text(block.text) for block in presented):
-        return found, "htmldate", None  # its day, where the page writes that day (in a dateline its theme sets apart)
+    if found and any(found in (*dates_in_text(block.text), *short_year_dates(block.text)) for block in presented):
+        # its day, where the page writes that day (in a dateline its theme sets apart; "on 11/15/13" too)
+        return found, "htmldate", None
     if found and any(found in dates_in_text(_publication_part(block.text)) for block in _published_lines(page)):
         # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
         return found, "htmldate", None
@@ -360,7 +386,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 continue  # a year in a paragraph
             if not _dateline(own):
                 continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
-            if _another_fields_value(page, index) or _under_a_link_to_another_item(page, index, anchors):
+            if _another_fields_value(page, index) or under_a_link_to_another_item(page, index, anchors):
                 continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
             text = own
             if bare_years and index in anchors:
@@ -380,47 +406,6 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         return coarse, "page_text"
     cited = _cited_year(page, title_index)
     return (cited, "page_text") if cited else None
-
-
-_HEADLINE_WORDS = 4
-
-
-def _under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[int]) -> bool:
-    """Whether block `index` comes right under a link to another item in a list of them — a box of related
-    stories, each a headline linked and its date ("Knight's future in balance after trading disaster" / "Thu, Aug 2
-    2012" / the next headline) — or, above a showing of the title and a heading before it, right under another
-    story's headline — so that its date is that item's, not the page's."""
-    if index < 1 or index - 1 in anchors:
-        return False
-    nearest = min(anchors, key=lambda anchor: abs(anchor - index))
-    between = page.blocks[index + 1 : nearest]
-    if nearest > index and _another_headline(page, index - 1, anchors) and any(block.heading for block in between):
-        return True  # above the title's box, under another story's headline: a teaser's date in a box of them
-    return _headline_link(page, index - 1) and (
-        _headline_link(page, index + 1) or (index >= 3 and _headline_link(page, index - 3))
-    )
-
-
-def _another_headline(page: VisiblePage, index: int, anchors: list[int]) -> bool:
-    """Whether block `index` is a heading of a headline's length that is not the item's title."""
-    block = page.blocks[index]
-    title = page.blocks[anchors[0]].words
-    return bool(block.heading) and block.words != title and len(block.words.split()) >= _HEADLINE_WORDS
-
-
-def _headline_link(page: VisiblePage, index: int) -> bool:
-    """Whether block `index` is nothing but a link naming another item outside the chrome: a headline, no name."""
-    if index >= len(page.blocks):
-        return False
-    block = page.blocks[index]
-    text = block.text.strip()
-    return (
-        text in block.links
-        and not block.chrome  # (the site's "Next post" link in its chrome, over the item's own dateline)
-        and len(text.split()) >= _HEADLINE_WORDS
-        and not begins_with_by(text)
-        and not split_people(text)
-    )
 
 
 def _publication_part(text: str) -> str:
