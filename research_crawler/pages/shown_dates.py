@@ -18,7 +18,7 @@ from research_crawler.pages.item_dates import (
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by
-from research_crawler.pages.teaser_dates import under_a_link_to_another_item
+from research_crawler.pages.teaser_dates import in_a_list_of_teasers, under_a_link_to_another_item
 from research_crawler.pages.written_dates import next_day, page_writes
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
@@ -91,7 +91,11 @@ def decide_date(
         if shown is not None and tagged.source in WEB_VOCABULARIES and next_day(shown[0], tagged.date or ""):
             # a timestamp the tag gives in another time zone (UTC) than the day the page shows its readers
             return *shown, f"the page's {tagged.source} date {tagged.date} is a day from the {shown[0]} it shows"
-        if shown is not None and tagged.source in WEB_VOCABULARIES and _another_day_presented(page, shown[0], tagged):
+        if (
+            shown is not None
+            and tagged.source in WEB_VOCABULARIES
+            and _another_day_presented(page, shown[0], tagged, title_index)
+        ):
             return *shown, f"the page's {tagged.source} date {tagged.date} is presented nowhere; it shows {shown[0]}"
         if shown is None and (later := _later_update_shown(page, title_index, tagged)) is not None:
             return later, "page_text", f"the page's {tagged.source} date {tagged.date} is not shown; it shows {later}"
@@ -212,17 +216,22 @@ def _published_lines(page: VisiblePage) -> list[Block]:
     ]
 
 
-def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading) -> bool:
+def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading, title_index: int | None) -> bool:
     """Whether the page presents another day than a web vocabulary's tag gives (a dateline near its title) and
-    presents the tag's day nowhere as a date — only inside a sentence, if at all: the tag is a CMS's timestamp of
-    something else (a live page's first entry, an import, a copy of the story), the page's dateline dates it."""
+    presents the tag's day nowhere as a date — only inside a sentence or as a teaser's in a list of other items, if
+    at all: the tag is a CMS's timestamp of something else (a live page's first entry, an import, a copy of the
+    story), the page's dateline dates it."""
     day = tagged.date or ""
     if len(shown) != len(day) or len(day) != len("YYYY-MM-DD") or shown == day:
         return False
     presented = [block.text for block in page.blocks if _dateline(block.text)]
     # the page's day on a line of its own label: "Sendung: hr-INFO, 25.04.2024" dates a broadcast, not the item
     own = any(shown in dates_in_text(text) and not _labelled_otherwise(text) for text in presented)
-    return own and not any(day in dates_in_text(text) for text in presented)
+    return own and not any(
+        day in dates_in_text(block.text) and not in_a_list_of_teasers(page, block.index, title_index)
+        for block in page.blocks
+        if _dateline(block.text)
+    )
 
 
 def _labelled_otherwise(text: str) -> bool:

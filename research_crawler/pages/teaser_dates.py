@@ -6,7 +6,7 @@ from __future__ import annotations
 from research_crawler.pages.page_shows import VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
 
-__all__ = ["under_a_link_to_another_item"]
+__all__ = ["in_a_list_of_teasers", "under_a_link_to_another_item"]
 
 _HEADLINE_WORDS = 4
 
@@ -25,6 +25,17 @@ def under_a_link_to_another_item(page: VisiblePage, index: int, anchors: list[in
     return _headline_link(page, index - 1) and (
         _headline_link(page, index + 1) or (index >= 3 and _headline_link(page, index - 3))
     )
+
+
+def in_a_list_of_teasers(page: VisiblePage, index: int, title_index: int | None) -> bool:
+    """Whether block `index` dates one teaser in a list of them: another item's linked headline one or two blocks
+    above it (its standfirst between) and another teaser's headline right after it or just above its own
+    ("Raspberry Pi : …" / "Le Modèle B …" / "29/02/2012 Informatique" / "Interpol annonce …")."""
+    title = page.blocks[title_index].words if title_index is not None else None
+    above = [i for i in (index - 1, index - 2) if i >= 0 and _headline_link(page, i) and page.blocks[i].words != title]
+    # (the next teaser's headline after it, or the last teaser's before its own: the list's last entry)
+    others = [index + 1, *range(max(0, min(above, default=index) - 3), min(above, default=index))]
+    return bool(above) and any(_headline_link(page, i) for i in others)
 
 
 def _another_headline(page: VisiblePage, index: int, anchors: list[int]) -> bool:

@@ -110,3 +110,22 @@ def test_a_day_named_with_its_weekday_stays_in_a_programmes_title() -> None:
         "Democracy Today! Friday, February 20, 2015"
     )
     assert without_trailing_date("Letters of a Mill Manager, 12 March 2024") == "Letters of a Mill Manager"
+
+
+def test_the_tags_day_written_only_under_teasers_does_not_outweigh_the_dateline() -> None:
+    """A review re-dated by a site's move: JSON-LD says 2012-02-29, the dateline under the title says 1 June 2018,
+    and 29/02/2012 is written only under the linked headlines of a list of other stories."""
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2012-02-29"}</script>'
+    teasers = "".join(
+        f"<div><a href='/news/{n}'>Another story of that week, number {n} of the list</a>"
+        f"<p>What that other story said, in a line or two of its own.</p><p>29/02/2012 <a href='/t'>Telecom</a></p>"
+        "</div>"
+        for n in range(4)
+    )
+    html = (
+        f"<html><head><title>Two graphics cards tested</title>{head}</head><body><h1>Two graphics cards tested</h1>"
+        "<p>Jane Roe</p><p>01 juin 2018 à 15h36</p><p>"
+        + "A long first paragraph of the review, with enough words to be its running text. " * 3
+        + f"</p><h2>Stories of the moment</h2>{teasers}</body></html>"
+    )
+    assert read_item_metadata(html, url="https://tech.example.com/article-478936.html").date == "2018-06-01"
