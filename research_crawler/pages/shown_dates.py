@@ -81,6 +81,8 @@ def decide_date(
     """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled
     (`title`: the item's title, whose own words date nothing: "… Video in 2020"; `tree`: the parsed `html`)."""
     tagged = next((r for r in readings if r.date and year_of(r.date)), None)
+    if title_index is None:  # a title the page does not show (a live page's standing name): its one main heading
+        title_index = _main_heading(page)
     shown = _shown_date(page, title_index, title)
     if tagged is not None:
         year = year_of(tagged.date)
@@ -134,6 +136,12 @@ def _finer_day(
         if any(found in dates_in_text(text) for text in lines if _dateline(text)):
             return found, "htmldate"
     return shown
+
+
+def _main_heading(page: VisiblePage) -> int | None:
+    """The block of the page's one main heading (its only ``<h1>`` outside the chrome), if it has one."""
+    main = [block.index for block in page.blocks if block.heading == 1 and not block.chrome]
+    return main[0] if len(main) == 1 else None
 
 
 def _presents(text: str) -> bool:  # a line that presents a date, no copyright line, address or sentence
