@@ -35,6 +35,7 @@ _PER_WORD = 0.1
 # details"), a long heading will do.
 _MIN_SCORE_UNDER_GENERIC_TITLE = 2.5
 _OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
+_HEADLINE_PART_WORDS = 3
 TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
 _SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ")
@@ -75,6 +76,11 @@ def decide_title(
     tags = [r for r in readings if r.title and r.source != "html_title"]
     if any(not _site_name(r.title or "", site) for r in tags):
         tags = [r for r in tags if not _site_name(r.title or "", site)]
+    for tag in tags:
+        if (heading := _heading_before_where_it_stands(tag.title or "", page)) is not None:
+            values["title"], sources["title"] = page.blocks[heading].text, "page_heading"
+            notes["title"] = f"the page's {tag.source} title {tag.title!r} names where the item stands"
+            return page.blocks[heading].text, heading
     in_title = f" {words_of(page.title_element)} "
     # the browser shows the <title> too (in its tab): a script-rendered page shows its title nowhere else
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
@@ -159,6 +165,21 @@ def _site_name(title: str, site: frozenset[str]) -> bool:
     """Whether a title is one of the site's names, spacing and a leading "the" aside ("JPNN" on jpnn.com)."""
     compact = words_of(title).removeprefix("the ").replace(" ", "")
     return bool(compact) and compact in {name.replace(" ", "") for name in site}
+
+
+def _heading_before_where_it_stands(title: str, page: VisiblePage) -> int | None:
+    """The main heading the page shows outside its chrome that is the <title>'s first part, of a headline's words,
+    where a tag's title is a later part of the <title> — the group's or section's name written after the item's
+    ("February Meet-up - Toronto Ember.js Meetup (Toronto, ON) | Meetup"): the tag names where the item stands,
+    the heading names the item. None otherwise."""
+    parts = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
+    words = words_of(title)
+    if len(parts) < 2 or not words or len(parts[0].split()) < _HEADLINE_PART_WORDS or words == parts[0]:
+        return None
+    if not any(part == words or part.startswith(f"{words} ") for part in parts[1:]):
+        return None
+    main = (block for block in page.blocks if block.heading == 1 and not block.chrome and block.words == parts[0])
+    return next((block.index for block in main), None)
 
 
 def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: Reading, *, only_in_tab: bool) -> bool:

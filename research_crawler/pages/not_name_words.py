@@ -303,5 +303,7 @@ NOT_NAME_WORDS = frozenset(
         "scientist",
         "analyst",
         "student",
+        # a letter's salutation over a post's text ("Hey Folks,"), no writer
+        "folks",
     ]
 )

@@ -129,3 +129,41 @@ def test_the_tags_day_written_only_under_teasers_does_not_outweigh_the_dateline(
         + f"</p><h2>Stories of the moment</h2>{teasers}</body></html>"
     )
     assert read_item_metadata(html, url="https://tech.example.com/article-478936.html").date == "2018-06-01"
+
+
+def test_a_live_page_is_dated_by_the_dateline_under_its_one_main_heading() -> None:
+    """A live page's tags title it by its standing name, which it does not show, and date it by its first entry;
+    the dateline under its one main heading (today's update) is the date it shows."""
+    head = (
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Harbour works: the news as it '
+        'comes", "datePublished": "2023-10-07T08:00:00Z"}</script>'
+    )
+    others = "".join(
+        f"<div><h3><a href='/story/{n}'>An earlier story about the works, number {n}</a></h3>"
+        f"<p>Jonas Roth 1{n}.12.2023 4 min</p></div>"
+        for n in range(3)
+    )
+    html = (
+        f"<html><head><title>Harbour works: the news as it comes</title>{head}</head><body>"
+        "<h1>Ships return to the harbour +++ the works end a week early</h1><p>Example Desk 18.07.2024, 11.08 Uhr"
+        "</p><p>" + "The newest entries of the live page stand at its top, the older ones below them. " * 3 + "</p>"
+        f"<h2>More on the works</h2>{others}</body></html>"
+    )
+    assert read_item_metadata(html, url="https://news.example.com/harbour-works-live-ld.1759794").date == "2024-07-18"
+
+
+def test_a_tag_titling_the_group_an_event_stands_in_gives_way_to_the_events_heading() -> None:
+    """An event's page: og:title names the group (the <title>'s later part), the event's heading is the <title>'s
+    first part; "Hey Folks," over the event's notes is a salutation, no byline."""
+    html = (
+        "<html><head><title>February Harbour Meet-up - Toronto Harbour Club (Toronto, ON) | Example Events</title>"
+        '<meta property="og:title" content="Toronto Harbour Club"></head><body><h1>Toronto Harbour Club</h1>'
+        "<nav><a href='/club'>Home</a> <a href='/club/members'>Members</a></nav><h1>February Harbour Meet-up</h1>"
+        "<p>Feb 5, 2015 · 6:30 PM</p><p>Hey Folks,</p><p>"
+        + "We are trying new venues on for size this year, starting with a bigger room by the water. " * 2
+        + "</p></body></html>"
+    )
+    item = read_item_metadata(html, url="https://events.example.com/Toronto-Harbour-Club/events/219939537/")
+    assert item.title == "February Harbour Meet-up"
+    assert item.authors == []
+    assert item.date == "2015-02-05"
