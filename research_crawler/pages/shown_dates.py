@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from research_crawler.pages.cited_years import cited_year
 from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.item_dates import (
     dates_in_text,
@@ -29,7 +30,9 @@ _NOT_PUBLICATION = re.compile(
     # the end of a period, an embargo's or an offer's ("gesperrt bis 05.05.2024", "embargoed until 1 May 2025")
     r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta|"
     # the start of a period, a membership's or a career's ("Member since 2006", "… CSS since 2001")
-    r"since|seit|depuis)\b|©",
+    r"since|seit|depuis)\b|©|"
+    # German's abbreviated update label ("Akt.: 29. Juni 2025 - 21.18 Uhr")
+    r"\bakt\.(?=\s|:)",
     re.I,
 )
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10
@@ -38,7 +41,6 @@ _BESIDE_TITLE = 2  # blocks from the title within which a dateline in the page's
 _DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr - Markus Reuter - 91 Ergänzungen")
 _SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
-_CITED_TITLE_WORDS = 4  # a title as long as this, repeated in a line with a year, is a citation of the item
 _POSTED = re.compile(
     r"\b(?:posted|published|publi(?:é|ee)e?|ver(?:ö|oe)ffentlicht|pubblicato|publicado|gepubliceerd)\b", re.I
 )
@@ -53,7 +55,6 @@ _PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header ha
 _TIME_WORDS = 2  # "8:00 am"
 _BUTTON_WORDS = 3  # "Share this page"
 _BAR_BUTTONS = 3  # a bar of sharing buttons has several
-_YEAR_IN_BRACKETS = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # a line that dates the item's last change ("Updated: August 13, 2010, 5:02 PM ET"), not another event
@@ -176,8 +177,13 @@ def _untagged_date(
     if found and any(found in dates_in_text(_publication_part(block.text)) for block in _published_lines(page)):
         # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
         return found, "htmldate", None
+    # (a year in the item's own title is what it is about, "… Festival 2013", not its date)
+    title = page.blocks[title_index].words if title_index is not None else None
     if year and any(
-        f" {year} " in f" {block.words} " and not block.chrome and block.text.strip() not in block.links
+        f" {year} " in f" {block.words} "
+        and not block.chrome
+        and block.text.strip() not in block.links
+        and block.words != title
         for block in presented
     ):
         return year, "htmldate", None
@@ -421,7 +427,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 return (coarse if coarse and not found.startswith(coarse) else found), "page_text"
     if coarse:
         return coarse, "page_text"
-    cited = _cited_year(page, title_index)
+    cited = cited_year(page, title_index)
     return (cited, "page_text") if cited else None
 
 
@@ -484,17 +490,3 @@ def _another_fields_value(page: VisiblePage, index: int) -> bool:
         return False
     header = page.blocks[index - 1]
     return header.header_cell and not page.blocks[index].header_cell and label_kind(header.text) != "date"
-
-
-def _cited_year(page: VisiblePage, title_index: int) -> str | None:
-    """The year of the page's suggested citation of its own item: a line outside the chrome that holds the item's
-    title and more, with a year in brackets ("Schmidt, F. L., & Oh, I.-S. (2016). The crisis of …")."""
-    title = page.blocks[title_index].words
-    if len(title.split()) < _CITED_TITLE_WORDS:
-        return None
-    for block in page.blocks:
-        if block.index == title_index or block.chrome or block.words == title:
-            continue
-        if f" {title} " in f" {block.words} " and (year := _YEAR_IN_BRACKETS.search(block.text)):
-            return year.group(1)
-    return None

@@ -167,3 +167,17 @@ def test_a_tag_titling_the_group_an_event_stands_in_gives_way_to_the_events_head
     assert item.title == "February Harbour Meet-up"
     assert item.authors == []
     assert item.date == "2015-02-05"
+
+
+def test_a_year_in_the_items_own_title_is_not_its_date() -> None:
+    """A concert video titled with its festival's year, and no date shown (its upload stamp is only in the markup,
+    where htmldate finds it): the year names the festival."""
+    title = "Example Band - Summer Festival 2013."
+    html = (
+        f"<html><head><title>{title} - Example Video</title><meta property='og:title' content='{title}'></head>"
+        f"<body><div itemscope itemtype='http://schema.org/VideoObject'><meta itemprop='uploadDate' "
+        "content='2013-07-30T19:53:26+02:00'></div>"
+        f"<h1>{title}</h1><p>By <a href='/festival'>SummerFestival</a></p><p>12,345 views</p>"
+        "<footer>© 2005 - 2013 Example Video</footer></body></html>"
+    )
+    assert read_item_metadata(html, url="https://video.example.com/video/x12h020_summer-festival-2013").date is None
