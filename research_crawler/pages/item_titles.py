@@ -179,7 +179,8 @@ def _heading_before_where_it_stands(title: str, page: VisiblePage) -> int | None
     if not any(part == words or part.startswith(f"{words} ") for part in parts[1:]):
         return None
     main = (block for block in page.blocks if block.heading == 1 and not block.chrome and block.words == parts[0])
-    return next((block.index for block in main), None)
+    heading = next((block.index for block in main), None)  # (a blog's name over its post: the tag is the post's)
+    return heading if heading and any(b.heading and b.words == words for b in page.blocks[:heading]) else None
 
 
 def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: Reading, *, only_in_tab: bool) -> bool:

@@ -181,3 +181,17 @@ def test_a_year_in_the_items_own_title_is_not_its_date() -> None:
         "<footer>© 2005 - 2013 Example Video</footer></body></html>"
     )
     assert read_item_metadata(html, url="https://video.example.com/video/x12h020_summer-festival-2013").date is None
+
+
+def test_a_blogs_name_over_its_post_keeps_the_posts_tag_title() -> None:
+    """The <title> joins the blog's name (its h1, first) and the post's title (the tag's): the tag names the post."""
+    html = (
+        "<html><head><title>Lost in Space: Rockets and the road to Mars</title>"
+        '<meta property="og:title" content="Rockets and the road to Mars"></head><body><h1>Lost in Space</h1>'
+        "<h2>Rockets and the road to Mars</h2><p>Posted on October 27, 2011</p><p>"
+        + "What the rockets of this decade mean for the long road to Mars, told in some detail. " * 2
+        + "</p></body></html>"
+    )
+    assert read_item_metadata(html, url="https://lost.example.com/2011/10/rockets.html").title == (
+        "Rockets and the road to Mars"
+    )
