@@ -28,6 +28,7 @@ from research_crawler.pages.page import Link, Page
 from research_crawler.pages.site_chrome import names_site_chrome
 from research_crawler.report.index_pages import names_a_venue_or_slot
 from research_crawler.tools.hints import HintState, hint, with_hint
+from research_crawler.tools.link_kinds import link_rank
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
 
 __all__ = [
@@ -217,7 +218,9 @@ def save_links(
         trap and is never queued; so is a link that switches the site's language: the same pages in another
         language). A link of `menu` (the page shows it only in its header, navigation or
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
-        among links judged alike the page's own (its editions, issues, listings) are opened first. The links of a page
+        among links judged alike the page's own (its editions, issues, listings) are opened first; among links given
+        the same score, those whose words name works ("Publications") are queued before those that name news, events
+        or people ("News"), the page's order kept otherwise (`link_kinds.link_rank`). The links of a page
         that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's works
         on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
         `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
@@ -239,7 +242,7 @@ def save_links(
         for link_id, score in best.items()
         if (link := page.link(link_id)) is not None
     )
-    for link_id, score in best.items():
+    for link_id, score in sorted(best.items(), key=lambda entry: (-entry[1], _rank_of(page, entry[0]))):
         link = page.link(link_id)
         assert link is not None  # checked by _parse_link_score
         if narrowed(link.url):
@@ -281,6 +284,12 @@ def save_links(
             result.already_known.append(link.url)
     result.message = with_hint(_describe(result), hint("save_links", "default", state))
     return result
+
+
+def _rank_of(page: Page, link_id: int) -> int:
+    """Where link `link_id` of `page` stands among the links scored alike (`link_kinds.link_rank`)."""
+    link = page.link(link_id)
+    return link_rank(link.text) if link is not None else 1
 
 
 def lists_nothing_new(page: Page) -> Callable[[str], bool]:
