@@ -23,7 +23,7 @@ _WORKS = frozenset({
 })  # fmt: skip
 #: Words of a link's text that name what is not a work: news, events, people, the organisation itself.
 _NOT_WORKS = frozenset({
-    "news", "event", "events", "seminar", "seminars", "calendar", "people", "staff", "team", "members", "directory",
+    "news", "event", "events", "calendar", "people", "staff", "team", "members", "directory",
     "blog", "press", "newsletter", "jobs", "vacancies", "careers", "awards", "announcements",
 })  # fmt: skip
 _WORD = re.compile(r"[a-z]+")
