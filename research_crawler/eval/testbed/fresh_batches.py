@@ -32,6 +32,7 @@ from research_crawler.eval.testbed import fresh_heldout15 as fresh15
 from research_crawler.eval.testbed import fresh_heldout16 as fresh16
 from research_crawler.eval.testbed import fresh_heldout17 as fresh17
 from research_crawler.eval.testbed import fresh_heldout18 as fresh18
+from research_crawler.eval.testbed import fresh_heldout19 as fresh19
 from research_crawler.eval.testbed.models import SiteSpec
 
 __all__ = ["FRESH_BATCHES", "FreshBatch", "fresh_site_names"]
@@ -96,6 +97,7 @@ FRESH_BATCHES: tuple[FreshBatch, ...] = (
     _batch(16, fresh16),
     _batch(17, fresh17),
     _batch(18, fresh18),
+    _batch(19, fresh19),
 )
 
 

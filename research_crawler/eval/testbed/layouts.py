@@ -58,6 +58,9 @@ from research_crawler.eval.testbed.fresh_heldout17_pubpub import Fresh17PubpubSi
 from research_crawler.eval.testbed.fresh_heldout18_department import Fresh18DepartmentSite
 from research_crawler.eval.testbed.fresh_heldout18_literature import Fresh18LiteratureSite
 from research_crawler.eval.testbed.fresh_heldout18_patents import Fresh18PatentsSite
+from research_crawler.eval.testbed.fresh_heldout19_hep import Fresh19HepSite
+from research_crawler.eval.testbed.fresh_heldout19_library import Fresh19LibrarySite
+from research_crawler.eval.testbed.fresh_heldout19_portal import Fresh19PortalSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -136,6 +139,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh18-literature": Fresh18LiteratureSite,
     "fresh18-department": Fresh18DepartmentSite,
     "fresh18-patents": Fresh18PatentsSite,
+    "fresh19-portal": Fresh19PortalSite,
+    "fresh19-hep": Fresh19HepSite,
+    "fresh19-library": Fresh19LibrarySite,
 }
 
 

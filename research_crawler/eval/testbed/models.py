@@ -83,6 +83,9 @@ Layout = Literal[
     "fresh18-literature",
     "fresh18-department",
     "fresh18-patents",
+    "fresh19-portal",
+    "fresh19-hep",
+    "fresh19-library",
 ]
 
 
