@@ -7,7 +7,7 @@ Do not read or tune anything to this module, to `fresh_heldout19_portal.py`, `fr
 - Thornbury University Figshare (`fresh19-portal`, in `fresh_heldout19_portal.py`): a Figshare institutional portal:
   its browse and category pages show a first screen of items and add the rest as the visitor scrolls; item pages as
   Figshare writes them (item type, "Posted on" dates, authors, categories, keywords, licence, files), accepted
-  manuscripts among datasets, posters and presentations. Search, the account and the downloader are forbidden.
+  manuscripts among preprints and conference contributions. Search, the account and the downloader are forbidden.
 - HEPindex (`fresh19-hep`, in `fresh_heldout19_hep.py`): a literature database of particle and nuclear physics
   as INSPIRE writes it: collections by arXiv category and by experiment as searches sorted by earliest date, records
   with authors surname first and their affiliations, e-prints, the journal reference and the record's history,
@@ -104,10 +104,9 @@ _TYPES = (
     ("journal_contribution", "Journal contribution"),
     ("journal_contribution", "Journal contribution"),
     ("journal_contribution", "Journal contribution"),
+    ("journal_contribution", "Journal contribution"),
     ("preprint", "Preprint"),
-    ("dataset", "Dataset"),
-    ("poster", "Poster"),
-    ("presentation", "Presentation"),
+    ("conference_contribution", "Conference contribution"),
 )
 
 

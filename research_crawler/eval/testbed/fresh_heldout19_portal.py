@@ -6,7 +6,7 @@ script that asks the portal's API (`/api/items?category=…&offset=6&limit=6`) a
 item page (`/articles/journal_contribution/Title_As_Words/21345678`) gives the title, "Posted on 2024-03-15 -
 09:12", "authored by" with the authors linked to their portal pages (which scroll too), the item type, categories,
 keywords, licence, the publisher's DOI for accepted manuscripts, a file to download and citation meta tags.
-Datasets, posters, presentations and preprints sit among the journal contributions. Search, the account and the
+Preprints and conference contributions sit among the journal contributions. Search, the account and the
 downloader's files are forbidden.
 """
 
