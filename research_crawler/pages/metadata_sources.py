@@ -77,6 +77,7 @@ _TYPE_RANK = {
     "thesis": 1,
     "chapter": 1,
     "blogposting": 1,
+    "discussionforumposting": 1,  # a forum thread's opening post: its starter and the day it began
     "book": 2,
     "dataset": 2,
     "creativework": 2,
@@ -326,6 +327,11 @@ def _json_ld_articles(node: Any, *, depth: int) -> Iterator[tuple[int, dict[str,
     for key in ("@graph", "mainEntity"):
         if key in node:
             yield from _json_ld_articles(node[key], depth=depth + 1)
+    if "qapage" in types and isinstance(node.get("mainEntity"), dict):
+        # a Q&A thread's question (the page's one mainEntity, not an FAQ's list): its asker and the day it was asked
+        question = node["mainEntity"]
+        if "question" in schema_types(question.get("@type")):
+            yield _TYPE_RANK["discussionforumposting"], question
 
 
 def _schema_org_fields(article: dict[str, Any]) -> dict[str, Any]:

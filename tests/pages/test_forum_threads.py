@@ -1,0 +1,75 @@
+"""A forum or Q&A thread's writer is its starter: the one who opened the thread, as the thread's own schema.org
+object (a DiscussionForumPosting, a QAPage's Question) names them, with the day the first post was written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from research_crawler.pages.metadata import read_item_metadata
+
+
+def _thread(data: dict[str, Any], body: str) -> str:
+    return (
+        f'<html><head><title>Cheap weeknight dinners | Example Talk</title><script type="application/ld+json">'
+        f"{json.dumps(data)}</script></head><body><nav><a href='/'>Example Talk</a></nav><main>{body}</main>"
+        "</body></html>"
+    )
+
+
+_POSTS = (
+    "<h1>Cheap weeknight dinners</h1><p>Discussion in 'Food' started by a member, 3 replies</p>"
+    "<table><tr><td><a href='/members/longshot.7/'>longshot</a><div>Registered user</div><div>Posts: 12</div></td>"
+    "<td><div>Mar 3, 2026 #1</div><p>I need to cut our food bill: which cheap meals do you make?</p></td></tr>"
+    "<tr><td><a href='/members/pasta_fan.9/'>pasta_fan</a><div>Registered user</div><div>Posts: 40</div></td>"
+    "<td><div>Mar 3, 2026 #2</div><p>Lentil soup, baked potatoes, a big pot of chilli.</p></td></tr></table>"
+)
+
+
+def test_a_forum_posting_names_the_threads_starter_and_its_first_day() -> None:
+    data = {
+        "@context": "https://schema.org",
+        "@type": "WebPage",
+        "mainEntity": {
+            "@type": "DiscussionForumPosting",
+            "headline": "Cheap weeknight dinners",
+            "datePublished": "2026-03-03T19:44:46+00:00",
+            "author": {"@type": "Person", "name": "longshot"},
+        },
+    }
+    meta = read_item_metadata(_thread(data, _POSTS), url="https://talk.example.org/threads/cheap-dinners.5/")
+    assert meta.authors == ["longshot"]
+    assert meta.date == "2026-03-03"
+
+
+def test_a_qa_pages_question_names_its_asker() -> None:
+    data = {
+        "@context": "https://schema.org",
+        "@type": "QAPage",
+        "name": "Cheap weeknight dinners",
+        "mainEntity": {
+            "@type": "Question",
+            "name": "Cheap weeknight dinners",
+            "datePublished": "2026-03-03T19:44:46Z",
+            "author": {"@type": "Person", "name": "longshot"},
+            "acceptedAnswer": {"@type": "Answer", "author": {"@type": "Person", "name": "pasta_fan"}},
+        },
+    }
+    meta = read_item_metadata(_thread(data, _POSTS), url="https://talk.example.org/t/cheap-dinners/5")
+    assert meta.authors == ["longshot"]
+    assert meta.date == "2026-03-03"
+
+
+def test_an_faq_pages_questions_name_no_writer() -> None:
+    data = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": "What is cheap?", "author": {"@type": "Person", "name": "longshot"}},
+            {"@type": "Question", "name": "What is quick?", "author": {"@type": "Person", "name": "longshot"}},
+        ],
+    }
+    body = "<h1>Cheap weeknight dinners</h1><h2>What is cheap?</h2><p>Lentils.</p><h2>What is quick?</h2><p>Eggs.</p>"
+    meta = read_item_metadata(_thread(data, body), url="https://talk.example.org/faq/dinners")
+    assert meta.authors == []
+    assert meta.title == "Cheap weeknight dinners"
