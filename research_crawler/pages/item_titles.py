@@ -460,14 +460,15 @@ def _with_subtitle(title: str, page: VisiblePage) -> str:
     index = _block_of(page, title)
     if index is None or index + 1 >= len(page.blocks):
         return title
-    subtitle = page.blocks[index + 1].text
+    subtitle = (under := page.blocks[index + 1]).text
     if (
         len(subtitle.split()) > 25
         or (len(subtitle.split()) == 1 and subtitle.isupper())
-        or page.blocks[index + 1].chrome
+        or under.chrome
+        or (under.links and words_of(" ".join(under.links)) == under.words)
     ):
-        return title  # a rubric in capitals under the heading ("AVOCAT") is the section's name, no subtitle; nor is
-        # a line of the site's header or navigation (a blog's name in its masthead above the site's)
+        return title  # a rubric in capitals ("AVOCAT"), a line of the site's header or navigation (a blog's name in
+        # its masthead), or only links (a thread's category, "Support"), says where the item stands: no subtitle
     title_element = " ".join(page.title_element.split()).casefold()
     for separator in _SUBTITLE_SEPARATORS:
         joined = f"{title}{separator}{subtitle}"

@@ -73,3 +73,16 @@ def test_an_faq_pages_questions_name_no_writer() -> None:
     meta = read_item_metadata(_thread(data, body), url="https://talk.example.org/faq/dinners")
     assert meta.authors == []
     assert meta.title == "Cheap weeknight dinners"
+
+
+def test_a_threads_category_link_under_its_heading_is_no_subtitle() -> None:
+    page = (
+        "<html><head><title>Deploy stopped half way - Support - Example Forums</title>"
+        '<meta property="og:title" content="Deploy stopped half way"></head><body>'
+        "<h1><a href='/t/deploy-stopped/7'>Deploy stopped half way</a></h1>"
+        "<div><a href='/c/support/4'>Support</a></div>"
+        "<p>The build passes, then the deploy stage stops with no message at all; what should I look at?</p>"
+        "</body></html>"
+    )
+    meta = read_item_metadata(page, url="https://forums.example.org/t/deploy-stopped/7")
+    assert meta.title == "Deploy stopped half way"
