@@ -31,6 +31,11 @@ _HANDLE = re.compile(r"^@?[^\W_][\w.'’-]{1,30}$")  # "apgoucher", "Licat", "j.
 _NAME_THEN_DATE = re.compile(r"^(?P<name>[^\W\d_][^:;|,]{0,40}?)(?:\s+on\s+|\s*:\s+)(?P<date>.+)$", re.I)
 # "Posted on <date> by <handle>", "Published <date> by <handle>": the line ends with its writer
 _DATE_THEN_BY = re.compile(r"^(?:posted|published|written)\b.*?\bby\s+(?P<name>@?[^\W_][\w.'’-]{1,30})\s*\.?$", re.I)
+# a forum's or a link aggregator's line for a thread, its starter linked, then when: "Started by Jo Roe, June 04,
+# 2024, 11:23:55 AM", "89 points by jroe on Dec 26, 2023 | hide | past"
+_STARTED_BY = re.compile(
+    r"^(?:started|submitted|\d[\d,]*\s+points?)\s+by\s+(?P<name>[^,|]{1,40}?)(?:\s*,\s*|\s+on\s+)(?P<date>.+)$", re.I
+)
 # what a forum or code host says its writer did, then when: "opened on May 25, 2025", "posted this on …"
 _DID_ON = re.compile(r"^(?:opened|posted|wrote|published|commented|asked|started|created)\b(?:\s+\w+)?\s+on\b")
 # what a forum's or a Q&A site's user card says its poster did, then when, over the poster's name: "asked May 19 at
@@ -45,6 +50,7 @@ _SHORT_DATE = re.compile(r"(?<!\d)\d{1,2}[./]\d{1,2}[./]\d{2}(?!\d)")
 _AUTHORED = re.compile(r"^(?P<name>@?[^\W_][\w.'’-]{1,38})\s+(?:authored|committed)\s+(?:on\s+)?(?P<date>.+)$")
 _POSTED_BY = re.compile(r"^(?:posted|uploaded|shared|submitted)\s+by\s*:?$", re.I)  # a label over its poster
 _CARD_WORDS = 8
+_STARTER_WORDS = 4
 _NEAR = 7  # blocks under the title where the signature may stand
 _HEADER = 12  # the page's first blocks, its header, where a one-writer site's "By" line stands
 
@@ -119,7 +125,8 @@ def _name_over_date(blocks: list[Any], index: int) -> list[str]:
 
 def _signed_line(blocks: list[Any], index: int) -> list[str]:
     """A line under the title that is its writer and its date and nothing more: "Licat on June 5, 2023", "Martin
-    Fowler: 25 Feb 2026", "Posted on October 28, 2020 by apgoucher"."""
+    Fowler: 25 Feb 2026", "Posted on October 28, 2020 by apgoucher"; or a thread's line naming its linked starter
+    before the date: "Started by Jo Roe, June 04, 2024", "89 points by jroe on Dec 26, 2023 | hide"."""
     for block in blocks[index + 1 : index + 3]:
         if block.chrome or block.heading:
             continue
@@ -127,6 +134,10 @@ def _signed_line(blocks: list[Any], index: int) -> list[str]:
         by = _DATE_THEN_BY.match(text)
         if by and dates_in_text(text) and _handle_or_name(by["name"], block.links):
             return [by["name"]]
+        started = _STARTED_BY.match(text)
+        starter = started["name"].strip() if started else ""
+        if started and dates_in_text(started["date"].split("|")[0]) and _starter(starter, text, block.links):
+            return [starter]
         then = _NAME_THEN_DATE.match(text)
         rest = then["date"] if then else ""
         if then and dates_in_text(rest) and not without_dates(rest, mark=" ").strip(" ,.·|-–—"):
@@ -192,6 +203,12 @@ def _handle_or_name(text: str, links: tuple[str, ...]) -> bool:
     """Whether `text` is one person's name, or a handle the line links (as a writer's name links to their posts)."""
     people = split_people(text)
     return (len(people) == 1 and people[0] == text) or (text in links and _is_handle(text))
+
+
+def _starter(name: str, line: str, links: tuple[str, ...]) -> bool:
+    """Whether `name` names a thread's starter on its `line`: linked there, or, on a line that says "Started by",
+    a short name as shown (a member's name in words, "Biology Forums")."""
+    return name in links or (line.casefold().startswith("started") and len(name.split()) <= _STARTER_WORDS)
 
 
 def _is_handle(text: str) -> bool:

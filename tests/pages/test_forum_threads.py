@@ -86,3 +86,26 @@ def test_a_threads_category_link_under_its_heading_is_no_subtitle() -> None:
     )
     meta = read_item_metadata(page, url="https://forums.example.org/t/deploy-stopped/7")
     assert meta.title == "Deploy stopped half way"
+
+
+def _listed_thread(line: str) -> str:
+    return (
+        "<html><head><title>Which editor do you use? | Example Board</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/new'>new</a></nav>"
+        f"<h2>Which editor do you use?</h2><div>{line}</div>"
+        "<p>I have been switching between two editors for a year and cannot settle; what do you use and why?</p>"
+        "<p>Plain vim, with no plug-ins at all, for ten years now.</p></body></html>"
+    )
+
+
+def test_started_by_names_the_threads_starter() -> None:
+    page = _listed_thread("Started by Brook Readers, June 04, 2024, 11:23:55 AM")
+    meta = read_item_metadata(page, url="https://board.example.org/index.php?topic=42.0")
+    assert meta.authors == ["Brook Readers"]
+    assert meta.date == "2024-06-04"
+
+
+def test_points_by_a_linked_handle_names_the_submitter() -> None:
+    line = "89 points by <a href='/user?id=jroe'>jroe</a> on Dec 26, 2023 | <a href='/hide'>hide</a> | 137 comments"
+    meta = read_item_metadata(_listed_thread(line), url="https://board.example.org/item?id=42")
+    assert meta.authors == ["jroe"]
