@@ -29,8 +29,9 @@ _NOT_PUBLICATION = re.compile(
     r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last|"
     # the end of a period, an embargo's or an offer's ("gesperrt bis 05.05.2024", "embargoed until 1 May 2025")
     r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta|"
-    # the start of a period, a membership's or a career's ("Member since 2006", "… CSS since 2001")
-    r"since|seit|depuis)\b|©|"
+    # the start of a period, a membership's or a career's ("Member since 2006", "… CSS since 2001", a forum
+    # member's card beside their post: "Join Date: Mar 2016")
+    r"since|seit|depuis|join date|joined)\b|©|"
     # German's abbreviated update label ("Akt.: 29. Juni 2025 - 21.18 Uhr")
     r"\bakt\.(?=\s|:)",
     re.I,

@@ -109,3 +109,16 @@ def test_points_by_a_linked_handle_names_the_submitter() -> None:
     line = "89 points by <a href='/user?id=jroe'>jroe</a> on Dec 26, 2023 | <a href='/hide'>hide</a> | 137 comments"
     meta = read_item_metadata(_listed_thread(line), url="https://board.example.org/item?id=42")
     assert meta.authors == ["jroe"]
+
+
+def test_a_members_join_date_beside_the_post_is_not_the_posts_date() -> None:
+    page = (
+        "<html><head><title>Wrong refresh rate after update - Example Forum</title></head><body>"
+        "<h1>Wrong refresh rate after update</h1>"
+        "<table><tr><td><a href='/member.php?u=7'>microfan</a><div>Registered User</div>"
+        "<div>Join Date: Mar 2016</div><div>Posts: 1</div></td>"
+        "<td><p>Since the last driver update my screen runs at 60 Hz, not 144 Hz; how do I set it back?</p></td></tr>"
+        "<tr><td>30th March 2025, 16:26</td></tr></table></body></html>"
+    )
+    meta = read_item_metadata(page, url="https://forum.example.org/showthread.php?t=42")
+    assert meta.date == "2025-03-30"
