@@ -170,6 +170,14 @@ def test_the_planner_keeps_reports_and_only_whole_recent_exchanges(runs: dict[st
         exchanges = [m for m in messages if m.get("tool_calls")]
         searches = [m for m in exchanges if m["tool_calls"][0]["function"]["name"] == "search_site"]
         assert len(exchanges) - len(searches) <= Settings().run.planner_recent_tool_calls + 1  # and the call answered
-    scraper_reports = [m for m in reports[-1] if m.get("name") == "ScraperProxy"]
-    assert scraper_reports and len(scraper_reports) == len([m for m in full[-1] if m.get("name") == "ScraperProxy"])
+    # every page report the Planner was shown stays in its view to the end (named by its first line, "Page URL —
+    # title"); the default preset may read more pages than the paper's fixed budget, never fewer
+    shown = {line for messages in reports for line in _scraper_reports(messages)}
+    kept = _scraper_reports(reports[-1])
+    assert kept and shown <= set(kept) and len(kept) >= len(_scraper_reports(full[-1]))
     assert len([m for m in full[-1] if m.get("tool_calls")]) > len([m for m in reports[-1] if m.get("tool_calls")])
+
+
+def _scraper_reports(messages: list[dict[str, Any]]) -> list[str]:
+    """The first line of each page report (the ScraperProxy's) among `messages`."""
+    return [str(m["content"]).splitlines()[0] for m in messages if m.get("name") == "ScraperProxy"]
