@@ -38,6 +38,13 @@ def test_a_links_words_say_whether_it_names_works_news_or_neither() -> None:
     assert link_rank("Published papers on nerve blocks in older patients") == 1  # a title, not a part of the site
 
 
+def test_the_words_are_read_in_other_languages_too() -> None:
+    """A German, Spanish or French department names its parts in its language: accented words are whole words."""
+    assert link_rank("Veröffentlichungen") == 0 and link_rank("Publicaciones") == 0 and link_rank("Thèses") == 0
+    assert link_rank("Aktuelles") == 2 and link_rank("Noticias") == 2 and link_rank("Actualités") == 2
+    assert link_rank("Über uns") == 1
+
+
 def test_links_scored_alike_are_queued_works_first_and_news_last() -> None:
     home, web = home_page(), WebContext.for_site(SITE)
     ids = {link.text: link.id for link in home.links}
