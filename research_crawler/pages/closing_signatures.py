@@ -6,7 +6,10 @@ agency signs ("kokobj@yna.co.kr (END)": the writer as the address names them), a
 Associated Press"), or an op-ed's closing note on its writers ("Andrés Malamud es politólogo … Martín Schapiro es
 abogado …"), or a letter's closing words and the name under them ("Respectfully," / "Jane Doe"), or a blog theme's
 footer under the post ("Von <writer> am <date>. Abgelegt unter …"). Read only where nothing above the text names a
-writer (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing."""
+writer (`metadata`), and only at the end of the running text: a paragraph followed by the page's chrome or nothing —
+except a credit that says in words whom the item is by, wherever below the title it stands: a sentence "This post was
+written by Jane Doe, Head of Research", or a writer's label on a line of its own over the name ("Article by" /
+"Jane Doe"), as a blog's foot credits its writer."""
 
 from __future__ import annotations
 
@@ -55,8 +58,54 @@ _TEAM = re.compile(
 )
 
 
+# "This post was written by Jane Doe, Head of …", "The article is authored by A and B.": the item's writers in words
+_WRITTEN_BY = re.compile(
+    r"^(?:this|the)\s+(?:blog\s+)?(?:post|article|story|piece|essay|entry|guide|report|column)\s+(?:was|is|has\s+been)\s+"
+    r"(?:written|authored|contributed|penned)\s+by\s+(?P<names>.+?)[\s.]*$",
+    re.I,
+)
+_WRITTEN_BY_WORDS = 30
+# a writer's label alone on its line, over the name: "Article by", "Written by:", "Post author", "Artikel von"
+_LABEL_ALONE = re.compile(
+    r"^(?:(?:article|post|story|essay|words|text|written|posted)\s+by|(?:post|article)\s+author"
+    r"|artikel\s+von|geschrieben\s+von|article\s+de|écrit\s+par|escrito\s+por|scritto\s+da)\s*[:：]?$",
+    re.I,
+)
+
+
+def _credit_in_words(blocks: list[Any], index: int) -> list[str]:
+    """The writers a credit below the title (block `index`) names in words — "This post was written by Jane Doe, Head
+    of Research" (the names before the role), or a writer's label alone over a line that is one name or a desk's
+    credit ("Article by" / "Jane Doe"); [] where none does. Chrome (another story's card, the site's footer) is
+    never read."""
+    for position in range(index + 1, len(blocks)):
+        block = blocks[position]
+        if block.chrome:
+            continue
+        text = " ".join(block.text.split())
+        if len(text.split()) <= _WRITTEN_BY_WORDS and (written := _WRITTEN_BY.match(text)):
+            names: list[str] = []
+            for part in written["names"].split(","):  # the names, up to the role after them ("…, Head of …")
+                people = split_people(part.strip())
+                if not people or not all(is_person_name(person) for person in people):
+                    break
+                names += people
+            if names:
+                return names
+        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        if following is not None and not following.chrome and _LABEL_ALONE.match(text):
+            name = " ".join(following.text.split())
+            if split_people(name) == [name]:
+                return [name]
+            if credit := credit_of(name):
+                return [credit]
+    return []
+
+
 def closing_signature(blocks: list[Any], index: int) -> list[str]:
     """The writers a story signs at the end of its text, below its title (block `index`); [] when it signs none."""
+    if credited := _credit_in_words(blocks, index):
+        return credited
     in_text = False  # past the text's first paragraph
     for position in range(index + 1, len(blocks)):
         block = blocks[position]

@@ -208,8 +208,10 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # forum and Q&A threads, personal blogs, one arXiv abstract): its first run, development material since; then
     # pages37 (title 58, first author 54, count 56, year 58: a forum's DiscussionForumPosting or a QAPage's Question
     # names the thread's starter; "Started by <name>, <date>" and "<n> points by <handle> on <date>" lines; a
-    # category link under a thread's heading is no subtitle; a member's "Join Date" dates no post)
-    "heldout21": (58 / 62, 54 / 62, 56 / 62, 58 / 62),
+    # category link under a thread's heading is no subtitle; a member's "Join Date" dates no post); pages38a (first
+    # author 56, count 58: a credit in words below the story, "This post was written by <name>, <role>" and an
+    # "Article by" label over the name at a post's foot)
+    "heldout21": (58 / 62, 56 / 62, 58 / 62, 58 / 62),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
