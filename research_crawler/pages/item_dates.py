@@ -73,6 +73,19 @@ _DATE_IN_TEXT = re.compile(
 )
 
 
+# a date label and the capitalised month after it glued together, where a theme sets the two in adjacent inline
+# elements with no space between ("UpdatedSeptember 18, 2024", "PostedMay 2025"); another word glued to a date
+# ("mentionedMay 24, 2024", a reply's stamp) stays one run that dates nothing
+_GLUED_LABEL = re.compile(
+    r"\b(?P<label>(?i:updated|posted|published|modified|released|dated|on|aktualisiert|ver(?:ö|oe)ffentlicht|publié))"
+    r"(?=[A-Z][a-z]{2,9}\.?\s+\d)"
+)
+
+
+def _unglued(text: str) -> str:
+    return _GLUED_LABEL.sub(r"\g<label> ", text)
+
+
 def normalise_date(raw: str) -> str:
     """`raw` as YYYY-MM-DD, YYYY-MM or YYYY when it is a recognisable date, else `raw` stripped."""
     text = " ".join(raw.split())
@@ -103,7 +116,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     """The dates written in `text`, in order, each as YYYY-MM-DD / YYYY-MM / YYYY. With `bare_years`, a year
     written alone ("2016", "(2011)", "Vol. 37 (2008)") counts too; without, only dates with a month."""
     found: list[str] = []
-    for match in _DATE_IN_TEXT.finditer(text):
+    for match in _DATE_IN_TEXT.finditer(_unglued(text)):
         value: str | None
         if match.group("iso"):
             value = normalise_date(re.sub(r"\s", "", match.group("iso")).rstrip("."))
@@ -209,7 +222,7 @@ def short_year_dates(text: str) -> list[str]:
 
 def without_dates(text: str, *, mark: str = " | ") -> str:
     """`text` with each date written in it replaced by `mark` ("By Laura E. Adkins | ")."""
-    return _DATE_IN_TEXT.sub(mark, text)
+    return _DATE_IN_TEXT.sub(mark, _unglued(text))
 
 
 def htmldate_date(html: str, *, url: str | None) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from research_crawler.pages.cited_years import cited_year
+from research_crawler.pages.cited_years import cited_year, source_line_date
 from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.item_dates import (
     dates_in_text,
@@ -273,7 +273,10 @@ def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:
     the page shows no other: as late as the item can be, which dates it for a reader as well as any."""
     for block in page.blocks[max(0, title_index - DATE_REACH_BEFORE) : title_index + DATE_REACH_AFTER + 1]:
         rest = _UPDATED.sub(" ", block.text)
-        if rest == block.text or block.chrome or _NOT_PUBLICATION.search(rest) or not _dateline(block.text):
+        # (the chrome's lines are the site's, unless the title itself stands in what reads as chrome: a theme that
+        # wraps the whole article in its layout's containers)
+        chrome = block.chrome and not page.blocks[title_index].chrome
+        if rest == block.text or chrome or _NOT_PUBLICATION.search(rest) or not _dateline(block.text):
             continue
         if dates := dates_in_text(rest):
             return dates[0]
@@ -383,6 +386,8 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         if b.index == title_index or (b.words == title and not b.chrome and b.text.strip() not in b.links)
     ]
     for bare_years, (before, after) in ((False, (DATE_REACH_BEFORE, DATE_REACH_AFTER)), (True, _YEAR_REACH)):
+        if bare_years and not coarse and (issue := source_line_date(page, title_index)):
+            return issue, "page_text"  # no dateline: the issue date of a journal source line by the title
         near: dict[int, int] = {}
         for anchor in anchors:
             # the article's header — title to running text — holds its dateline, however many tags come between
@@ -417,6 +422,10 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 # a year in the title's own words is its subject ("… with Video in 2020"); one the heading adds
                 # to it dates it ("Title (1988)"), as a full date in a title does ("Report 14. - 20. Januar 2022")
                 text = block.text.replace(title_text, " ") if title_text else ""
+            elif bare_years and title_text and len(title_text) > len(block.text) / 2 and title_text in block.text:
+                # the title repeated in the page's chrome (a breadcrumb's last step, a sticky header): its year is
+                # still the title's subject ("… to Book for 2026"), not the item's date
+                text = block.text.replace(title_text, " ")
             dates = dates_in_text(text, bare_years=bare_years)
             short = None if bare_years or dates else _short_year_part(text)
             found = dates[0] if dates else (str(short) if short else None)
