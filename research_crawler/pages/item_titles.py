@@ -435,11 +435,26 @@ def _shown_part(title: str, page: VisiblePage) -> str:
     after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
     if page.shows(title):
         return title
+    if (bracketed := _BRACKETED_TAIL.match(title)) and _main_heading_says(bracketed["head"], page):
+        # the work's kind and years a tag adds in brackets to the name its main heading shows alone ("Game of
+        # Thrones (TV Series 2011– )" over the heading "Game of Thrones")
+        return bracketed["head"]
     for separator in _SITE_SEPARATORS:
         head, found, _ = title.rpartition(separator)
-        if found and len(words_of(head).split()) >= 2 and page.shows(head):
+        # (a head of one word is the item's title where the page's main heading says just that word: "Models" of a
+        # documentation page's "Models | Django documentation")
+        if found and (len(words_of(head).split()) >= 2 or _main_heading_says(head, page)) and page.shows(head):
             return _shown_part(head, page)
     return title
+
+
+_BRACKETED_TAIL = re.compile(r"^(?P<head>\S.*?)\s+\([^()]+\)$")
+
+
+def _main_heading_says(text: str, page: VisiblePage) -> bool:
+    """Whether a top-level heading of the page says `text`, word for word."""
+    words = words_of(text)
+    return bool(words) and any(block.heading == 1 and block.words == words for block in page.blocks)
 
 
 def _shown_head(title: str, page: VisiblePage) -> str:

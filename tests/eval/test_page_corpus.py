@@ -202,7 +202,9 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # "released …" line, a weekday date kept in a programme's title, an event's heading under its group's; b20-101
     # relabelled). Still missed: an encyclopedia's creation stamp, a PubMed record's "2014 Jul" citation line, three
     # titles of script-drawn pages (a forum post, a commit, a film record)
-    "heldout20": (49 / 52, 47 / 52, 47 / 52, 50 / 52),
+    # pages38d: title 50 and year 51 (a tag title with the work's kind and years in brackets after the heading; a
+    # PubMed record's "2014 Jul;41(7)" source line)
+    "heldout20": (50 / 52, 47 / 52, 47 / 52, 51 / 52),
     # heldout21 (collected blind by pagesb21, stop 47: 62 item pages of 62 sites drawn from a content-extraction
     # benchmark's pages saved from the live web in 2025-26 — company and practice blogs, magazines, documentation,
     # forum and Q&A threads, personal blogs, one arXiv abstract): its first run, development material since; then
@@ -210,8 +212,10 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # names the thread's starter; "Started by <name>, <date>" and "<n> points by <handle> on <date>" lines; a
     # category link under a thread's heading is no subtitle; a member's "Join Date" dates no post); pages38a (first
     # author 56, count 58: a credit in words below the story, "This post was written by <name>, <role>" and an
-    # "Article by" label over the name at a post's foot)
-    "heldout21": (58 / 62, 56 / 62, 58 / 62, 58 / 62),
+    # "Article by" label over the name at a post's foot); pages38d (title 59, year 60: a one-word heading under a
+    # documentation page's "<heading> | <site>" tag; the "Updated" day under the title where the JSON-LD's day is
+    # written nowhere — a breadcrumb repeating the title's "2026", a theme that wraps the whole article in chrome)
+    "heldout21": (59 / 62, 56 / 62, 58 / 62, 60 / 62),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
