@@ -261,6 +261,7 @@ class Exploration:
             search_unused=site is not None
             and self.findings.can_search(site.url)
             and site.url not in self.findings.searched,
+            authors_asked=list(self.search.request.authors) if self.search.request is not None else [],
         )
 
     def start_next_site(self, reason: StopReason | None, detail: str = "") -> SiteRef | None:

@@ -28,6 +28,8 @@ class HintState(BaseModel):
     counted_note: str = ""
     #: The current site has a search form that the Planner has not used yet.
     search_unused: bool = False
+    #: The authors the request asks for works by: their pages keep their place in the Planner's view, others' wait.
+    authors_asked: list[str] = Field(default_factory=list)
 
 
 @cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,6 +25,7 @@ from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.declared_kind import link_names_another_kind
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
+from research_crawler.pages.person_links import names_one_of, opens_a_persons_page
 from research_crawler.pages.site_chrome import names_site_chrome
 from research_crawler.report.index_pages import names_a_venue_or_slot
 from research_crawler.tools.hints import HintState, hint, with_hint
@@ -74,7 +75,7 @@ def get_top_urls(
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
-    top = _new_before_collected(web_context, k, state.item_kind)
+    top = _new_before_collected(web_context, k, state.item_kind, authors=state.authors_asked)
     case = "no_budget" if state.subpages_left == 0 else ("some" if top else "none")
     if top:
         lines = [
@@ -92,7 +93,9 @@ def get_top_urls(
     return TopURLs(urls=top, message=with_hint(text, advice))
 
 
-def _new_before_collected(web_context: WebContext, k: int, item_kind: str = "paper") -> list[PendingURL]:
+def _new_before_collected(
+    web_context: WebContext, k: int, item_kind: str = "paper", *, authors: Sequence[str] = ()
+) -> list[PendingURL]:
     """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
     that may hold something new: they would fill the Planner's short view with pages that add nothing. A collected
     container (`_is_container`) keeps its place: its page may list the works it holds. So do the links named only
@@ -100,18 +103,24 @@ def _new_before_collected(web_context: WebContext, k: int, item_kind: str = "pap
     `link_names_another_kind`): a type filter or section where none of the works asked for is; and so do the links
     named only by a part of a book or an issue around its works (`_PART_AROUND_WORKS`: "Front Matter", "Preface",
     "Back Matter"), which holds none of them, and the links named only by the site's chrome (`names_site_chrome`:
-    "About the Journal", "FAQs", "Mirrors", "Privacy Statement"), which hold none of the works a site publishes."""
+    "About the Journal", "FAQs", "Mirrors", "Privacy Statement"), which hold none of the works a site publishes; and
+    so do the pages of people (`opens_a_persons_page`: the authors' profiles an item's byline links, a listing's
+    author facets), which list their works on every subject, unless the link names one of the request's `authors`:
+    read first, they filled the Planner's short view after every item page read, and a Planner that found nothing
+    there to open left the site with its listings unread."""
     in_order = web_context.top_urls(web_context.pending_count)
     collected = web_context.collected
 
-    def adds_nothing(pending: PendingURL) -> bool:
+    def comes_later(pending: PendingURL) -> bool:
         if pending.url in collected:
             return not _is_container(collected[pending.url])
         if _PART_AROUND_WORKS.match(pending.anchor_text) or names_site_chrome(pending.anchor_text):
             return True
+        if opens_a_persons_page(pending.url, pending.anchor_text):
+            return not names_one_of(pending.anchor_text, authors)
         return link_names_another_kind(pending.anchor_text, item_kind)
 
-    return sorted(in_order, key=adds_nothing)[:k]  # a stable sort
+    return sorted(in_order, key=comes_later)[:k]  # a stable sort
 
 
 #: A link named only by a part of a book or an issue that surrounds its works and is none ("Front Matter — Pages
