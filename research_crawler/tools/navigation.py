@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,7 +28,7 @@ from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
 from research_crawler.pages.person_links import names_one_of, opens_a_persons_page
 from research_crawler.pages.site_chrome import names_site_chrome
-from research_crawler.report.index_pages import names_a_venue_or_slot
+from research_crawler.report.index_pages import is_file_address, names_a_venue_or_slot, names_no_work
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.link_kinds import link_rank
 from research_crawler.web.url_traps import DEFAULT_MAX_PATH_REPETITION, path_repetition_refusal
@@ -63,15 +64,17 @@ def get_top_urls(
 
     Returns:
         Numbered lines "URL — anchor text", best first (a URL on the site's own origin as its path; the page of
-        an item already collected is marked "(collected)" and listed after the pages that may hold something new:
+        an item already collected is marked "(collected)" and listed after the pages that may hold something new, and
+        so is a part of such an item found on its page: its PDF, its "Download", a page below its address ("…/claims");
         opening it finds no new item — unless no author was read beside it and its title names a container of works
         (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
         works inside)", as opening it may reach the works it holds; a link named only by another kind of record
         than asked for ("Guidance only", "Datasets" when papers are) comes after them too, as does one named only by
         a part of a book around its works ("Front Matter", "Back Matter") or by the site's own chrome ("About the
-        Journal", "FAQs", "Mirrors"); a short anchor such as
-        "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so the same year
-        under two subjects is told apart and the Planner can go back up a level), and a hint.
+        Journal", "FAQs", "Mirrors"), as does a person's page (an author's profile under a byline, an author facet
+        of a listing: `person_links.opens_a_persons_page`) unless it names an author the request asks for; a short
+        anchor such as "2024" or "March" found below the start page says on which page it was, "(on: Physics)", so
+        the same year under two subjects is told apart and the Planner can go back up a level), and a hint.
     """
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 50:
         raise ToolInputError(f"k must be a whole number from 1 to 50, got {k!r}")
@@ -81,7 +84,7 @@ def get_top_urls(
         lines = [
             f"{n}. {shown_on_site(p.url, web_context.site_url)} — {p.anchor_text or '(no anchor text)'}"
             + _where_found(p, web_context.site_url, page_titles)
-            + _collected_mark(web_context, p.url)
+            + _collected_mark(web_context, p)
             for n, p in enumerate(top, 1)
         ]
         text = f"Pending URLs on {web_context.site_url} ({web_context.pending_count} in all):\n" + "\n".join(lines)
@@ -97,7 +100,8 @@ def _new_before_collected(
     web_context: WebContext, k: int, item_kind: str = "paper", *, authors: Sequence[str] = ()
 ) -> list[PendingURL]:
     """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
-    that may hold something new: they would fill the Planner's short view with pages that add nothing. A collected
+    that may hold something new: they would fill the Planner's short view with pages that add nothing. So do the parts
+    of an item whose own page was read (`_part_of_a_work_read`: its PDF, its claims, its citation export). A collected
     container (`_is_container`) keeps its place: its page may list the works it holds. So do the links named only
     by another kind of record than `item_kind` ("Guidance only", "Datasets" when papers are asked for:
     `link_names_another_kind`): a type filter or section where none of the works asked for is; and so do the links
@@ -114,6 +118,8 @@ def _new_before_collected(
     def comes_later(pending: PendingURL) -> bool:
         if pending.url in collected:
             return not _is_container(collected[pending.url])
+        if _part_of_a_work_read(pending, collected):
+            return True
         if _PART_AROUND_WORKS.match(pending.anchor_text) or names_site_chrome(pending.anchor_text):
             return True
         if opens_a_persons_page(pending.url, pending.anchor_text):
@@ -153,10 +159,41 @@ def _is_container(item: CollectedItem) -> bool:
     return not item.authors and bool(_CONTAINER.search(item.title) or names_a_venue_or_slot(item.title))
 
 
-def _collected_mark(web_context: WebContext, url: str) -> str:
-    item = web_context.collected.get(url)
+def _part_of_a_work_read(pending: PendingURL, collected: Mapping[str, CollectedItem]) -> bool:
+    """Whether `pending` opens a part of a work whose own page was read and collected: found on that page, a file
+    (its PDF), a link named only by its action or format ("Download", "Full text", "PDF": `names_no_work`) or a page
+    below the item's own address named by a word or two ("Claims" at "…/EP4229651A1/claims"; never a title, nor a
+    number: a listing taken for an item lists its works and its next pages below it). It is the same work: opening
+    it finds no new item."""
+    if pending.found_on is None or pending.found_on not in collected or _is_container(collected[pending.found_on]):
+        return False
+    if is_file_address(pending.url) or names_no_work(pending.anchor_text):
+        return True
+    named = pending.anchor_text.split()
+    return (
+        0 < len(named) <= _PART_NAME_WORDS
+        and not any(ch.isdigit() for ch in pending.anchor_text)
+        and _below(pending.url, pending.found_on)
+    )
+
+
+#: A part of an item's page is named by a word or a few ("Claims", "Cited by", "Original document"); a work's title
+#: is longer.
+_PART_NAME_WORDS = 3
+
+
+def _below(url: str, page: str) -> bool:
+    """Whether `url` is a page under `page`'s address on its host ("/publication/X/claims" under "/publication/X")."""
+    there, here = urlsplit(url), urlsplit(page)
+    inside = [part for part in here.path.split("/") if part]
+    below = [part for part in there.path.split("/") if part]
+    return there.netloc == here.netloc and bool(inside) and len(below) > len(inside) and below[: len(inside)] == inside
+
+
+def _collected_mark(web_context: WebContext, pending: PendingURL) -> str:
+    item = web_context.collected.get(pending.url)
     if item is None:
-        return ""
+        return " (collected)" if _part_of_a_work_read(pending, web_context.collected) else ""
     return " (collected, may list works inside)" if _is_container(item) else " (collected)"
 
 
