@@ -216,13 +216,13 @@ def year_matches(labels: PageLabels, date: str | None) -> bool:
 def exact_date_matches(labels: PageLabels, date: str | None) -> bool | None:
     """Whether the labelled full date (YYYY-MM-DD) is the date read, or the label's own date as written (a month
     where the page shows a run of days, "1-4 June 2004", and accepts either day); None when the label has no day.
-    No date read is right where the label accepts "none" too (a page whose only date a reader may not take as the
-    work's), as the year's check says."""
+    No date read is right where the label accepts "none" too — as its date (a page that shows no date of its own, whose
+    other dates a reader may fairly take) or among the dates also accepted — as the year's check says."""
     accepted = [value for value in (labels.date, *labels.date_also) if value and len(value) == 10]
     if not accepted:
         return None
     if not date:
-        return "none" in labels.date_also
+        return "none" in (labels.date, *labels.date_also)
     return str(date)[:10] in accepted or str(date) == labels.date
 
 

@@ -76,6 +76,9 @@ def test_exact_date_accepts_no_date_only_where_the_label_accepts_none() -> None:
     assert exact_date_matches(shown, None) is False
     either = PageLabels(page_kind="item", original_url="", date="2020-05-01", date_also=("none",))
     assert exact_date_matches(either, None) and not exact_date_matches(either, "2020-06-01")
+    undated = PageLabels(page_kind="item", original_url="", date="none", date_also=("2020-05-01",))
+    assert exact_date_matches(undated, None) and exact_date_matches(undated, "2020-05-01")
+    assert not exact_date_matches(undated, "2020-06-01")
     assert exact_date_matches(PageLabels(page_kind="item", original_url="", date="2020-05"), "2020-05-01") is None
 
 
