@@ -22,6 +22,7 @@ from research_crawler.pages.cleanup import (
     remove_invisible,
     shorten,
 )
+from research_crawler.pages.listing_results import result_titles
 from research_crawler.pages.page import Link
 
 __all__ = ["BLOCK_TAGS", "LinkNumbering", "reveal_markers"]
@@ -131,6 +132,7 @@ class LinkNumbering:
         self._unnumbered: set[str] = set()
         self._copied: dict[str, str] = {}
         self._row_labels: dict[int, str] = {}
+        self._result_titles: dict[int, int] = {}
 
     @property
     def truncated(self) -> int:
@@ -145,19 +147,26 @@ class LinkNumbering:
                 anchor.drop_tag()
         resolved = [self._resolved(anchor.get("href")) for anchor in anchors]
         self._copied = copied_pages((url for url in resolved if url), page_url=self._page_url, site_url=self._site_url)
-        for anchor, href_url in zip(anchors, resolved, strict=True):
-            if anchor.getparent() is None:
-                continue
-            url = self._link_url(href_url)
+        urls = [self._link_url(href_url) if anchor.getparent() is not None else None
+                for anchor, href_url in zip(anchors, resolved, strict=True)]  # fmt: skip
+        in_results = result_titles(anchors, urls)  # read before the anchors are rewritten
+        numbers: list[int | None] = []
+        for anchor, url in zip(anchors, urls, strict=True):
             link_id = self._number(url) if url else None
+            numbers.append(link_id)
             if url is None or link_id is None:
-                anchor.drop_tag()
+                if anchor.getparent() is not None:
+                    anchor.drop_tag()
                 continue
             text = self._anchor_text(anchor, url)
             if link_id > len(self._texts):
                 self._texts.append(text)
             _mark(anchor, link_id, text)
         self._row_labels = _row_labels(root, self._texts)
+        for index, title in in_results.items():
+            link_id, title_id = numbers[index], numbers[title]
+            if link_id is not None and title_id is not None and link_id != title_id:
+                self._result_titles.setdefault(link_id, title_id)
 
     def links(self, blocks: list[str]) -> list[Link]:
         """The numbered links, each with a few words around its first appearance in `blocks`."""
@@ -172,6 +181,7 @@ class LinkNumbering:
                 same_site=bool(site) and is_same_site(url, str(site)),
                 context=contexts.get(index + 1) or self._row_labels.get(index + 1, ""),
                 names_entry=index + 1 in entries,
+                result_title=self._result_titles.get(index + 1),
             )
             for index, url in enumerate(self._ids)
         ]

@@ -46,6 +46,12 @@ class Link(BaseModel):
         description="The link names only what it opens ('Abstract', 'PDF') of the entry its context is: a citation "
         "written before its links.",
     )
+    result_title: int | None = Field(
+        default=None,
+        description="The [id] of the title link of the listing's result this link sits in ('PDF', 'Abstract', an "
+        "e-print beside a result's title): the work this link belongs to. None when it sits in no result or titles "
+        "it (`pages/listing_results.py`).",
+    )
 
 
 class Page(BaseModel):

@@ -26,11 +26,15 @@ from research_crawler.errors import ToolInputError
 from research_crawler.pages.metadata import normalise_date, normalise_doi, read_item_metadata
 from research_crawler.pages.page import Link, Page
 from research_crawler.pages.sitemaps import address_words
+from research_crawler.report.index_pages import is_file_address, names_no_work
 from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.page_evidence import PageEvidence
 
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+#: The tag vocabularies a scholarly publisher writes for one work's page (Highwire's citation_*, bepress, EPrints,
+#: PRISM): a page they title shows that work. The general web's (Open Graph, JSON-LD) title any page.
+_WORK_TAGS = frozenset({"citation", "bepress", "eprints", "prism"})
 
 __all__ = [
     "CollectItemsResult",
@@ -172,7 +176,7 @@ def _resolve(
         if evidence.trail_step(link):
             result.rejected.append(_TRAIL_STEP.format(name=_name(candidate), text=link.text))
             return None, None
-        return _checked_title(candidate, link.text, evidence, result), link.url
+        return _named_link(candidate, link, page, evidence, result)
     url = try_canonicalize_url(candidate.url or "", page.final_url)
     if url is not None and url in (page.url, page.final_url):
         return _checked_title(candidate, page.title, evidence, result), url
@@ -181,9 +185,61 @@ def _resolve(
         result.rejected.append(_TRAIL_STEP.format(name=_name(candidate), text=link.text))
         return None, None
     if link is not None:
-        return _checked_title(candidate, link.text, evidence, result), link.url
+        return _named_link(candidate, link, page, evidence, result)
     result.rejected.append(f"{candidate.url!r} does not appear on this page: name items by their link number")
     return None, None
+
+
+def _named_link(
+    candidate: ItemCandidate, link: Link, page: Page, evidence: PageEvidence, result: CollectItemsResult
+) -> tuple[ItemCandidate, str]:
+    """`candidate`, named by `link`, as the work it stands for, and that work's address. A link inside one result of
+    a listing ("PDF", "Abstract", an e-print beside the result's title) is that result's work: stored under the
+    result's title link, so that it is one item with the work's record, however the model titled it (the abstract
+    the result shows, its citation line). A link to a file of the work the page itself shows (its PDF under its
+    heading), in no result, is that page's work, stored as the page under the work's title. A link the model names
+    by its own text, a title, is that link."""
+    if not _named_by_its_own_title(candidate, link):
+        owner = page.link(link.result_title) if link.result_title is not None else None
+        if owner is not None:
+            why = f"{_name(candidate)} ({link.text!r}) belongs to the listing's result titled {owner.text!r}"
+            return _titled(candidate, owner.text, why, result), owner.url
+        if (own := _own_file(page, link)) is not None:
+            why = f"{_name(candidate)} ({link.text!r}) is a file of the work this page shows"
+            return _titled(candidate, own, why, result), page.final_url
+    return _checked_title(candidate, link.text, evidence, result), link.url
+
+
+def _named_by_its_own_title(candidate: ItemCandidate, link: Link) -> bool:
+    """Whether `candidate` names `link` by the link's own text, long enough to be a title ("PDF" is none)."""
+    text = normalise_title(link.text)
+    return len(text.split()) >= _TITLE_WORDS and (
+        normalise_title(candidate.title) == text or _runs_past(candidate.title, link.text)
+    )
+
+
+def _own_file(page: Page, link: Link) -> str | None:
+    """The title of the work `page` shows when `link` opens a file of that work (its PDF: the page's own PDF link,
+    a file's address, or a link named only by its action, "Download PDF"), else None. The page shows a work of its
+    own when its tags title it or it gives the work's abstract or DOI; a listing that shows neither is no one
+    work's page, whatever file it links to."""
+    if link.result_title is not None or not page.html:
+        return None
+    meta = read_item_metadata(page.html, url=page.final_url)
+    if not meta.title or not (meta.abstract or meta.doi or meta.sources.get("title") in _WORK_TAGS):
+        return None
+    if link.url != meta.pdf_url and not is_file_address(link.url) and not names_no_work(link.text):
+        return None
+    return " ".join(meta.title.split())
+
+
+def _titled(candidate: ItemCandidate, title: str, why: str, result: CollectItemsResult) -> ItemCandidate:
+    """`candidate` under `title`, the title of the work it was found to be (said in the result with `why`), unless
+    it already gives that title."""
+    if not title or normalise_title(candidate.title) == normalise_title(title):
+        return candidate
+    result.retitled.append(f"{why}: {candidate.title[:120]!r} stored as {title!r}")
+    return candidate.model_copy(update={"title": title})
 
 
 def _own_work(page: Page, link: Link) -> str | None:
@@ -218,6 +274,11 @@ def _checked_title(
     puts what follows a link on the same line: "Title Subscribers only", "Title Costa, O.; Eze, M. (May 2, 2024)")
     is the link's text, when that text is long enough to be a title itself."""
     link_text = " ".join(shown.split())
+    if link_text and _reads_as_no_title(candidate.title) and not _reads_as_no_title(link_text):
+        result.retitled.append(
+            f"{candidate.title[:120]!r} is a passage or a line of fields, not a title: stored as {shown!r}"
+        )
+        return candidate.model_copy(update={"title": shown})
     if link_text and evidence.trail_title(candidate.title):
         result.retitled.append(f"{candidate.title!r} is the page's breadcrumb trail: stored as {shown!r}")
         return candidate.model_copy(update={"title": shown})
@@ -247,6 +308,31 @@ def _runs_past(title: str, link_text: str) -> bool:
     return len(link_words) >= _TITLE_WORDS and len(words) > len(link_words) and words[: len(link_words)] == link_words
 
 
+#: A label opening a field of a record's line ("e-Print:", "Published in:", "DOI:", "Vol.:"): one or three words and
+#: a colon, then a space.
+_FIELD_LABEL = re.compile(r"(?:^|(?<=\s))[^\W\d][\w.-]*(?: [^\W\d][\w.-]*){0,2}:(?=\s)")
+#: The end of a sentence and the start of the next ("… mass. We study …"), not an initial's stop ("A. Smith").
+_SENTENCE_BREAK = re.compile(r"(?<=[^\W\d_]{2})[.!?]\s+(?=[A-Z])|(?<=\d)[.]\s+(?=[A-Z])")
+#: A title this long is a passage of text (the longest titles of papers run to about thirty words).
+_PASSAGE_WORDS = 35
+#: A text of two sentences this long is a passage too: a title with a question and its answer is shorter.
+_SENTENCES_WORDS = 20
+
+
+def _reads_as_no_title(text: str) -> bool:
+    """Whether `text` reads as something other than a title: a line of a record's fields (two labels or more:
+    "e-Print: 2405.08169 [nucl-ex] Published in: Phys.Rev.C 109 (2024)"), or a passage of text (an abstract: three
+    sentences or more, two and twenty words or more, or more words than any title has)."""
+    words = len(text.split())
+    breaks = len(_SENTENCE_BREAK.findall(text))
+    return (
+        len(_FIELD_LABEL.findall(text)) >= 2
+        or words > _PASSAGE_WORDS
+        or breaks >= 2
+        or (breaks >= 1 and words >= _SENTENCES_WORDS)
+    )
+
+
 def _names_only_its_address(text: str, url: str) -> bool:
     """Whether a link's text is nothing but the words of its own address (a sitemap's entries, a bare URL): it shows
     no title, so nothing can be stored under it (the page may be a listing, a subject, a month)."""
@@ -267,12 +353,19 @@ _HOLDING = re.compile(
 )
 
 
+#: "All" before a count a link's text opens with ("All 12 articles").
+_ALL = re.compile(r"^\s*all\s+(?=\d)", re.IGNORECASE)
+
+
 def _counted_holding(page: Page, link: Link) -> str | None:
-    """The count of items the page writes right after `link`'s text ("(7 papers)"), or None: a link so followed
-    is a collection's (a series, an eJournal, a subject with the number of papers it holds), never one work's."""
+    """The count of items the page writes right after `link`'s text ("(7 papers)"), or that the link's text is
+    ("4 papers", "All 12 articles"), or None: a link so written is a collection's (a series, an eJournal, a subject,
+    an experiment's papers, with the number of papers it holds), never one work's."""
     text = " ".join(link.text.split())
     if not text:
         return None
+    if (counted := _HOLDING.match(_ALL.sub("", text))) is not None:
+        return counted.group(1)
     for line in page.markdown.splitlines():
         marker = line.find(f"[{link.id}]")
         if marker < 0:
