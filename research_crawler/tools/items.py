@@ -197,15 +197,16 @@ def _named_link(
     a listing ("PDF", "Abstract", an e-print beside the result's title) is that result's work: stored under the
     result's title link, so that it is one item with the work's record, however the model titled it (the abstract
     the result shows, its citation line). A link to a file of the work the page itself shows (its PDF under its
-    heading), in no result, is that page's work, stored as the page under the work's title. A link the model names
-    by its own text, a title, is that link."""
+    heading), in no result, is that page's work, stored as the page under the work's title, and so is a link the model
+    titles by that work's title or by the page's abstract. A link the model names by its own text, a title, is that
+    link."""
     if not _named_by_its_own_title(candidate, link):
         owner = page.link(link.result_title) if link.result_title is not None else None
         if owner is not None:
             why = f"{_name(candidate)} ({link.text!r}) belongs to the listing's result titled {owner.text!r}"
             return _titled(candidate, owner.text, why, result), owner.url
-        if (own := _own_file(page, link)) is not None:
-            why = f"{_name(candidate)} ({link.text!r}) is a file of the work this page shows"
+        if (own := _own_file(page, link, candidate)) is not None:
+            why = f"{_name(candidate)} ({link.text!r}) is the work this page shows"
             return _titled(candidate, own, why, result), page.final_url
     return _checked_title(candidate, link.text, evidence, result), link.url
 
@@ -218,19 +219,21 @@ def _named_by_its_own_title(candidate: ItemCandidate, link: Link) -> bool:
     )
 
 
-def _own_file(page: Page, link: Link) -> str | None:
-    """The title of the work `page` shows when `link` opens a file of that work (its PDF: the page's own PDF link,
-    a file's address, or a link named only by its action, "Download PDF"), else None. The page shows a work of its
-    own when its tags title it or it gives the work's abstract or DOI; a listing that shows neither is no one
-    work's page, whatever file it links to."""
+def _own_file(page: Page, link: Link, candidate: ItemCandidate) -> str | None:
+    """The title of the work `page` shows when `link`, in no result of a listing, stands for that work, else None:
+    it opens a file of the work (the page's own PDF link, a file's address, a link named only by its action,
+    "Download PDF"), or the model names it by the work's title or by a passage of the page (its abstract), which
+    says which work it means. The page shows a work of its own when its scholarly tags title it or it gives the
+    work's abstract or DOI; a listing that shows neither is no one work's page, whatever file it links to."""
     if link.result_title is not None or not page.html:
         return None
     meta = read_item_metadata(page.html, url=page.final_url)
     if not meta.title or not (meta.abstract or meta.doi or meta.sources.get("title") in _WORK_TAGS):
         return None
-    if link.url != meta.pdf_url and not is_file_address(link.url) and not names_no_work(link.text):
-        return None
-    return " ".join(meta.title.split())
+    title = " ".join(meta.title.split())
+    opens_a_file = link.url == meta.pdf_url or is_file_address(link.url) or names_no_work(link.text)
+    means_the_work = normalise_title(candidate.title) == normalise_title(title) or _reads_as_no_title(candidate.title)
+    return title if opens_a_file or means_the_work else None
 
 
 def _titled(candidate: ItemCandidate, title: str, why: str, result: CollectItemsResult) -> ItemCandidate:

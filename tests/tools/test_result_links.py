@@ -56,7 +56,7 @@ RECORD = page(
     '<div><a class="pdf" href="/files/1.pdf">pdf</a></div>'
     f"<div class='abstract'><h3>Abstract</h3><p>{ABSTRACT}</p></div>"
     '<div class="links">Accepted manuscript: <a href="/portal/record/99">The University Research Data Portal</a>'
-    "</div></div></main>",
+    '</div><div class="full-text"><a href="/archive/articles/77/">Free article at the archive</a></div></div></main>',
     url="http://hep.test/record/1",
     title="A Tonne-Scale Detector with Tellurium Dioxide Bolometers - HEP index",
     head='<meta name="citation_title" content="A Tonne-Scale Detector with Tellurium Dioxide Bolometers">'
@@ -114,9 +114,19 @@ def test_a_records_own_pdf_titled_by_the_abstract_is_the_record() -> None:
     result = collect_items(web, RECORD, [{"id": pdf, "title": ABSTRACT, "score": 9}], state=STATE)
     (item,) = web.items()
     assert (item.url, item.title) == ("http://hep.test/record/1", WORK)
-    assert "a file of the work this page shows" in result.retitled[0]
+    assert "is the work this page shows" in result.retitled[0]
     collect_items(web, RECORD, [{"id": pdf, "title": WORK, "score": 9}], state=STATE)  # the right title: the same
     assert [i.url for i in web.items()] == ["http://hep.test/record/1"]
+
+
+def test_a_records_link_the_model_titles_as_the_records_work_is_the_record() -> None:
+    # a full-text link named by no file or action words: the model's title (the work's, or its abstract) says
+    # which work it means
+    archive = link_id(RECORD, "http://hep.test/archive/articles/77/")
+    for title in (ABSTRACT, WORK):
+        web = WebContext.for_site(SITE)
+        collect_items(web, RECORD, [{"id": archive, "title": title, "score": 9}], state=STATE)
+        assert [(i.url, i.title) for i in web.items()] == [("http://hep.test/record/1", WORK)]
 
 
 def test_a_link_named_by_its_own_title_stays_that_link() -> None:
