@@ -61,6 +61,9 @@ from research_crawler.eval.testbed.fresh_heldout18_patents import Fresh18Patents
 from research_crawler.eval.testbed.fresh_heldout19_hep import Fresh19HepSite
 from research_crawler.eval.testbed.fresh_heldout19_library import Fresh19LibrarySite
 from research_crawler.eval.testbed.fresh_heldout19_portal import Fresh19PortalSite
+from research_crawler.eval.testbed.fresh_heldout20_econ import Fresh20EconSite
+from research_crawler.eval.testbed.fresh_heldout20_philbib import Fresh20PhilbibSite
+from research_crawler.eval.testbed.fresh_heldout20_scielo import Fresh20ScieloSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -142,6 +145,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh19-portal": Fresh19PortalSite,
     "fresh19-hep": Fresh19HepSite,
     "fresh19-library": Fresh19LibrarySite,
+    "fresh20-econ": Fresh20EconSite,
+    "fresh20-scielo": Fresh20ScieloSite,
+    "fresh20-philbib": Fresh20PhilbibSite,
 }
 
 

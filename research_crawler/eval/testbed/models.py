@@ -86,6 +86,9 @@ Layout = Literal[
     "fresh19-portal",
     "fresh19-hep",
     "fresh19-library",
+    "fresh20-econ",
+    "fresh20-scielo",
+    "fresh20-philbib",
 ]
 
 
