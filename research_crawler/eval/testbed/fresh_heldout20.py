@@ -97,8 +97,8 @@ FRESH20_PLANS: dict[str, tuple[str, ...]] = {
 }
 #: Papers per topic on each site (the index and the collection share works: at most 10 between them).
 FRESH20_PER_TOPIC: dict[str, tuple[int, int]] = {
-    "fresh20-econ": (4, 5),
-    "fresh20-scielo": (4, 5),
+    "fresh20-econ": (5, 6),
+    "fresh20-scielo": (4, 4),
     "fresh20-philbib": (7, 9),
 }
 #: Works on two sites: working papers the index lists, whose published versions a journal of the collection holds.

@@ -14,6 +14,7 @@ working papers. The search, the reference lists and the correction forms under /
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date, timedelta
 from typing import ClassVar
 
@@ -76,6 +77,12 @@ def issue_day(item: Item) -> date:
     return day + timedelta(days=(6 - day.weekday()) % 7)
 
 
+def _ascii(text: str) -> str:
+    """Lower-case ASCII letters of `text` ('Müller' → 'muller'), as short-IDs are written."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z]", "", folded.lower()) or "x"
+
+
 def registered(name: str) -> bool:
     """Whether the author has registered with RePEc (then the record links a page of theirs)."""
     return _hash(name) % 4 != 0
@@ -83,8 +90,8 @@ def registered(name: str) -> bool:
 
 def author_page(name: str) -> str:
     """A registered author's page ('/e/pli123.html': 'p', initials of the surname, a number)."""
-    given, _, surname = name.rpartition(" ")
-    return f"/e/p{surname[:2].lower()}{given[:1].lower()}{_hash(name) % 900 + 100}.html"
+    given, _, surname = (_ascii(part) for part in name.rpartition(" "))
+    return f"/e/p{surname[:2]}{given[:1]}{_hash(name) % 900 + 100}.html"
 
 
 def _number(item: Item) -> str:
