@@ -15,14 +15,15 @@ from typing import Any
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.person_names import is_person_name, split_people
 
-__all__ = ["credit_of", "desk_credit_near", "desk_sign_off"]
+__all__ = ["credit_of", "desk_credit_near", "desk_sign_off", "names_a_desk"]
 
 # The words that make a credit an agency's or a desk's, in the languages pages are written in: an editorial desk
-# ("Redaktion", "rédaction", "redacción", "redazione", "redactie", "staff", "newsroom"), a news agency ("agency",
+# ("Redaktion", "rédaction", "redacción", "redazione", "redactie", "staff", "newsroom", a company's "team", "équipe",
+# "equipo"), a news agency ("agency",
 # "Agentur", "agence", "agencia", "agenzia", "ajansı", "Press", "Presse", "Associated Press"), a wire service.
 _DESK_WORDS = re.compile(
     r"(?<![^\W\d_])(?:redaktion|r[ée]daction|redacci[óo]n|redazione|redactie|redaksjon(?:en)?|redaktionen|toimitus|staff|desk"
-    r"|newsroom|agenc(?:y|ies|e|ia)|agenzia|agentur|ajans[ıi]|press|presse|prensa|stampa|wires?|news\s+service)\b",
+    r"|newsroom|team|[ée]quipe|equipo|agenc(?:y|ies|e|ia)|agenzia|agentur|ajans[ıi]|press|presse|prensa|stampa|wires?|news\s+service)\b",
     re.I,
 )
 # the world's wire services whose name is no word of a desk ("Reuters", "Kyodo"): a credit as "AFP" is
@@ -62,6 +63,12 @@ def _is_credit(part: str, site: frozenset[str] = frozenset()) -> bool:
 
 def _is_agency_or_desk(part: str) -> bool:
     return bool(_AGENCY_CAPITALS.match(part) or _WIRE_SERVICES.match(part) or _DESK_WORDS.search(part))
+
+
+def names_a_desk(credit: str) -> bool:
+    """Whether a credit names a desk or a team by a word that says so ("Example Team", "Example-Redaktion", "CHQ
+    Staff"): a group that writes, never the site's masthead, even where the group bears the site's name."""
+    return bool(_DESK_WORDS.search(credit))
 
 
 def _names_site(part: str, site: frozenset[str]) -> bool:

@@ -31,7 +31,7 @@ from research_crawler.pages.bylines import (
 )
 from research_crawler.pages.closing_signatures import closing_signature
 from research_crawler.pages.declared_kind import declared_kind
-from research_crawler.pages.desk_credits import desk_credit_near, desk_sign_off
+from research_crawler.pages.desk_credits import desk_credit_near, desk_sign_off, names_a_desk
 from research_crawler.pages.html_tree import base_url, parse_html
 from research_crawler.pages.item_dates import dates_in_text, normalise_date, without_dates
 from research_crawler.pages.item_titles import (
@@ -206,7 +206,8 @@ def _decide_authors(
     # co-writer: the people are kept
     tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
     if title_index is not None and (
-        _credited_under_title(page, title_index, tag_names, site) or _dated_under_title(page, title_index, tag_names)
+        _credited_under_title(page, title_index, tag_names, site)
+        or _dated_under_title(page, title_index, tag_names, site)
     ):
         values["authors"], sources["authors"] = tag_names, tagged.source  # the tag's credit, shown as the byline
         return
@@ -214,7 +215,8 @@ def _decide_authors(
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
     by_publisher = not not_publishers(tag_names)
-    names_the_site = by_publisher or _names_the_site(tag_names, page)
+    the_site = all(_in_site_names(name, site) for name in tag_names)
+    names_the_site = by_publisher or _names_the_site(tag_names, page) or the_site
     site_only = names_the_site and not signed(tag_names)
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
@@ -232,7 +234,6 @@ def _decide_authors(
     desk = bool(visible) and visible == _desk_credit(page, title_index, site)
     # (a tag's author that is one of the site's own names, "Der Postillon" on der-postillon.com, is no writer
     # beside the byline the page shows; alone, on a blog named after its owner, it may be the owner)
-    the_site = all(_in_site_names(name, site) for name in tag_names)
     if visible and (shown == 0 or names_the_site or the_site or shortened(tag_names, visible) or organisation or desk):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
@@ -284,8 +285,10 @@ def _desk_credit(page: VisiblePage, title_index: int | None, site: frozenset[str
 
 
 def _only_the_site(names: list[str], page: VisiblePage, site: frozenset[str]) -> bool:
-    """Whether every name is the site's own and the page never writes "By <name>" (which makes it a byline)."""
-    return all(_in_site_names(name, site) for name in names) and not any(
+    """Whether every name is the site's own and the page never writes "By <name>" (which makes it a byline); a
+    team's or a desk's credit ("Example Team", "Example Staff") is a byline, never the masthead, though it bears the
+    site's name."""
+    return all(_in_site_names(name, site) and not names_a_desk(name) for name in names) and not any(
         begins_with_by(block.text) and words_of(name) in block.words for block in page.blocks for name in names
     )
 
@@ -321,6 +324,12 @@ def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> 
     others = [block.index for block in copies if block.index != title_index]
     showings = headlines or [title_index, *others]
     return next((found for index in showings if (found := _header_byline(page, index, site))), [])
+
+
+def _named_in_headline(names: list[str], headline: str) -> bool:
+    """Whether every name is written whole in the item's headline (its words): the person the story is about, no
+    writer ("Kate Example is looking stunning in new photos" over a caption "Kate Example")."""
+    return all(f" {words_of(name)} " in f" {headline} " for name in names)
 
 
 def _holds_site_name(name: str, site: frozenset[str]) -> bool:
@@ -365,10 +374,12 @@ def _credited_under_title(page: VisiblePage, title_index: int, names: list[str],
     )
 
 
-def _dated_under_title(page: VisiblePage, title_index: int, names: list[str]) -> bool:
+def _dated_under_title(page: VisiblePage, title_index: int, names: list[str], site: frozenset[str]) -> bool:
     """Whether the page shows a tag's one author by the item's date on a short line under its title, the name and
-    the date and nothing else ("Yordan 22 July 2020"): the byline a reader sees, whatever lines follow it."""
-    if len(names) != 1:
+    the date and nothing else ("Yordan 22 July 2020"): the byline a reader sees, whatever lines follow it. The
+    site's own name by the date ("Example Naija October 06, 2018", a blog's account named after the site) is its
+    masthead's, never a writer."""
+    if len(names) != 1 or _in_site_names(names[0], site):
         return False
     credit = words_of(names[0])
     under = page.blocks[title_index + 1 : title_index + 1 + _DATED_REACH]
@@ -396,6 +407,8 @@ def _visible_authors(
     byline = _shown_byline(page, title_index, site) if title_index is not None else []
     if byline and _only_the_site(byline, page, site):
         byline = []  # the site's name over the date or above the title is its masthead's, no byline
+    if byline and title_index is not None and _named_in_headline(byline, page.blocks[title_index].words):
+        byline = []  # a name line under the headline that names that person (a photo's caption) is whom it is about
     # (a writer's title at the site after their name, "By Jane Doe, Example Entertainment Diva", is no co-writer)
     byline = [name for name in byline if not _holds_site_name(name, site)] or byline
     under_labels: list[str] = []

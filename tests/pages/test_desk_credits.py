@@ -139,3 +139,35 @@ def test_a_link_naming_a_thing_with_its_date_credits_no_one() -> None:
     body = "<main><h1>International Workshop on Program Repair</h1><ul><li><a href='/apr2024'>APR 2024</a></li></ul>"
     found = read_item_metadata(_page(body + "</main>", title="Bib: International Workshop on Program Repair"), url=URL)
     assert found.authors == []
+
+
+def test_the_sites_account_by_the_date_is_no_byline_though_its_json_ld_calls_it_the_author() -> None:
+    """A blog's account named after the site, in its JSON-LD author and over the date under the headline, is the
+    masthead's; a caption under the photo naming the person the headline names is whom the story is about."""
+    head = _json_ld({"@type": "BlogPosting", "author": {"@type": "Person", "name": "ExampleNaija"}})
+    body = (
+        "<h1>Actress Kate Example is looking stunning in new photos</h1><p>ExampleNaija October 06, 2018</p>"
+        f"<p>Photos released online show the actress at an event.</p><p>Kate Example</p>{TEXT}"
+    )
+    page = _page(body, title="Actress Kate Example is looking stunning in new photos", head=head)
+    assert read_item_metadata(page, url="https://www.examplenaija.com/2018/10/photos.html").authors == []
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        _json_ld({"@type": "BlogPosting", "author": {"@type": "Organization", "name": "AcmeTunnel Team"}}),
+        '<meta property="og:site_name" content="AcmeTunnel Team">',
+    ],
+)
+def test_a_teams_credit_under_the_title_is_the_byline_though_it_bears_the_sites_name(head: str) -> None:
+    """A credit "AcmeTunnel Team" under the headline is the group that wrote the post, never the masthead, even
+    where the site declares that name as its own or as its JSON-LD author."""
+    body = (
+        "<header><h1>How tunnels work</h1><div><div>AcmeTunnel Team</div><div>Published by our engineers</div></div>"
+        f"</header><p>December 17, 2025</p>{TEXT}"
+    )
+    page = _page(body, title="How tunnels work | AcmeTunnel Blog", head=head)
+    assert read_item_metadata(page, url="https://acmetunnel.example/blog/how-tunnels-work").authors == [
+        "AcmeTunnel Team"
+    ]
