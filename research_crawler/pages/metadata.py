@@ -205,18 +205,19 @@ def _decide_authors(
     # the publisher beside people in a tag's author list (a JSON-LD Person, then the site's Organization) is no
     # co-writer: the people are kept
     tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
-    if title_index is not None and (
-        _credited_under_title(page, title_index, tag_names, site)
-        or _dated_under_title(page, title_index, tag_names, site)
-    ):
+    dated = title_index is not None and _dated_under_title(page, title_index, tag_names)
+    if dated and not visible and all(_in_site_names(name, site) for name in tag_names):
+        # the site's own name by the date under the headline is its masthead's, though a tag calls it the author
+        notes["authors"] = f"the page's {tagged.source} author is the site's name, shown by the date only"
+        return
+    if title_index is not None and (_credited_under_title(page, title_index, tag_names, site) or dated):
         values["authors"], sources["authors"] = tag_names, tagged.source  # the tag's credit, shown as the byline
         return
     tag_keys = [name_key(name) for name in tag_names]
     seen_keys = [name_key(name) for name in visible]
     shown = sum(1 for key in tag_keys if page.shows(key))
     by_publisher = not not_publishers(tag_names)
-    the_site = all(_in_site_names(name, site) for name in tag_names)
-    names_the_site = by_publisher or _names_the_site(tag_names, page) or the_site
+    names_the_site = by_publisher or _names_the_site(tag_names, page)
     site_only = names_the_site and not signed(tag_names)
     if not visible and (by_publisher or (site_only and not any(is_person_name(name) for name in tag_names))):
         notes["authors"] = f"the page's {tagged.source} author is the site's name, and the page names no writer"
@@ -234,6 +235,7 @@ def _decide_authors(
     desk = bool(visible) and visible == _desk_credit(page, title_index, site)
     # (a tag's author that is one of the site's own names, "Der Postillon" on der-postillon.com, is no writer
     # beside the byline the page shows; alone, on a blog named after its owner, it may be the owner)
+    the_site = all(_in_site_names(name, site) for name in tag_names)
     if visible and (shown == 0 or names_the_site or the_site or shortened(tag_names, visible) or organisation or desk):
         notes["authors"] = f"the page's {tagged.source} authors are not the names it shows"
         values["authors"], sources["authors"] = visible, where
@@ -326,10 +328,14 @@ def _shown_byline(page: VisiblePage, title_index: int, site: frozenset[str]) -> 
     return next((found for index in showings if (found := _header_byline(page, index, site))), [])
 
 
-def _named_in_headline(names: list[str], headline: str) -> bool:
-    """Whether every name is written whole in the item's headline (its words): the person the story is about, no
-    writer ("Kate Example is looking stunning in new photos" over a caption "Kate Example")."""
-    return all(f" {words_of(name)} " in f" {headline} " for name in names)
+def _named_in_headline(names: list[str], page: VisiblePage, title_index: int) -> bool:
+    """Whether every name is written whole in the item's headline and the page never writes "By <name>": the
+    person the story is about, no writer ("Kate Example is looking stunning in new photos" over a caption "Kate
+    Example"); "With Jane Doe" over "By JANE DOE" is the writer's own column."""
+    headline = f" {page.blocks[title_index].words} "
+    return all(f" {words_of(name)} " in headline for name in names) and not any(
+        begins_with_by(block.text) and words_of(name) in block.words for block in page.blocks for name in names
+    )
 
 
 def _holds_site_name(name: str, site: frozenset[str]) -> bool:
@@ -374,12 +380,10 @@ def _credited_under_title(page: VisiblePage, title_index: int, names: list[str],
     )
 
 
-def _dated_under_title(page: VisiblePage, title_index: int, names: list[str], site: frozenset[str]) -> bool:
+def _dated_under_title(page: VisiblePage, title_index: int, names: list[str]) -> bool:
     """Whether the page shows a tag's one author by the item's date on a short line under its title, the name and
-    the date and nothing else ("Yordan 22 July 2020"): the byline a reader sees, whatever lines follow it. The
-    site's own name by the date ("Example Naija October 06, 2018", a blog's account named after the site) is its
-    masthead's, never a writer."""
-    if len(names) != 1 or _in_site_names(names[0], site):
+    the date and nothing else ("Yordan 22 July 2020"): the byline a reader sees, whatever lines follow it."""
+    if len(names) != 1:
         return False
     credit = words_of(names[0])
     under = page.blocks[title_index + 1 : title_index + 1 + _DATED_REACH]
@@ -407,7 +411,7 @@ def _visible_authors(
     byline = _shown_byline(page, title_index, site) if title_index is not None else []
     if byline and _only_the_site(byline, page, site):
         byline = []  # the site's name over the date or above the title is its masthead's, no byline
-    if byline and title_index is not None and _named_in_headline(byline, page.blocks[title_index].words):
+    if byline and title_index is not None and _named_in_headline(byline, page, title_index):
         byline = []  # a name line under the headline that names that person (a photo's caption) is whom it is about
     # (a writer's title at the site after their name, "By Jane Doe, Example Entertainment Diva", is no co-writer)
     byline = [name for name in byline if not _holds_site_name(name, site)] or byline

@@ -171,3 +171,9 @@ def test_a_teams_credit_under_the_title_is_the_byline_though_it_bears_the_sites_
     assert read_item_metadata(page, url="https://acmetunnel.example/blog/how-tunnels-work").authors == [
         "AcmeTunnel Team"
     ]
+
+
+def test_a_writer_the_headline_names_and_signs_with_by_is_the_byline() -> None:
+    body = f"<h1>Big Media With Jane Example, Episode 38</h1><p>By JANE EXAMPLE, Executive Editor</p>{TEXT}"
+    page = _page(body, title="Big Media With Jane Example, Episode 38")
+    assert read_item_metadata(page, url=URL).authors == ["JANE EXAMPLE"]
