@@ -50,6 +50,7 @@ from research_crawler.pages.metadata_sources import (
 )
 from research_crawler.pages.page_shows import VisiblePage, read_visible_page, words_of
 from research_crawler.pages.person_names import (
+    as_the_page_turns_them,
     begins_with_by,
     is_person_name,
     name_key,
@@ -205,6 +206,10 @@ def _decide_authors(
     # the publisher beside people in a tag's author list (a JSON-LD Person, then the site's Organization) is no
     # co-writer: the people are kept
     tag_names = [name for name in tagged.authors if not_publishers([name])] or list(tagged.authors)
+    # (tags that write each name surname first with no comma, "Rahman Laura", are read as the page shows them)
+    if (turned := as_the_page_turns_them(tag_names, page.shows)) != tag_names:
+        notes["authors"] = f"the page's {tagged.source} tags write its authors' names surname first"
+        tag_names = turned
     dated = title_index is not None and _dated_under_title(page, title_index, tag_names)
     if dated and not visible and all(_in_site_names(name, site) for name in tag_names):
         # the site's own name by the date under the headline is its masthead's, though a tag calls it the author

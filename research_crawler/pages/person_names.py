@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from research_crawler.pages.given_names import is_ordinary_word
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
@@ -16,6 +17,7 @@ from research_crawler.pages.register_names import surname_first
 
 __all__ = [
     "NAME_PARTICLES",
+    "as_the_page_turns_them",
     "begins_with_by",
     "clean_name",
     "is_person_name",
@@ -229,6 +231,27 @@ def same_person(one: str, other: str) -> bool:
         return False
     first, second = _given_initial(one), _given_initial(other)
     return not first or not second or first == second
+
+
+def as_the_page_turns_them(names: list[str], shows: Callable[[str], bool]) -> list[str]:
+    """`names` as the page shows them where a tag writes each surname first with no comma to say so ("Rahman Laura"
+    for the "Laura Rahman" a reader sees): every name shown with its first words moved to its end ("van Dijk Jan"
+    as "Jan van Dijk"), and most never shown as written (two names side by side, "Amélie Fischer, Lucía Fischer",
+    may show one by chance). Otherwise `names` as they are: a name written "Last, First" says its order, and a list
+    the page shows as written (or names it never shows) gives no reason to turn it."""
+    turned: list[str] = []
+    as_written = 0
+    for name in names:
+        words = clean_name(name).split()
+        if "," in name or len(words) < 2:
+            return names
+        rotations = (" ".join(words[cut:] + words[:cut]) for cut in range(1, len(words)))
+        shown = next((rotation for rotation in rotations if shows(rotation)), None)
+        if shown is None:
+            return names
+        turned.append(shown)
+        as_written += shows(name)
+    return turned if as_written < len(names) - as_written else names
 
 
 def _given_initial(name: str) -> str:

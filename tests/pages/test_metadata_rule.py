@@ -420,3 +420,28 @@ def test_a_date_line_after_the_byline_ends_it_and_its_venue_is_no_author() -> No
     )
     found = read_item_metadata(_page(body=body, title="Storm Surge Records on Barrier Islands | Group"), url=URL)
     assert found.authors == ["Sofia Weber", "Diego Moreno", "Ines Novak"] and found.date == "2025-10-05"
+
+
+def test_tags_that_write_each_author_surname_first_without_a_comma_are_read_as_the_page_shows_them() -> None:
+    # an index of working papers: its tags write "Rahman Laura", the page lists "Laura Rahman"; two authors who
+    # share a surname side by side ("Amélie Fischer", "Lucía Fischer") show one tag's order by chance
+    head = "".join(
+        _meta("citation_author", name) for name in ("Rahman Laura", "Fischer Amélie", "Fischer Lucía", "Asante Wei")
+    ) + _meta("citation_title", "Money from Abroad and Child Labour")
+    body = (
+        "<h1>Money from Abroad and Child Labour</h1><h3>Author</h3><ul><li>Listed:<ul><li>Laura Rahman</li>"
+        "<li>Amélie Fischer</li><li>Lucía Fischer</li><li>Wei Asante</li></ul></li></ul>"
+        "<p>Laura Rahman &amp; Amélie Fischer &amp; Lucía Fischer &amp; Wei Asante, 2024. "
+        '"Money from Abroad and Child Labour," Working Papers 2024-01.</p><p>Date: 2024-12-05</p>'
+    )
+    found = read_item_metadata(_page(head, body, title="Money from Abroad and Child Labour | Index"), url=URL)
+    assert found.authors == ["Laura Rahman", "Amélie Fischer", "Lucía Fischer", "Wei Asante"]
+    assert "surname first" in found.notes["authors"]
+
+
+def test_tags_the_page_shows_as_written_are_not_turned_round() -> None:
+    # names written family name first on the page too ("Wang Wei") stay as the tags and the page write them
+    head = _meta("citation_author", "Wang Wei") + _meta("citation_author", "Li Na")
+    body = "<h1>Rice Yields in Hunan</h1><p>Wang Wei, Li Na</p><p>A note on Li Na Wang and others.</p>"
+    found = read_item_metadata(_page(head, body, title="Rice Yields in Hunan"), url=URL)
+    assert found.authors == ["Wang Wei", "Li Na"]

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from research_crawler.pages.person_names import is_person_name, name_key, split_people, surname
+from research_crawler.pages.person_names import (
+    as_the_page_turns_them,
+    is_person_name,
+    name_key,
+    split_people,
+    surname,
+)
 
 
 @pytest.mark.parametrize(
@@ -85,3 +91,14 @@ def test_surname(name: str, family: str) -> None:
 
 def test_one_name_written_two_ways_has_one_key() -> None:
     assert name_key("Lüscher, Max") == name_key("Max Luscher") == "luscher"
+
+
+def test_names_a_tag_writes_surname_first_are_turned_as_the_page_shows_them() -> None:
+    page = " laura rahman and jan van dijk 2024 "
+
+    def shows(text: str) -> bool:
+        return f" {text.casefold()} " in page
+
+    assert as_the_page_turns_them(["Rahman Laura", "van Dijk Jan"], shows) == ["Laura Rahman", "Jan van Dijk"]
+    assert as_the_page_turns_them(["Rahman, Laura"], shows) == ["Rahman, Laura"]  # the comma says its order
+    assert as_the_page_turns_them(["Rahman Laura", "Okafor Ada"], shows) == ["Rahman Laura", "Okafor Ada"]
