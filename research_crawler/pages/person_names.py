@@ -114,6 +114,9 @@ _POSSESSIVES = frozenset(
 )  # fmt: skip
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")
 _NAME_WORD = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")  # no digits: "NY-12 Candidate Forum" is no one
+# a name's middle word in brackets or quotes: the initials or the nickname the person goes by ("Richard (R.J.) Roe",
+# 'William "Bill" Roe')
+_GOES_BY = re.compile(r"^(?:\((?P<bracketed>[^()]+)\)|[\"“](?P<quoted>[^\"“”]+)[\"”])$")
 
 
 def clean_name(text: str) -> str:
@@ -305,7 +308,9 @@ def _is_name_words(words: list[str]) -> bool:
     if not words or len(words) > 6:
         return False
     capitalised = 0
-    for word in words:
+    for position, word in enumerate(words):
+        if 0 < position < len(words) - 1 and (goes_by := _GOES_BY.match(word)):
+            word = goes_by["bracketed"] or goes_by["quoted"]
         bare = word.strip(".,'’")
         if not bare:
             return False
