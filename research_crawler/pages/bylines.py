@@ -111,6 +111,10 @@ _DATE_MARK = "\x00"  # where a dateline's date was: no separator
 # the time a dateline gives after its writer's name, and the weekday after it: " at 8:00 pm Sun", " um 16:14 Uhr"
 _AT_A_TIME = re.compile(r"\s+(?:at|um|à|a las)\s+\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+[^\W\d_]{2,5}\.?)?$", re.I)
 _BEFORE_A_DATE = re.compile(r"\s+(?:on|le|am|den|el|il|du|at)$", re.I)  # the word that introduces a date
+# the time a dateline gives right after its date, before its "by": "2/26/2015 7:11 AM PST BY …", "… 16:14 Uhr von …"
+_TIME_THEN_BY = re.compile(
+    r"^\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\.?)?(?:\s+(?:uhr|[A-Z]{2,4}))?(?=\s+(?:by|von|par)\s)", re.I
+)
 # A blog theme's line under a post: "This entry was posted in News on May 3, 2016 by admin.", "Dieser Beitrag wurde
 # am 04/02/2020 von kj in Bundesgericht veröffentlicht." — the writer is any name or handle after "by"/"von".
 _ENTRY_POSTED = re.compile(
@@ -129,7 +133,7 @@ _BY_WORD = re.compile(r"\s*(?:by|von|par)\s", re.I)
 _ONE_NAME = re.compile(r"^[A-ZÀ-Þ][^\W\d_]+$")  # a surname alone, capitalised
 _SITE_PARTS = re.compile(r"\s+[|–—-]\s+")
 _POSSESSIVE = re.compile(r"^([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){1,3})['’]s\s")
-_BY_ORGANISATION = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar)\s+([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,4})$")
+_BY_ORGANISATION = re.compile(r"^(?:[Bb]y|BY|[Vv]on|VON|[Pp]ar|PAR)\s+([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,4})$")
 _BY_HANDLE = re.compile(r"^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or)\s+(@[A-Za-z0-9_.]{2,30})$")
 _CITATION = re.compile(r"\b(?:vol(?:ume)?|issue|number|no|pp?|pages?|bd|heft|jg)\b\.?\s*\d", re.I)
 
@@ -243,6 +247,7 @@ def _dateline_parts(text: str) -> list[str]:
         head = _BEFORE_A_DATE.sub("", head)  # "Par Matthieu Hy le 07 Mai 2020"
         parts += [] if head.endswith(":") else [head]  # a label ("Last Modified: Feb 18, 2020") names no one
         # "Posted on <date> by Jane Doe in News": the writer, then the category the post is filed in
+        after_dates = [_TIME_THEN_BY.sub("", rest.strip()) for rest in after_dates]
         parts += [_FILED_IN.sub("", rest.strip()) for rest in after_dates if _BY_WORD.match(rest)]
     return parts
 

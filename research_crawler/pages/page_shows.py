@@ -153,6 +153,8 @@ class VisiblePage:
                 break  # the byline starts within `reach`; once started, it runs as long as its names go on
             if not names and block.words == self.blocks[index].words:
                 continue  # the title shown twice (a heading, then its text)
+            if not names and block.heading and block.words and f" {block.words} " in f" {self.blocks[index].words} ":
+                continue  # the title shown again in parts, a heading each: "Jane Doe" over "Wins the Cup" is no byline
             if (block.text.rstrip().endswith(":") and label_kind(block.text) != "authors") or (
                 block.chrome and not self.blocks[index].chrome
             ):

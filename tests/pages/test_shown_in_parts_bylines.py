@@ -1,5 +1,7 @@
 """Writers as the page corpus's twenty-second batch (Firefox Reader View's test pages) showed them: a name with the
-initials or nickname its writer goes by in brackets or quotes.
+initials or nickname its writer goes by in brackets or quotes, a dateline that gives the time after its date and
+then "BY" a desk's credit in capitals, and a headline the page shows again in parts, a heading each, over its
+dateline — the first part a person's name that is no byline.
 
 Each page below is written for the test in the shape of a kind of real page; none is a copy of one.
 """
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.person_names import split_people, surname
 
@@ -45,3 +48,26 @@ def test_a_byline_in_a_marked_element_with_a_bracketed_middle_name_is_read() -> 
     )
     found = read_item_metadata(_page(body, title="The sharing economy, explained"), url=URL)
     assert found.authors == ["Richard (R.J.) Roe"]
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ("2/26/2015 7:11 AM PST BY EXAMPLE STAFF", ["EXAMPLE STAFF"]),
+        ("2/26/2015 7:11 AM PST BY Jane Doe", ["Jane Doe"]),
+        ("23.06.2016 16:14 Uhr von Markus Roe", ["Markus Roe"]),
+        ("March 3, 2015 7:11 pm Sports News", []),
+    ],
+)
+def test_a_dateline_with_its_time_before_its_by_names_the_writer(line: str, names: list[str]) -> None:
+    assert dated_people(line) == names
+
+
+def test_a_headline_shown_again_in_parts_is_no_byline_and_the_dateline_under_it_is() -> None:
+    body = (
+        "<header><h1>Jane Example's Pearl Dress -- STOLEN!!!</h1></header>"
+        "<article><h2>Jane Example</h2><h4>Pearl Dress ... STOLEN!!!</h4>"
+        "<h5>2/26/2015 7:11 AM PST BY EXAMPLE STAFF</h5>" + TEXT + "</article>"
+    )
+    found = read_item_metadata(_page(body, title="Jane Example's Pearl Dress -- STOLEN!!!"), url=URL)
+    assert (found.authors, found.date) == (["EXAMPLE STAFF"], "2015-02-26")
