@@ -51,8 +51,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Visited pages of a site that showed nothing to read — a search that matched nothing, a page not found, a page
-#: whose every link the site had shown already and that gave no item (a second index of the same journals) — which
+#: Visited pages of a site that showed nothing to read — a search that matched nothing, a page not found — which
 #: cost it no subpage (a model told that fewer words may find something can try them without giving up a page).
 EMPTY_PAGES_FREE = 2
 
@@ -123,8 +122,7 @@ class WebContext(BaseModel):
     in between (a crash, a kill) leaves them there, and the resumed run reads them again first.
 
     Beside W too, `empty_pages` holds the visited pages that showed nothing to read (a search of the site that
-    matched nothing, a page not found, a page that showed only links and items the site had shown already): the
-    first `EMPTY_PAGES_FREE` of them cost the site no subpage.
+    matched nothing, a page not found): the first `EMPTY_PAGES_FREE` of them cost the site no subpage.
 
     Invariants, kept by every method and checked when a saved context is loaded:
     VU ⊆ DU; C ∩ VU = ∅; every URL in C is in DU; DP == keys of CP; scraping ⊆ VU; empty_pages ⊆ VU; each URL

@@ -30,7 +30,6 @@ from research_crawler.nested_chats.enough_check import check_before_enough
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
-from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.main_content import frame_link_urls, main_content_markdown
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanisms
@@ -140,7 +139,6 @@ class ScraperChat:
         self.collector_tools.new_items = 0
         self.collector_tools.stored_titles = []
         self.collector_tools.touched = set()
-        repeats_the_site = self._shows_no_new_link(page)
         unchanged = UnchangedPages(x, self.crawler_tools, self.collector_tools)
         try:
             report = unchanged.replay(page)  # a page unchanged since it was read for this request: no model call
@@ -161,10 +159,6 @@ class ScraperChat:
         x.end_scrape(target.url)
         with x.lock:
             relevant = x.items_counting(self.collector_tools.touched)
-        # a page that showed nothing the site had not shown already (a second index of the same journals, a
-        # listing again in another order) was seen at a glance: like an empty page, it may cost no subpage
-        repeated = repeats_the_site and not (new_links or new_items or relevant or next_page or dated or broader)
-        repeated_free = repeated and self._empty_page_was_free(target.url)
         grant = x.note_page_yield(PageYield(relevant_items=relevant, leads=bool(next_page or dated)))
         not_counted = check_before_enough(x)  # "enough" is believed only of items their own pages bear out
         self._fetch_ahead()
@@ -176,11 +170,6 @@ class ScraperChat:
             )
         if grant is not None:
             facts.append(grant.sentence(x.findings.budget.ceiling(x.settings.explore)))
-        if repeated:
-            facts.append(
-                "this page showed no link that the site's pages read before had not shown, and no item"
-                + (" (it cost no subpage)" if repeated_free else "")
-            )
         if search_form:  # said once per site: the Planner keeps every page report
             facts.append(search_form)
         if next_page:
@@ -203,21 +192,6 @@ class ScraperChat:
             f"{heading} {page.final_url} — {page.title or 'untitled'}{where}\n{report or '(no report)'}\n"
             f"({'; '.join(facts)}.)"
         )
-
-    def _shows_no_new_link(self, page: Page) -> bool:
-        """Whether every link of `page`, before it is read, was known on its site already: queued or seen there,
-        or shown to the Crawler on an earlier page (a switch to another language leads to no other page)."""
-        x = self.exploration
-        shown = self.shown_links.get(x.site.url, set())
-        menu = self.crawler_tools.menu
-        with x.lock:
-            return bool(page.links) and all(
-                link.url in shown
-                or x.web.is_discovered(link.url)
-                or x.web.is_visited(link.url)
-                or switches_language(link.url, link.text, in_menu=link.url in menu)
-                for link in page.links
-            )
 
     def _empty_page_was_free(self, url: str) -> bool:
         """Note that the visited `url` showed nothing to read; whether it is one of the site's first

@@ -380,34 +380,3 @@ def test_items_of_other_years_do_not_count_toward_a_year_asked_for(tmp_path: Pat
     # the home's ten papers of earlier years are as many as a report lists, but none is of 2024
     assert {item.title for item in report.items} == {paper.title for paper in OF_2024}
     assert server.hits_for("/year/2024")
-
-
-def test_a_second_index_of_the_same_journals_costs_no_subpage(tmp_path: Path, server: FaultServer) -> None:
-    """A collection of journals whose start page links two indexes of them (A–Z, by subject) and its journal, the
-    journal's page its issue, the issue its papers; a budget of three pages: an index shows nothing the start page
-    had not, so it costs none, and the issue is still read."""
-    serve_papers(server, SEARCHABLE)
-    server.page(
-        "/",
-        page("Open Journals Library", "<h1>Open Journals Library</h1><p><a href='/list/alpha'>Journals A–Z</a></p>"
-             "<p><a href='/list/subject'>Journals by subject</a></p>"
-             "<p>Featured: <a href='/j/quiet/'>Journal of Quiet Results</a></p>"),
-    )  # fmt: skip
-    journals = "<ul><li><a href='/j/quiet/'>Journal of Quiet Results</a></li></ul>"
-    server.page("/list/alpha", page("Journals A–Z", f"<h1>Journals A–Z</h1>{journals}"))
-    server.page("/list/subject", page("By subject", f"<h1>Journals by subject</h1><h2>Computing</h2>{journals}"))
-    server.page(
-        "/j/quiet/", page("Journal of Quiet Results", "<h1>Journal of Quiet Results</h1><p><a href='/j/quiet/4'>"
-                          "Current issue</a></p>"),
-    )  # fmt: skip
-    server.page("/j/quiet/4", page("Issue 4", "<h1>Issue 4</h1><ul>" + "".join(map(entry, SEARCHABLE)) + "</ul>"))
-    settings = settings_for(tmp_path, server)
-    settings.explore.max_subpages = 3
-    report = ResearchSession(settings, backend="simulated").run(
-        "Find papers on graph neural networks", sites=[server.url("/")]
-    )
-    assert server.hits_for("/list/alpha") and server.hits_for("/j/quiet/4")
-    assert {paper.title for paper in SEARCHABLE[2:]} <= {item.title for item in report.items}
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
-    told = [e["content"] for e in events if e["event"] == "message" and e.get("sender") == "ScraperProxy"]
-    assert any("read before had not shown, and no item (it cost no subpage)" in text for text in told)
