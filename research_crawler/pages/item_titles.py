@@ -16,6 +16,7 @@ from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSo
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
 from research_crawler.pages.record_headings import is_record_heading
+from research_crawler.pages.title_tails import SITE_SEPARATORS, shown_head, shown_part
 from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag
 from research_crawler.pages.written_length import word_length
 
@@ -38,7 +39,6 @@ _OVERRULE_SCORE = 4.0  # what it takes to overrule a tag the page does not show
 _HEADLINE_PART_WORDS = 3
 TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:·•»]\s+|:\s+|\s+::\s+")
 _SUBTITLE_SEPARATORS = (": ", " - ", " – ", " — ", ". ")
-_SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ")
 # "Title(Article)(Open Access)": the kind of document written after a heading is not part of its title.
 _DOCUMENT_TYPE = re.compile(
     r"(?:\s*\((?:article|review|open access|conference paper|letter|note|erratum|editorial|book|chapter|thesis)\))+$",
@@ -86,7 +86,7 @@ def decide_title(
     shown = [r for r in tags if page.shows(r.title) or f" {words_of(r.title or '')} " in in_title]
     visible = _visible_title(page)
     tag_parts = [TITLE_SEPARATORS.split(r.title or "") for r in tags]
-    only_in_tab = shown and not any(page.shows(_shown_part(r.title or "", page)) for r in shown)
+    only_in_tab = shown and not any(page.shows(shown_part(r.title or "", page)) for r in shown)
     if shown and visible is not None and _heading_outweighs(page, visible, shown[0], only_in_tab=bool(only_in_tab)):
         text, index = _as_tags_agree(_with_subtitle(visible[0], page), tag_parts), visible[1]
         values["title"], sources["title"] = text, "page_heading"
@@ -100,7 +100,7 @@ def decide_title(
         return text, variant.index
     if shown:
         chosen = shown[0]
-        title = _with_subtitle(_shown_part(chosen.title or "", page), page)
+        title = _with_subtitle(shown_part(chosen.title or "", page), page)
         values["title"], sources["title"] = title, chosen.source
         return title, _block_of(page, title)
     if visible is not None and not shown and visible[1] >= 0 and any(heading_in_tag(visible[0], p) for p in tag_parts):
@@ -125,7 +125,7 @@ def decide_title(
             values["title"], sources["title"] = visible[0], "page_heading"
             return visible[0], visible[1]
     if title_element:
-        title_element = _shown_head(title_element, page)
+        title_element = shown_head(title_element, page)
         values["title"], sources["title"] = title_element, "html_title"
     elif not tags and visible is None and (opening := _opening_lines(page)) is not None:
         # a page with no <title>, no tag and no heading (a word processor's notice saved as HTML): its title is the
@@ -196,7 +196,7 @@ def _heading_outweighs(page: VisiblePage, visible: tuple[str, int, float], tag: 
     if words_of(tag.title) in {words_of(value) for value in page.field_values("title")}:
         return False  # the page shows the tag's title as its labelled title
     heading = words_of(text)
-    if heading in (words_of(tag.title), words_of(_shown_part(tag.title, page))):
+    if heading in (words_of(tag.title), words_of(shown_part(tag.title, page))):
         return False
     segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
     main = max(segments, key=lambda part: len(part.split()), default="")
@@ -212,7 +212,7 @@ def _without_site_part(title: str) -> set[str]:
     """The words of a <title> without the site's name its first or last part gives, as sites write it ("BBC News -
     Submarine escape: A WWII survival tale", "Post title | Site"): the part cut is shorter than the rest."""
     found: set[str] = set()
-    for separator in _SITE_SEPARATORS:
+    for separator in SITE_SEPARATORS:
         parts = title.split(separator)
         for kept, cut in ((parts[1:], parts[0]), (parts[:-1], parts[-1])):
             kept_words = words_of(separator.join(kept))
@@ -427,46 +427,6 @@ def without_container(title: str, containers: list[str]) -> str:
                 return title[: len(title) - len(container)].rstrip().rstrip(separator.strip()).rstrip()
             if title.startswith(f"{container}{separator}"):
                 return title[len(container) + len(separator) :].lstrip()
-    return title
-
-
-def _shown_part(title: str, page: VisiblePage) -> str:
-    """`title` as the page shows it: a tag title that only the <title> element writes whole, with the site's name
-    after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
-    if page.shows(title):
-        return title
-    if (bracketed := _BRACKETED_TAIL.match(title)) and _main_heading_says(bracketed["head"], page):
-        # the work's kind and years a tag adds in brackets to the name its main heading shows alone ("Game of
-        # Thrones (TV Series 2011– )" over the heading "Game of Thrones")
-        return bracketed["head"]
-    for separator in _SITE_SEPARATORS:
-        head, found, _ = title.rpartition(separator)
-        # (a head of one word is the item's title where the page's main heading says just that word: "Models" of a
-        # documentation page's "Models | Django documentation")
-        if found and (len(words_of(head).split()) >= 2 or _main_heading_says(head, page)) and page.shows(head):
-            return _shown_part(head, page)
-    return title
-
-
-_BRACKETED_TAIL = re.compile(r"^(?P<head>\S.*?)\s+\([^()]+\)$")
-
-
-def _main_heading_says(text: str, page: VisiblePage) -> bool:
-    """Whether a top-level heading of the page says `text`, word for word."""
-    words = words_of(text)
-    return bool(words) and any(block.heading == 1 and block.words == words for block in page.blocks)
-
-
-def _shown_head(title: str, page: VisiblePage) -> str:
-    """A <title> element as the page shows it: its first parts, before the site's name and section written after
-    separators ("港特首梁振英就住宅违建事件道歉 - BBC中文网 - 两岸三地"), where the page shows them (in a heading of
-    its chrome, say) and they are more than a word; else the whole."""
-    for separator in _SITE_SEPARATORS:
-        parts = title.split(separator)
-        for count in range(len(parts) - 1, 0, -1):
-            head = separator.join(parts[:count]).strip()
-            if (len(head.split()) >= 2 or len(head) >= 8) and page.shows(head):
-                return head
     return title
 
 

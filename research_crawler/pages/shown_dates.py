@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.cited_years import cited_year, source_line_date
-from research_crawler.pages.field_labels import label_kind
+from research_crawler.pages.field_labels import another_fields_value, label_kind
 from research_crawler.pages.item_dates import (
     dates_in_text,
     htmldate_date,
@@ -169,7 +169,7 @@ def _untagged_date(
         for block in page.blocks
         if not _NOT_PUBLICATION.search(block.text)
         and _dateline(block.text)
-        and not _another_fields_value(page, block.index)
+        and not another_fields_value(page, block.index)
     ]
     year = year_of(found)
     if found and any(found in (*dates_in_text(block.text), *short_year_dates(block.text)) for block in presented):
@@ -227,7 +227,7 @@ def _published_lines(page: VisiblePage) -> list[Block]:
         for block in page.blocks
         if _POSTED.search(_publication_part(block.text))
         and _dateline(block.text)
-        and not _another_fields_value(page, block.index)
+        and not another_fields_value(page, block.index)
     ]
 
 
@@ -415,7 +415,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 continue  # a year in a paragraph
             if not _dateline(own):
                 continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
-            if _another_fields_value(page, index) or under_a_link_to_another_item(page, index, anchors):
+            if another_fields_value(page, index) or under_a_link_to_another_item(page, index, anchors):
                 continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
             text = own
             if bare_years and index in anchors:
@@ -491,12 +491,3 @@ def _date_part(text: str) -> bool:
 def _date_alone(text: str) -> bool:
     """Whether a line is a date and at most its time ("3 March 2015 8:00am"), nothing else."""
     return bool(dates_in_text(text)) and len(without_dates(text, mark=" ").split()) <= _TIME_WORDS
-
-
-def _another_fields_value(page: VisiblePage, index: int) -> bool:
-    """Whether block `index` is a table's value under a header cell that labels no publication date ("Founded",
-    "Born", "Release"): the date of what the row names, not of the page's item."""
-    if index == 0:
-        return False
-    header = page.blocks[index - 1]
-    return header.header_cell and not page.blocks[index].header_cell and label_kind(header.text) != "date"

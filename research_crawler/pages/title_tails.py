@@ -1,0 +1,55 @@
+"""A `<title>` element's tails cut to what the page shows: the site's name and section written after a separator
+("Forschungsprojekt legt Grundstein … - BMBF", "Models | Django documentation"), and the work's kind and years a tag
+adds in brackets ("Game of Thrones (TV Series 2011– )"). `item_titles.decide_title` uses them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_crawler.pages.page_shows import VisiblePage, words_of
+
+__all__ = ["SITE_SEPARATORS", "shown_head", "shown_part"]
+
+#: What sites write between an item's title and their own name or section in a `<title>`.
+SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ")
+
+
+def shown_part(title: str, page: VisiblePage) -> str:
+    """`title` as the page shows it: a tag title that only the <title> element writes whole, with the site's name
+    after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
+    if page.shows(title):
+        return title
+    if (bracketed := _BRACKETED_TAIL.match(title)) and _main_heading_says(bracketed["head"], page):
+        # the work's kind and years a tag adds in brackets to the name its main heading shows alone ("Game of
+        # Thrones (TV Series 2011– )" over the heading "Game of Thrones")
+        return bracketed["head"]
+    for separator in SITE_SEPARATORS:
+        head, found, _ = title.rpartition(separator)
+        # (a head of one word is the item's title where the page's main heading says just that word: "Models" of a
+        # documentation page's "Models | Django documentation")
+        if found and (len(words_of(head).split()) >= 2 or _main_heading_says(head, page)) and page.shows(head):
+            return shown_part(head, page)
+    return title
+
+
+_BRACKETED_TAIL = re.compile(r"^(?P<head>\S.*?)\s+\([^()]+\)$")
+
+
+def _main_heading_says(text: str, page: VisiblePage) -> bool:
+    """Whether a top-level heading of the page says `text`, word for word."""
+    words = words_of(text)
+    return bool(words) and any(block.heading == 1 and block.words == words for block in page.blocks)
+
+
+def shown_head(title: str, page: VisiblePage) -> str:
+    """A <title> element as the page shows it: its first parts, before the site's name and section written after
+    separators ("港特首梁振英就住宅违建事件道歉 - BBC中文网 - 两岸三地"), where the page shows them (in a heading of
+    its chrome, say) and they are more than a word; else the whole."""
+    for separator in SITE_SEPARATORS:
+        parts = title.split(separator)
+        for count in range(len(parts) - 1, 0, -1):
+            head = separator.join(parts[:count]).strip()
+            if (len(head.split()) >= 2 or len(head) >= 8) and page.shows(head):
+                return head
+    return title
