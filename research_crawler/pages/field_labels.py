@@ -5,12 +5,9 @@ publication — an update, a deposit, a receipt — are "other"), in the languag
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from research_crawler.pages.page_shows import VisiblePage
-
-__all__ = ["GENERIC_HEADING_WORDS", "FieldKind", "another_fields_value", "label_kind"]
+__all__ = ["GENERIC_HEADING_WORDS", "FieldKind", "label_kind"]
 
 FieldKind = Literal["title", "authors", "date", "other"]
 
@@ -300,12 +297,3 @@ def label_kind(text: str) -> FieldKind | None:
     if known is None and len(words) == 2 and words[0] in _AUTHOR_ROLES and words[1] in _AUTHOR_WORDS:
         return "authors"
     return known
-
-
-def another_fields_value(page: VisiblePage, index: int) -> bool:
-    """Whether block `index` is a table's value under a header cell that labels no publication date ("Founded",
-    "Born", "Release"): the date of what the row names, not of the page's item."""
-    if index == 0:
-        return False
-    header = page.blocks[index - 1]
-    return header.header_cell and not page.blocks[index].header_cell and label_kind(header.text) != "date"

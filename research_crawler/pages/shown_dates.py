@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.cited_years import cited_year, source_line_date
-from research_crawler.pages.field_labels import another_fields_value, label_kind
+from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.item_dates import (
     dates_in_text,
     htmldate_date,
@@ -19,7 +19,11 @@ from research_crawler.pages.item_dates import (
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
 from research_crawler.pages.person_names import begins_with_by
-from research_crawler.pages.teaser_dates import in_a_list_of_teasers, under_a_link_to_another_item
+from research_crawler.pages.teaser_dates import (
+    another_fields_value,
+    in_a_list_of_teasers,
+    under_a_link_to_another_item,
+)
 from research_crawler.pages.written_dates import next_day, page_writes
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]

@@ -1,12 +1,14 @@
-"""Whether a date a page writes near its item's title belongs to another item: a teaser's, in a box of related
-stories (a linked headline over each date), or another story's above the title's box."""
+"""Whether a date a page writes near its item's title belongs to something else: another item — a teaser's, in a box
+of related stories (a linked headline over each date), or another story's above the title's box — or another field,
+a table's value under a header cell that labels no publication date."""
 
 from __future__ import annotations
 
+from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.page_shows import VisiblePage
 from research_crawler.pages.person_names import begins_with_by, split_people
 
-__all__ = ["in_a_list_of_teasers", "under_a_link_to_another_item"]
+__all__ = ["another_fields_value", "in_a_list_of_teasers", "under_a_link_to_another_item"]
 
 _HEADLINE_WORDS = 4
 
@@ -58,3 +60,12 @@ def _headline_link(page: VisiblePage, index: int) -> bool:
         and not begins_with_by(text)
         and not split_people(text)
     )
+
+
+def another_fields_value(page: VisiblePage, index: int) -> bool:
+    """Whether block `index` is a table's value under a header cell that labels no publication date ("Founded",
+    "Born", "Release"): the date of what the row names, not of the page's item."""
+    if index == 0:
+        return False
+    header = page.blocks[index - 1]
+    return header.header_cell and not page.blocks[index].header_cell and label_kind(header.text) != "date"

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from research_crawler.eval.testbed.decoys import DecoyKind
 from research_crawler.eval.testbed.fresh_heldout20 import JOURNALS, journal_of
-from research_crawler.eval.testbed.markup import attr, document, esc, meta_name
+from research_crawler.eval.testbed.markup import MONTHS, attr, document, esc, meta_name
 from research_crawler.eval.testbed.models import Item
 from research_crawler.eval.testbed.site_app import Request, Response, Route, SiteApp
 
@@ -54,20 +54,7 @@ _MONTHS = {
         "novembro",
         "dezembro",
     ),
-    "en": (
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ),
+    "en": MONTHS,
 }
 _LABELS = {
     "es": ("Resumen", "Palabras clave", "Recibido", "Aceptado", "Publicado", "Cómo citar", "Sección", "Texto"),
