@@ -64,6 +64,9 @@ from research_crawler.eval.testbed.fresh_heldout19_portal import Fresh19PortalSi
 from research_crawler.eval.testbed.fresh_heldout20_econ import Fresh20EconSite
 from research_crawler.eval.testbed.fresh_heldout20_philbib import Fresh20PhilbibSite
 from research_crawler.eval.testbed.fresh_heldout20_scielo import Fresh20ScieloSite
+from research_crawler.eval.testbed.fresh_heldout21_forge import Fresh21ForgeSite
+from research_crawler.eval.testbed.fresh_heldout21_reviews import Fresh21ReviewsSite
+from research_crawler.eval.testbed.fresh_heldout21_social import Fresh21SocialSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -148,6 +151,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh20-econ": Fresh20EconSite,
     "fresh20-scielo": Fresh20ScieloSite,
     "fresh20-philbib": Fresh20PhilbibSite,
+    "fresh21-forge": Fresh21ForgeSite,
+    "fresh21-reviews": Fresh21ReviewsSite,
+    "fresh21-social": Fresh21SocialSite,
 }
 
 

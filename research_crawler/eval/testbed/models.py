@@ -89,6 +89,9 @@ Layout = Literal[
     "fresh20-econ",
     "fresh20-scielo",
     "fresh20-philbib",
+    "fresh21-forge",
+    "fresh21-reviews",
+    "fresh21-social",
 ]
 
 
