@@ -82,8 +82,16 @@ _GLUED_LABEL = re.compile(
 )
 
 
+# a weekday written between a date's day and its year ("Dec 28 Sat 2013", as some blog themes stamp a post): no
+# month, and read as one ("28 Sat 2013") it makes another day; the date is the day and year around it
+_WEEKDAY_BEFORE_YEAR = re.compile(
+    r"(?<=\d)(?P<space>,?\s+)(?:mon|tue|wed|thu|fri|sat|sun)(?:[a-z]{0,6}day)?\.?,?(?=\s+(?:1[5-9]|20)\d\d(?!\d))",
+    re.I,
+)
+
+
 def _unglued(text: str) -> str:
-    return _GLUED_LABEL.sub(r"\g<label> ", text)
+    return _WEEKDAY_BEFORE_YEAR.sub("", _GLUED_LABEL.sub(r"\g<label> ", text))
 
 
 def normalise_date(raw: str) -> str:

@@ -55,3 +55,16 @@ def test_a_tag_s_day_in_iso_8601_s_basic_format_is_the_day_as_written() -> None:
     assert tag_date("20180619T055000+0900") == "2018-06-19"
     assert tag_date("20180619T0550Z") == "2018-06-19"
     assert tag_date("20181319T0550") == "20181319T0550"  # no thirteenth month: not a date
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("Dec 28 Sat 2013 00:28", ["2013-12-28"]),  # a blog theme's stamp: the weekday between the day and year
+        ("March 4, Tuesday, 2031", ["2031-03-04"]),
+        ("Sat Dec 28 2013", ["2013-12-28"]),
+        ("on 5 Monday 2013", []),  # no month: no date, never the fifth of another month
+    ],
+)
+def test_a_weekday_between_a_day_and_its_year_is_no_month(text: str, dates: list[str]) -> None:
+    assert dates_in_text(text) == dates
