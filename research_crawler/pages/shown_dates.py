@@ -182,13 +182,13 @@ def _untagged_date(
     if found and any(found in dates_in_text(_publication_part(block.text)) for block in _published_lines(page)):
         # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
         return found, "htmldate", None
-    # (a year in the item's own title is what it is about, "… Festival 2013", not its date)
+    # (a year in the item's own title is what it is about, "… Festival 2013", not its date, in a line that repeats
+    # the title too: a sharing button's "Share <title>")
     title = page.blocks[title_index].words if title_index is not None else None
     if year and any(
-        f" {year} " in f" {block.words} "
+        f" {year} " in f" {block.words} ".replace(f" {title} " if title else "\0", " ")
         and not block.chrome
         and block.text.strip() not in block.links
-        and block.words != title
         for block in presented
     ):
         return year, "htmldate", None

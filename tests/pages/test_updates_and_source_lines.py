@@ -119,3 +119,12 @@ def test_a_year_and_a_semicolon_in_a_sentence_is_no_source_line() -> None:
     page = read_visible_page(parse_html(html))
     index = next(block.index for block in page.blocks if block.text == title)
     assert source_line_date(page, index) is None
+
+
+def test_a_sharing_buttons_repeat_of_a_titles_year_dates_nothing() -> None:
+    title = "The Twelve Best Harbour Walks of 2029"
+    html = _page(
+        f"<main><h1>{title}</h1><p>By Ann Reed Updated Mar 4, 2031, 2:15pm EST</p>"
+        f'<p><a href="/share">Share</a> {title}</p>{PARAGRAPH}</main>',
+    )
+    assert read_item_metadata(html, url=URL).date == "2031-03-04"  # the update shown, not the title's year
