@@ -12,28 +12,40 @@ from research_crawler.pages.page_shows import VisiblePage, words_of
 __all__ = ["SITE_SEPARATORS", "shown_head", "shown_part"]
 
 #: What sites write between an item's title and their own name or section in a `<title>`.
-SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ")
+# (a full-width colon after a space too, as Japanese sites set their name after a title: "… ：日本経済新聞")
+SITE_SEPARATORS = (" - ", " | ", " – ", " — ", " :: ", " · ", " • ", " » ", " ：")
 
 
 def shown_part(title: str, page: VisiblePage) -> str:
     """`title` as the page shows it: a tag title that only the <title> element writes whole, with the site's name
     after a separator ("Forschungsprojekt legt Grundstein … - BMBF"), is the part before it that the page shows."""
+    # (a main heading that says the name alone is the title, though the line after it runs on into the bracket's
+    # words: a portal's heading over its "CNET Japan 3/9(木) 18:45配信")
+    if (head := _bracketed_head(title, page)) is not None:
+        return head
     if page.shows(title):
         return title
-    if (bracketed := _BRACKETED_TAIL.match(title)) and _main_heading_says(bracketed["head"], page):
-        # the work's kind and years a tag adds in brackets to the name its main heading shows alone ("Game of
-        # Thrones (TV Series 2011– )" over the heading "Game of Thrones")
-        return bracketed["head"]
     for separator in SITE_SEPARATORS:
         head, found, _ = title.rpartition(separator)
         # (a head of one word is the item's title where the page's main heading says just that word: "Models" of a
         # documentation page's "Models | Django documentation")
-        if found and (len(words_of(head).split()) >= 2 or _main_heading_says(head, page)) and page.shows(head):
+        # (or a head the page shows without a bracketed tail: "… （CNET Japan） - Yahoo!ニュース")
+        shown = page.shows(head) or _bracketed_head(head, page) is not None
+        if found and (len(words_of(head).split()) >= 2 or _main_heading_says(head, page)) and shown:
             return shown_part(head, page)
     return title
 
 
-_BRACKETED_TAIL = re.compile(r"^(?P<head>\S.*?)\s+\([^()]+\)$")
+# a tail in round brackets, ASCII after a space or full-width ("（写真＝ロイター）", "（CNET Japan）")
+_BRACKETED_TAIL = re.compile(r"^(?P<head>\S.*?)(?:\s+\([^()]+\)|\s*（[^（）]+）)$")
+
+
+def _bracketed_head(title: str, page: VisiblePage) -> str | None:
+    """The name the page's main heading shows alone, where a tag adds a tail to it in brackets: the work's kind and
+    years ("Game of Thrones (TV Series 2011– )" over the heading "Game of Thrones"), the outlet a portal credits or a
+    photo's credit ("… （CNET Japan）"). None otherwise."""
+    bracketed = _BRACKETED_TAIL.match(title)
+    return bracketed["head"] if bracketed and _main_heading_says(bracketed["head"], page) else None
 
 
 def _main_heading_says(text: str, page: VisiblePage) -> bool:

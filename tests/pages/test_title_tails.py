@@ -45,3 +45,34 @@ def test_a_tag_title_whose_brackets_the_page_shows_keeps_them() -> None:
         head='<meta property="og:title" content="Harbour Lights (2031)">',
     )
     assert read_item_metadata(html, url=URL).title == "Harbour Lights (2031)"
+
+
+def test_a_portals_tag_title_with_the_outlet_in_full_width_brackets_is_the_heading() -> None:
+    # a news portal's tag title credits the outlet in full-width brackets, then names the portal; the heading shows
+    # the title alone and the line under it starts with the outlet's name
+    heading = "市立図書館、夜間の開館を試行へ"
+    html = _page(
+        f"<main><h1>{heading}</h1><p>港町新報 4/2(水) 9:30配信</p>" + PARAGRAPH + "</main>",
+        head=f'<meta property="og:title" content="{heading}（港町新報） - 例ニュース">',
+        title_element=f"{heading} （港町新報） - 例ニュース",
+    )
+    assert read_item_metadata(html, url=URL).title == heading
+
+
+def test_a_photo_credit_in_brackets_and_the_sites_name_after_a_full_width_colon_are_cut() -> None:
+    heading = "港の再開発 住民説明会で賛否"
+    html = _page(
+        f"<main><h1>{heading}</h1>" + PARAGRAPH + "</main>",
+        title_element=f"{heading}　（写真＝共同）　：例経済新聞",
+    )
+    assert read_item_metadata(html, url=URL).title == heading
+
+
+def test_a_title_whose_brackets_the_heading_shows_too_keeps_them() -> None:
+    title = "Harbour Lights (a history)"
+    html = _page(
+        f"<main><h1>{title}</h1>" + PARAGRAPH + "</main>",
+        head=f'<meta property="og:title" content="{title}">',
+        title_element=f"{title} - Example Docs",
+    )
+    assert read_item_metadata(html, url=URL).title == title
