@@ -117,6 +117,23 @@ def narrows_listing(page_url: str, link_url: str, *, views: Iterable[str] = ()) 
     return not switched & set(added)
 
 
+#: Query parameters that only order a listing ("sort=pubYear", "order=desc", "orderby=date"): never which entries.
+_ORDERS = re.compile(r"(?:sort|order)(?:[_-]?(?:by|dir|direction|order|field))?|dir|direction", re.IGNORECASE)
+
+
+def reorders_listing(page_url: str, link_url: str) -> bool:
+    """Whether `link_url` is the address of `page_url` with only its order changed: the same path, and the queries
+    differing in parameters that sort ("?sort=pubYear" added to "/browse/ethics", "sort=date" for "sort=title") and
+    in no other. When the page shows its listing whole (it has no next page), such a link lists exactly the entries
+    the page shows; an empty listing stays empty in any order."""
+    page, link = urlsplit(page_url), urlsplit(link_url)
+    if (page.netloc, page.path) != (link.netloc, link.path) or page.query == link.query:
+        return False
+    have = set(parse_qsl(page.query, keep_blank_values=True))
+    wanted = set(parse_qsl(link.query, keep_blank_values=True))
+    return all(_ORDERS.fullmatch(key) for key, _ in have ^ wanted)
+
+
 def adds_parameters(page_url: str, link_url: str) -> bool:
     """Whether `link_url` is the address of `page_url` with one or more parameters added (a tab, a facet, a sort)."""
     return bool(_added_parameters(page_url, link_url))

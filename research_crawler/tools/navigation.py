@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_crawler.context.graph import NavigationGraph
-from research_crawler.context.pagination import adds_parameters, narrows_listing, next_listing_page
+from research_crawler.context.pagination import adds_parameters, narrows_listing, next_listing_page, reorders_listing
 from research_crawler.context.urls import other_version, shown_on_site
 from research_crawler.context.web_context import PendingURL, WebContext
 from research_crawler.context.web_entries import PROMISING_SCORE, CollectedItem
@@ -24,6 +24,7 @@ from research_crawler.errors import ToolInputError
 from research_crawler.pages.cleanup import shorten
 from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.declared_kind import link_names_another_kind
+from research_crawler.pages.empty_links import shown_empty
 from research_crawler.pages.language_links import switches_language
 from research_crawler.pages.page import Link, Page
 from research_crawler.pages.person_links import names_one_of, opens_a_persons_page
@@ -272,7 +273,8 @@ def save_links(
         `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
-        on a fetch that would be refused.
+        on a fetch that would be refused. A link the page shows only with a count of zero beside it ("Philosophy
+        of Mind (0)": `empty_links.shown_empty`) is never queued: the page says it holds nothing.
     """
     if not isinstance(links, list):
         raise ToolInputError('links must be a list of {"id": n, "score": s} objects')
@@ -293,8 +295,14 @@ def save_links(
         assert link is not None  # checked by _parse_link_score
         if narrowed(link.url):
             result.rejected.append(
-                f"link {link_id} ({link.url[:200]}): narrows this page's list, which it shows whole (no next "
-                "page), or is the tab it shows now: it lists nothing this page does not; not queued"
+                f"link {link_id} ({link.url[:200]}): narrows or re-orders this page's list, which it shows whole "
+                "(no next page), or is the tab it shows now: it lists nothing this page does not; not queued"
+            )
+            continue
+        if shown_empty(page, link_id):
+            result.rejected.append(
+                f"link {link_id} ({link.url[:200]}): this page shows it with a count of 0 beside it (an empty "
+                "category or listing): it holds no entries; not queued"
             )
             continue
         if not link.same_site and not allow_offsite:
@@ -342,12 +350,16 @@ def lists_nothing_new(page: Page) -> Callable[[str], bool]:
     """Whether a link of `page` lists nothing the page does not: the tab the page marks as the one it shows now
     (`current_view_links`: the page's address with a parameter added, its own list), or a link that only narrows
     the list the page shows whole (a facet, a filter or a sort of a result list with no next page:
-    `narrows_listing`; a tab beside the one shown shows another list and narrows nothing)."""
+    `narrows_listing`; a tab beside the one shown shows another list and narrows nothing), or the same page in
+    another order ("order by publication year": `reorders_listing`), which shows the entries the page shows, where
+    it has no next page: an empty category sorted by year is still empty."""
     views = current_view_links(page.html, url=page.final_url) if page.html else frozenset()
     shown = {view for view in views if adds_parameters(page.final_url, view)}
     if next_listing_page(page.final_url, page.links) is not None:
         return lambda url: url in shown
-    return lambda url: url in shown or narrows_listing(page.final_url, url, views=views)
+    return lambda url: (
+        url in shown or narrows_listing(page.final_url, url, views=views) or reorders_listing(page.final_url, url)
+    )
 
 
 #: How much of its entry a link named only by what it opens ("Abstract") carries into the Planner's list.

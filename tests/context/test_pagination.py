@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from research_crawler.context.pagination import listing_position, narrows_listing, next_listing_page
+from research_crawler.context.pagination import listing_position, narrows_listing, next_listing_page, reorders_listing
 
 SITE = "https://papers.example.org"
 
@@ -102,3 +102,16 @@ def test_a_parameter_the_current_tab_adds_switches_views_and_narrows_nothing() -
     assert narrows_listing(venue, f"{venue}&tab=rejected") is True  # without the mark: a filter
     assert narrows_listing(venue, f"{venue}&tab=rejected", views=[shown]) is False
     assert narrows_listing(venue, f"{venue}&sort=date", views=[shown]) is True  # another parameter still narrows
+
+
+def test_a_link_that_only_changes_the_order_reorders_the_listing() -> None:
+    page = "http://index.test/browse/ethics"
+    assert reorders_listing(page, f"{page}?sort=pubYear")
+    assert reorders_listing(f"{page}?sort=title", f"{page}?sort=date&order=desc")
+    assert reorders_listing(f"{page}?q=luck&sort_by=title", f"{page}?q=luck&sort_by=date")
+    # another page, a filter, another category or the same address are no re-ordering
+    assert not reorders_listing(page, f"{page}?start=10&sort=pubYear")
+    assert not reorders_listing(page, f"{page}?year=2024")
+    assert not reorders_listing(page, "http://index.test/browse/logic?sort=pubYear")
+    assert not reorders_listing(f"{page}?sort=date", f"{page}?sort=date")
+    assert not reorders_listing(page, f"{page}?order_id=7")

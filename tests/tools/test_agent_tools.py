@@ -369,7 +369,7 @@ def test_a_facet_of_a_result_list_shown_whole_is_not_queued_but_of_a_paged_one_i
     scores = [{"id": 1, "score": 9}, {"id": 2, "score": 5}, {"id": 3, "score": 4}]
     result = save_links(web, make_page(search, links), scores, state=STATE)
     assert result.queued == ["http://papers.test/abs/1", "http://papers.test/search?q=reef"]
-    assert any("narrows this page's list, which it shows whole" in r for r in result.rejected)
+    assert any("narrows or re-orders this page's list, which it shows whole" in r for r in result.rejected)
     # with a next page, the facet may list entries this page does not show
     paged = WebContext.for_site(SITE)
     links.append((f"{search}&page=2", "Next", True))
