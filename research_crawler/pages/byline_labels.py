@@ -61,9 +61,11 @@ _ALTERNATION = "|".join(re.escape(label) for label in _ALL)
 _BARE_ALTERNATION = "|".join(re.escape(label) for label in sorted(_BARE, key=len, reverse=True))
 # a label and its colon, at the line's start, after a space or a bracket, or (in a language written without spaces)
 # after a character of its own; a bare label where the line or one of its parts opens
+# (a label's colon may be a full-width bar, as Chinese pages set it, "作者︱春春"; a label may follow another's colon
+# at once where the first is left empty, "作者：责任编辑：肖春芳" — the editor's, no writer's)
 _LABEL = re.compile(
-    rf"(?:^|(?<=[\s(（【\[;；|,，·]))(?P<label>{_ALTERNATION})\s*[:：]\s*"
-    rf"|(?<=[\u3400-\u9fff])(?P<cjk>{_ALTERNATION})\s*[:：]\s*"
+    rf"(?:^|(?<=[\s(（【\[;；|,，·:：︱｜]))(?P<label>{_ALTERNATION})\s*[:：︱｜]\s*"
+    rf"|(?<=[\u3400-\u9fff])(?P<cjk>{_ALTERNATION})\s*[:：︱｜]\s*"
     rf"|(?:^|(?<=[(（;；|]))\s*(?P<bare>{_BARE_ALTERNATION})\s+",
     re.I,
 )

@@ -49,6 +49,11 @@ _DATED_CREDIT_WORDS = 10  # "NZZ-Redaktion 18.07.2024, 11.08 Uhr 7 min", "Apr 16
 _DATE_LINE_WORDS = 20  # "Publié le 12 avril 2015 à 22h23 - Mis à jour le 13 avril 2015 à 12h28"
 _SHORT_DATE = re.compile(r"(?<![\d.])\d{1,2}\.\d{1,2}\.\d{2}(?![\d.])")  # "15.04.25", a two-digit year
 _GLUED_DIGITS = re.compile(r"(?<=[^\W\d_])(?=\d)")
+# an agency's credit alone on the line a story ends with, in capitals or a wire service's name, bare, in brackets or
+# after a dash ("UOL", "(Reuters)", "— AP"); the marks a wire ends its copy with are no credit ("END", "FIN")
+_AGENCY_SIGN_OFF = re.compile(r"(?:[-–—]\s*)?(?P<open>\()?(?P<credit>[^\W\d_]{2,12})(?(open)\))")
+_END_MARKS = frozenset({"END", "FIN", "ENDS", "MORE"})
+_SENTENCE_ENDS = frozenset('.!?"”»’)…。')
 
 
 def _is_credit(part: str, site: frozenset[str] = frozenset()) -> bool:
@@ -63,6 +68,11 @@ def _is_credit(part: str, site: frozenset[str] = frozenset()) -> bool:
 
 def _is_agency_or_desk(part: str) -> bool:
     return bool(_AGENCY_CAPITALS.match(part) or _WIRE_SERVICES.match(part) or _DESK_WORDS.search(part))
+
+
+def _agency_credit(word: str) -> bool:
+    """Whether one word alone is an agency's credit: capitals ("UOL", "AP") or a wire service's name, no end mark."""
+    return bool(_AGENCY_CAPITALS.match(word) or _WIRE_SERVICES.match(word)) and word.upper() not in _END_MARKS
 
 
 def names_a_desk(credit: str) -> bool:
@@ -156,6 +166,14 @@ def desk_sign_off(blocks: list[Any], index: int) -> list[str]:
         if len(previous.text.split()) < _BODY_WORDS or previous.chrome:
             continue
         head = block.text.split(";")[0].strip()
+        ended = previous.text.rstrip()[-1:] in _SENTENCE_ENDS  # the story's last sentence, not a line run on
+        if ended and (agency := _AGENCY_SIGN_OFF.fullmatch(head)) and _agency_credit(agency["credit"]):
+            if any(
+                not later.chrome and len(later.text.split()) >= _BODY_WORDS
+                for later in blocks[position + 1 : position + 4]
+            ):
+                continue  # the story goes on: a picture's credit between its paragraphs, no sign-off
+            return [agency["credit"]]  # an agency's credit alone after the story: "UOL", "(Reuters)", "— AP"
         parts = [part.strip() for part in re.split(r"\s*[/,]\s*", head) if part.strip()]
         if not 0 < len(parts) <= _SIGN_OFF_PARTS or not _INITIALS.match(parts[0]):
             continue

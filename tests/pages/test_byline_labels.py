@@ -101,3 +101,17 @@ def test_a_tags_author_by_the_date_under_the_title_beats_a_row_of_tag_links() ->
     )
     body = f"<h1>TCL introduces a new brand ambassador</h1>{lines}{ENGLISH}"
     assert _authors(body, head=head, url="https://www.example-phones.com/news-1.php") == ["Yordan"]
+
+
+def test_a_label_left_empty_before_the_editors_label_names_no_writer() -> None:
+    # "作者：" with nothing after it, then the editor's label: the editor is no writer, and "责任" no name
+    assert writers_labelled("2021-05-06 10:20 来源：示例网 作者：责任编辑：王小明") == []
+
+
+def test_a_writers_label_set_with_a_full_width_bar_names_the_writer() -> None:
+    body = (
+        "<h1>月球上的一杯酒</h1><p>2021-05-06 10:20 来源：示例网 作者：责任编辑：王小明</p>"
+        + "<p>这是一篇关于太空饮酒的文章，讲述了宇航员在轨道上的生活与规定，以及未来旅行的可能。</p>" * 3
+        + "<p>作者︱李明</p><p>[责任编辑:王小明]</p>"
+    )
+    assert _authors(body) == ["李明"]

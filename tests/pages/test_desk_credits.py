@@ -177,3 +177,21 @@ def test_a_writer_the_headline_names_and_signs_with_by_is_the_byline() -> None:
     body = f"<h1>Big Media With Jane Example, Episode 38</h1><p>By JANE EXAMPLE, Executive Editor</p>{TEXT}"
     page = _page(body, title="Big Media With Jane Example, Episode 38")
     assert read_item_metadata(page, url=URL).authors == ["JANE EXAMPLE"]
+
+
+def test_an_agency_credit_alone_after_the_story_signs_it() -> None:
+    body = f"<h1>The coach says he was wrong</h1>{TEXT}{TEXT}<p>XPN</p><p>Related topics</p>"
+    found = read_item_metadata(_page(body, title="The coach says he was wrong"), url=URL)
+    assert found.authors == ["XPN"]
+
+
+def test_a_wires_end_mark_after_the_story_is_no_credit() -> None:
+    body = f"<h1>The coach says he was wrong</h1>{TEXT}{TEXT}<p>(END)</p>"
+    found = read_item_metadata(_page(body, title="The coach says he was wrong"), url=URL)
+    assert found.authors == []
+
+
+def test_a_word_in_capitals_after_a_line_that_runs_on_is_no_sign_off() -> None:
+    body = f"<h1>The coach says he was wrong</h1>{TEXT}<p>For the symptoms and the advice, check</p><p>XPN</p>"
+    found = read_item_metadata(_page(body, title="The coach says he was wrong"), url=URL)
+    assert found.authors == []
