@@ -224,8 +224,10 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # news, magazines, blogs, web fiction, an encyclopedia article; eight languages): its first run; then pages39
     # (first author 42, count 43: a name's bracketed initials, "Richard (R.J.) Roe"; a headline shown again in parts
     # over "<date> <time> BY <DESK> STAFF"); pages40d (title 47: a portal's tag title crediting the outlet in
-    # full-width brackets, "… （CNET Japan） - <portal>", over the heading that says the title alone)
-    "heldout22": (47 / 48, 42 / 48, 43 / 48, 45 / 48),
+    # full-width brackets, "… （CNET Japan） - <portal>", over the heading that says the title alone); pages40a (first
+    # author 44, count 44: an agency's credit alone after the story's last sentence; an empty "作者：" before the
+    # editor's label, "作者︱<name>" with a full-width bar)
+    "heldout22": (47 / 48, 44 / 48, 44 / 48, 45 / 48),
     # heldout23 (collected blind by pagesb23, stop 49: 77 item pages of 77 sites from scrapinghub's
     # article-extraction-benchmark — news, fact-checks, columns, reviews, press releases, blogs; seven languages):
     # main's code before the stop read it so (12fb64e)
