@@ -271,7 +271,8 @@ def save_links(
         that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's works
         on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
         `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
-        version of the page's own record ("v1" at ``…/v1``) is the same work and never queued. A link the
+        version of the page's own record ("v1" at ``…/v1``) is the same work and never queued; nor is the file (a
+        PDF) of a work the page lists whose own page is queued, read, or scored with it. A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused. A link the page shows only with a count of zero beside it ("Philosophy
         of Mind (0)": `empty_links.shown_empty`) is never queued: the page says it holds nothing.
@@ -285,6 +286,7 @@ def save_links(
         if entry is not None:
             best[entry.id] = max(entry.score, best.get(entry.id, -1.0))
     narrowed = lists_nothing_new(page)
+    scored = {link.url for link_id in best if (link := page.link(link_id)) is not None}
     dead_end = not any(  # a promising way on is a link still to read: waiting in C, or new
         score >= PROMISING_SCORE and (web_context.is_pending(link.url) or not web_context.is_discovered(link.url))
         for link_id, score in best.items()
@@ -326,6 +328,14 @@ def save_links(
                 f"link {link_id} ({link.url[:200]}): another version of this page's record, the same work; not queued"
             )
             continue
+        if (landing := _listed_works_page(page, link)) is not None and (
+            landing in scored or web_context.is_discovered(landing)
+        ):
+            result.rejected.append(
+                f"link {link_id} ({link.url[:200]}): the file of a listed work whose own page ({landing[:200]}) is "
+                "queued or read: that page is opened, not its file; not queued"
+            )
+            continue
         if link.url in menu:
             score = max(0.0, score - MENU_PENALTY)
             result.menu += 1
@@ -338,6 +348,22 @@ def save_links(
             result.already_known.append(link.url)
     result.message = with_hint(_describe(result), hint("save_links", "default", state))
     return result
+
+
+#: A link's text this short that names a PDF opens a file ("PDF", "Download PDF", "Texto: es PDF"), not a page.
+_FILE_LINK_WORDS = 4
+
+
+def _listed_works_page(page: Page, link: Link) -> str | None:
+    """The URL of the work's own page when `link` opens the file (a PDF) of a work listed on `page` whose title links
+    that page (`Link.result_title`); None otherwise. A reader opens the work's page, which names the work and links
+    its file, before the file itself."""
+    if link.result_title is None or (title := page.link(link.result_title)) is None or title.url == link.url:
+        return None
+    words = re.findall(r"[^\W_]+", link.text.casefold())
+    if is_file_address(link.url) or ("pdf" in words and len(words) <= _FILE_LINK_WORDS):
+        return title.url
+    return None
 
 
 def _rank_of(page: Page, link_id: int) -> int:
