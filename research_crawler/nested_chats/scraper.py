@@ -31,6 +31,7 @@ from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.main_content import frame_link_urls, main_content_markdown
+from research_crawler.pages.navigation_pages import finds_the_way_on
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
@@ -131,6 +132,7 @@ class ScraperChat:
                 x.web.name = " ".join(page.title.split())[:80]
         x.flow.current_page = page
         self.crawler_tools.new_links = 0
+        self.crawler_tools.promising_links = 0
         self.crawler_tools.menu = frame_link_urls(
             page,
             max_links=x.settings.fetch.max_links_per_page,
@@ -159,7 +161,13 @@ class ScraperChat:
         x.end_scrape(target.url)
         with x.lock:
             relevant = x.items_counting(self.collector_tools.touched)
-        grant = x.note_page_yield(PageYield(relevant_items=relevant, leads=bool(next_page or dated)))
+        # an index, a grid of issues, a table of contents showing promising links: a step toward the works
+        finds_the_way = not relevant and finds_the_way_on(
+            page, self.crawler_tools.menu, self.crawler_tools.promising_links
+        )
+        grant = x.note_page_yield(
+            PageYield(relevant_items=relevant, leads=bool(next_page or dated), finds_the_way=finds_the_way)
+        )
         not_counted = check_before_enough(x)  # "enough" is believed only of items their own pages bear out
         self._fetch_ahead()
         facts = [f"{new_links} new link(s) queued", f"{new_items} new item(s) stored"]

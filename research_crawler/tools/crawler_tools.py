@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
+from research_crawler.context.web_entries import PROMISING_SCORE
 from research_crawler.tools import navigation
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import LinkScore
@@ -18,6 +19,8 @@ class CrawlerTools:
     def __init__(self, exploration: Exploration) -> None:
         self._x = exploration
         self.new_links = 0
+        #: Of `new_links`, those scored `PROMISING_SCORE` or more: the page's promising ways on, not seen before.
+        self.promising_links = 0
         #: The links stored from the current page, as given (what an unchanged page's next visit does again).
         self.saved: list[LinkScore] = []
         #: The links the current page shows only in its header, navigation or footer (queued a little lower).
@@ -48,6 +51,8 @@ class CrawlerTools:
                 robots_refusal=x.pages.robots_refusal,
             )
             self.new_links += len(result.queued)
+            scores = {link.url: entry.score for entry in links if (link := page.link(entry.id)) is not None}
+            self.promising_links += sum(1 for url in result.queued if scores.get(url, 0.0) >= PROMISING_SCORE)
             self.saved.extend(links)
             x.save()
             x.trace.emit("links_queued", queued=len(result.queued), pending=x.web.pending_count)

@@ -181,10 +181,12 @@ class Exploration:
 
     @property
     def subpages_left(self) -> int:
-        """The current site's pages left now (it may earn more by yielding: `note_page_yield`)."""
+        """The current site's pages left now (it may earn more by yielding: `note_page_yield`); never one past the
+        ceiling, counting the pages that went free."""
         if self.search.current_site is None:
             return 0
-        return max(0, self.findings.budget.limit(self.site.url, self.settings.explore) - self.subpages_used)
+        read = self.web.visited_count - self.findings.subpage_offsets.get(self.site.url, 0)
+        return self.findings.budget.pages_left(self.site.url, self.subpages_used, read, self.settings.explore)
 
     @property
     def last_subpage(self) -> bool:

@@ -3,13 +3,18 @@
 A site starts with `explore.max_subpages` pages (the paper's five). Each time they are spent, the site earns
 `explore.subpages_step` more — up to `explore.max_subpages_earned` in all — when the pages it was last given still
 gave relevant items (stored or confirmed on them, of the request's dates when it has some), or when its last page
-queued the next page of a listing (or links to the dates asked for) on a site that has given relevant items already.
-The pages judged are those read since the last grant: its base pages as a whole for the first (a site whose search
-results or first listing gave the works, and whose next pages were spent finding the way on, has shown it holds
-them), the step's pages after that. A site that
-gives nothing stays at its base, and the stuck detector may leave it sooner. A ceiling at or below the base is the
-paper's fixed budget, exactly; so is a base below the paper's five under the default ceiling, which a user sets
-to keep a run small.
+queued the next page of a listing (or links to the dates asked for) on a site that has given relevant items already,
+or when its last page was a navigation page that showed promising links not seen before (`PageYield.finds_the_way`:
+a site's index, a grid of issues, a table of contents — how a person finds the works of a journal kept in its back
+issues), and the step before was not itself earned so: a site that earned a step by finding its way and then gave
+nothing earns no second one that way. A work's own page never finds the way, whatever it links (its PDF, its claim
+page): a page of a work judged off-topic always costs and earns nothing. The pages judged are those read since the
+last grant: its base pages as a whole for the first (a site whose search results or first listing gave the works,
+and whose next pages were spent finding the way on, has shown it holds them), the step's pages after that. A site
+that gives nothing, and whose pages find no way on, stays at its base, and the stuck detector may leave it sooner. A
+ceiling at or below the base is the paper's fixed budget, exactly; so is a base below the paper's five under the
+default ceiling, which a user sets to keep a run small. Whatever pages went free (`WebContext.empty_pages`), a site
+never reads more pages than the ceiling (`pages_left`).
 
 The ledgers live beside the run's other findings (one per site URL, shared by the sites explored at once); the
 callers hold the exploration's lock. They are saved with the run's state, so a run killed and resumed keeps the pages
@@ -32,6 +37,9 @@ __all__ = ["PAPER_SUBPAGES", "BudgetGrant", "PageYield", "SiteBudget"]
 #: The paper's per-site page limit: a smaller `explore.max_subpages` under the default ceiling is a fixed cap.
 PAPER_SUBPAGES = 5
 _DEFAULT_CEILING = ExploreSettings.model_fields["max_subpages_earned"].default
+_FOUND_THE_WAY = (
+    "its last page, a navigation page (an index, a grid of issues, a table of contents), showed promising links"
+)
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,9 @@ class PageYield:
     """Items the Collector stored or confirmed on it that count toward the request."""
     leads: bool = False
     """It queued the next page of a listing, or links naming the dates asked for."""
+    finds_the_way: bool = False
+    """It was a navigation page (`pages/navigation_pages.py`) that gave no relevant item and queued promising links
+    not seen before: a step toward the site's works."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,8 @@ class _Ledger:
     pages: list[PageYield] = field(default_factory=list)
     granted_at: int = 0
     """How many of `pages` were read when the site last earned pages (0 before its first grant)."""
+    found_the_way: bool = False
+    """Its last grant was earned by a navigation page alone (no relevant item among the pages it judged)."""
 
 
 class _SavedPage(BaseModel):
@@ -70,6 +83,7 @@ class _SavedPage(BaseModel):
 
     relevant_items: int = Field(ge=0)
     leads: bool = False
+    finds_the_way: bool = False
 
 
 class _SavedLedger(BaseModel):
@@ -78,6 +92,7 @@ class _SavedLedger(BaseModel):
     extra: int = Field(ge=0)
     pages: list[_SavedPage] = Field(default_factory=list)
     granted_at: int = Field(0, ge=0)
+    found_the_way: bool = False
 
 
 @dataclass
@@ -93,6 +108,7 @@ class SiteBudget:
                 "extra": ledger.extra,
                 "pages": [vars(page) for page in ledger.pages],
                 "granted_at": ledger.granted_at,
+                "found_the_way": ledger.found_the_way,
             }
             for site, ledger in self.ledgers.items()
         }
@@ -110,9 +126,14 @@ class SiteBudget:
                 raise CorruptStateError(
                     f"the page budget saved for {site!r} is invalid ({where}: {first['msg']})"
                 ) from None
-            pages = [PageYield(relevant_items=page.relevant_items, leads=page.leads) for page in ledger.pages]
+            pages = [
+                PageYield(relevant_items=page.relevant_items, leads=page.leads, finds_the_way=page.finds_the_way)
+                for page in ledger.pages
+            ]
             granted_at = min(ledger.granted_at, len(pages))
-            ledgers[site] = _Ledger(extra=ledger.extra, pages=pages, granted_at=granted_at)
+            ledgers[site] = _Ledger(
+                extra=ledger.extra, pages=pages, granted_at=granted_at, found_the_way=ledger.found_the_way
+            )
         return cls(ledgers=ledgers)
 
     @staticmethod
@@ -129,6 +150,11 @@ class SiteBudget:
         ledger = self.ledgers.get(site_url)
         earned = explore.max_subpages + (ledger.extra if ledger else 0)
         return min(earned, self.ceiling(explore))
+
+    def pages_left(self, site_url: str, used: int, read: int, explore: ExploreSettings) -> int:
+        """The pages the site at `site_url` may still read, `used` of its pages counted and `read` read in all (a page
+        that went free is read all the same): never one past the ceiling."""
+        return max(0, min(self.limit(site_url, explore) - used, self.ceiling(explore) - read))
 
     def may_grow(self, site_url: str, explore: ExploreSettings) -> bool:
         """Whether the site may still earn pages from what it has given so far (its page being read not counted): a
@@ -155,6 +181,7 @@ class SiteBudget:
             return None
         earned = min(explore.subpages_step, ceiling - limit)
         ledger.extra += earned
+        ledger.found_the_way = reason == _FOUND_THE_WAY
         ledger.granted_at = len(ledger.pages)
         return BudgetGrant(earned=earned, limit=limit + earned, reason=reason)
 
@@ -169,4 +196,6 @@ class SiteBudget:
         given = any(page.relevant_items for page in ledger.pages)
         if given and recent and recent[-1].leads:
             return "its last page queued the next page of a listing (or the dates asked for) on a site that gave items"
+        if recent and recent[-1].finds_the_way and not ledger.found_the_way:
+            return _FOUND_THE_WAY
         return None

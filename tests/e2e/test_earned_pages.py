@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from fault_server import FaultServer
+from fault_server import FaultServer, Reply
 from preset_runs import SessionWithClient
 from unlike_sites import Paper, entry, page, serve_papers
 
@@ -141,3 +141,94 @@ def test_a_resumed_run_keeps_the_pages_its_site_had_earned(tmp_path: Path, serve
     report = asyncio.run(ResearchSession(settings, backend="simulated").aresume(run_dir))
     (summary,) = report.sites
     assert summary.pages_visited == 6, "the resumed run read up to the pages the site had earned, not its base"
+
+
+def journal_collection(server: FaultServer, *, relevant: bool) -> list[Paper]:
+    """A collection whose works are in back issues: the start page links two indexes of its journals (A–Z, by
+    subject); a journal's page links its grid of issues; the grid links four issues; an issue's table of contents
+    lists three papers, each with its PDF beside its title (two on graph neural networks, or — with `relevant`
+    false — none, and one on soil)."""
+    papers: list[Paper] = []
+    tocs = []
+    for number in range(1, 5):
+        if relevant:
+            topics = [f"Graph neural networks for molecules {number}", f"Graph neural networks for traffic {number}"]
+        else:
+            topics = [f"Coastal erosion survey {number}", f"Wheat yield model {number}"]
+        issue = [Paper(f"a{number}-{k}", title, f"2024-0{number}-01") for k, title in enumerate(topics)]
+        issue.append(Paper(f"a{number}-soil", f"Soil moisture in field {number}", "2024-05-01", "geoscience"))
+        entries = "".join(
+            f"<li class='article'><h3><a href='{paper.path}'>{paper.title}</a></h3><p>Lima, Ana; Souza, Bruno</p>"
+            f"<a href='{paper.path}.pdf'>PDF</a></li>"
+            for paper in issue
+        )
+        for paper in issue:
+            server.route(f"{paper.path}.pdf", Reply(200, b"%PDF-1.4 not a web page", content_type="application/pdf"))
+        server.page(
+            f"/j/gr/i/{number}/", page(f"Vol. 3 No. {number}", f"<h1>Vol. 3 No. {number}</h1><ul>{entries}</ul>")
+        )
+        tocs.append(f"<td><a href='/j/gr/i/{number}/'>No. {number}</a></td>")
+        papers += issue
+    serve_papers(server, papers)
+    server.page(
+        "/j/gr/grid", page("All issues", f"<h1>All issues</h1><table><tr><td>2024</td>{''.join(tocs)}</tr></table>")
+    )
+    server.page(
+        "/j/gr/",
+        page(
+            "Graph Letters",
+            "<h1>Graph Letters</h1><p>A journal of the collection.</p><ul>"
+            "<li><a href='/j/gr/grid'>All issues</a></li><li><a href='/j/gr/about'>About the journal</a></li>"
+            "<li><a href='/j/gr/authors'>Instructions for authors</a></li></ul>",
+        ),
+    )
+    index = "".join(
+        f"<li><a href='/j/{slug}/'>{name}</a></li>"
+        for slug, name in (
+            ("ag", "Agronomy Letters"),
+            ("gr", "Graph Letters"),
+            ("hi", "History Review"),
+            ("so", "Soil Notes"),
+        )
+    )
+    for path, title in (("/journals/alpha", "Journals A–Z"), ("/journals/subject", "Journals by subject")):
+        server.page(path, page(title, f"<h1>{title}</h1><ul>{index}</ul>"))
+    server.page(
+        "/",
+        page(
+            "Open Journals",
+            "<h1>Open Journals</h1><p>A collection of open-access journals.</p><ul>"
+            "<li><a href='/journals/alpha'>Journals A–Z</a></li><li><a href='/journals/subject'>Journals by subject"
+            "</a></li><li><a href='/about'>About the collection</a></li></ul>",
+        ),
+    )
+    return papers
+
+
+def test_a_collection_whose_works_lie_in_back_issues_earns_its_way_to_them(tmp_path: Path, server: FaultServer) -> None:
+    """Start page, an index of journals, the journal, its grid of issues: the base spent finding the way, the grid's
+    promising issues earn a step, and the papers found there earn on, up to the ceiling and never past it; no PDF
+    of a listed paper is fetched, as its own page is queued with it."""
+    journal_collection(server, relevant=True)
+    report, events = run(tmp_path, server, base=4, ceiling=11)
+    (summary,) = report.sites
+    grants = [e for e in events if e["event"] == "budget"]
+    assert grants[0]["limit"] == 6 and "navigation page" in grants[0]["reason"], "the way in earned the first step"
+    assert all("relevant item(s)" in e["reason"] for e in grants[1:]) and len(grants) >= 2
+    assert summary.pages_visited <= 11 and all(e["limit"] <= 11 for e in grants)
+    assert not [hit.path for hit in server.page_hits() if hit.path.endswith(".pdf")]
+    assert len({item.title for item in report.items if "Graph neural" in item.title}) >= 6
+
+
+def test_a_collection_whose_issues_hold_nothing_asked_for_earns_one_step_at_most(
+    tmp_path: Path, server: FaultServer
+) -> None:
+    """The same way in earns one step; the issue and the off-topic paper the Planner opens in it cost their pages and
+    earn none, so the site stops there."""
+    journal_collection(server, relevant=False)
+    report, events = run(tmp_path, server, base=4, ceiling=11)
+    (summary,) = report.sites
+    grants = [e for e in events if e["event"] == "budget"]
+    assert [(e["earned"], e["limit"]) for e in grants] == [(2, 6)] and "navigation page" in grants[0]["reason"]
+    assert summary.pages_visited <= 6
+    assert not report.items

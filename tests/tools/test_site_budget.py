@@ -141,3 +141,58 @@ def test_a_saved_budget_never_lets_a_site_past_the_ceiling() -> None:
     assert budget.limit(SITE, explore) == 14
     fixed = ExploreSettings(max_subpages=3, max_subpages_earned=3)
     assert budget.limit(SITE, fixed) == 3
+
+
+NAVIGATION = PageYield(relevant_items=0, finds_the_way=True)
+NOTHING = PageYield(relevant_items=0)
+
+
+def test_a_site_whose_works_lie_deep_earns_a_step_by_finding_its_way() -> None:
+    """Start page, index of journals, a journal, its grid of issues, a table of contents: the base spent on the way
+    in, the last page showing promising links, earns one step; its papers then earn on."""
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    for used in range(1, 5):
+        assert budget.note_page(SITE, used, NAVIGATION, explore) is None
+    grant = budget.note_page(SITE, 5, NAVIGATION, explore)
+    assert grant is not None and (grant.earned, grant.limit) == (3, 8)
+    assert "navigation page" in grant.reason
+    budget.note_page(SITE, 6, NOTHING, explore)
+    budget.note_page(SITE, 7, PageYield(relevant_items=1), explore)
+    later = budget.note_page(SITE, 8, NOTHING, explore)
+    assert later is not None and "relevant item(s)" in later.reason and later.limit == 11
+
+
+def test_finding_the_way_earns_no_second_step_in_a_row() -> None:
+    """A site that earned a step by its navigation pages and gave nothing in it is not followed further down."""
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    assert _read(budget, explore, [NAVIGATION] * 30) == 8
+    assert not budget.may_grow(SITE, explore)
+
+
+def test_a_work_page_judged_off_topic_earns_nothing_even_after_the_way_in() -> None:
+    """Work pages judged off-topic (nothing relevant, no way on: their PDF and claim page are no navigation) cost
+    their page and earn no step."""
+    explore = ExploreSettings(max_subpages=3, max_subpages_earned=9, subpages_step=2)
+    budget = SiteBudget()
+    assert _read(budget, explore, [NAVIGATION, NAVIGATION, NAVIGATION, NOTHING, NOTHING, NOTHING]) == 5
+
+
+def test_a_site_never_reads_past_the_ceiling_whatever_went_free() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=6, subpages_step=3)
+    budget = SiteBudget()
+    assert budget.pages_left(SITE, used=3, read=5, explore=explore) == 1, "two free pages: one left to the ceiling"
+    assert budget.pages_left(SITE, used=4, read=6, explore=explore) == 0
+    fixed = ExploreSettings(max_subpages=5, max_subpages_earned=5)
+    assert budget.pages_left(SITE, used=3, read=4, explore=fixed) == 1
+    assert budget.pages_left(SITE, used=2, read=2, explore=fixed) == 3
+
+
+def test_the_way_found_is_saved_with_the_budget() -> None:
+    explore = ExploreSettings(max_subpages=2, max_subpages_earned=10, subpages_step=2)
+    budget = SiteBudget()
+    assert _read(budget, explore, [NAVIGATION] * 2) == 2
+    restored = SiteBudget.restored(json.loads(json.dumps(budget.saved())))
+    assert restored == budget and restored.limit(SITE, explore) == 4
+    assert restored.note_page(SITE, 4, NAVIGATION, explore) is None, "a second step in a row is not earned so"

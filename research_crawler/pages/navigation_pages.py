@@ -1,0 +1,65 @@
+"""Navigation pages: the pages a person reads to find a site's works, not to read one.
+
+A journal collection keeps its papers in back issues: its start page links the journals, a journal's page its grid of
+issues, an issue's table of contents its articles. None of these is a work; each is a step toward the works, and a
+careful reader spends pages on them as the way in (`tools/site_budget.py` lets such a page earn the site pages when it
+shows promising links). A work's own page is no such step, whatever it links: its PDF, its claim page, its
+authors' pages are the same work again.
+
+Read from the page's structure, never from its words. A page is a navigation page when it lists works — two results
+of a listing at least, each with its own title link (`Link.result_title`: a table of contents, a search's results) —
+or when its own content is mostly links: the words of the links it shows beside its content (not the site's menu,
+header or footer) are at least half the words of that content, and there are `MIN_OWN_LINKS` of them at least (an
+index of journals, a grid of issues, a list of a site's sections). A work's page shows its title, its authors and
+its abstract as text, and links a few parts of itself.
+
+Such a page finds the way on (`finds_the_way_on`) when it gave no relevant item and the Crawler queued `MIN_WAYS_ON`
+promising links from it that the site had not shown before: a work's PDF and its claim page are no way on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from research_crawler.pages.page import Page
+
+__all__ = ["LINK_SHARE", "MIN_OWN_LINKS", "MIN_WAYS_ON", "finds_the_way_on", "is_navigation_page"]
+
+#: The share of a page's own words that its links must hold for the page to be an index (a grid, a list of parts).
+LINK_SHARE = 0.5
+#: The fewest links of its own an index shows: a page with one or two links and little else is no way on.
+MIN_OWN_LINKS = 3
+#: The promising links not seen before that a navigation page must show to be a step toward the works.
+MIN_WAYS_ON = 2
+#: Results of a listing, each with its own title link, that make a page a list of works.
+_MIN_RESULTS = 2
+_WORD = re.compile(r"[^\W_]+")
+_LINK_NUMBER = re.compile(r"\[\d+\]")
+
+
+def is_navigation_page(page: Page, *, menu: Set[str] = frozenset()) -> bool:
+    """Whether `page` is a way to works rather than a work: a listing of two results or more, or a page whose own
+    content is mostly its `MIN_OWN_LINKS` links or more. `menu` holds the URLs of the links it shows only in its
+    frame (`main_content.frame_link_urls`), which are the site's, not the page's."""
+    if not page.ok:
+        return False
+    if len({link.result_title for link in page.links if link.result_title is not None}) >= _MIN_RESULTS:
+        return True
+    own = [link for link in page.links if link.url not in menu and link.url != page.final_url]
+    if len({link.url for link in own}) < MIN_OWN_LINKS:
+        return False
+    framed = sum(_words(link.text) for link in page.links if link.url in menu)
+    content = _words(_LINK_NUMBER.sub(" ", page.markdown)) - framed
+    linked = sum(_words(link.text) for link in own)
+    return content > 0 and linked >= LINK_SHARE * content
+
+
+def _words(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def finds_the_way_on(page: Page, menu: Set[str], promising_links: int) -> bool:
+    """Whether `page`, read and found to give no relevant item, was a step toward the site's works: a navigation page
+    from which `promising_links` (`MIN_WAYS_ON` at least) promising links not seen before were queued."""
+    return promising_links >= MIN_WAYS_ON and is_navigation_page(page, menu=menu)
