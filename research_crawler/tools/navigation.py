@@ -26,6 +26,7 @@ from research_crawler.pages.current_view import current_view_links
 from research_crawler.pages.declared_kind import link_names_another_kind
 from research_crawler.pages.empty_links import shown_empty
 from research_crawler.pages.language_links import switches_language
+from research_crawler.pages.navigation_pages import is_navigation_page
 from research_crawler.pages.page import Link, Page
 from research_crawler.pages.person_links import names_one_of, opens_a_persons_page
 from research_crawler.pages.site_chrome import names_site_chrome
@@ -272,7 +273,8 @@ def save_links(
         on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
         `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued; nor is the file (a
-        PDF) of a work the page lists whose own page is queued, read, or scored with it. A link the
+        PDF) of a work whose own page is queued, read, or scored with it (a listed work's page, or this page when the
+        file is at its address). A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused. A link the page shows only with a count of zero beside it ("Philosophy
         of Mind (0)": `empty_links.shown_empty`) is never queued: the page says it holds nothing.
@@ -328,11 +330,11 @@ def save_links(
                 f"link {link_id} ({link.url[:200]}): another version of this page's record, the same work; not queued"
             )
             continue
-        if (landing := _listed_works_page(page, link)) is not None and (
-            landing in scored or web_context.is_discovered(landing)
+        if (landing := _works_own_page(page, link, menu)) is not None and (
+            landing in (scored | {page.final_url}) or web_context.is_discovered(landing)
         ):
             result.rejected.append(
-                f"link {link_id} ({link.url[:200]}): the file of a listed work whose own page ({landing[:200]}) is "
+                f"link {link_id} ({link.url[:200]}): the file of a work whose own page ({landing[:200]}) is "
                 "queued or read: that page is opened, not its file; not queued"
             )
             continue
@@ -354,16 +356,27 @@ def save_links(
 _FILE_LINK_WORDS = 4
 
 
-def _listed_works_page(page: Page, link: Link) -> str | None:
-    """The URL of the work's own page when `link` opens the file (a PDF) of a work listed on `page` whose title links
-    that page (`Link.result_title`); None otherwise. A reader opens the work's page, which names the work and links
-    its file, before the file itself."""
-    if link.result_title is None or (title := page.link(link.result_title)) is None or title.url == link.url:
-        return None
+def _works_own_page(page: Page, link: Link, menu: Set[str]) -> str | None:
+    """The URL of the work's own page when `link` opens a work's file (a PDF): the page whose title link the file sits
+    beside in a listing of `page` (`Link.result_title`), or `page` itself when the file is at its own address with a
+    part or a parameter added (``/a/7/`` and ``/a/7/pdf``, ``/a/7?format=pdf``) and is no navigation page (`menu`:
+    its frame's links); None otherwise. A reader opens the work's page, which names the work and links its file,
+    rather than the file."""
     words = re.findall(r"[^\W_]+", link.text.casefold())
-    if is_file_address(link.url) or ("pdf" in words and len(words) <= _FILE_LINK_WORDS):
-        return title.url
-    return None
+    if not (is_file_address(link.url) or ("pdf" in words and len(words) <= _FILE_LINK_WORDS)):
+        return None
+    if link.result_title is not None and (title := page.link(link.result_title)) is not None:
+        return title.url if title.url != link.url else None
+    here, there = urlsplit(page.final_url), urlsplit(link.url)
+    base = here.path.rstrip("/")
+    own = (
+        bool(base)
+        and there.netloc == here.netloc
+        and (there.path.rstrip("/") == base or there.path.startswith(base + "/"))
+    )
+    if not own or link.url == page.final_url or is_navigation_page(page, menu=menu):
+        return None  # a listing's files under its address are its works', not its own
+    return page.final_url
 
 
 def _rank_of(page: Page, link_id: int) -> int:

@@ -64,3 +64,38 @@ def test_a_pdf_whose_work_s_page_is_unknown_is_queued() -> None:
     page, web = toc(), WebContext.for_site(SITE)
     result = save_links(web, page, [{"id": ids(page)["a/3/pdf"], "score": 6}], state=STATE)
     assert [url.removeprefix(SITE) for url in result.queued] == ["a/3/pdf"]
+
+
+def built(path: str, body: str) -> Page:
+    url = SITE + path
+    html = f"<html><head><title>Page</title></head><body><main>{body}</main></body></html>"
+    view = build_page_view(html, url=url)
+    return Page(
+        url=url, final_url=url, status=200, determination=Determination.OK, html=html, markdown=view.markdown,
+        links=view.links, title=view.title,
+    )  # fmt: skip
+
+
+def test_a_work_s_own_pdf_is_not_queued_from_its_page() -> None:
+    """Read on its page (and judged off-topic, say), a work's PDF at its own address adds nothing: not queued."""
+    abstract = " ".join(["We survey soil moisture across the northern fields over ten seasons of measurement."] * 4)
+    page = built(
+        "a/2/",
+        f"<h1>{TITLES[1]}</h1><p>Ana Lima, Bruno Souza</p><h2>Abstract</h2><p>{abstract}</p>"
+        "<p><a href='/a/2/pdf'>Download PDF</a> <a href='/a/2/?format=pdf'>PDF</a> <a href='/a/5/'>A related work "
+        "on irrigation of wheat fields</a></p>",
+    )
+    web = WebContext.for_site(SITE)
+    found = ids(page)
+    links = [{"id": found[path], "score": 6} for path in ("a/2/pdf", "a/2/?format=pdf", "a/5/")]
+    result = save_links(web, page, links, state=STATE)
+    assert [url.removeprefix(SITE) for url in result.queued] == ["a/5/"]
+
+
+def test_a_listing_s_files_under_its_address_are_its_works() -> None:
+    """A page listing reports as PDFs under its own address is no work: its files are the works, and are queued."""
+    files = "".join(f"<li><a href='/reports/{n}.pdf'>Annual field report {n} (PDF)</a></li>" for n in range(1, 6))
+    page = built("reports/", f"<h1>Reports</h1><ul>{files}</ul>")
+    web = WebContext.for_site(SITE)
+    result = save_links(web, page, [{"id": link.id, "score": 6} for link in page.links], state=STATE)
+    assert len(result.queued) == 5
