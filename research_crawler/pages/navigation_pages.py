@@ -8,13 +8,14 @@ authors' pages are the same work again.
 
 Read from the page's structure, never from its words. A page is a navigation page when it lists works — two results
 of a listing at least, each with its own title link (`Link.result_title`: a table of contents, a search's results) —
-or when its own content is mostly links: the words of the links it shows beside its content (not the site's menu,
-header or footer) are at least half the words of that content, and there are `MIN_OWN_LINKS` of them at least (an
-index of journals, a grid of issues, a list of a site's sections). A work's page shows its title, its authors and
-its abstract as text, and links a few parts of itself.
+or when it shows `MIN_OWN_LINKS` links of its own at least (beside its content, not in the site's menu, header or
+footer) and either they hold half the words of that content or it shows no prose: no line of `PROSE_WORDS` words
+without a link (an index of journals, a grid of issues, a journal's page of its current issue, back issues and a
+line on its scope). A work's page shows its abstract or its text as prose, and links a few parts of itself.
 
 Such a page finds the way on (`finds_the_way_on`) when it gave no relevant item and the Crawler queued `MIN_WAYS_ON`
-promising links from it that the site had not shown before: a work's PDF and its claim page are no way on.
+promising link at least from it that the site had not shown before (a journal's page may show one: its grid of
+issues); a work's page is no way on, whatever it links.
 """
 
 from __future__ import annotations
@@ -24,14 +25,17 @@ from collections.abc import Set
 
 from research_crawler.pages.page import Page
 
-__all__ = ["LINK_SHARE", "MIN_OWN_LINKS", "MIN_WAYS_ON", "finds_the_way_on", "is_navigation_page"]
+__all__ = ["LINK_SHARE", "MIN_OWN_LINKS", "MIN_WAYS_ON", "PROSE_WORDS", "finds_the_way_on", "is_navigation_page"]
 
 #: The share of a page's own words that its links must hold for the page to be an index (a grid, a list of parts).
 LINK_SHARE = 0.5
 #: The fewest links of its own an index shows: a page with one or two links and little else is no way on.
 MIN_OWN_LINKS = 3
-#: The promising links not seen before that a navigation page must show to be a step toward the works.
-MIN_WAYS_ON = 2
+#: A line of this many words, with no link in it, is prose: a work's abstract or text, not a way to works.
+PROSE_WORDS = 40
+#: The promising links not seen before that a navigation page must show to be a step toward the works (a journal's
+#: page may show one: its grid of issues).
+MIN_WAYS_ON = 1
 #: Results of a listing, each with its own title link, that make a page a list of works.
 _MIN_RESULTS = 2
 _WORD = re.compile(r"[^\W_]+")
@@ -39,9 +43,10 @@ _LINK_NUMBER = re.compile(r"\[\d+\]")
 
 
 def is_navigation_page(page: Page, *, menu: Set[str] = frozenset()) -> bool:
-    """Whether `page` is a way to works rather than a work: a listing of two results or more, or a page whose own
-    content is mostly its `MIN_OWN_LINKS` links or more. `menu` holds the URLs of the links it shows only in its
-    frame (`main_content.frame_link_urls`), which are the site's, not the page's."""
+    """Whether `page` is a way to works rather than a work: a listing of two results or more, or a page of
+    `MIN_OWN_LINKS` links of its own or more whose content is mostly those links or shows no prose. `menu` holds the
+    URLs of the links it shows only in its frame (`main_content.frame_link_urls`), which are the site's, not the
+    page's."""
     if not page.ok:
         return False
     if len({link.result_title for link in page.links if link.result_title is not None}) >= _MIN_RESULTS:
@@ -52,7 +57,9 @@ def is_navigation_page(page: Page, *, menu: Set[str] = frozenset()) -> bool:
     framed = sum(_words(link.text) for link in page.links if link.url in menu)
     content = _words(_LINK_NUMBER.sub(" ", page.markdown)) - framed
     linked = sum(_words(link.text) for link in own)
-    return content > 0 and linked >= LINK_SHARE * content
+    if content > 0 and linked >= LINK_SHARE * content:
+        return True
+    return not any(_words(line) >= PROSE_WORDS for line in page.markdown.splitlines() if not _LINK_NUMBER.search(line))
 
 
 def _words(text: str) -> int:

@@ -90,3 +90,31 @@ def test_an_index_finds_the_way_only_when_promising_links_were_queued_from_it() 
     menu = frame_link_urls(page)
     assert finds_the_way_on(page, menu, promising_links=MIN_WAYS_ON)
     assert not finds_the_way_on(page, menu, promising_links=MIN_WAYS_ON - 1), "it repeated what the site had shown"
+
+
+def test_a_journal_s_page_of_its_issues_and_a_line_on_its_scope_is_a_navigation_page() -> None:
+    page = built(
+        "<h1>Revista de Economía y Desarrollo</h1><p>ISSN 1234-5678 versión on-line · Santiago</p><ul>"
+        "<li><a href='/j/a/i/2024n4/'>Número actual</a></li><li><a href='/j/a/grid'>Números anteriores</a></li>"
+        "<li><a href='/j/a/about'>Sobre la revista</a></li><li><a href='/j/a/submit'>Enviar manuscrito</a></li></ul>"
+        "<p>Publicación trimestral de acceso abierto, arbitrada por pares, que difunde investigación sobre economía y "
+        "sociedad en América Latina.</p>",
+        path="j/a/",
+    )
+    assert navigation(page)
+
+
+def test_a_short_record_of_a_work_with_an_abstract_is_no_navigation_page() -> None:
+    """A repository's record: its fields are links (authors, subjects, files), but its abstract is prose."""
+    abstract = (
+        "Street vending is regulated by municipalities through permits, zoning and fines; we compare twelve cities "
+        "over a decade and find that permits issued in bulk reduce evictions while zoning alone displaces vendors to "
+        "the edges of markets, with lower incomes as a result for most of them."
+    )
+    page = built(
+        "<h1>Street vending and municipal rules</h1><p><a href='/people/1'>Ana Lima</a>; "
+        "<a href='/people/2'>Bruno Souza</a></p><p><a href='/subject/urban'>Urban studies</a> · "
+        f"<a href='/subject/labour'>Labour</a></p><p>{abstract}</p><p><a href='/files/7.pdf'>Full text (PDF)</a></p>",
+        path="record/7",
+    )
+    assert not navigation(page)
