@@ -14,7 +14,7 @@ and whose next pages were spent finding the way on, has shown it holds them), th
 that gives nothing, and whose pages find no way on, stays at its base, and the stuck detector may leave it sooner. A
 ceiling at or below the base is the paper's fixed budget, exactly; so is a base below the paper's five under the
 default ceiling, which a user sets to keep a run small. Whatever pages went free (`WebContext.empty_pages`), a site
-never reads more pages than the ceiling (`pages_left`).
+never reads more pages than the ceiling the user set (`pages_left`).
 
 The ledgers live beside the run's other findings (one per site URL, shared by the sites explored at once); the
 callers hold the exploration's lock. They are saved with the run's state, so a run killed and resumed keeps the pages
@@ -153,8 +153,11 @@ class SiteBudget:
 
     def pages_left(self, site_url: str, used: int, read: int, explore: ExploreSettings) -> int:
         """The pages the site at `site_url` may still read, `used` of its pages counted and `read` read in all (a page
-        that went free is read all the same): never one past the ceiling."""
-        return max(0, min(self.limit(site_url, explore) - used, self.ceiling(explore) - read))
+        that went free is read all the same): never one past the ceiling the user set (`max_subpages_earned`, or the
+        base when that is larger; a base below the paper's five under the default ceiling caps the pages counted, and
+        an empty page may still go free under it)."""
+        most = max(explore.max_subpages, explore.max_subpages_earned)
+        return max(0, min(self.limit(site_url, explore) - used, most - read))
 
     def may_grow(self, site_url: str, explore: ExploreSettings) -> bool:
         """Whether the site may still earn pages from what it has given so far (its page being read not counted): a

@@ -187,6 +187,8 @@ def test_a_site_never_reads_past_the_ceiling_whatever_went_free() -> None:
     fixed = ExploreSettings(max_subpages=5, max_subpages_earned=5)
     assert budget.pages_left(SITE, used=3, read=4, explore=fixed) == 1
     assert budget.pages_left(SITE, used=2, read=2, explore=fixed) == 3
+    small = ExploreSettings(max_subpages=2)  # a run asked to stay small: two pages counted, an empty one may go free
+    assert budget.pages_left(SITE, used=1, read=2, explore=small) == 1
 
 
 def test_the_way_found_is_saved_with_the_budget() -> None:
