@@ -19,7 +19,7 @@ import lxml.html
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.text.untrusted import untrusted
 
-__all__ = ["MAX_LEVELS", "breadcrumb_trail"]
+__all__ = ["MAX_LEVELS", "breadcrumb_trail", "is_trail_line"]
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +28,9 @@ MAX_NAME_CHARS = 60
 _BREADCRUMB = re.compile(r"bread-?crumbs?", re.IGNORECASE)
 _SEPARATORS = frozenset({"›", "»", ">", "/", "|", "→", "·", "•", "-", "–", ">>", "\\"})
 _MAX_JSON_CHARS = 200_000
+# a line of names joined by arrows ("Home > Fables > January", "Sciences › Physique"): a trail written out
+_TRAIL_ARROWS = re.compile(r"\s+(?:>>?|›|→)\s+")
+_TRAIL_NAME_WORDS = 6
 
 
 def breadcrumb_trail(html: str) -> list[str]:
@@ -42,6 +45,13 @@ def breadcrumb_trail(html: str) -> list[str]:
         if len(trail) >= 2:
             return trail
     return []
+
+
+def is_trail_line(text: str) -> bool:
+    """Whether a line of the page is a breadcrumb trail written out: two names or more, each of a few words, joined
+    by arrows — where the page stands, not what it says ("福娘童話集 > きょうのイソップ童話")."""
+    names = [name.strip() for name in _TRAIL_ARROWS.split(text.strip())]
+    return len(names) >= 2 and all(name and len(name.split()) <= _TRAIL_NAME_WORDS for name in names)
 
 
 def _json_ld(tree: lxml.html.HtmlElement) -> list[str]:

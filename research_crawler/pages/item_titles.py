@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research_crawler.pages.breadcrumbs import is_trail_line
 from research_crawler.pages.bylines import dated_people
 from research_crawler.pages.field_labels import GENERIC_HEADING_WORDS, label_kind
 from research_crawler.pages.item_dates import dates_in_text
@@ -17,7 +18,7 @@ from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
 from research_crawler.pages.record_headings import is_record_heading
 from research_crawler.pages.title_tails import SITE_SEPARATORS, shown_head, shown_part
-from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag
+from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag, split_heading
 from research_crawler.pages.written_length import word_length
 
 __all__ = [
@@ -223,19 +224,19 @@ def _without_site_part(title: str) -> set[str]:
 
 def _heading_variant(page: VisiblePage, title: str | None) -> Block | None:
     """The heading that shows `title` in other words ("Die Ablehnung von “Gendersprache” – medial produziert" for
-    "Die Ablehnung der Gendersprache » SciLogs"): one outside the chrome that holds most of the words of the title's
-    main part (its longest part between the site's separators), two at least."""
+    "Die Ablehnung der Gendersprache » SciLogs"): the first outside the chrome that holds most of the words of the
+    title's main part (its longest part between the site's separators), two at least."""
     parts = [words_of(part) for part in TITLE_SEPARATORS.split(title or "")]
     main = set(max(parts, key=lambda part: len(part.split()), default="").split())
-    best: tuple[float, Block] | None = None
     for block in page.blocks:
         if not 1 <= block.heading <= 3 or block.chrome or _generic(block.text):
             continue
         shared = main & set(block.words.split())
-        share = len(shared) / len(main) if main else 0.0
-        if len(shared) >= 2 and share >= _VARIANT_SHARE and (best is None or share > best[0]):
-            best = (share, block)
-    return best[1] if best else None
+        if len(shared) >= 2 and len(shared) / len(main) >= _VARIANT_SHARE:
+            # the first: the title heads its text; a heading further down that says the same words heads a part
+            # of it (an FAQ's "1. What are the current trends in video production?")
+            return block
+    return None
 
 
 def _visible_title(page: VisiblePage, *, min_score: float = 3.0) -> tuple[str, int, float] | None:
@@ -265,6 +266,8 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
         words = words_of(text)
         if not words or not 1 <= len(words.split()) <= 60 or _generic(text) or _REFERENCE_LINE.search(text):
             continue  # a journal reference ("Biomaterials, Volume 27, Issue 19, …") is no title
+        if is_trail_line(text):
+            continue  # a breadcrumb trail ("Stories > Fables"): where the item stands, which the <title> may name
         if block.heading and is_record_heading(text):
             # a register's "Bibliographic data: EP4300922 (A1) ― 2023-06-14": the heading right under it is the
             # work's title, standing where the record's heading stands and named by it as the <title> would name it
@@ -297,6 +300,10 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
             parts.setdefault(words, (text, block.index, score))
         if block.heading and score >= min_score:
             headings.setdefault(words, (text, block.index, score))
+    if (split := split_heading(page, TITLE_SEPARATORS.split(page.title_element))) is not None:
+        level = page.blocks[split[1]].heading  # (a masthead's "WEEKEND" / "CODING" / "AGENT": one heading)
+        score = _HEADING_SCORE.get(level, 0.0) + _IN_TITLE_ELEMENT + min(len(split[0].split()), 15) * _PER_WORD
+        best = (*split, score) if best is None or score > best[2] else best
     # the site's name and the item's title, each a heading and each a part of the <title> ("Internet-Law » Verstößt
     # der Ausschluss …"): the longer is the item's (a blog's name heads every page; its post's title is longer)
     # — unless the two are a title and its subtitle, the <title> joining them ("Vom Boden aus gedacht - Ann Cotten …")

@@ -1,13 +1,14 @@
 """A heading and a tag's title that give the same title in other forms: the tag the heading with words added (a
 shop's social card "Meine <Shop> Rezeptempfehlung: <heading>"), or the heading the tag's title with a line of its
 own run on (a place under a dish's name, "<title> Lisbon District, Portugal"). In both, the page's heading, as far
-as the tag agrees, is the title a reader sees."""
+as the tag agrees, is the title a reader sees. And a heading set as several, a word or two each (a masthead's
+"WEEKEND" / "CODING" / "AGENT"), that together say a part of the <title>: read as one."""
 
 from __future__ import annotations
 
-from research_crawler.pages.page_shows import words_of
+from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 
-__all__ = ["heading_in_tag", "heading_within_tag"]
+__all__ = ["heading_in_tag", "heading_within_tag", "split_heading"]
 
 _SAME_WORDS = 3  # a run of as many words, the tag's and the heading's the same, is one title in two orders
 
@@ -34,4 +35,27 @@ def heading_within_tag(heading: str, tag_parts: list[str]) -> str | None:
         rest = set(words_of(" ".join(tokens[len(wanted) :])).split())
         if sorted(words_of(head).split()) == sorted(wanted) and not rest & tag_words:
             return head
+    return None
+
+
+_SPLIT_PIECE_WORDS = 3  # each heading of a title set over several holds a word or a few
+
+
+def split_heading(page: VisiblePage, title_parts: list[str]) -> tuple[str, int] | None:
+    """A title the page sets over consecutive headings of one level outside its chrome, a few words each, that
+    together are a whole part of its <title> (`title_parts`: its parts between separators) where none alone is:
+    that part as the <title> writes it, and the first heading's block. None where there is none."""
+    parts = {words_of(part): part.strip() for part in title_parts if len(words_of(part).split()) >= 2}
+    runs: list[list[Block]] = []  # consecutive headings of one level, a few words each
+    for block in page.blocks:
+        if not block.heading or block.chrome or not 0 < len(block.words.split()) <= _SPLIT_PIECE_WORDS:
+            continue
+        last = runs[-1][-1] if runs else None
+        if last is not None and (last.heading, last.index + 1) == (block.heading, block.index):
+            runs[-1].append(block)
+        else:
+            runs.append([block])
+    for run in runs:
+        if len(run) >= 2 and (part := parts.get(" ".join(block.words for block in run))):
+            return part, run[0].index
     return None
