@@ -24,7 +24,7 @@ from research_crawler.pages.teaser_dates import (
     in_a_list_of_teasers,
     under_a_link_to_another_item,
 )
-from research_crawler.pages.written_dates import next_day, page_writes
+from research_crawler.pages.written_dates import next_day, page_writes, tag_the_page_writes
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -87,6 +87,8 @@ def decide_date(
     """The item's date by the rule of the module docstring, where it was read, and the note on a tag it overruled
     (`title`: the item's title, whose own words date nothing: "… Video in 2020"; `tree`: the parsed `html`)."""
     tagged = next((r for r in readings if r.date and year_of(r.date)), None)
+    if tagged is not None and tagged.date and len(tagged.date) == len("YYYY-MM-DD"):
+        tagged = tag_the_page_writes(readings, page) or tagged
     if title_index is None:  # a title the page does not show (a live page's standing name): its one main heading
         title_index = _main_heading(page)
     shown = _shown_date(page, title_index, title)

@@ -1,6 +1,7 @@
 """Whether a text writes a day as a reader may read it — "Friday 18 November 2011", "04.10.17", "7/12/21" — and the
 text a page writes in elements it hides from assistive readers only (a dateline marked aria-hidden is still shown
-on screen), never a script's or a style's: a tag's day written nowhere is a stamp the page does not show."""
+on screen), never a script's or a style's: a tag's day written nowhere is a stamp the page does not show. Where the
+page's tags give different days, the one the page writes is the item's."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any
 
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.item_dates import dates_in_text, year_of
+from research_crawler.pages.metadata_sources import Reading
 from research_crawler.pages.other_calendars import calendar_days
 from research_crawler.pages.page_shows import VisiblePage, hidden_from_readers
 
-__all__ = ["hidden_text", "next_day", "page_writes", "writes_day"]
+__all__ = ["hidden_text", "next_day", "page_writes", "tag_the_page_writes", "writes_day"]
 
 # a day written in numbers, its year in two digits or four: "04.10.17", "7/12/21", "18-11-2011"
 _NUMERIC_DAY = re.compile(r"(?<![\d.:/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)")
@@ -89,3 +91,17 @@ def page_writes(
         ):
             return True
     return writes_day(hidden_text(document), day)
+
+
+def tag_the_page_writes(readings: list[Reading], page: VisiblePage) -> Reading | None:
+    """The first tag that gives a day (YYYY-MM-DD) — or, where the page writes that day nowhere and another tag's
+    day it writes as a date, that other tag: a CMS's creation stamp a day after the publication the page shows and
+    another vocabulary gives ("dateCreated" 2017-11-17 in JSON-LD, microdata's datePublished and the dateline's
+    "16 November 2017"). None where no tag gives a day."""
+    days = [reading for reading in readings if reading.date and len(reading.date) == len("YYYY-MM-DD")]
+    if len({reading.date for reading in days}) < 2:
+        return days[0] if days else None
+    written = {day for block in page.blocks for day in dates_in_text(block.text)}
+    if days[0].date in written:
+        return days[0]
+    return next((reading for reading in days if reading.date in written), days[0])
