@@ -233,7 +233,7 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     "heldout22": (1.0, 44 / 48, 44 / 48, 45 / 48),
     # heldout23 (collected blind by pagesb23, stop 49: 77 item pages of 77 sites from scrapinghub's
     # article-extraction-benchmark — news, fact-checks, columns, reviews, press releases, blogs; seven languages):
-    # main's code before the stop read it so (12fb64e)
+    # its first run (4104c39), as main's code before the stop read it (12fb64e)
     "heldout23": (76 / 77, 71 / 77, 69 / 77, 76 / 77),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
