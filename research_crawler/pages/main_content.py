@@ -23,27 +23,13 @@ import lxml.html
 from research_crawler.pages.links import _OPEN as LINK_MARKER_OPEN
 from research_crawler.pages.markdown import prune_boilerplate_html
 from research_crawler.pages.page import Page
+from research_crawler.pages.page_frame import is_landmark
 from research_crawler.pages.view import DEFAULT_LINK_TEXT_CHARS, DEFAULT_MAX_LINKS, PageView, build_page_view
 
 __all__ = ["frame_link_urls", "main_content_markdown", "prune_boilerplate"]
 
 logger = logging.getLogger(__name__)
 
-#: Landmarks that hold no content of the page itself, wherever they are; and figures, whose captions
-#: illustrate an article at length but neither are nor name the items the Collector looks for.
-_BOILERPLATE_TAGS = frozenset({"nav", "aside", "figure"})
-#: The page's own header and footer; inside an article or main they are the article's (title, notes).
-_PAGE_FRAME_TAGS = frozenset({"header", "footer"})
-_CONTENT_CONTAINERS = frozenset({"article", "main"})
-_BOILERPLATE_ROLES = frozenset(
-    {"navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menubar"}
-)
-#: Class or id words of consent banners and breadcrumbs (cookie-banner, cc-window, onetrust-consent-sdk…).
-_BOILERPLATE_NAMES = re.compile(
-    r"(?:^|[\s_-])(?:cookies?|consent|gdpr|cc-(?:banner|window)|onetrust|tarteaucitron|cookiebot|breadcrumbs?)"
-    r"(?:$|[\s_-])",
-    re.IGNORECASE,
-)
 _LINK_NUMBER = re.compile(r"\[(\d+)\]")
 
 
@@ -126,29 +112,10 @@ def _has_words(element: Any) -> bool:
 
 
 def _remove_landmarks(body: Any) -> None:
-    doomed = []
-    for element in body.iter():
-        if not isinstance(element.tag, str) or element is body:
-            continue
-        role = (element.get("role") or "").strip().lower()
-        names = f"{element.get('class') or ''} {element.get('id') or ''}"
-        if (
-            element.tag in _BOILERPLATE_TAGS
-            or role in _BOILERPLATE_ROLES
-            or _BOILERPLATE_NAMES.search(names)
-            or (element.tag in _PAGE_FRAME_TAGS and not _inside_content(element))
-        ):
-            doomed.append(element)
+    doomed = [element for element in body.iter() if element is not body and is_landmark(element)]
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
-
-
-def _inside_content(element: Any) -> bool:
-    return any(
-        ancestor.tag in _CONTENT_CONTAINERS or (ancestor.get("role") or "").strip().lower() == "main"
-        for ancestor in element.iterancestors()
-    )
 
 
 def _crawl4ai_pruning(body: Any) -> None:

@@ -38,7 +38,15 @@ class Link(BaseModel):
 
     id: int = Field(ge=1, description="The number shown as [id] in the page's Markdown.")
     url: str = Field(description="Canonical absolute URL.")
-    text: UntrustedText = Field(description="Anchor text (or title/alt text when the anchor has none).")
+    text: UntrustedText = Field(
+        description="Anchor text (or title/alt text when the anchor has none); of a link the page shows more than "
+        "once, its most telling anchor: in the content rather than the menu, a name rather than 'More' or 'PDF'."
+    )
+    count: UntrustedText = Field(
+        default="",
+        description="The count the page shows in brackets right after that anchor, without them ('12' of 'Value "
+        "Theory (12)', '0 items'): how many entries the linked page holds. Empty when none is shown.",
+    )
     same_site: bool = Field(description="Whether the link stays on the page's site.")
     context: UntrustedText = Field(default="", description="A little of the text around the link, for link-only views.")
     names_entry: bool = Field(

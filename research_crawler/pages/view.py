@@ -184,9 +184,9 @@ def link_view(
     ranked_out: AbstractSet[int] = frozenset(),
     menu: AbstractSet[str] = frozenset(),
 ) -> str:
-    """A compact view for choosing links: the title, then one line per link, `[n] text — context`; links
-    next to each other with the same context (an entry's abstract, PDF and HTML links) share one line,
-    `[n] text, [m] text — context`.
+    """A compact view for choosing links: the title, then one line per link, `[n] text — context`, with the count
+    the page shows beside the link after its text (`[n] Value Theory (12)`); links next to each other with the same
+    context (an entry's abstract, PDF and HTML links) share one line, `[n] text, [m] text — context`.
 
     Links whose URL is in `already_shown` (the site's navigation, seen on an earlier page) are left out
     and counted in one line: a reader judged them once, and every page repeats them. Links whose number is in
@@ -212,7 +212,7 @@ def link_view(
     for number, run in enumerate(own + in_menu):
         if number == len(own):
             lines.append("Site menu (only in the page's header, navigation or footer):")
-        line = ", ".join(f"[{link.id}] {link.text}" for link in run)
+        line = ", ".join(f"[{link.id}] {link.text}" + (f" ({link.count})" if link.count else "") for link in run)
         if run[0].context:
             line += f" — {run[0].context}"
         lines.append(line)
