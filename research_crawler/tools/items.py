@@ -29,6 +29,7 @@ from research_crawler.pages.sitemaps import address_words
 from research_crawler.report.index_pages import is_file_address, names_no_work
 from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
+from research_crawler.tools.named_places import names_a_place, title_names_a_place
 from research_crawler.tools.page_evidence import PageEvidence
 
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -111,6 +112,13 @@ def collect_items(
             result.rejected.append(
                 f"{_name(candidate)} shows only its address ({link.text!r}), no title: what it is can only be read "
                 "on its own page"
+            )
+            continue
+        if (place := _place(page, link, url)) is not None:
+            result.rejected.append(
+                f"{_name(candidate)} ({place!r}) names a place by its handle (a project, a folder, a user's space: "
+                "a code repository, a course, a meeting-notes project), not a work by its title: it is not an item. "
+                "A paper it holds (its paper.md, the paper its README cites) is reached by opening it"
             )
             continue
         if link is not None and url not in (page.url, page.final_url) and (held := _counted_holding(page, link)):
@@ -336,6 +344,14 @@ def _reads_as_no_title(text: str) -> bool:
     )
 
 
+def _place(page: Page, link: Link | None, url: str) -> str | None:
+    """The name under which the item at `url` is a place, not a work (`named_places.py`): its link's text, or, for
+    the page itself, the page's title; None when it is named as a work."""
+    if url in (page.url, page.final_url):
+        return page.title if title_names_a_place(page.title, page.final_url) else None
+    return link.text if link is not None and names_a_place(link.text, url) else None
+
+
 def _names_only_its_address(text: str, url: str) -> bool:
     """Whether a link's text is nothing but the words of its own address (a sitemap's entries, a bare URL): it shows
     no title, so nothing can be stored under it (the page may be a listing, a subject, a month)."""
@@ -347,11 +363,12 @@ def _names_only_its_address(text: str, url: str) -> bool:
     return deep and shown == normalise_title(address_words(url))
 
 
-#: A count of items written right after a link's text: "(7 papers)", "— 12 articles", "[3 items]": what the linked
-#: page holds. A count of what a work has ("18 pages", "5 versions", "120 downloads") names no collection.
+#: A count of items written right after a link's text: "(7 papers)", "— 12 articles", "[3 items]", "· 6 research
+#: items", "| 4 published works": what the linked page holds (one word may say which kind). A count of what a work
+#: has ("18 pages", "5 versions", "120 downloads") names no collection.
 _HOLDING = re.compile(
-    r"^\s*[(\[—–-]?\s*(\d[\d,.]*\s+(?:papers|articles|items|works|publications|pubs|documents|records|preprints|"
-    r"reports|theses|titles|entries|books|chapters|datasets|results))\b",
+    r"^\s*[(\[—–·|:-]?\s*(\d[\d,.]*\s+(?:[^\W\d]+\s+)?(?:papers|articles|items|works|publications|pubs|documents|"
+    r"records|preprints|reports|theses|titles|entries|books|chapters|datasets|results))\b",
     re.IGNORECASE,
 )
 

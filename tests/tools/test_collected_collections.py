@@ -78,3 +78,30 @@ def test_the_doi_of_the_work_a_page_shows_names_that_page_under_its_own_title() 
     assert item.url == "http://papers.test/biology/136"
     assert item.title == "Crossing Points: Culverts and Toad Migration"
     assert any("leads off this site" in why for why in result.rejected)
+
+
+DEPARTMENTS = page(
+    "<h1>Ostland University</h1><h2>Departments</h2><ul>"
+    '<li><a href="/institution/ostland/department/zoology">Department of Zoology</a> · 9 research items</li>'
+    '<li><a href="/institution/ostland/department/botany">Department of Botany</a> | 4 published works</li>'
+    '<li><a href="/publication/881_Lichens_on_Roofs">Lichens on Roofs in Coastal Towns</a> · 12 pages</li>'
+    "</ul>",
+    url="http://papers.test/institution/ostland",
+    title="Ostland University",
+)
+
+
+def test_a_count_of_research_items_after_a_separator_is_a_collection() -> None:
+    web = WebContext.for_site(SITE)
+    entries = [
+        {
+            "id": link_id(DEPARTMENTS, "Department of Zoology"),
+            "title": "Department of Zoology · 9 research items",
+            "score": 7,
+        },
+        {"id": link_id(DEPARTMENTS, "Department of Botany"), "title": "Department of Botany", "score": 6},
+        {"id": link_id(DEPARTMENTS, "Lichens"), "title": "Lichens on Roofs in Coastal Towns", "score": 8},
+    ]
+    result = collect_items(web, DEPARTMENTS, entries, state=STATE)
+    assert [item.title for item in web.items()] == ["Lichens on Roofs in Coastal Towns"]
+    assert "'9 research items'" in result.rejected[0] and "'4 published works'" in result.rejected[1]
