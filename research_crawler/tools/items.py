@@ -29,7 +29,7 @@ from research_crawler.pages.sitemaps import address_words
 from research_crawler.report.index_pages import is_file_address, names_no_work
 from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
-from research_crawler.tools.named_places import names_a_place, title_names_a_place
+from research_crawler.tools.named_places import carried_paper, names_a_place, title_names_a_place
 from research_crawler.tools.page_evidence import PageEvidence
 
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -105,6 +105,11 @@ def collect_items(
         if candidate is None or url is None:
             continue
         link = page.link_for_url(url)
+        if (url in (page.url, page.final_url) or (link is not None and not link.same_site)) and (
+            paper := carried_paper(page)
+        ) is not None:  # a project's own work, or the DOI its README cites: the paper file it carries
+            url, link = paper.url, paper
+            result.retitled.append(f"{_name(candidate)}: stored as the paper this project carries, {paper.url}")
         if link is not None and not link.same_site and not allow_offsite:
             result.rejected.append(f"{url} leads off this site: only items of the site being explored are stored")
             continue

@@ -4,16 +4,24 @@ written as a path of names whose last name is the address's own last segment, on
 
 Such a place may hold works (a research project carries its software paper in paper.md, a README cites it), and so
 may lead to them, but it is not one of them: a repository, a course, a meeting-notes project is no paper, whatever
-the line under its name says. The Item Collector's `collect_items` refuses to store it and says to open it.
+the line under its name says. The Item Collector's `collect_items` refuses to store it and says to open it. On the
+place's own page, the work it carries is the file of its paper that the page links ("paper/paper.md",
+"manuscript.pdf"), one of the place's own files: what the model names as the place's work (the page itself, the DOI
+its README cites off the site) is stored as that file, whose page shows the paper.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote, urlsplit
 
+from research_crawler.pages.page import Link, Page
 from research_crawler.pages.title_tails import SITE_SEPARATORS
 
-__all__ = ["names_a_place", "title_names_a_place"]
+__all__ = ["carried_paper", "names_a_place", "title_names_a_place"]
+
+#: The name of a file that holds a paper: "paper.md", "manuscript.pdf", "preprint.tex", "article.html".
+_PAPER_FILE = re.compile(r"^(?:paper|manuscript|preprint|article)\.(?:md|pdf|tex|html?|rst)$", re.IGNORECASE)
 
 
 def names_a_place(text: str, url: str) -> bool:
@@ -35,3 +43,22 @@ def title_names_a_place(title: str, url: str) -> bool:
     for separator in SITE_SEPARATORS:
         head = head.partition(separator)[0]
     return names_a_place(head.strip(), url)
+
+
+def carried_paper(page: Page) -> Link | None:
+    """The link to the one file of a paper that `page`, a place named by its handle, carries among its own files
+    (its address under the place's): "paper/paper.md" of a research project. None when the page is no place, or
+    links no such file, or several (which one is the place's work is then not plain)."""
+    if not title_names_a_place(page.title, page.final_url):
+        return None
+    place = urlsplit(page.final_url).path.rstrip("/") + "/"
+    files = {
+        link.url
+        for link in page.links
+        if link.same_site
+        and urlsplit(link.url).path.startswith(place)
+        and _PAPER_FILE.match(unquote(urlsplit(link.url).path.rpartition("/")[2]))
+    }
+    if len(files) != 1:
+        return None
+    return page.link_for_url(files.pop())

@@ -35,11 +35,14 @@ LISTING = page(
 
 PROJECT = page(
     '<p><a href="/ice">Ice Group</a> / floe</p><h1>floe</h1><p>Sea Ice Drift Measured from Radar Pairs</p>'
-    '<table><tr><td><a href="/ice/floe/-/blob/main/paper/paper.md">paper/paper.md</a></td>'
-    "<td>Add software paper</td></tr></table>",
+    '<table><tr><td><a href="/ice/floe/-/tree/main/paper">paper</a></td><td>Add software paper</td></tr>'
+    '<tr><td><a href="/ice/floe/-/tree/main/src">src</a></td><td>Refactor</td></tr></table>'
+    '<p><a href="https://doi.org/10.5281/zenodo.99">DOI</a> Sea Ice Drift Measured from Radar Pairs.</p>'
+    '<p>Please cite the accompanying paper (<a href="/ice/floe/-/blob/main/paper/paper.md">paper/paper.md</a>).</p>',
     url="http://forge.test/ice/floe",
     title="Ice Group / floe · Forge",
 )
+PAPER = "http://forge.test/ice/floe/-/blob/main/paper/paper.md"
 
 
 def link_id(shown: Page, text: str) -> int:
@@ -61,15 +64,27 @@ def test_projects_named_by_their_handle_are_refused_and_titled_works_kept() -> N
     assert "opening it" in result.rejected[0]
 
 
-def test_a_project_page_is_no_item_but_the_paper_it_links_is() -> None:
-    web = WebContext.for_site(SITE)
-    entries = [
-        {"url": PROJECT.final_url, "title": "Sea Ice Drift Measured from Radar Pairs", "score": 8},
+def test_a_project_page_or_the_doi_it_cites_is_stored_as_the_paper_it_carries() -> None:
+    for named in (
+        {"url": PROJECT.final_url, "title": "Sea Ice Drift Measured from Radar Pairs", "score": 8},  # the page
+        {"id": link_id(PROJECT, "DOI"), "title": "Sea Ice Drift Measured from Radar Pairs.", "score": 8},  # off site
         {"id": link_id(PROJECT, "paper/paper.md"), "title": "Sea Ice Drift Measured from Radar Pairs", "score": 8},
-    ]
-    result = collect_items(web, PROJECT, entries, state=STATE)
-    assert [item.url for item in web.items()] == ["http://forge.test/ice/floe/-/blob/main/paper/paper.md"]
-    assert len(result.rejected) == 1 and "names a place" in result.rejected[0]
+    ):
+        web = WebContext.for_site(SITE)
+        result = collect_items(web, PROJECT, [named], state=STATE)
+        assert [item.url for item in web.items()] == [PAPER], result.message
+        assert not result.rejected
+
+
+def test_a_project_page_that_carries_no_paper_file_is_no_item() -> None:
+    bare = page(
+        "<h1>course-geo101</h1><p>Lecture notes on ice flow</p>",
+        url="http://forge.test/ice/course-geo101",
+        title="Ice Group / course-geo101 · Forge",
+    )
+    web = WebContext.for_site(SITE)
+    result = collect_items(web, bare, [{"url": bare.final_url, "title": "course-geo101", "score": 5}], state=STATE)
+    assert not web.items() and "names a place" in result.rejected[0]
 
 
 def test_only_a_path_ending_in_its_own_address_segment_names_a_place() -> None:
