@@ -1,6 +1,7 @@
 """What a page's hidden metadata says about its item, one reading per vocabulary: Highwire ``citation_*``,
 bepress, EPrints, PRISM, Dublin Core and ``dcterms``, JSON-LD, microdata and RDFa (read by extruct), JSON held
-in scripts (a publisher's page-state object), Open Graph, and the ``<title>`` element.
+in scripts (a publisher's page-state object), a Markdown document's front matter shown on the page, Open Graph, and
+the ``<title>`` element.
 
 Each reader gives what its vocabulary says and nothing more; which reading is believed is decided against what
 the page shows (`metadata.py`). A vocabulary that trips on a page gives no reading; the others still do.
@@ -22,6 +23,7 @@ from extruct.opengraph import OpenGraphExtractor
 from extruct.w3cmicrodata import MicrodataExtractor
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.front_matter import read_front_matter
 from research_crawler.pages.item_dates import tag_date
 from research_crawler.pages.person_names import split_people
 from research_crawler.pages.script_json import page_state_objects
@@ -48,6 +50,7 @@ MetadataSource = Literal[
     "microdata",
     "rdfa",
     "script_json",
+    "front_matter",
     "opengraph",
     "html_title",
     "page_heading",
@@ -129,6 +132,7 @@ def read_tag_sources(tree: lxml.html.HtmlElement, html: str, *, base: str) -> li
         ("json_ld", lambda: _json_ld(tree)),
         ("microdata", lambda: _microdata(tree, base)),
         ("script_json", lambda: _script_json(html)),
+        ("front_matter", lambda: read_front_matter(tree)),
         ("opengraph", lambda: _opengraph(tree)),
         ("html_title", lambda: {"title": _clean(tree.findtext(".//title"))}),
     ]
