@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Annotated
 
 from research_crawler.tools import items as item_tools
+from research_crawler.tools import navigation
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.items import ItemCandidate
+from research_crawler.tools.navigation import LinkScore
 
 __all__ = ["CollectorTools"]
 
@@ -45,6 +47,17 @@ class CollectorTools:
                 allow_offsite=x.settings.explore.allow_offsite_links,
                 robots_refusal=x.pages.robots_refusal,
             )
+            if result.places:  # a project the model judged relevant is a way to the works it holds: queued
+                navigation.save_links(
+                    x.web,
+                    page,
+                    [LinkScore(id=number, score=score) for number, score in result.places.items()],
+                    state=x.hint_state(),
+                    allow_offsite=x.settings.explore.allow_offsite_links,
+                    graph=x.graph,
+                    max_path_repetition=x.settings.fetch.max_path_repetition,
+                    robots_refusal=x.pages.robots_refusal,
+                )
             self.new_items += len(result.added)
             self.collected.extend(items)
             added = set(result.added) | set(result.updated)

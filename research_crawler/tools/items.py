@@ -72,6 +72,11 @@ class CollectItemsResult(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
     retitled: list[str] = Field(default_factory=list, description="Titles not on the page, replaced by the page's own.")
+    places: dict[int, float] = Field(
+        default_factory=dict,
+        description="The links refused as places that may hold works (a project, a folder), by number, with the "
+        "relevance the model gave them: ways to works, for the Crawler's queue.",
+    )
     message: str = ""
 
 
@@ -120,10 +125,13 @@ def collect_items(
             )
             continue
         if (place := _place(page, link, url)) is not None:
+            if link is not None and url not in (page.url, page.final_url):
+                result.places[link.id] = max(candidate.score, result.places.get(link.id, 0.0))
             result.rejected.append(
                 f"{_name(candidate)} ({place!r}) names a place by its handle (a project, a folder, a user's space: "
                 "a code repository, a course, a meeting-notes project), not a work by its title: it is not an item. "
-                "A paper it holds (its paper.md, the paper its README cites) is reached by opening it"
+                "A paper it holds (its paper.md, the paper its README cites) is reached by opening it: it is queued "
+                "with your score"
             )
             continue
         if link is not None and url not in (page.url, page.final_url) and (held := _counted_holding(page, link)):

@@ -62,6 +62,8 @@ def test_projects_named_by_their_handle_are_refused_and_titled_works_kept() -> N
     assert [item.title for item in web.items()] == ["Input/Output Scheduling for Ice Models"]
     assert len(result.rejected) == 3 and all("names a place by its handle" in why for why in result.rejected)
     assert "opening it" in result.rejected[0]
+    floe = link_id(LISTING, "Ice Group / floe")
+    assert result.places[floe] == 8  # a way to the works it holds, with the relevance the model saw in its line
 
 
 def test_a_project_page_or_the_doi_it_cites_is_stored_as_the_paper_it_carries() -> None:
