@@ -138,6 +138,8 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
             continue  # one link naming a thing with its date ("APR 2024": a venue's year, an issue) credits no one
         if block.links and text.startswith(block.links[0]) and (credit := credit_of(block.links[0], site)):
             return [credit] if dated else []
+        if block.links and is_person_name(link := block.links[0]) and _glued_after(_BY.sub("", text, count=1), link):
+            continue  # "By <a>Jane Doe</a>Business Columnist": a linked person's byline, their role glued on
         # the line's credit: before its date ("NZZ-Redaktion 18.07.2024"), or after it ("Apr 16th 2015 by B.R.")
         heads = [re.split(r"\s+\d|\s+[|•·–—-]\s+", text, maxsplit=1)[0], text.rpartition(" by ")[2]]
         # (a dated line of its own is short: a citation line, "BMJ 2016; 353 doi: … (Published 24 May 2016)", is not
@@ -153,6 +155,11 @@ def desk_credit_near(blocks: list[Any], index: int, site: frozenset[str] = froze
             ):
                 return [credit]
     return []
+
+
+def _glued_after(text: str, link: str) -> bool:
+    """Whether `text` opens with `link` and runs on into a word with no space between ("Jane DoeBusiness")."""
+    return text.startswith(link) and text[len(link) : len(link) + 1].isalpha()
 
 
 def desk_sign_off(blocks: list[Any], index: int) -> list[str]:

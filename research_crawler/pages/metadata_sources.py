@@ -23,6 +23,7 @@ from extruct.opengraph import OpenGraphExtractor
 from extruct.w3cmicrodata import MicrodataExtractor
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.bylines import names_after_by
 from research_crawler.pages.front_matter import read_front_matter
 from research_crawler.pages.item_dates import tag_date
 from research_crawler.pages.person_names import split_people
@@ -368,7 +369,8 @@ def _schema_org_people(value: Any) -> list[str]:
         else:
             name = None
         if name and not _ADDRESS_NOT_NAME.match(name):  # an author given as its profile's address is no name
-            names.append(name)
+            # one Person whose name is a whole byline ("By JANE DOE and JOHN ROE, Associated Press"): its names
+            names += names_after_by(name) or [name]
     return names
 
 

@@ -159,10 +159,10 @@ class VisiblePage:
                 block.chrome and not self.blocks[index].chrome
             ):
                 break  # a labelled field starts: "Medientyp:" is no byline; chrome, unless the title is in it too
-            if names and block.heading:
-                break  # a heading ends a byline: "von Daniel Braun, Davor Pasoski" / "## Erdrutschsieg der VMRO-DPMNE"
-            if names and dates_in_text(block.text):
-                break  # so does a date line: "Oct 5, 2025 · Marine Geology Reports" names the venue, not an author
+            # a byline ends at a heading, at a date line ("Oct 5, 2025 · Marine Geology Reports" names a venue) and
+            # after the line that gave its date ("Posted by Jane Doe on May 4, 2021" / "Getty Images": a photo's credit)
+            if names and (block.heading or any(dates_in_text(b.text) for b in (block, self.blocks[index + offset]))):
+                break
             # (a run of linked names first: its links set the names apart from the marks glued on, "Verdea, b")
             text, links = without_furniture(block.text, block.links)  # "Alice Smith ORCID": the name and its link
             people = linked_names(text, links) or people_in(text, continuing=bool(names)) if text else []
