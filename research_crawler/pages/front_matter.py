@@ -3,8 +3,8 @@
 Pandoc, Quarto or R Markdown source, or a static site's post. Its fields are the document's own title, authors and
 date, written by its authors for the tools that typeset it: a reading like a publisher's tags.
 
-Only a block the page shows is read (in a `<pre>` or `<code>` element, or as the page's text), only when it opens
-the block and names a title, and only a bounded length of it; YAML is parsed safely (no tags, no objects).
+Only a block the page shows is read (in a `<pre>` or `<code>` element), only when it opens the
+block and names a title, and only a bounded length of it; YAML is parsed safely (no tags, no objects).
 """
 
 from __future__ import annotations
