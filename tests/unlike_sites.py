@@ -15,6 +15,7 @@ from fault_server import FaultServer, Hit, Reply
 from research_crawler.eval.testbed.markup import MONTHS
 
 if TYPE_CHECKING:
+    from research_crawler.config.settings import Settings
     from research_crawler.report.models import Report
 
 
@@ -267,13 +268,22 @@ def deep_archive_site(server: FaultServer, papers: list[Paper], *, breadcrumbs: 
                 )
 
 
-def explore(server: FaultServer, query: str, run_dir: Path) -> Report:
-    """The simulated team's report on `query` for the site on `server` (bm25, no per-host delay), run in `run_dir`."""
+def loopback_settings(server: FaultServer, runs_dir: Path) -> Settings:
+    """Settings for a run on the site `server` serves on loopback: its host let through the URL guard (which refuses
+    loopback otherwise), no per-host delay, the bm25 reranker (bge weights cannot be downloaded here), runs kept in
+    `runs_dir`."""
     from research_crawler.config.settings import Settings
-    from research_crawler.run.session import ResearchSession
 
-    settings = Settings(runs_dir=run_dir.parent / "runs")
+    settings = Settings(runs_dir=runs_dir)
     settings.fetch.allowed_hosts = [server.host_port]
     settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = "bm25"
+    return settings
+
+
+def explore(server: FaultServer, query: str, run_dir: Path) -> Report:
+    """The simulated team's report on `query` for the site on `server` (bm25, no per-host delay), run in `run_dir`."""
+    from research_crawler.run.session import ResearchSession
+
+    settings = loopback_settings(server, run_dir.parent / "runs")
     return ResearchSession(settings, backend="simulated").run(query, sites=[server.url("/")], run_dir=run_dir)

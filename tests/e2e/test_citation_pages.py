@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
+from unlike_sites import loopback_settings
 
 from research_crawler.config.settings import Settings
 from research_crawler.run.session import ResearchSession
@@ -59,11 +60,7 @@ def server() -> Iterator[FaultServer]:
 
 
 def _settings(tmp_path: Path, server: FaultServer) -> Settings:
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
-    return settings
+    return loopback_settings(server, tmp_path / "runs")
 
 
 def test_a_homepages_citations_are_reported_with_the_year_and_authors_they_name(

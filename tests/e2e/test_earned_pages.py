@@ -13,7 +13,7 @@ from typing import ClassVar
 import pytest
 from fault_server import FaultServer, Reply
 from preset_runs import SessionWithClient
-from unlike_sites import Paper, entry, page, serve_papers
+from unlike_sites import Paper, entry, loopback_settings, page, serve_papers
 
 from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
@@ -54,10 +54,7 @@ def journal(server: FaultServer, *, relevant: bool) -> None:
 
 
 def journal_settings(tmp_path: Path, server: FaultServer, *, base: int, ceiling: int) -> Settings:
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     settings.explore.max_subpages = base
     settings.explore.max_subpages_earned = ceiling
     settings.explore.subpages_step = 2

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, entry, page, serve_papers
+from unlike_sites import LISTED, entry, loopback_settings, page, serve_papers
 
-from research_crawler.config.settings import Settings
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 
@@ -52,10 +51,7 @@ def bibliography(server: FaultServer) -> None:
 
 def test_empty_categories_are_left_unopened_and_the_filled_one_is_read(tmp_path: Path, server: FaultServer) -> None:
     bibliography(server)
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     settings.explore.max_subpages = 2
     settings.explore.max_subpages_earned = 2
     report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
+from unlike_sites import loopback_settings
 
-from research_crawler.config.settings import Settings
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 
@@ -86,10 +86,7 @@ def forge(server: FaultServer) -> None:
 
 def test_projects_are_ways_to_the_papers_they_carry(tmp_path: Path, server: FaultServer) -> None:
     forge(server)
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
     events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
     stored = [title for e in events if e["event"] == "items_stored" for title in e["titles"]]

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, entry, page, serve_papers
+from unlike_sites import LISTED, entry, loopback_settings, page, serve_papers
 
-from research_crawler.config.settings import Settings
 from research_crawler.run.session import ResearchSession
 from research_crawler.run.trace import read_trace
 
@@ -56,10 +55,7 @@ def test_the_busiest_category_is_opened_by_its_name_not_by_the_header_s_browse(
     tmp_path: Path, server: FaultServer
 ) -> None:
     bibliography(server)
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     settings.explore.max_subpages = 2
     settings.explore.max_subpages_earned = 2
     report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])

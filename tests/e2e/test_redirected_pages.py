@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer, Reply
-from unlike_sites import Paper, entry, serve_papers
+from unlike_sites import Paper, entry, loopback_settings, serve_papers
 
-from research_crawler.config.settings import Settings
 from research_crawler.context.store import RunStore
 from research_crawler.context.urls import canonicalize_url
 from research_crawler.run.session import ResearchSession
@@ -47,10 +46,7 @@ def test_the_address_a_redirected_page_answered_from_is_never_read_again(tmp_pat
     server.page("/en/", portal("Graph Portal", "<h1>Graph Portal</h1><p>Research of the graph learning group.</p>"))
     outputs = "".join(entry(paper) for paper in PAPERS)
     server.page("/en/outputs", portal("Research outputs", f"<h1>Research outputs</h1><ul>{outputs}</ul>"))
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     run_dir = tmp_path / "run"
     report = ResearchSession(settings, backend="simulated").run(
         "Find papers on graph neural networks", sites=[server.url("/")], run_dir=run_dir

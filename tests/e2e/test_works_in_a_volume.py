@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import Paper, page, serve_papers
+from unlike_sites import Paper, loopback_settings, page, serve_papers
 
-from research_crawler.config.settings import Settings
 from research_crawler.run.session import ResearchSession
 
 CHAPTERS = [
@@ -51,10 +50,7 @@ def publisher_site(server: FaultServer) -> None:
 
 def test_the_chapters_of_a_volume_stored_as_an_item_are_reached(tmp_path: Path, server: FaultServer) -> None:
     publisher_site(server)
-    settings = Settings(runs_dir=tmp_path / "runs")
-    settings.fetch.allowed_hosts = [server.host_port]
-    settings.fetch.per_host_delay_s = 0.0
-    settings.rerank.kind = "bm25"
+    settings = loopback_settings(server, tmp_path / "runs")
     report = ResearchSession(settings, backend="simulated").run(
         "Find papers on graph neural networks", sites=[server.url("/")]
     )

@@ -14,8 +14,9 @@ from urllib.parse import parse_qs
 import pytest
 import realweb
 from fault_server import FaultServer
+from unlike_sites import loopback_settings
 
-from research_crawler.config.settings import FetchSettings, Settings
+from research_crawler.config.settings import FetchSettings
 from research_crawler.eval.reliability.block_page_samples import (
     BLOCK_SITE_QUERY,
     CHALLENGE_PAGES,
@@ -334,10 +335,7 @@ def block_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BlockRun]:
     with FaultServer() as server:
         for path, html in site.pages.items():
             server.page(path, html)
-        settings = Settings(runs_dir=tmp_path_factory.mktemp("block-run") / "runs")
-        settings.fetch.allowed_hosts = [server.host_port]
-        settings.fetch.per_host_delay_s = 0.0
-        settings.rerank.kind = "bm25"
+        settings = loopback_settings(server, tmp_path_factory.mktemp("block-run") / "runs")
         patch = pytest.MonkeyPatch()
         patch.setattr(SimulatedModelClient, "_complete", recording)
         try:
