@@ -38,6 +38,7 @@ from research_crawler.eval.testbed.fresh_heldout18 import FRESH18_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout19 import FRESH19_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout20 import FRESH20_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout21 import FRESH21_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout22 import FRESH22_SITE_SPECS
 from research_crawler.eval.testbed.full_text import search_terms
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 from research_crawler.eval.testbed.layouts import make_site_app, offline_links
@@ -71,6 +72,7 @@ UNFAMILIAR = [
     + FRESH19_SITE_SPECS
     + FRESH20_SITE_SPECS
     + FRESH21_SITE_SPECS
+    + FRESH22_SITE_SPECS
 ]
 ATOM = "{http://www.w3.org/2005/Atom}"
 

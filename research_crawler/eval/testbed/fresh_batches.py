@@ -35,6 +35,7 @@ from research_crawler.eval.testbed import fresh_heldout18 as fresh18
 from research_crawler.eval.testbed import fresh_heldout19 as fresh19
 from research_crawler.eval.testbed import fresh_heldout20 as fresh20
 from research_crawler.eval.testbed import fresh_heldout21 as fresh21
+from research_crawler.eval.testbed import fresh_heldout22 as fresh22
 from research_crawler.eval.testbed.models import SiteSpec
 
 __all__ = ["FRESH_BATCHES", "FreshBatch", "fresh_site_names"]
@@ -102,6 +103,7 @@ FRESH_BATCHES: tuple[FreshBatch, ...] = (
     _batch(19, fresh19),
     _batch(20, fresh20),
     _batch(21, fresh21),
+    _batch(22, fresh22),
 )
 
 

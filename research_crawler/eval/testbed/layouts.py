@@ -67,6 +67,9 @@ from research_crawler.eval.testbed.fresh_heldout20_scielo import Fresh20ScieloSi
 from research_crawler.eval.testbed.fresh_heldout21_forge import Fresh21ForgeSite
 from research_crawler.eval.testbed.fresh_heldout21_reviews import Fresh21ReviewsSite
 from research_crawler.eval.testbed.fresh_heldout21_social import Fresh21SocialSite
+from research_crawler.eval.testbed.fresh_heldout22_handbook import Fresh22HandbookSite
+from research_crawler.eval.testbed.fresh_heldout22_osf import Fresh22OsfSite
+from research_crawler.eval.testbed.fresh_heldout22_press import Fresh22PressSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -154,6 +157,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh21-forge": Fresh21ForgeSite,
     "fresh21-reviews": Fresh21ReviewsSite,
     "fresh21-social": Fresh21SocialSite,
+    "fresh22-osf": Fresh22OsfSite,
+    "fresh22-handbook": Fresh22HandbookSite,
+    "fresh22-press": Fresh22PressSite,
 }
 
 

@@ -92,6 +92,9 @@ Layout = Literal[
     "fresh21-forge",
     "fresh21-reviews",
     "fresh21-social",
+    "fresh22-osf",
+    "fresh22-handbook",
+    "fresh22-press",
 ]
 
 
