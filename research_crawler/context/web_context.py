@@ -335,12 +335,19 @@ class WebContext(BaseModel):
         An item already stored is updated when the new sighting brings a higher score, a longer
         description, a title, a date or authors where it had none; its first `found_on` and `seq` are kept. An
         item is never stored twice. `date` is ISO (YYYY, YYYY-MM or YYYY-MM-DD).
+
+        Where a field was read decides which reading stands: the item's own page (`found_on` is the item) over a
+        listing that links it. A date or authors read on the item's own page replace those a listing showed (the
+        listing's date may be the posting's or the issue's, its byline cut short); a listing never replaces the
+        own page's. Between two readings of one kind, a longer author list that begins with the same author replaces
+        a shorter one (the whole byline over one cut short).
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="item")
         clean_title = _checked_text(title, what="title")
         clean_description = _checked_text(description, what="description")
         source = canonicalize_url(found_on)
+        own_page = source == canonical
         existing = self.collected.get(canonical)
         if existing is None:
             self.collected[canonical] = CollectedItem(
@@ -353,6 +360,7 @@ class WebContext(BaseModel):
                 seq=self.next_item_seq,
                 date=date,
                 authors=tuple(authors or ()),
+                read_on_own_page=own_page and bool(date or authors),
             )
             self.next_item_seq += 1
             self.discovered_items.add(canonical)
@@ -364,10 +372,7 @@ class WebContext(BaseModel):
             changes["description"] = clean_description
         if clean_title and not existing.title:
             changes["title"] = clean_title
-        if date and (not existing.date or len(date) > len(existing.date)):
-            changes["date"] = date
-        if authors and not existing.authors:
-            changes["authors"] = tuple(authors)
+        changes.update(_better_details(existing, date, tuple(authors or ()), own_page=own_page))
         if not changes:
             return ItemUpdate.UNCHANGED
         self.collected[canonical] = existing.model_copy(update=changes)
@@ -455,3 +460,33 @@ class WebContext(BaseModel):
         problems = self.invariant_violations()
         if problems:
             raise StateError(f"Web Context of {self.site_url} is inconsistent: " + "; ".join(problems))
+
+
+def _better_details(
+    existing: CollectedItem, date: str | None, authors: tuple[str, ...], *, own_page: bool
+) -> dict[str, object]:
+    """The date and authors of a new sighting of `existing` that replace those stored (`WebContext.add_item`'s
+    rule: the item's own page over a listing, then the fuller reading), with where they were read."""
+    if not date and not authors:
+        return {}
+    if existing.read_on_own_page and not own_page:  # a listing's line never overrides the work's own page
+        return {}
+    changes: dict[str, object] = {}
+    replaces = own_page and not existing.read_on_own_page
+    if date and (replaces or not existing.date or len(date) > len(existing.date)):
+        changes["date"] = date
+    if authors and (replaces or not existing.authors or _fuller_byline(authors, existing.authors)):
+        changes["authors"] = authors
+    if changes and own_page:
+        changes["read_on_own_page"] = True
+    return changes
+
+
+def _fuller_byline(new: tuple[str, ...], old: tuple[str, ...]) -> bool:
+    """Whether `new` is `old`'s byline with more of its authors: longer, and beginning with the same author."""
+    return len(new) > len(old) and _folded(new[0]) == _folded(old[0])
+
+
+def _folded(name: str) -> tuple[str, ...]:
+    """A name's words, folded and sorted: "Lima, Ana" and "Ana Lima" are one name."""
+    return tuple(sorted(name.casefold().replace(",", " ").replace(".", " ").split()))

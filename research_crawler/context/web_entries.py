@@ -97,6 +97,11 @@ class CollectedItem(BaseModel):
     authors: tuple[CleanText, ...] = Field(
         default=(), description="The authors the Collector read next to the item, each shown on that page."
     )
+    read_on_own_page: bool = Field(
+        default=False,
+        description="Whether its date and authors were read on the item's own page rather than on a listing that "
+        "links it (a listing's line may show another date, the posting's or the issue's, or a truncated byline).",
+    )
 
     @property
     def rank_key(self) -> tuple[float, int]:

@@ -29,7 +29,7 @@ from research_crawler.report.index_pages import (
     names_only_its_authors,
 )
 from research_crawler.report.markdown_text import plain_text
-from research_crawler.report.models import CITATION_SOURCE, FOUND_ON_SOURCE, ReportItem
+from research_crawler.report.models import CITATION_SOURCE, FOUND_ON_SOURCE, OWN_PAGE_SOURCE, ReportItem
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
 
@@ -62,7 +62,11 @@ def collected_report_items(exploration: Exploration) -> list[ReportItem]:
             collector_score=item.score,
             authors=[name for name in (plain_text(a) for a in item.authors) if name],
             date=item.date,
-            metadata_sources={field: FOUND_ON_SOURCE for field in ("authors", "date") if getattr(item, field)},
+            metadata_sources={
+                field: OWN_PAGE_SOURCE if item.read_on_own_page else FOUND_ON_SOURCE
+                for field in ("authors", "date")
+                if getattr(item, field)
+            },
         )
         for rank, (item, site_url, path) in enumerate(collected, 1)
     ]

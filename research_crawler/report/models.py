@@ -15,6 +15,7 @@ __all__ = [
     "COLLECTOR_SOURCE",
     "FOUND_ON_SOURCE",
     "LISTING_SOURCES",
+    "OWN_PAGE_SOURCE",
     "AgentStats",
     "FailedPage",
     "PendingPage",
@@ -28,6 +29,9 @@ __all__ = [
 #: `ReportItem.metadata_sources` of a field read from the page where the item was found (a listing), not its own page:
 #: the Collector's model read it there, and the text is on that page (`tools/items.py` keeps nothing else).
 FOUND_ON_SOURCE = "read by the model on the page where it was found (the text is on that page)"
+#: ... of a field the Collector's model read on the item's own page (its text is there): the work's own reading,
+#: which no listing's line replaces (`WebContext.add_item`).
+OWN_PAGE_SOURCE = "read by the model on the item's own page (the text is on that page)"
 #: ... of a field read from the citation that links to the item on the page where it was found (a list of papers
 #: "Novak, S. and Haddad, J.. Title. Journal, 2024. [Abstract] [PDF]"), its own page naming none.
 CITATION_SOURCE = "the citation that links to it on the page where it was found"

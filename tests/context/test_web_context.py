@@ -187,6 +187,42 @@ def test_add_item_fills_a_missing_title() -> None:
     assert again is ItemUpdate.UNCHANGED
 
 
+def test_the_items_own_page_decides_its_date_and_authors_over_a_listing_in_either_order() -> None:
+    """A listing's line may show the issue's or the posting's year and a byline cut short; what the model reads on
+    the work's own page stands, whether that page was read before or after the listing."""
+    listing, work = "https://ex.org/list", "https://ex.org/p/7"
+    w = fresh()
+    w.add_item(work, title="Paper", score=6, found_on=listing, date="2025-11-30", authors=["Lima, Ana"])
+    assert w.add_item(
+        work, title="Paper", score=6, found_on=work, date="2024", authors=["Souza, Bruno", "Lima, Ana"]
+    ) is (ItemUpdate.UPDATED)
+    item = w.CP[work]
+    assert (item.date, item.authors, item.read_on_own_page) == ("2024", ("Souza, Bruno", "Lima, Ana"), True)
+    # a listing read later, with a longer date and another byline, changes neither
+    w.add_item(work, title="Paper", score=6, found_on="https://ex.org/list?page=2", date="2025-11-30", authors=["X"])
+    assert (w.CP[work].date, w.CP[work].authors) == ("2024", ("Souza, Bruno", "Lima, Ana"))
+    # read on its own page first: the listing met afterwards changes nothing either
+    other = fresh()
+    other.add_item(work, title="Paper", score=6, found_on=work, date="2024-03", authors=["Souza, Bruno"])
+    other.add_item(work, title="Paper", score=6, found_on=listing, date="2025-11-30", authors=["Z", "Y"])
+    assert (other.CP[work].date, other.CP[work].authors) == ("2024-03", ("Souza, Bruno",))
+
+
+def test_a_whole_byline_replaces_one_cut_short_that_begins_with_the_same_author() -> None:
+    w = fresh()
+    w.add_item("https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/a", authors=["Ana Lima"])
+    w.add_item(
+        "https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/b", authors=["Lima, Ana", "Bo Wu"]
+    )
+    assert w.CP["https://ex.org/p/8"].authors == ("Lima, Ana", "Bo Wu")
+    # another first author is another reading, not a fuller one: the first stands
+    w.add_item(
+        "https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/c", authors=["Bo Wu", "C D", "E F"]
+    )
+    assert w.CP["https://ex.org/p/8"].authors == ("Lima, Ana", "Bo Wu")
+    assert not w.CP["https://ex.org/p/8"].read_on_own_page
+
+
 def test_add_item_validates_its_input() -> None:
     w = fresh()
     with pytest.raises(ToolInputError):
@@ -329,8 +365,6 @@ def test_searches_that_matched_nothing_cost_no_page_up_to_the_allowance_and_roun
         WebContext.model_validate(broken)
 
 
-
-
 def test_the_links_of_a_dead_end_wait_behind_those_of_the_page_read_before() -> None:
     context = WebContext.for_site("https://example.org/")
     context.take("https://example.org/")
@@ -344,4 +378,8 @@ def test_the_links_of_a_dead_end_wait_behind_those_of_the_page_read_before() -> 
     off_topic = "https://example.org/units/off-topic"
     context.add_url(off_topic, 1.0, found_on="https://example.org/units", dead_end=True)
     # a page with no promising way on: back up a step, behind the links of the page read before it
-    assert [p.url for p in context.top_urls(3)] == ["https://example.org/unit/2025", off_topic, "https://example.org/outputs"]
+    assert [p.url for p in context.top_urls(3)] == [
+        "https://example.org/unit/2025",
+        off_topic,
+        "https://example.org/outputs",
+    ]

@@ -10,7 +10,7 @@ from research_crawler.context.search_context import SearchContext, SiteRef
 from research_crawler.context.web_context import WebContext
 from research_crawler.nested_chats.report_items import collected_report_items, with_metadata
 from research_crawler.pages.page import Determination, Link, Page
-from research_crawler.report.models import FOUND_ON_SOURCE
+from research_crawler.report.models import FOUND_ON_SOURCE, OWN_PAGE_SOURCE
 from research_crawler.run.trace import Trace
 from research_crawler.tools.exploration import Exploration, PageAccess
 from research_crawler.tools.hints import HintState
@@ -166,6 +166,48 @@ def test_the_items_own_tags_win_over_the_models_reading() -> None:
     read = with_metadata(x, collected_report_items(x)[0])
     assert read is not None and read.authors == ["Lovelace, Ada", "Turing, Alan"] and read.date == "2025-10-04"
     assert FOUND_ON_SOURCE not in read.metadata_sources.values()
+
+
+#: The work's own page, with no tags: its heading, its whole byline and its date written in its text.
+ITEM_PAGE = """# A Benchmark of Graph Transformers for Link Prediction
+
+By Ada Lovelace, Alan Turing and Charles Babbage
+
+Published 14 March 2024; this version 5 Oct 2025.
+"""
+
+
+def test_what_the_model_reads_on_the_items_own_page_stands_over_the_listing_line_in_the_report() -> None:
+    """The listing shows the date of the latest version and a byline cut short; the model, reading the work's own
+    page afterwards, gives the date it was published and the whole byline: the report keeps the own page's."""
+    web, _ = stored(dict(GRAPH_TRANSFORMERS))  # from the listing: "5 Oct 2025", Ada Lovelace alone
+    own = Page(
+        url="http://papers.test/abs/1",
+        final_url="http://papers.test/abs/1",
+        status=200,
+        determination=Determination.OK,
+        title="A Benchmark of Graph Transformers for Link Prediction",
+        markdown=ITEM_PAGE,
+        html="<html><head></head><body><p>No tags at all.</p></body></html>",
+    )
+    reading = {
+        "url": "http://papers.test/abs/1",
+        "title": "A Benchmark of Graph Transformers for Link Prediction",
+        "score": 8,
+        "date": "14 March 2024",
+        "authors": ["Ada Lovelace", "Alan Turing", "Charles Babbage"],
+    }
+    collect_items(web, own, [reading], state=STATE)
+    x = _exploration(web, own)
+    (item,) = collected_report_items(x)
+    assert (item.date, item.authors) == ("2024-03-14", ["Ada Lovelace", "Alan Turing", "Charles Babbage"])
+    assert item.metadata_sources == {"authors": OWN_PAGE_SOURCE, "date": OWN_PAGE_SOURCE}
+    read = with_metadata(x, item)
+    assert read is not None and read.date == "2024-03-14" and read.authors[-1] == "Charles Babbage"
+    # a listing read later (a second page of it, the same line) does not undo the own page's reading
+    collect_items(web, listing(), [dict(GRAPH_TRANSFORMERS)], state=STATE)
+    (again,) = collected_report_items(x)
+    assert (again.date, len(again.authors)) == ("2024-03-14", 3)
 
 
 def test_a_title_that_runs_past_its_links_text_is_the_links_text() -> None:
