@@ -3,7 +3,11 @@ porções", "Favoritar Receita", "Imprimir Receita"), a box of related works ("S
 Salmon", "Salmon Bites with Wasabi Mayo"). A reader takes the list for what its entries are: where another entry
 of the same list is a line that names no one — no label, date, affiliation or profile link a byline's entries
 carry — the entries that happen to read as names are titles or buttons too, no byline. A post's list of facts that
-credits its writer says so ("By Jane Doe", beside the date)."""
+credits its writer says so ("By Jane Doe", beside the date).
+
+A run of headings of one level, one under the other, is such a list too: a gallery's or a playlist's captions under
+the headline ("Jane Roe 100 backstroke" / "John Doe North Diving" / "Ben Poe Trinity"), each a heading of its own,
+where one that names no one shows the run for what it is. A byline set as a heading stands alone under the title."""
 
 from __future__ import annotations
 
@@ -28,7 +32,13 @@ def among_other_entries(
     Affiliations"), a label ("Authors:") or a date, and does not say "by" itself: one more of the list's titles or
     buttons."""
     block = blocks[index]
-    if block.list_item is None or begins_with_by(block.text):
+    if begins_with_by(block.text):
+        return False
+    if block.heading and not block.chrome:
+        run = _heading_run(blocks, index)
+        if len(run) >= _HEADING_RUN and any(not _byline_like(other, names_someone, furniture) for other in run):
+            return True
+    if block.list_item is None:
         return False
     own_list, own_item = block.list_item
     entries: dict[int, list[Any]] = {}
@@ -49,3 +59,17 @@ def _byline_like(block: Any, names_someone: Callable[[Any], bool], furniture: Ca
         or furniture(text)
         or names_someone(block)
     )
+
+
+_HEADING_RUN = 3  # a title, its subtitle and a heading byline make two of a level at most; three are a list
+
+
+def _heading_run(blocks: Sequence[Any], index: int) -> list[Any]:
+    """The headings of block `index`'s level right before and after it, one under the other (itself left out)."""
+    level, run = blocks[index].heading, []
+    for step in (-1, 1):
+        position = index + step
+        while 0 <= position < len(blocks) and blocks[position].heading == level and not blocks[position].chrome:
+            run.append(blocks[position])
+            position += step
+    return [blocks[index], *run]

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from research_crawler.pages.dateline_places import names_a_dateline_place
 from research_crawler.pages.given_names import is_ordinary_word
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
 from research_crawler.pages.register_names import surname_first
@@ -148,6 +149,8 @@ def is_person_name(text: str) -> bool:
     ("Rose Hill" is a name, "Recent Activity" and "Printer-Friendly Version" are not)."""
     name = clean_name(text)
     if "," in name:
+        if names_a_dateline_place(name):
+            return False  # "BAAR, SWITZERLAND": where a press release was filed, not "Doe, Jane"
         last, _, first = name.partition(",")
         return _is_name_words(last.split()) and _is_name_words(first.split()) and "," not in first
     words = name.split()
