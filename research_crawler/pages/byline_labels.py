@@ -140,7 +140,9 @@ def _role(text: str) -> str | None:
 
 def role_credits(blocks: list[Any]) -> tuple[list[str], set[str]]:
     """The names a box of credits sets over their roles, one block each ("Dian Erika Nugraheny" / "Penulis",
-    "Icha Rastika" / "Editor"): those whose role is a writer's, in order, and those whose role is another's."""
+    "Icha Rastika" / "Editor"): those whose role is a writer's, in order, and those whose role is another's — but
+    for a name a short line of the page signs the item with ("Monday November 18, 2019 by Jane Doe"): a staff
+    box's job title ("Jane Doe" / "Editor") does not unsay the byline."""
     writers: list[str] = []
     others: set[str] = set()
     for block, role_block in itertools.pairwise(blocks):
@@ -152,4 +154,18 @@ def role_credits(blocks: list[Any]) -> tuple[list[str], set[str]]:
             writers.append(name)
         elif role == "other":
             others.add(name)
-    return writers, others
+    return writers, {name for name in others if not _signed_by(blocks, name)}
+
+
+_SIGNING_WORDS = ("by", "von", "par", "por")  # "… by Jane Doe", "… von Jana Roe": the line says who wrote the item
+_SIGNED_LINE_WORDS = 14  # "Monday November 18, 2019 7:45 am PST by Jane Doe"
+
+
+def _signed_by(blocks: list[Any], name: str) -> bool:
+    """Whether a short line of the page's text (not its chrome) credits `name` after a "by"."""
+    name_words = " ".join(name.casefold().split())
+    signing = re.compile(rf"(?:^|\s)(?:{'|'.join(_SIGNING_WORDS)}):?\s+{re.escape(name_words)}(?:$|[\s,;|·•])")
+    return any(
+        not block.chrome and len(block.text.split()) <= _SIGNED_LINE_WORDS and signing.search(block.text.casefold())
+        for block in blocks
+    )

@@ -62,7 +62,12 @@ from research_crawler.pages.post_signatures import authored_line, post_signature
 from research_crawler.pages.publisher_names import publisher_names
 from research_crawler.pages.record_headings import without_record_id, without_trailing_date
 from research_crawler.pages.reporter_credits import reporter_credit
-from research_crawler.pages.reporting_lines import by_glued_to_link, writer_over_date_line, writer_over_reporting_line
+from research_crawler.pages.reporting_lines import (
+    by_glued_to_link,
+    by_line_past_the_photo,
+    writer_over_date_line,
+    writer_over_reporting_line,
+)
 from research_crawler.pages.screen_works import describes_a_screen_work
 from research_crawler.pages.second_reader import authors_by_trafilatura
 from research_crawler.pages.shown_dates import DATE_REACH_AFTER, DATE_REACH_BEFORE, decide_date
@@ -317,6 +322,7 @@ def _header_byline(page: VisiblePage, title_index: int, site: frozenset[str]) ->
         or ([] if _names_the_site(above, page) else above)  # the site's banner above the title is no byline
         or page.writers(dateline_near(page.blocks, title_index, before=DATE_REACH_BEFORE, after=DATE_REACH_AFTER))
         or page.writers(credit_over_date(page.blocks, title_index, names_site=lambda text: _names_site(text, site)))
+        or page.writers(by_line_past_the_photo(page.blocks, title_index))
     )
 
 

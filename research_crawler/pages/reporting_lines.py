@@ -3,17 +3,20 @@ Steinn Guðmundsson" over "skrifar frá Porsgrunn", "Jane Doe" over "reports fro
 aus Brüssel" — or over the item's date ("Ángeles Escrivá | Madrid" over "Actualizado domingo 28/10/2012 03:21
 horas"): a correspondent's byline set in two lines, past a standfirst's points (often in the page's furniture,
 where a reader still reads it as the byline). And the line right under the title that is "by" and the writer's
-linked name, run together by the page's markup ("bySauli Giliard")."""
+linked name, run together by the page's markup ("bySauli Giliard"). And a "By" line a few lines under the title past
+the lead photo's credit and caption ("Getty Images" / "The governor at the White House in 2018." / "By Jane Doe |
+Example Media"): the photo's lines are the page's furniture, the byline under them the item's."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from research_crawler.pages.bylines import names_after_by
 from research_crawler.pages.item_dates import dates_in_text
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["by_glued_to_link", "writer_over_date_line", "writer_over_reporting_line"]
+__all__ = ["by_glued_to_link", "by_line_past_the_photo", "writer_over_date_line", "writer_over_reporting_line"]
 
 # "writes", "reports", "reporting" in the languages pages are written in, opening the line under the name
 _WRITES = re.compile(
@@ -73,4 +76,20 @@ def by_glued_to_link(blocks: list[Any], index: int) -> list[str]:
         opener = _OPENS_WITH_BY.match(text)
         if opener and text[opener.end() :].startswith(link) and len(people := split_people(link)) == 1:
             return people
+    return []
+
+
+def by_line_past_the_photo(blocks: list[Any], index: int) -> list[str]:
+    """The names of a "By" line a few blocks under the title (block `index`) where only the page's furniture (a
+    photo's credit and caption, sharing buttons) and short date and time lines stand between; [] where the story's
+    text, a heading or another line comes first."""
+    for block in blocks[index + 1 : index + 1 + _NEAR]:
+        text = block.text.strip()
+        if block.heading:
+            return []
+        if not block.chrome and _OPENS_WITH_BY.match(text):
+            return names_after_by(text)
+        # (a date line may give no year, "Updated Nov 19, 9:41 AM;Posted Nov 18, 8:19 PM": a short line of numbers)
+        if not block.chrome and not (len(text.split()) <= _DATE_LINE_WORDS and re.search(r"\d", text)):
+            return []
     return []
