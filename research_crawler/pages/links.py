@@ -227,7 +227,8 @@ class LinkNumbering:
                 text=named[index].text,
                 count=named[index].count,
                 same_site=bool(site) and is_same_site(url, str(site)),
-                context=contexts.get(index + 1) or self._row_labels.get(index + 1, ""),
+                # a row's label says which link of a row of bare links is which; words borrowed from below do not
+                context=self._row_labels.get(index + 1) or contexts.get(index + 1, ""),
                 names_entry=index + 1 in entries,
                 result_title=self._result_titles.get(index + 1),
             )
@@ -337,9 +338,11 @@ def _link_contexts(blocks: list[str], spans: list[list[int]], named: list[int], 
     words after its marker, k its place among the link's anchors: its text and the count after it) and hold a letter
     or digit; a link gets up to ~12 words minus its anchor's length (at least 4), about half before it. A one-word
     link ("pdf", "arXiv:2411.14419") whose context reaches the end of its block borrows the start of the next block
-    unless that block begins with a link: an arXiv listing's identifier link gets the title that follows it.
-    Borrowed words follow a "|". The links that only name what they open of the entry written before them
-    (`_entry_text`) have that entry as their context, and their numbers are added to `entries`.
+    unless that block begins with a link: an arXiv listing's identifier link gets the title that follows it. So does
+    a link that is its block's whole text (a heading that is a link, a card's linked name: "Working papers" above
+    "Papers of the coastal ecology group, newest first"), whatever its length: the text under it says what it opens,
+    as a reader sees it. Borrowed words follow a "|". The links that only name what they open of the entry written
+    before them (`_entry_text`) have that entry as their context, and their numbers are added to `entries`.
     """
     found: dict[tuple[int, int], tuple[str, bool]] = {}  # (link number, its anchor's place) -> context, of an entry
     seen = [0] * len(spans)
@@ -370,7 +373,8 @@ def _link_contexts(blocks: list[str], spans: list[list[int]], named: list[int], 
             cut = bisect_left(usable, position)
             before = [words[i] for i in usable[max(0, cut - budget // 2) : cut]]
             after = [words[i] for i in usable[cut : cut + budget - len(before)]]
-            if length <= 1 and len(before) + len(after) < budget and cut + len(after) == len(usable):
+            alone = len(markers) == 1 and not usable  # a heading or a line that is one link and nothing else
+            if alone or (length <= 1 and len(before) + len(after) < budget and cut + len(after) == len(usable)):
                 after += _borrowed_words(blocks, block_index + 1, budget - len(before) - len(after))
             context = " … ".join(part for part in (" ".join(before), " ".join(after)) if part)
             found[(link_id, place)] = (neutralise_link_markers(context), False)

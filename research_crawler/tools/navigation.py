@@ -69,9 +69,10 @@ def get_top_urls(
         an item already collected is marked "(collected)" and listed after the pages that may hold something new, and
         so is a part of such an item found on its page: its PDF, its "Download", a page below its address ("…/claims");
         opening it finds no new item — unless no author was read beside it and its title names a container of works
-        (a numbered volume, issue or session, proceedings): then it keeps its place, marked "(collected, may list
-        works inside)", as opening it may reach the works it holds; a link named only by another kind of record
-        than asked for ("Guidance only", "Datasets" when papers are) comes after them too, as does one named only by
+        (a numbered volume, issue or session, proceedings), or its link names it in a few words and neither an author
+        nor a date was read beside it: then it keeps its place, marked "(collected, may list works inside)", as
+        opening it may reach the works it holds; a link named only by another kind of record than asked for
+        ("Guidance only", "Datasets" when papers are) comes after them too, as does one named only by
         a part of a book around its works ("Front Matter", "Back Matter") or by the site's own chrome ("About the
         Journal", "FAQs", "Mirrors"), as does a person's page (an author's profile under a byline, an author facet
         of a listing: `person_links.opens_a_persons_page`) unless it names an author the request asks for; a short
@@ -104,7 +105,8 @@ def _new_before_collected(
     """The best `k` pending URLs in C's order, except that the pages of items collected already come after the pages
     that may hold something new: they would fill the Planner's short view with pages that add nothing. So do the parts
     of an item whose own page was read (`_part_of_a_work_read`: its PDF, its claims, its citation export). A collected
-    container (`_is_container`) keeps its place: its page may list the works it holds. So do the links named only
+    entry whose page may list works (`_may_list_works`: a container, or an entry named by a few words and stored with
+    no author and no date) keeps its place: its page may list the works it holds. So do the links named only
     by another kind of record than `item_kind` ("Guidance only", "Datasets" when papers are asked for:
     `link_names_another_kind`): a type filter or section where none of the works asked for is; and so do the links
     named only by a part of a book or an issue around its works (`_PART_AROUND_WORKS`: "Front Matter", "Preface",
@@ -119,7 +121,7 @@ def _new_before_collected(
 
     def comes_later(pending: PendingURL) -> bool:
         if pending.url in collected:
-            return not _is_container(collected[pending.url])
+            return not _may_list_works(collected[pending.url], pending.anchor_text)
         if _part_of_a_work_read(pending, collected):
             return True
         if _PART_AROUND_WORKS.match(pending.anchor_text) or names_site_chrome(pending.anchor_text):
@@ -161,6 +163,22 @@ def _is_container(item: CollectedItem) -> bool:
     return not item.authors and bool(_CONTAINER.search(item.title) or names_a_venue_or_slot(item.title))
 
 
+def _may_list_works(item: CollectedItem, anchor: str) -> bool:
+    """Whether the page of a collected item, still unread, may list works rather than be one: a container
+    (`_is_container`), or an entry its link names by a short name (`_PLACE_NAME_WORDS` words at most) that was stored
+    with nothing beside it that a work's entry shows — no author, no date. A listing's link to a series, a
+    collection or a department ("Special Collections", "Department of Psychiatry", "Discussion series" above
+    the line that says what it holds) reads so when it is taken for a work; opening it shows which it is, and a
+    work's page so opened gives the date and authors its entry did not."""
+    if _is_container(item):
+        return True
+    return not item.authors and item.date is None and 0 < len(anchor.split()) <= _PLACE_NAME_WORDS
+
+
+#: A series', a collection's or a department's name is a word or a few; a work's title is mostly longer.
+_PLACE_NAME_WORDS = 3
+
+
 def _part_of_a_work_read(pending: PendingURL, collected: Mapping[str, CollectedItem]) -> bool:
     """Whether `pending` opens a part of a work whose own page was read and collected: found on that page, a file
     (its PDF), a link named only by its action or format ("Download", "Full text", "PDF": `names_no_work`) or a page
@@ -196,7 +214,7 @@ def _collected_mark(web_context: WebContext, pending: PendingURL) -> str:
     item = web_context.collected.get(pending.url)
     if item is None:
         return " (collected)" if _part_of_a_work_read(pending, web_context.collected) else ""
-    return " (collected, may list works inside)" if _is_container(item) else " (collected)"
+    return " (collected, may list works inside)" if _may_list_works(item, pending.anchor_text) else " (collected)"
 
 
 #: An anchor this short ("2024", "March", "Next page") says little without the page it was on.

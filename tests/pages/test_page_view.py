@@ -681,3 +681,25 @@ def test_links_of_a_row_s_cells_take_the_row_s_first_cell_as_their_context() -> 
     # a cell's own words say which link is which: the row's first cell is not needed
     own = "<table><tr><td>Volume 3</td><td>Read the <a href='/v3.pdf'>full volume</a> here</td></tr></table>"
     assert build_page_view(own, url="https://journal.example.org/").links[0].context == "Read the … here"
+
+
+def test_a_link_that_is_its_block_s_whole_text_takes_the_text_under_it_as_its_context() -> None:
+    # a heading that is a link says what it is ("Discussion series"), the line under it what it holds: a reader
+    # tells the series apart by that line; a link with words of its own beside it, a list of links and a row's bare
+    # link keep their own context
+    html = (
+        "<html><body><main><h1>Our publications</h1>"
+        "<section><h2><a href='/series/ds'>Discussion series</a></h2><p>Research on graph neural networks from the "
+        "learning lab.</p></section>"
+        "<ul><li><a href='/c/a'>Physics</a></li><li><a href='/c/b'>Chemistry</a></li></ul>"
+        "<p>See the <a href='/about'>about page</a> for our aims.</p><p>Founded in 1990.</p>"
+        "<table><tr><td>March 2024:</td><td><a href='/t/3'>Thread</a></td></tr>"
+        "<tr><td>February 2024:</td><td><a href='/t/2'>Thread</a></td></tr></table>"
+        "</main></body></html>"
+    )
+    view = build_page_view(html, url="https://institute.example.org/")
+    contexts = {link.text: link.context for link in view.links}
+    assert contexts["Discussion series"] == "| Research on graph neural networks from the learning lab."
+    assert contexts["Physics"] == ""
+    assert contexts["about page"] == "See the … for our aims."
+    assert [link.context for link in view.links if link.text == "Thread"] == ["March 2024:", "February 2024:"]

@@ -121,6 +121,34 @@ def test_get_top_urls_lists_pages_that_may_hold_something_new_before_items_colle
                           "3. /abs/1 — Graph neural networks for molecules (collected)"]  # fmt: skip
 
 
+def test_a_collected_short_name_with_no_author_or_date_keeps_its_place_as_a_page_that_may_list_works(
+    web: WebContext,
+) -> None:
+    # a series named by a word or two and stored with nothing a work's entry shows (no author, no date) may be a way
+    # to works taken for one: it keeps its place; the same short name stored with a date, and a work's title of more
+    # words stored with neither, go last
+    web.take(SITE)
+    links = [
+        ("http://papers.test/series/ds", "Discussion series", True),
+        ("http://papers.test/series/wp", "Working papers", True),
+        ("http://papers.test/abs/1", "Graph neural networks for molecules", True),
+        ("http://papers.test/list/cs?skip=25", "next page", True),
+    ]
+    page = make_page(links=links)
+    save_links(web, page, [{"id": 1, "score": 9}, {"id": 2, "score": 9}, {"id": 3, "score": 9}, {"id": 4, "score": 5}],
+               state=STATE)  # fmt: skip
+    web.add_item("http://papers.test/series/ds", title="Research on graph neural networks", score=8, found_on=page.url)
+    web.add_item("http://papers.test/series/wp", title="Working papers", score=8, found_on=page.url, date="2024")
+    web.add_item("http://papers.test/abs/1", title="Graph neural networks for molecules", score=8, found_on=page.url)
+    lines = get_top_urls(web, 4, state=STATE).message.splitlines()
+    assert lines[1:5] == [
+        "1. /series/ds — Discussion series (collected, may list works inside)",
+        "2. /list/cs?skip=25 — next page",
+        "3. /series/wp — Working papers (collected)",
+        "4. /abs/1 — Graph neural networks for molecules (collected)",
+    ]
+
+
 def test_a_collected_volume_keeps_its_place_as_a_page_that_may_list_works(web: WebContext) -> None:
     # a volume's link stored as an item (no author read beside it) is a way to the works it holds, not a work read:
     # it keeps its place in C's order; a collected work (its authors read), or a paper on time series, goes last
