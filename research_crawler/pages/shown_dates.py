@@ -7,18 +7,24 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.cited_years import cited_year, source_line_date
+from research_crawler.pages.datelines import (
+    NOT_PUBLICATION,
+    POSTED,
+    has_date_part,
+    is_dateline,
+    nothing_but_a_date,
+    publication_part,
+    short_year_part,
+)
 from research_crawler.pages.field_labels import label_kind
 from research_crawler.pages.item_dates import (
     dates_in_text,
     htmldate_date,
-    short_year_dateline,
     short_year_dates,
-    without_dates,
     year_of,
 )
 from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSource, Reading
 from research_crawler.pages.page_shows import Block, VisiblePage
-from research_crawler.pages.person_names import begins_with_by
 from research_crawler.pages.teaser_dates import (
     another_fields_value,
     in_a_list_of_teasers,
@@ -28,40 +34,15 @@ from research_crawler.pages.written_dates import next_day, page_writes, tag_the_
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
-_NOT_PUBLICATION = re.compile(
-    r"\b(?:updated?|modified|modification|created|received|accepted|revised|submitted|accessed|retrieved|copyright|"
-    r"aktualisiert|aggiornamento|soumis|eingereicht|deposited|last|"
-    # the end of a period, an embargo's or an offer's ("gesperrt bis 05.05.2024", "embargoed until 1 May 2025")
-    r"until|till|embargo(?:ed)?|gesperrt|sperrfrist|bis|jusqu'?(?:au|à)|fino al|hasta|"
-    # the start of a period, a membership's or a career's ("Member since 2006", "… CSS since 2001", a forum
-    # member's card beside their post: "Join Date: Mar 2016")
-    r"since|seit|depuis|join date|joined)\b|©|"
-    # German's abbreviated update label ("Akt.: 29. Juni 2025 - 21.18 Uhr")
-    r"\bakt\.(?=\s|:)",
-    re.I,
-)
 DATE_REACH_BEFORE, DATE_REACH_AFTER = 4, 10
 _YEAR_REACH = (4, 3)
 _BESIDE_TITLE = 2  # blocks from the title within which a dateline in the page's chrome still counts
-_DATELINE_WORDS = 12  # the words a dateline has besides its date ("um 16:14 Uhr - Markus Reuter - 91 Ergänzungen")
-_SENTENCE_WORDS = 6  # a line of as many words besides its date, ended by a full stop, is a sentence
 _YEAR_LINE_WORDS = 30  # a year alone counts in a short line (a citation line), never in a paragraph
-_POSTED = re.compile(
-    r"\b(?:posted|published|publi(?:é|ee)e?|ver(?:ö|oe)ffentlicht|pubblicato|publicado|gepubliceerd)\b", re.I
-)
-_POSTED_LINE_WORDS = 20
-_META_SEPARATORS = re.compile(r"\s·\s|[|•]")  # a bullet or a bar, spaced or not ("By: A •7/2/23")
-_COUNT_AFTER = re.compile(r"\s+\d+\s+[^\W\d]+\s*$")
-_PLACE_WORDS = 3  # "WASHINGTON -", "Darmstadt -" before a story's opening date
-# (after the date, a wire's credit may come before the dash: "April 29, 2015 /PRNewswire/ --", "… (Reuters) -")
-_OFF = re.compile(r"\s*(?:[/(][^/()]{1,30}[/)]\s*)?(?:--|[-–—.:])(?:\s|$)")
 _HEADER_REACH = 25  # blocks after a title that may still be its article's header (tags, sharing buttons)
 _PARAGRAPH_WORDS = 25  # a block of as many words is running text: the header has ended
-_TIME_WORDS = 2  # "8:00 am"
 _BUTTON_WORDS = 3  # "Share this page"
 _BAR_BUTTONS = 3  # a bar of sharing buttons has several
 _LEADING_LABEL = re.compile(r"^\s*(?P<label>[^\W\d][^:|]{0,30}):\s")
-_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # a line that dates the item's last change ("Updated: August 13, 2010, 5:02 PM ET"), not another event
 # ("Last modified: …" is a page's stamp, which a static site's footer prints under every page, not the item's)
 _UPDATED = re.compile(
@@ -140,8 +121,8 @@ def _finer_day(
         return shown
     found = htmldate_date(html, url=url if url.startswith("http") else None)
     if found and found.startswith(shown[0]):
-        lines = (block.text for block in page.blocks if not _NOT_PUBLICATION.search(block.text))
-        if any(found in dates_in_text(text) for text in lines if _dateline(text)):
+        lines = (block.text for block in page.blocks if not NOT_PUBLICATION.search(block.text))
+        if any(found in dates_in_text(text) for text in lines if is_dateline(text)):
             return found, "htmldate"
     return shown
 
@@ -153,7 +134,7 @@ def _main_heading(page: VisiblePage) -> int | None:
 
 
 def _presents(text: str) -> bool:  # a line that presents a date, no copyright line, address or sentence
-    return "/" not in text and not _NOT_PUBLICATION.search(text) and _dateline(text)
+    return "/" not in text and not NOT_PUBLICATION.search(text) and is_dateline(text)
 
 
 def _untagged_date(
@@ -173,15 +154,15 @@ def _untagged_date(
     presented = [
         block
         for block in page.blocks
-        if not _NOT_PUBLICATION.search(block.text)
-        and _dateline(block.text)
+        if not NOT_PUBLICATION.search(block.text)
+        and is_dateline(block.text)
         and not another_fields_value(page, block.index)
     ]
     year = year_of(found)
     if found and any(found in (*dates_in_text(block.text), *short_year_dates(block.text)) for block in presented):
         # its day, where the page writes that day (in a dateline its theme sets apart; "on 11/15/13" too)
         return found, "htmldate", None
-    if found and any(found in dates_in_text(_publication_part(block.text)) for block in _published_lines(page)):
+    if found and any(found in dates_in_text(publication_part(block.text)) for block in _published_lines(page)):
         # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
         return found, "htmldate", None
     # (a year in the item's own title is what it is about, "… Festival 2013", not its date, in a line that repeats
@@ -219,7 +200,7 @@ def _created_date(page: VisiblePage) -> str | None:
             created
             and not block.chrome
             and len(found := dates_in_text(created["date"])) == 1
-            and _date_alone(created["date"])
+            and nothing_but_a_date(created["date"])
         ):
             return found[0]
     return None
@@ -231,8 +212,8 @@ def _published_lines(page: VisiblePage) -> list[Block]:
     return [
         block
         for block in page.blocks
-        if _POSTED.search(_publication_part(block.text))
-        and _dateline(block.text)
+        if POSTED.search(publication_part(block.text))
+        and is_dateline(block.text)
         and not another_fields_value(page, block.index)
     ]
 
@@ -245,13 +226,13 @@ def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading, title
     day = tagged.date or ""
     if len(shown) != len(day) or len(day) != len("YYYY-MM-DD") or shown == day:
         return False
-    presented = [block.text for block in page.blocks if _dateline(block.text)]
+    presented = [block.text for block in page.blocks if is_dateline(block.text)]
     # the page's day on a line of its own label: "Sendung: hr-INFO, 25.04.2024" dates a broadcast, not the item
     own = any(shown in dates_in_text(text) and not _labelled_otherwise(text) for text in presented)
     return own and not any(
         day in dates_in_text(block.text) and not in_a_list_of_teasers(page, block.index, title_index)
         for block in page.blocks
-        if _dateline(block.text)
+        if is_dateline(block.text)
     )
 
 
@@ -282,7 +263,7 @@ def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:
         # (the chrome's lines are the site's, unless the title itself stands in what reads as chrome: a theme that
         # wraps the whole article in its layout's containers)
         chrome = block.chrome and not page.blocks[title_index].chrome
-        if rest == block.text or chrome or _NOT_PUBLICATION.search(rest) or not _dateline(block.text):
+        if rest == block.text or chrome or NOT_PUBLICATION.search(rest) or not is_dateline(block.text):
             continue
         if dates := dates_in_text(rest):
             return dates[0]
@@ -294,46 +275,7 @@ def _history_date_only(page: VisiblePage, day: str) -> bool:
     accepted, updated): the date htmldate took from the text is then none of the work's publication."""
     lines = [block.text for block in page.blocks if day in dates_in_text(block.text)]
     # (a line that writes the day before such a label, "Posted: Jul 30, 2019 | Last Updated: …", dates publication)
-    return bool(lines) and all(day not in dates_in_text(_publication_part(line)) for line in lines)
-
-
-def _dateline(text: str) -> bool:
-    """Whether a line is about its date: a date with a few words besides (a time, a name), not a sentence; a line
-    of short parts set apart, one of them the date ("By A for B | May 24, 2016 -- 13:30 GMT | Topic: Security");
-    a sentence that says when the item was posted; or the dateline that opens a story ("Feb. 23, 2015 -- Life-
-    threatening …", "Darmstadt - Januar 2021. Mit …")."""
-    besides = len(without_dates(text).replace("|", " ").split())
-    if _opens_with_date(text) or (_POSTED.search(text) and besides <= _POSTED_LINE_WORDS):
-        return True  # a sentence that says when the item was posted is its dateline ("This entry was posted …")
-    # (the first sentence ends at a full stop that ends no month's abbreviation: "By A Jul. 25, 2012 10:46 a.m.")
-    if _dated_byline(_FIRST_SENTENCE.split(without_dates(text, mark=" 2000-01-01 "), maxsplit=1)[0]):
-        return True  # "By A | Friday June 7, 2013 @ 6:43pm", "Von A am 21/02/2021. Abgelegt unter …"
-    sentence = text.rstrip().endswith((".", "!", "?")) and besides >= _SENTENCE_WORDS
-    if sentence:
-        return False
-    if besides <= _DATELINE_WORDS:
-        return True
-    parts = [part for part in _META_SEPARATORS.split(text) if part.strip()]
-    return (
-        len(parts) > 1
-        and all(len(part.split()) <= _DATELINE_WORDS for part in parts)
-        and any(dates_in_text(part) for part in parts)
-    )
-
-
-def _dated_byline(text: str) -> bool:
-    """Whether a line is a byline with its date: "By <name> …" and a date after the name, a few words besides (not
-    "By March 2020, the virus …", whose date follows "By" at once)."""
-    if not begins_with_by(text) or not dates_in_text(text):
-        return False
-    name = without_dates(text, mark="\x00").partition("\x00")[0]
-    return len(name.split()) >= 2 and len(without_dates(text).replace("|", " ").split()) <= _POSTED_LINE_WORDS
-
-
-def _opens_with_date(text: str) -> bool:
-    """Whether a story opens with its dateline: a date, after at most a place, set off by a dash or a full stop."""
-    head, found, tail = without_dates(text, mark="\x00").partition("\x00")
-    return bool(found) and len(head.split()) <= _PLACE_WORDS and bool(_OFF.match(tail))
+    return bool(lines) and all(day not in dates_in_text(publication_part(line)) for line in lines)
 
 
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
@@ -357,7 +299,7 @@ def _shown_date(
     """The publication date the page shows: beside a label that says so, else written near the title (where the
     page shows the title more than once, near any of them): a date with a month first, nearest the title first;
     then a year alone just around it, as in "Vol. 37 (2008)" or "68 (4), 2023: 709". Only a line that presents
-    its date counts (a dateline, `_dateline`) — never a sentence that tells of one, another field's value or the
+    its date counts (a dateline, `is_dateline`) — never a sentence that tells of one, another field's value or the
     title's own year; and past the usual reach, within the article's header, a line that is nothing but a date."""
     labelled = page.labelled_dates()
     if labelled:
@@ -375,7 +317,7 @@ def _opening_dateline(page: VisiblePage) -> tuple[str, MetadataSource] | None:
     for block in page.blocks:
         if not block.chrome and not block.heading and len(block.text.split()) >= _PARAGRAPH_WORDS:
             break
-        if not block.chrome and _date_alone(block.text):
+        if not block.chrome and nothing_but_a_date(block.text):
             found += dates_in_text(block.text)
     return (found[0], "page_text") if len(found) == 1 else None
 
@@ -405,21 +347,21 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 near[block.index] = min(near.get(block.index, 1_000), distance)
         # a date on a line of its own (a dateline, a byline) is the page's; one in a paragraph is what it tells of;
         # as near above the title as below it, the one below is its byline's (above, a masthead shows today's)
-        for index in sorted(near, key=lambda i: (not _dateline(page.blocks[i].text), near[i], i < title_index, i)):
+        for index in sorted(near, key=lambda i: (not is_dateline(page.blocks[i].text), near[i], i < title_index, i)):
             block = page.blocks[index]
             # chrome's dates are the site's, unless right beside the title (a theme may set its dateline apart)
-            beside = near[index] <= _BESIDE_TITLE and _dateline(block.text)
-            own = _publication_part(block.text)
+            beside = near[index] <= _BESIDE_TITLE and is_dateline(block.text)
+            own = publication_part(block.text)
             if (block.chrome and not page.blocks[title_index].chrome and not beside) or (
                 own != block.text and not dates_in_text(own, bare_years=bare_years)
             ):
                 continue  # the site's date, or no date before a label of another event ("Last updated on …")
-            if near[index] > after and not _date_part(block.text) and not _POSTED.search(own):
+            if near[index] > after and not has_date_part(block.text) and not POSTED.search(own):
                 continue  # past the usual reach, in the header, only a line that is nothing but a date or says
                 # it is the day of publication ("Published on Tuesday, Mar. 09, 2010")
             if bare_years and len(block.text.split()) > _YEAR_LINE_WORDS:
                 continue  # a year in a paragraph
-            if not _dateline(own):
+            if not is_dateline(own):
                 continue  # a date a sentence tells of ("since March 1, 2020", "Founded in 2009, …")
             if another_fields_value(page, index) or under_a_link_to_another_item(page, index, anchors):
                 continue  # "Founded | February 28, 1998": a table's row names what its date is the date of
@@ -433,7 +375,7 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
                 # still the title's subject ("… to Book for 2026"), not the item's date
                 text = block.text.replace(title_text, " ")
             dates = dates_in_text(text, bare_years=bare_years)
-            short = None if bare_years or dates else _short_year_part(text)
+            short = None if bare_years or dates else short_year_part(text)
             found = dates[0] if dates else (str(short) if short else None)
             if found and coarse and found.startswith(coarse):
                 return found, "page_text"
@@ -445,14 +387,6 @@ def _near_title(page: VisiblePage, title_index: int, title_text: str | None) -> 
         return coarse, "page_text"
     cited = cited_year(page, title_index)
     return (cited, "page_text") if cited else None
-
-
-def _publication_part(text: str) -> str:
-    """A line up to its first label of another event than publication: such a label names the date after it, not
-    one before it ("2 December 2011 Last updated at 00:03 GMT", "Published on Mar. 09, 2010 Last updated on Mar.
-    22, 2010"); the whole line where it has none."""
-    other = _NOT_PUBLICATION.search(text)
-    return text[: other.start()] if other else text
 
 
 def _buttons_above(page: VisiblePage, anchor: int) -> int:
@@ -474,26 +408,3 @@ def _header_length(page: VisiblePage, anchor: int) -> int:
         if not block.chrome and not block.heading and len(block.text.split()) >= _PARAGRAPH_WORDS:
             return block.index - anchor - 1
     return 0
-
-
-def _short_year_part(text: str) -> str | None:
-    """The day a dateline gives with a two-digit year, alone on its line or as one of the line's parts set apart
-    ("By A & B | 10/9/10 7:15 AM EDT")."""
-    parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
-    # (a count may follow the date, the comments' or the views': "7/2/23 43 Comments")
-    parts = [re.sub(_COUNT_AFTER, "", part) for part in parts]
-    return next((found for part in parts if (found := short_year_dateline(part))), None)
-
-
-def _date_part(text: str) -> bool:
-    """Whether a line is nothing but a date, or a line of short parts set apart one of which is nothing but a
-    date ("CHQ Staff | 10/17/18", "Jane Roe | 3 March 2015")."""
-    parts = [text, *(_META_SEPARATORS.split(text) if _META_SEPARATORS.search(text) else [])]
-    return any(short_year_dateline(part) or _date_alone(part) for part in parts) and (
-        len(parts) == 1 or all(len(part.split()) <= _DATELINE_WORDS for part in parts)
-    )
-
-
-def _date_alone(text: str) -> bool:
-    """Whether a line is a date and at most its time ("3 March 2015 8:00am"), nothing else."""
-    return bool(dates_in_text(text)) and len(without_dates(text, mark=" ").split()) <= _TIME_WORDS
