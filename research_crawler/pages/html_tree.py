@@ -21,12 +21,12 @@ __all__ = [
     "in_page_frame",
     "is_web_url",
     "meta_content",
-    "numbers_side_by_side",
     "parse_html",
     "put_script_writes_in_place",
     "put_shown_parts_in_place",
     "put_streamed_parts_in_place",
     "show_item_without_scripts",
+    "values_side_by_side",
 ]
 
 logger = logging.getLogger(__name__)
@@ -39,6 +39,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # left alone: what it writes is not on the page).
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot"})
+#: The glyphs a theme sets between the details of a post, each in an element of its own styled apart.
+_SEPARATOR_GLYPHS = frozenset({"/", "|", "·", "•", "-", "–", "—"})
 
 #: English month names and abbreviations → month number (dates in pages and in reports).
 MONTHS: dict[str, int] = {
@@ -286,10 +288,16 @@ def home_heading(element: Any) -> bool:
     )
 
 
-def numbers_side_by_side(element: Any, before: str) -> bool:
-    """Whether `element` starts with a digit right after a sibling element whose text ended with one, nothing
-    between: two values a page's style sets apart (a date and a reading time), never one number."""
+def values_side_by_side(element: Any, before: str) -> bool:
+    """Whether `element` starts a value right after a sibling element, nothing between, that a page's style sets
+    apart from it: a number after a number (a date and a reading time, "<span>Mar 4, 2026</span><span>4 mins</span>",
+    never one number "20264"), or a separator glyph in an element of its own before or after a value (a theme's bar
+    of post details, "<time>October 12, 2018</time><span>/</span><span>0 Comments</span>", never "2018/0")."""
     previous = element.getprevious()
-    if previous is None or previous.tail or not isinstance(previous.tag, str) or not before[-1:].isdigit():
+    if previous is None or previous.tail or not isinstance(previous.tag, str) or not before[-1:].strip():
         return False
-    return element.text_content()[:1].isdigit()
+    starts = element.text_content()[:1]
+    if before[-1:].isdigit() and starts.isdigit():
+        return True
+    glyphs = {element.text_content().strip(), previous.text_content().strip()}
+    return bool(starts.strip()) and bool(glyphs & _SEPARATOR_GLYPHS)

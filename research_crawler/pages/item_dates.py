@@ -140,7 +140,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
             value = _range_date(match.group("range"))
         else:
             value = _words_date(match.group("words"))
-        if value and year_of(value):
+        if value and _is_date(value):  # a run that reads as no date ("2018/0 Comments", "2018/19") is none
             found.append(value)
     if bare_years and not found:
         found = [match.group(1) for match in _YEAR.finditer(text)]
@@ -244,6 +244,14 @@ def htmldate_date(html: str, *, url: str | None) -> str | None:
         logger.debug("htmldate failed: %s", exc)
         return None
     return str(found) if found else None
+
+
+def _is_date(value: str) -> bool:
+    """Whether `value` is a real YYYY-MM-DD, YYYY-MM or YYYY (not "2018-00", "2018-02-30" or unread text)."""
+    if not _ISO_LIKE.match(value):
+        return False
+    year, month, day = (*(int(part) for part in value.split("-")), 1, 1)[:3]
+    return _date_parts(str(year), month, str(day)) is not None
 
 
 def _range_date(text: str) -> str | None:

@@ -31,8 +31,8 @@ from research_crawler.pages.cleanup import clean_text, collapse_whitespace
 from research_crawler.pages.field_labels import FieldKind, label_kind
 from research_crawler.pages.html_tree import (
     home_heading,
-    numbers_side_by_side,
     put_shown_parts_in_place,
+    values_side_by_side,
 )
 from research_crawler.pages.item_dates import date_label_in_line, dates_in_text
 from research_crawler.pages.links import BLOCK_TAGS
@@ -351,7 +351,7 @@ def _blocks(root: Any) -> list[Block]:
                 owner[0] = element
             if element.tag == "a":
                 links.append(collapse_whitespace(clean_text(element.text_content())))
-            if parts and numbers_side_by_side(element, parts[-1]):
+            if parts and values_side_by_side(element, parts[-1]):
                 parts.append(" ")  # "<span>Mar 4, 2026</span><span>4 mins</span>": two values, not "20264"
             if element.text:
                 parts.append(element.text)
