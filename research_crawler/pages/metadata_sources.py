@@ -134,7 +134,7 @@ def read_tag_sources(tree: lxml.html.HtmlElement, html: str, *, base: str) -> li
         ("microdata", lambda: _microdata(tree, base)),
         ("script_json", lambda: _script_json(html)),
         ("front_matter", lambda: read_front_matter(tree)),
-        ("opengraph", lambda: _opengraph(tree)),
+        ("opengraph", lambda: _opengraph(tree, metas)),
         ("html_title", lambda: {"title": _clean(tree.findtext(".//title"))}),
     ]
     readings = []
@@ -296,12 +296,21 @@ def _script_json(html: str) -> dict[str, Any]:
     return {}
 
 
-def _opengraph(tree: lxml.html.HtmlElement) -> dict[str, Any]:
+def _opengraph(tree: lxml.html.HtmlElement, metas: dict[str, list[str]]) -> dict[str, Any]:
+    """Open Graph's title, and its article's publication time (``article:published_time``; never its
+    ``modified_time``), the day as the tag writes it in its own zone."""
+    found: dict[str, Any] = {}
     for block in OpenGraphExtractor().extract_items(tree):
         for prop, value in block.get("properties", []):
             if prop == "og:title" and (title := _clean(value)):
-                return {"title": title}
-    return {}
+                found["title"] = title
+                break
+        if found:
+            break
+    published = _first_clean(metas.get("article:published_time", []))
+    if published and _READ_DATE.match(day := tag_date(published)):
+        found["date"] = day
+    return found
 
 
 # --- schema.org objects ------------------------------------------------------------------------------------
@@ -404,6 +413,7 @@ def _meta_values(tree: lxml.html.HtmlElement) -> dict[str, list[str]]:
 
 
 _UNFILLED_TEMPLATE = re.compile(r"\$\{?[A-Za-z_]|\{\{|\}\}|\{%|%s\b|<%")
+_READ_DATE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")  # a tag value read as a date, not left as written
 _ADDRESS_NOT_NAME = re.compile(r"^\s*(?:https?://|www\.|/)\S*\s*$", re.I)
 
 

@@ -102,6 +102,7 @@ def decide_date(
             and page.blocks
             and tagged.source in _STAMPING
             and not page_writes(page, html if tree is None else tree, tagged.date or "", reach, _presents)
+            and not _says_published_on(page, tagged.date or "")
         ):
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
             date, source, _ = _untagged_date(page, title_index, html=html, url=url, stamp=tagged.date)
@@ -125,6 +126,15 @@ def _finer_day(
         if any(found in dates_in_text(text) for text in lines if is_dateline(text)):
             return found, "htmldate"
     return shown
+
+
+def _says_published_on(page: VisiblePage, day: str) -> bool:
+    """Whether a dateline anywhere on the page, its chrome too, says the item was published on `day` ("Published
+    on 2021-01-18T19:55" in an aside after the article): a tag's day the page labels as its publication is shown."""
+    return any(
+        POSTED.search(own := publication_part(block.text)) and is_dateline(own) and day in dates_in_text(own)
+        for block in page.blocks
+    )
 
 
 def _main_heading(page: VisiblePage) -> int | None:
