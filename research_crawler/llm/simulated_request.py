@@ -78,7 +78,7 @@ _WORDING = re.compile(
     r"^(?:please\s+)?(?:can you\s+)?(?:find|search(?:\s+for)?|look\s+for|looking\s+for|list|show|give|get|collect|"
     r"gather|fetch|recommend|suggest|i\s+(?:need|want|would like|am\s+looking\s+for)|what\s+(?:papers\s+)?"
     r"(?:are|is|were|was|has\s+been|have\s+been)(?:\s+there)?(?:\s+(?:published|written|posted))?(?:\s+about|\s+on)?"
-    r"|are\s+there\s+any|which)\b(?:\s+me)?"
+    r"|are\s+there\s+any|which)\b(?:\s+me\b)?"
     r"|\b(?:some|any|all|the|recent(?:ly)?|latest|newest|new|current|up[- ]to[- ]date|published|research|"
     r"scientific|please|me|only|now|then|rather)\b",
     re.IGNORECASE,

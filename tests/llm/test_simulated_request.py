@@ -38,6 +38,10 @@ TODAY = date(2026, 5, 1)
          {"topic": "CRISPR gene editing"}),
         ("What was written about graph neural networks in 2024?",
          {"date_from": "2024-01-01", "date_to": "2024-12-31", "topic": "graph neural networks"}),
+        ("What has been published on medieval trade fairs?",  # the "me" of "medieval" is no "me"
+         {"topic": "medieval trade fairs"}),
+        ("Find me papers on graph neural networks",
+         {"item_kind": "paper", "topic": "graph neural networks"}),
         ("papers on graph neural networks by Smith on arXiv",
          {"sites": ["arXiv"], "authors": ["Smith"], "item_kind": "paper", "topic": "graph neural networks"}),
     ],
