@@ -11,8 +11,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from nameparser import HumanName
+from nameparser.config import Constants
+
 from research_crawler.pages.dateline_places import names_a_dateline_place
-from research_crawler.pages.given_names import is_ordinary_word
+from research_crawler.pages.given_names import is_given_name, is_ordinary_word
 from research_crawler.pages.not_name_words import NOT_NAME_WORDS
 from research_crawler.pages.register_names import surname_first
 
@@ -23,6 +26,7 @@ __all__ = [
     "clean_name",
     "is_person_name",
     "name_key",
+    "name_parts",
     "same_person",
     "split_people",
     "surname",
@@ -114,6 +118,11 @@ _POSSESSIVES = frozenset(
      "unser", "unsere", "mis", "tus", "nuestras", "nuestros", "minhas", "meus", "minha", "meu", "mijn", "onze"}
 )  # fmt: skip
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.-?)+$|^[A-Z]\.?$")
+#: A Vancouver-style name's initials: one to three capitals, each with or without a full stop ("R", "JH", "J.-H.").
+_VANCOUVER_INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
+#: nameparser's constants with the project's particles among its prefixes ("ter Horst", "y Gasset", "el Masri").
+_NAME_CONSTANTS = Constants()
+_NAME_CONSTANTS.prefixes.add(*NAME_PARTICLES)
 _NAME_WORD = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’.\-])*$")  # no digits: "NY-12 Candidate Forum" is no one
 # a name's middle word in brackets or quotes: the initials or the nickname the person goes by ("Richard (R.J.) Roe",
 # 'William "Bill" Roe')
@@ -209,19 +218,30 @@ _INSTITUTION_WORDS = frozenset({
 })  # fmt: skip
 
 
-def surname(name: str) -> str:
-    """The family name of `name`: the part before the comma of "Last, First", else the last word with its
-    particles ("van Hyning", "de la Cruz")."""
+def name_parts(name: str) -> tuple[str, str]:
+    """The family name and the given names of `name`, however it is written: "Last, First"; "Last AB" (the
+    Vancouver style of reference lists: a surname, with its particles, followed by initials only — "Petrova R",
+    "van der Berg JH", "Lee J.-H."); or "First Last", read by nameparser's HumanName with the project's particles
+    ("Jan van Hyning", "Maria de la Cruz", "John Smith Jr."). A name of one word is a surname."""
     name = clean_name(name)
     if "," in name:
-        return name.split(",", 1)[0].strip()
+        last, _, given = name.partition(",")
+        return last.strip(), given.strip()
     words = name.split()
-    if not words:
-        return ""
-    start = len(words) - 1
-    while start > 0 and words[start - 1].lower() in NAME_PARTICLES:
-        start -= 1
-    return " ".join(words[start:])
+    if _ends_with_initials(words):
+        return " ".join(words[:-1]), words[-1]
+    if len(words) < 2:
+        return name, ""
+    parsed = HumanName(name, constants=_NAME_CONSTANTS)
+    if not parsed.last:
+        return words[-1], " ".join(words[:-1])
+    return parsed.last, " ".join(part for part in (parsed.first, parsed.middle) if part)
+
+
+def surname(name: str) -> str:
+    """The family name of `name` (`name_parts`): "Petrova" of "Rosa Petrova", "Petrova, Rosa" and "Petrova R"; "van
+    Hyning" of "Jan van Hyning"."""
+    return name_parts(name)[0]
 
 
 def name_key(name: str) -> str:
@@ -261,10 +281,20 @@ def as_the_page_turns_them(names: list[str], shows: Callable[[str], bool]) -> li
 
 
 def _given_initial(name: str) -> str:
-    name = clean_name(name)
-    given = name.partition(",")[2] if "," in name else " ".join(name.split()[:-1])
+    given = name_parts(name)[1]
     letters = [ch for ch in given if ch.isalpha()]
     return letters[0].casefold() if letters else ""
+
+
+def _ends_with_initials(words: list[str]) -> bool:
+    """Whether a name ends as the Vancouver style writes one, surname first: its last word is initials only ("R",
+    "JH", "J.H.", "J.-H.") after a surname that is no initial itself. Two or three capitals with a vowel after a
+    lone given name are that person's surname written in capitals ("Jun LI", "Min KIM"), not initials."""
+    if len(words) < 2 or not _VANCOUVER_INITIALS.match(words[-1]) or _INITIALS.match(words[0]):
+        return False
+    letters = words[-1].replace(".", "").replace("-", "")
+    capitalised_surname = len(letters) > 1 and any(ch in "AEIOUY" for ch in letters)
+    return not (capitalised_surname and len(words) == 2 and is_given_name(words[0]))
 
 
 def _split_commas(part: str) -> list[str]:

@@ -30,6 +30,7 @@ from itertools import combinations
 from urllib.parse import unquote
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.pages.person_names import surname as person_surname
 from research_crawler.report.index_pages import is_file_address
 from research_crawler.report.models import LISTING_SOURCES, ReportItem
 
@@ -63,10 +64,9 @@ def normal_title(title: str) -> str:
 
 
 def surname(author: str) -> str:
-    """An author's surname, folded as `normal_title` folds: from "Surname, Given" or "Given Surname"."""
-    name = author.strip()  # "Surname, Given" or "Given Surname"
-    last = name.split(",", 1)[0] if "," in name else (name.split() or [""])[-1]
-    return normal_title(last)
+    """An author's surname (`pages.person_names.surname`: "Surname, Given", "Surname GI", "Given Surname"), folded
+    as `normal_title` folds."""
+    return normal_title(person_surname(author))
 
 
 def _identifiers(item: ReportItem, *, own_address_only: bool = False) -> set[str]:

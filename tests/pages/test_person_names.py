@@ -8,6 +8,8 @@ from research_crawler.pages.person_names import (
     as_the_page_turns_them,
     is_person_name,
     name_key,
+    name_parts,
+    same_person,
     split_people,
     surname,
 )
@@ -83,10 +85,35 @@ def test_a_name_is_one_to_six_words_and_a_lone_word_is_not() -> None:
 
 @pytest.mark.parametrize(
     ("name", "family"),
-    [("B. P. van Eijck", "van Eijck"), ("Daniel Garrido Terrats", "Terrats"), ("Butt, Rachel", "Butt"), ("", "")],
+    [
+        ("B. P. van Eijck", "van Eijck"),
+        ("Daniel Garrido Terrats", "Terrats"),
+        ("Butt, Rachel", "Butt"),
+        ("", ""),
+        # the Vancouver style of reference lists: surname first, initials after it, with or without full stops
+        ("Petrova R", "Petrova"),
+        ("van der Berg JH", "van der Berg"),
+        ("Lee J.-H.", "Lee"),
+        ("Okafor A.B.", "Okafor"),
+        # ... and what is not that style
+        ("Lee, J.", "Lee"),
+        ("J. Lee", "Lee"),
+        ("Jean-Luc Picard", "Picard"),
+        ("Jan ter Horst", "ter Horst"),
+        ("John Smith Jr.", "Smith"),
+        ("Jun LI", "LI"),  # a surname in capitals after a given name
+        ("Plato", "Plato"),
+    ],
 )
 def test_surname(name: str, family: str) -> None:
     assert surname(name) == family
+
+
+def test_a_name_in_the_vancouver_style_is_the_same_person_written_in_full() -> None:
+    assert name_parts("Suzuki L") == ("Suzuki", "L")
+    assert same_person("Suzuki L", "Suzuki, Lucía") and same_person("Suzuki L", "Lucía Suzuki")
+    assert not same_person("Suzuki K", "Lucía Suzuki")  # another given name
+    assert name_key("Petrova R") == name_key("Rosa Petrova") == "petrova"
 
 
 def test_one_name_written_two_ways_has_one_key() -> None:
