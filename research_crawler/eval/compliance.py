@@ -15,9 +15,9 @@ from itertools import pairwise
 from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import is_same_site, try_canonicalize_url
+from research_crawler.eval.bibliographic_match import authors_match
 from research_crawler.eval.dataset import QueryContract
 from research_crawler.eval.metrics import GroundTruth
-from research_crawler.report.identity import surname
 from research_crawler.report.models import Report
 
 __all__ = ["COMPLIANCE_CHECKS", "Compliance", "contract_compliance"]
@@ -70,8 +70,8 @@ def contract_compliance(
         if reported != expected:
             result.violations.append(f"reported {reported}, the {contract.most_recent} most recent are {expected}")
     if contract.author is not None:
-        wanted = surname(contract.author)
-        others = [item for item in items if not any(surname(name) == wanted for name in item.authors)]
+        wanted = contract.author
+        others = [item for item in items if not any(authors_match(name, wanted) for name in item.authors)]
         result.checks["author"] = 0.0 if others else 1.0
         result.violations += [f"{item.title!r} is not by {contract.author}" for item in others]
     if contract.named_site is not None:

@@ -1,6 +1,7 @@
 """What a run did with works, counted against the testbed's ground truth: relevant works reported and read, report
-entries that are relevant or wrong (title, year or first author unlike the page's item, or no item at all), works
-listed twice. A work on two sites (a preprint and its journal version) is one work: either copy counts for it.
+entries that are relevant or wrong (title, year or first author unlike the page's item, or no item at all, as
+`bibliographic_match` compares them, apart from the product's readers), works listed twice. A work on two sites (a
+preprint and its journal version) is one work: either copy counts for it.
 
 These are issue 26's figures for the unfamiliar web; `unfamiliar_table` pools them over requests.
 """
@@ -14,10 +15,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.bibliographic_match import authors_match, match_words, titles_match, years_match
 from research_crawler.eval.evidence import PAGES_DIR
 from research_crawler.eval.testbed import Item
 from research_crawler.eval.testbed_sites import TestbedSites
-from research_crawler.report.identity import normal_title, surname
 from research_crawler.report.models import Report, ReportItem
 from research_crawler.web.page_store import PageArchive
 
@@ -46,11 +47,11 @@ def entry_problems(entry: ReportItem, item: Item | None) -> list[str]:
     if item is None:
         return ["no item at this address"]
     problems = []
-    if normal_title(entry.title) != normal_title(item.title):
+    if not titles_match(entry.title, item.title):
         problems.append(f"title {entry.title!r}, not {item.title!r}")
-    if not (entry.date or "").startswith(str(item.year)):
+    if not years_match(entry.date, item.year):
         problems.append(f"date {entry.date or 'none'}, not in {item.year}")
-    if not entry.authors or surname(entry.authors[0]) != surname(item.authors[0]):
+    if not entry.authors or not authors_match(entry.authors[0], item.authors[0]):
         problems.append(f"first author {(entry.authors or ['none'])[0]!r}, not {item.authors[0]!r}")
     return problems
 
@@ -89,7 +90,7 @@ def _works_read(report: Report, sites: TestbedSites, relevant: set[str]) -> int:
 def _read(archive: PageArchive, sites: TestbedSites, item: Item) -> bool:
     page_url, pdf_url = sites.urls_of(item)
     page = archive.get(page_url)
-    if page is not None and page.ok and normal_title(item.title) in normal_title(page.markdown):
+    if page is not None and page.ok and f" {match_words(item.title)} " in f" {match_words(page.markdown)} ":
         return True
     pdf = archive.get(pdf_url)
     return pdf is not None and pdf.status == 200 and pdf.content_type.startswith("application/pdf")
