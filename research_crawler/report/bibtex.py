@@ -15,12 +15,12 @@ from urllib.parse import quote
 
 import bibtexparser
 from bibtexparser.middlewares import MonthAbbreviationMiddleware
-from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts
 from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from research_crawler.context.urls import host_of
 from research_crawler.pages.metadata import normalise_date, normalise_doi
+from research_crawler.pages.person_names import NAME_PARTICLES, surname
 from research_crawler.report.models import ReportItem
 
 __all__ = ["citation_key", "to_bibtex"]
@@ -109,22 +109,24 @@ def _ascii_word(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", folded.encode("ascii", "ignore").decode().lower())
 
 
-def _surname(name: str) -> str:
-    try:
-        parts = parse_single_name_into_parts(name, strict=False)
-    except InvalidNameError:
-        return _ascii_word(name.split()[-1]) if name.split() else ""
-    return _ascii_word("".join(parts.last) or "".join(parts.first))
+def _key_name(name: str) -> str:
+    """A name's part of a citation key: its surname (`pages.person_names.surname`, "Petrova" of "Petrova R") without
+    the particles that open it, as BibTeX styles leave them out of labels ("beethoven" of "Ludwig van Beethoven"),
+    ASCII lower case ("" for a name with no ASCII letter)."""
+    words = surname(name).split()
+    while len(words) > 1 and words[0].casefold() in NAME_PARTICLES:
+        words.pop(0)
+    return _ascii_word("".join(words))
 
 
 def citation_key(item: ReportItem) -> str:
-    """First author's surname + year + first significant title word, ASCII lower-case ("smith2024diffusion");
-    the parts that are unknown are left out, and "item" stands in when all are."""
-    surname = _surname(item.authors[0]) if item.authors else ""
+    """First author's surname (`_key_name`) + year + first significant title word, ASCII lower-case
+    ("smith2024diffusion"); the parts that are unknown are left out, and "item" stands in when all are."""
+    family = _key_name(item.authors[0]) if item.authors else ""
     year = _date_parts(item.date)[0] or ""
     words = [_ascii_word(word) for word in item.title.split()]
     word = next((w for w in words if w and w not in _KEY_STOPWORDS), "")
-    return f"{surname}{year}{word}" or "item"
+    return f"{family}{year}{word}" or "item"
 
 
 def _unique(key: str, taken: set[str]) -> str:

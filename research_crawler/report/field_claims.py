@@ -10,7 +10,6 @@ on the 2021 method") is prose, not a field. Author names: see `author_claims`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,7 +17,7 @@ from urllib.parse import unquote
 
 from research_crawler.pages.html_tree import MONTHS
 from research_crawler.pages.metadata import normalise_date, normalise_doi
-from research_crawler.pages.person_names import NAME_PARTICLES
+from research_crawler.pages.person_names import NAME_PARTICLES, same_person
 from research_crawler.report.text_edits import removal_span
 
 __all__ = ["AUTHOR_LABELS", "Claim", "FieldKind", "Span", "author_claims", "find_claims", "overlaps"]
@@ -260,26 +259,7 @@ _NAME_SEPARATOR_SEMICOLON = re.compile(rf"\s*;\s*(?:{_CONJUNCTIONS}\s+)?|\s+{_CO
 _CLAUSE_DELIMITER = re.compile(
     r"\s[-—–]\s|[—–|()\[\]·•]|[:：](?:\*\*|__|\*|_)?(?=\s|$)|(?<=[^\W\d_A-Z][^\W\d_A-Z])\.(?=\s|$)|(?<=[\d)])\.(?=\s|$)"
 )
-_LETTERS = re.compile(r"[^\W\d_]+")
 _INITIALS_ONLY = re.compile(r"^(?:[^\W\d_]\.?(?:[\s-]+|$))+$")
-
-
-def _name_tokens(name: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", name).casefold()
-    return _LETTERS.findall("".join(ch for ch in folded if not unicodedata.combining(ch)))
-
-
-def _same_person(shown: str, known: str) -> bool:
-    """`shown` names `known`: each of its words is one of known's words, an initial of one, or a particle,
-    and at least one full word matches ("A. Smith", "Smith" and "Alice Smith" all name "Smith, Alice")."""
-    shown_tokens, known_tokens = _name_tokens(shown), set(_name_tokens(known))
-    full_match = False
-    for token in shown_tokens:
-        if token in known_tokens:
-            full_match = full_match or (len(token) > 1 and token not in NAME_PARTICLES)
-        elif not (len(token) == 1 and any(k.startswith(token) for k in known_tokens)) and token not in NAME_PARTICLES:
-            return False
-    return full_match
 
 
 def _name_like(text: str) -> bool:
@@ -370,8 +350,8 @@ def author_claims(
         names = [p for p in parts if _name_like(p.text) and (len(p.text.split()) > 1 or labelled or et_al or by)]
         if not names:
             continue
-        matched = [any(_same_person(p.text, a) for a in authors) for p in names]
-        in_pool = any(_same_person(p.text, a) for p in names for a in pool)
+        matched = [any(same_person(p.text, a) for a in authors) for p in names]
+        in_pool = any(same_person(p.text, a) for p in names for a in pool)
         all_names = len(names) == len(parts)
         if not (labelled or (all_names and (by or et_al or any(matched) or in_pool))):
             continue

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from research_crawler.context.request import ResearchRequest, date_span
+from research_crawler.pages.person_names import same_person
 from research_crawler.report.models import ReportItem
 
 __all__ = ["Selection", "select_items"]
@@ -123,11 +124,9 @@ def _words(text: str) -> str:
 
 
 def _by(item: ReportItem, authors: Sequence[str]) -> bool:
-    """Whether one of `authors` (as the request names them) is among the item's authors, by surname."""
-    surnames = {name.replace(",", " ").split()[-1].lower() for name in authors if name.split()}
-    return any(
-        part.lower().strip(".,") in surnames for author in item.authors for part in author.replace(",", " ").split()
-    )
+    """Whether one of `authors` (as the request names them, often a surname alone) is among the item's authors:
+    the same person (`pages.person_names.same_person`: "Petrova" and "Petrova R" name "Rosa Petrova")."""
+    return any(same_person(named, author) for named in authors for author in item.authors)
 
 
 def _before_window(item: ReportItem, request: ResearchRequest, today: date, recent_days: int) -> bool:

@@ -135,6 +135,13 @@ def test_keys_are_unique_within_a_file() -> None:
         (["Ludwig van Beethoven"], None, "On Symphonies", "beethovensymphonies"),
         (["Ñoño Pérez"], "March 5, 2020", "Über Alles", "perez2020uber"),
         (["张伟"], "2022", "蛋白质", "2022"),
+        # the surname is `pages.person_names.surname`'s, however the name is written
+        (["Petrova R"], "2024", "Reading Names", "petrova2024reading"),  # was "r2024reading"
+        (["Lee, J."], "2024", "Reading Names", "lee2024reading"),
+        (["Jean-Luc Picard"], "2024", "Reading Names", "picard2024reading"),
+        (["van der Berg JH"], "2024", "Reading Names", "berg2024reading"),  # was "bergjh2024reading"
+        (["Jun LI"], "2024", "Reading Names", "li2024reading"),
+        (["王小明"], "2024", "Reading Names", "2024reading"),
     ],
 )
 def test_citation_key(authors: list[str], date: str | None, title: str, key: str) -> None:

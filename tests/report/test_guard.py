@@ -688,3 +688,33 @@ def test_an_invented_looking_heading_never_takes_the_real_entries_under_it() -> 
     result = guard(draft)
     assert "[Diffusion Models for Protein Design](https://papers.test/abs/1)" in result.markdown
     assert result.removed_items == ["Results for: protein design — follow-up: continue on https://elsewhere.test/list"]
+
+
+NAMED_AUTHORS = make_item(
+    4,
+    "Reading Names Written Every Way",
+    "https://papers.test/abs/4",
+    authors=["Rosa Petrova", "Jae Lee", "Jean-Luc Picard", "Jan Hendrik van der Berg", "Jun Li", "王小明"],
+    date="2024",
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "kept"),
+    [
+        ("Petrova R", True),  # Vancouver style: the surname before the initials
+        ("Petrova K", False),  # the same surname, another person's initial
+        ("Lee, J.", True),
+        ("Jean-Luc Picard", True),
+        ("van der Berg JH", True),  # was removed: "JH" was read as a word of the name the page does not show
+        ("Jun LI", True),
+        ("王小明", True),
+        ("王大明", False),
+    ],
+)
+def test_an_author_is_the_pages_by_the_one_reading_of_names(shown: str, kept: bool) -> None:
+    # the guard knows a person however the report writes the name: `pages.person_names.same_person`
+    draft = f"- **[Reading Names Written Every Way](https://papers.test/abs/4)**\n  - Authors: Rosa Petrova, {shown}\n"
+    result = guard(draft, items=[NAMED_AUTHORS])
+    removed = [f'author "{shown}" of "Reading Names Written Every Way"']
+    assert result.removed_fields == ([] if kept else removed)

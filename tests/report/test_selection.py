@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from research_crawler.context.request import ResearchRequest
 from research_crawler.report.models import ReportItem
 from research_crawler.report.selection import select_items
@@ -95,3 +97,31 @@ def test_when_no_work_is_seen_to_be_by_the_author_the_unchecked_ones_are_listed_
     assert numbers == ["3"]
     assert lines[0] == "0 by Ana Lee; 1 by other authors left out"
     assert lines[1] == "1 paper(s) with no authors shown could not be checked: “Paper number 3 on graph networks”"
+
+
+@pytest.mark.parametrize(
+    ("named", "author", "by"),
+    [
+        ("Petrova R", "Rosa Petrova", True),  # was left out: the surname was read as "r"
+        ("Petrova R", "Kim R", False),  # was kept: the initial "R" was taken for a surname
+        ("Petrova", "Petrova R", True),
+        ("Lee, J.", "Jae Lee", True),  # was left out: the surname was read as "j."
+        ("Lee, J.", "Lee, Ana", False),  # the same surname, another person's initial
+        ("Jean-Luc Picard", "Picard, J.-L.", True),
+        ("van der Berg JH", "Jan Hendrik van der Berg", True),  # was left out: the surname was read as "jh"
+        ("Jun LI", "Li, Jun", True),
+        ("王小明", "王小明", True),
+        ("王小明", "王大明", False),
+    ],
+)
+def test_a_work_is_by_the_author_a_request_names_by_the_one_reading_of_names(named: str, author: str, by: bool) -> None:
+    # the request's author and the work's are one person by `pages.person_names.same_person`, however each is written
+    chosen = select_items(
+        [item(1, "2024-01-01", authors=[author]), item(2, "2024-01-02", authors=["Ines Okafor"])],
+        request=ResearchRequest(text="x", authors=[named]),
+        wanted=3,
+        today=TODAY,
+        recent_days=365,
+        item_kind="paper",
+    )
+    assert [i.url.rsplit("/", 1)[1] for i in chosen.items] == (["1"] if by else [])
