@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import statistics
 import sys
 import tempfile
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any, get_args
 
@@ -52,7 +54,7 @@ from research_crawler.eval.page_corpus import (
     year_matches,
 )
 from research_crawler.eval.saved_pages import read_saved_pages
-from research_crawler.pages.metadata import normalise_date, read_item_metadata
+from research_crawler.pages.metadata import read_item_metadata
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanism
 from research_crawler.web.fetcher import page_from_file
@@ -269,6 +271,25 @@ def _source_key(field: str) -> str:
 # --- realweb: pages scored against their own tags ---------------------------------------------------------
 
 
+#: The ways citation tags write a date ("2017/06/12", "2020-03-27", "2021/8", "1988"), and the few written in words
+#: ("Dec 20, 2006", "2012 Nov 26"), as the label reads them — the instrument's own reading, not the product's.
+_NUMERIC_TAG_DATE = re.compile(r"(\d{4})(?:[-/](\d{1,2}))?(?:[-/](\d{1,2}))?")
+_WORDED_TAG_DATES = ("%b %d, %Y", "%B %d, %Y", "%Y %b %d", "%Y %B %d", "%d %b %Y", "%d %B %Y")
+
+
+def _tag_date(value: str) -> str | None:
+    """A citation tag's date as a label writes it: YYYY-MM-DD, YYYY-MM or YYYY; None where it is none of those."""
+    if numeric := _NUMERIC_TAG_DATE.fullmatch(value.strip()):
+        year, month, day = numeric.groups()
+        return "-".join([year, *(f"{int(part):02d}" for part in (month, day) if part)])
+    for layout in _WORDED_TAG_DATES:
+        try:
+            return datetime.strptime(value.strip(), layout).date().isoformat()
+        except ValueError:
+            continue
+    return None
+
+
 def realweb_results(realweb: Path) -> dict[str, Any]:
     """../shared/realweb's item pages with citation tags, each field scored against those tags."""
     import lxml.html
@@ -300,7 +321,7 @@ def realweb_results(realweb: Path) -> dict[str, Any]:
             title=tags["citation_title"][0],
             first_author=surname,
             authors_count=len(authors) if authors else None,
-            date=normalise_date(date) if date else None,
+            date=_tag_date(date) if date else None,
         )
         row: dict[str, Any] = {"id": saved.file.name, "site": saved.site, "labels": labels}
         for name, read_with in SYSTEMS.items():
