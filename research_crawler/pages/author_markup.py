@@ -11,7 +11,7 @@ from typing import Any
 __all__ = ["AUTHOR_CLASSES", "marks_a_person"]
 
 #: Markup that names an element as the item's author (rel=author, hCard/hAtom and publishers' class names).
-AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|fn)(?:$|[\s_-])", re.I)
+AUTHOR_CLASSES = re.compile(r"(?:^|[\s_-])(?:author|authors|byline|creator|writer|fn)(?:$|[\s_-])", re.I)
 _FN = re.compile(r"(?:^|(?<=[\s_-]))fn(?=$|[\s_-])", re.I)  # microformats' "fn": a formatted name, of anything
 _HCARD = re.compile(r"(?:^|\s)(?:vcard|h-card)(?:$|\s)", re.I)  # a person's (or an organisation's) card
 

@@ -101,6 +101,9 @@ _DATE_LINE_WORDS = 8  # "Published 11:11 PM EST Nov 19, 2019"
 _HAN_NAME = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]{2,4}$")
 _HANDLE_OR_NAME = re.compile(r"^[^\W_][\w.'’-]{1,30}$")  # "rmb8090", "Catherine", "j.doe"
 _FILED_IN = re.compile(r"\s+(?:in|under|filed under)\s+[^\W\d_].*$", re.I)
+#: An e-mail address a byline writes beside the name, after a separator ("Jane Doe | jdoe@example.com"): contact
+#: details, not a second writer.
+_E_MAIL_BESIDE_NAME = re.compile(r"\s*[|•·/,]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*$")
 _CREDIT_PARTS = re.compile(r"\s+[|•·]\s+")
 # a credit of a line of role credits set apart by commas: "INTERVIEW BY JANE DOE, PHOTO BY JOHN ROE"
 _ROLE_CREDIT = re.compile(r"^[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:by|von|par|por)\s", re.I)
@@ -429,7 +432,7 @@ def marked_authors(root: Any, *, skip: Callable[[Any], bool]) -> list[str]:
         signature = (element.tag, element.get("class"))
         if group is not None and (signature != group[0] or group[1] not in element.iterancestors()):
             continue
-        text = _without_furniture_links(element)
+        text = _E_MAIL_BESIDE_NAME.sub("", _without_furniture_links(element))
         if not text or skip(element) or in_other_works(element):
             continue
         people = (split_people(text) if len(text.split()) <= 40 else []) or _named_parts(element)
@@ -466,7 +469,8 @@ def _without_furniture_links(element: Any) -> str:
 
 
 def _is_furniture_link(link: Any) -> bool:
-    text = collapse_whitespace(clean_text(link.text_content()))
+    # (a link that names the writer and gives the e-mail beside, "Mike Cason | mcason@al.com", is the name's)
+    text = _E_MAIL_BESIDE_NAME.sub("", collapse_whitespace(clean_text(link.text_content())))
     return bool(text) and bool(_ICON_LINK.match(text) or _FURNITURE.search(text))
 
 
@@ -480,7 +484,8 @@ def _named_parts(element: Any) -> list[str]:
             f"{node.get('class') or ''} {node.get('itemprop') or ''}"
         ):
             continue
-        people = split_people(collapse_whitespace(clean_text(node.text_content())))
+        text = collapse_whitespace(clean_text(node.text_content()))
+        people = split_people(text) or ([text] if _HAN_NAME.match(text) else [])  # "<span class="name">谢若含</span>"
         if len(people) == 1 and people[0] not in names:
             names.append(people[0])
     return names

@@ -40,6 +40,10 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _WRITTEN = re.compile(r"document\.write(?:ln)?\(\s*(['\"])((?:\\.|(?!\1).)*)\1\s*\)", re.S)
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot"})
 #: The glyphs a theme sets between the details of a post, each in an element of its own styled apart.
+#: A value that opens with a date's year or its day and month before the year ("2019年04月13日", "2017-03-01",
+#: "13.04.2019"): set apart from a name glued before it.
+_STARTS_WITH_YEAR = re.compile(r"(?:\d{4}\D|\d{1,2}\D\d{1,2}\D\d{4})")
+
 _SEPARATOR_GLYPHS = frozenset({"/", "|", "·", "•", "-", "–", "—"})
 
 #: English month names and abbreviations → month number (dates in pages and in reports).
@@ -298,6 +302,8 @@ def values_side_by_side(element: Any, before: str) -> bool:
         return False
     starts = element.text_content()[:1]
     if before[-1:].isdigit() and starts.isdigit():
+        return True
+    if before[-1:].isalpha() and _STARTS_WITH_YEAR.match(element.text_content()):
         return True
     glyphs = {element.text_content().strip(), previous.text_content().strip()}
     return bool(starts.strip()) and bool(glyphs & _SEPARATOR_GLYPHS)
