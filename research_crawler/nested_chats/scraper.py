@@ -31,7 +31,7 @@ from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
 from research_crawler.pages.main_content import frame_link_urls, main_content_markdown
-from research_crawler.pages.navigation_pages import finds_the_way_on
+from research_crawler.pages.navigation_pages import finds_the_way_on, leads_still_open
 from research_crawler.pages.page import Determination, Page
 from research_crawler.pages.search_forms import find_search_mechanisms
 from research_crawler.pages.view import PageView, link_view, split_into_chunks
@@ -155,8 +155,12 @@ class ScraperChat:
         broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
         with x.lock:
             gave = x.findings.budget.gave_items(x.site.url)
+            open_leads = leads_still_open(page, menu=self.crawler_tools.menu, is_pending=x.web.is_pending)
         x.stuck.record_scrape(
-            new_links=new_links + next_page + dated + broader, new_items=new_items, site_gave_items=gave
+            new_links=new_links + next_page + dated + broader,
+            new_items=new_items,
+            site_gave_items=gave,
+            open_leads=open_leads,
         )
         x.end_scrape(target.url)
         with x.lock:

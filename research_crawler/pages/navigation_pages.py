@@ -13,6 +13,10 @@ footer) and either they hold half the words of that content or it shows no prose
 without a link (an index of journals, a grid of issues, a journal's page of its current issue, back issues and a
 line on its scope). A work's page shows its abstract or its text as prose, and links a few parts of itself.
 
+A page read is no dead end while it points at pages of its site still waiting to be read (`leads_still_open`): a
+"Publications" page whose years the sidebar showed first, its own list of them under a paragraph of prose, adds no
+link the site had not shown, yet it is the way a reader goes on; only its own links count, never the site's menu.
+
 Such a page finds the way on (`finds_the_way_on`) when it gave no relevant item and the Crawler queued `MIN_WAYS_ON`
 promising link at least from it that the site had not shown before (a journal's page may show one: its grid of
 issues); a work's page is no way on, whatever it links.
@@ -21,11 +25,19 @@ issues); a work's page is no way on, whatever it links.
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Callable, Set
 
 from research_crawler.pages.page import Page
 
-__all__ = ["LINK_SHARE", "MIN_OWN_LINKS", "MIN_WAYS_ON", "PROSE_WORDS", "finds_the_way_on", "is_navigation_page"]
+__all__ = [
+    "LINK_SHARE",
+    "MIN_OWN_LINKS",
+    "MIN_WAYS_ON",
+    "PROSE_WORDS",
+    "finds_the_way_on",
+    "is_navigation_page",
+    "leads_still_open",
+]
 
 #: The share of a page's own words that its links must hold for the page to be an index (a grid, a list of parts).
 LINK_SHARE = 0.5
@@ -60,6 +72,16 @@ def is_navigation_page(page: Page, *, menu: Set[str] = frozenset()) -> bool:
     if content > 0 and linked >= LINK_SHARE * content:
         return True
     return not any(_words(line) >= PROSE_WORDS for line in page.markdown.splitlines() if not _LINK_NUMBER.search(line))
+
+
+def leads_still_open(page: Page, *, menu: Set[str], is_pending: Callable[[str], bool]) -> int:
+    """How many of `page`'s own links (beside its content: not in `menu`, the links it shows only in its frame, and
+    not the page itself) lead to pages of its site still waiting to be read (`is_pending`), however they were first
+    found."""
+    if not page.ok:
+        return 0
+    own = {link.url for link in page.links if link.url not in menu and link.url != page.final_url}
+    return sum(1 for url in own if is_pending(url))
 
 
 def _words(text: str) -> int:

@@ -1,9 +1,10 @@
 """Stuck detection for one site: "the same element twice = stuck" (seed 001), made concrete for real models.
 
 A site's search is stuck when the Planner keeps choosing URLs it cannot open (visited or unknown), when
-several scrapes in a row add neither links nor items on a site that has given no relevant item, when the same
-tool call is repeated or calls go round in a short cycle (A→B→A→B), when tool calls keep failing or the model
-keeps giving unusable replies, or when the site has used its budget of model calls. The detector only counts;
+several scrapes in a row add neither links nor items on a site that has given no relevant item (a page whose own
+links lead to pages still to read is no dead end, though it added none: `pages/navigation_pages.leads_still_open`),
+when the same tool call is repeated or calls go round in a short cycle (A→B→A→B), when tool calls keep failing or
+the model keeps giving unusable replies, or when the site has used its budget of model calls. The detector only counts;
 the speaker selection reads `is_stuck` and moves on to the next site, and the report gives the reason.
 """
 
@@ -93,11 +94,15 @@ class StuckDetector:
         if self.bad_choices >= self.max_bad_choices:
             self._stuck(f"the Planner chose {self.bad_choices} URLs it could not open (last: {url}, {why})")
 
-    def record_scrape(self, *, new_links: int, new_items: int, site_gave_items: bool = False) -> None:
+    def record_scrape(
+        self, *, new_links: int, new_items: int, site_gave_items: bool = False, open_leads: int = 0
+    ) -> None:
         """A page was scraped; `max_empty_scrapes` in a row adding nothing is stuck — unless the site has given
         relevant items already (`site_gave_items`): a person reading a yielding site's candidates one by one, some
-        of them not what was asked, goes on, and the pages that site earned bound it (tools/site_budget.py)."""
-        if new_links or new_items:
+        of them not what was asked, goes on, and the pages that site earned bound it (tools/site_budget.py). A page
+        whose own links lead to pages still to read (`open_leads`: an index of the site's sections that its menu
+        showed first) added nothing new but is no dead end: the count starts again, and the site's pages bound it."""
+        if new_links or new_items or open_leads:
             self.empty_scrapes_in_a_row = 0
             return
         self.empty_scrapes_in_a_row += 1

@@ -4,7 +4,7 @@ what does not: a work's own page, whatever it links (`pages/navigation_pages.py`
 from __future__ import annotations
 
 from research_crawler.pages.main_content import frame_link_urls
-from research_crawler.pages.navigation_pages import MIN_WAYS_ON, finds_the_way_on, is_navigation_page
+from research_crawler.pages.navigation_pages import MIN_WAYS_ON, finds_the_way_on, is_navigation_page, leads_still_open
 from research_crawler.pages.page import Page
 from research_crawler.web.page_building import html_page
 
@@ -118,3 +118,16 @@ def test_a_short_record_of_a_work_with_an_abstract_is_no_navigation_page() -> No
         path="record/7",
     )
     assert not navigation(page)
+
+
+def test_leads_still_open_counts_the_pages_own_links_to_pages_not_read_yet() -> None:
+    years = "".join(f"<li><a href='/pubs/{year}.html'>Papers from {year}</a></li>" for year in (2023, 2024, 2025))
+    page = built(
+        "<h1>Publications</h1><p>Everything the group has published is kept here, grouped by the year it appeared."
+        f"</p><ul>{years}</ul>",
+        path="pubs/index.html",
+    )
+    menu = frame_link_urls(page)
+    pending = {SITE + "pubs/2024.html", SITE + "pubs/2025.html", SITE + "about", SITE + "help"}
+    assert leads_still_open(page, menu=menu, is_pending=pending.__contains__) == 2  # the menu's are not its own
+    assert leads_still_open(page, menu=menu, is_pending=lambda url: False) == 0

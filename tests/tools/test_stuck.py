@@ -94,3 +94,16 @@ def test_a_site_gave_items_once_any_of_its_pages_gave_relevant_ones() -> None:
     budget.note_page("http://a/", 2, PageYield(relevant_items=2), explore)
     budget.note_page("http://a/", 3, PageYield(relevant_items=0), explore)
     assert budget.gave_items("http://a/") and not budget.gave_items("http://b/")
+
+
+def test_a_page_pointing_at_pages_still_to_read_is_no_dead_end() -> None:
+    detector = StuckDetector(max_empty_scrapes=3)
+    detector.record_scrape(new_links=0, new_items=0)
+    detector.record_scrape(new_links=0, new_items=0)
+    detector.record_scrape(new_links=0, new_items=0, open_leads=5)  # an index of sections its menu showed first
+    assert not detector.is_stuck
+    detector.record_scrape(new_links=0, new_items=0)
+    detector.record_scrape(new_links=0, new_items=0)
+    assert not detector.is_stuck
+    detector.record_scrape(new_links=0, new_items=0)
+    assert detector.is_stuck
