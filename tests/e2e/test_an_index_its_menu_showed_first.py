@@ -45,7 +45,7 @@ def _frame(title: str, body: str) -> str:
     )
 
 
-def handbook(server: FaultServer) -> None:
+def handbook(server: FaultServer, *, publications: str = "Publications") -> None:
     serve_papers(server, LISTED)
     server.page(
         "/",
@@ -53,7 +53,7 @@ def handbook(server: FaultServer) -> None:
             "Welcome",
             "<h1>Welcome to the group</h1><p>Start with <a href='/guide/first-week.html'>Your first week</a> and "
             "<a href='/guide/safety.html'>Lab safety</a>. The papers we publish, with the code behind them, are under "
-            "<a href='/publications/index.html'>Publications</a>.</p>",
+            f"<a href='/publications/index.html'>{html.escape(publications)}</a>.</p>",
         ),
     )
     for path, (name, text) in GUIDES.items():
@@ -85,3 +85,14 @@ def test_an_index_of_pages_still_to_read_is_no_dead_end(tmp_path: Path, server: 
     assert any("/publications/20" in url for url in opened), opened
     found = {item.title for item in report.items}
     assert {"Graph neural networks for protein structure", "Graph neural networks for traffic forecasting"} <= found
+
+
+def test_a_part_named_paper_is_opened_before_the_first_week(tmp_path: Path, server: FaultServer) -> None:
+    """The simulated Crawler scores "Your first week", "Lab safety" and "Paper companions" alike (none names the
+    request's subject): the one whose words name works is opened first (`tools/link_kinds.py`, the singular too)."""
+    handbook(server, publications="Paper companions")
+    settings = loopback_settings(server, tmp_path / "runs")
+    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
+    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    opened = [e["url"] for e in events if e["event"] == "fetch" and e["url"] != server.url("/")]
+    assert opened[:1] == [server.url("/publications/index.html")], opened

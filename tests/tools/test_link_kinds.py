@@ -38,6 +38,13 @@ def test_a_links_words_say_whether_it_names_works_news_or_neither() -> None:
     assert link_rank("Published papers on nerve blocks in older patients") == 1  # a title, not a part of the site
 
 
+def test_a_part_named_with_the_singular_names_works_too() -> None:
+    """'Paper companions', 'Publication list', 'Preprint archive': the singular as the part's modifier."""
+    assert link_rank("Paper companions") == 0 and link_rank("Publication list") == 0
+    assert link_rank("Preprint archive") == 0 and link_rank("Thesis repository") == 0
+    assert link_rank("Your first week") == 1
+
+
 def test_the_words_are_read_in_other_languages_too() -> None:
     """A German, Spanish or French department names its parts in its language: accented words are whole words."""
     assert link_rank("Veröffentlichungen") == 0 and link_rank("Publicaciones") == 0 and link_rank("Thèses") == 0
