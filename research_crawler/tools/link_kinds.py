@@ -4,10 +4,10 @@ A department's home page offers "News" and "Publications" side by side; asked fo
 "Publications" first, whatever order the menu gives them, and "News", "Events" or "People" after. The Crawler scores
 links by their relevance; where it gives two links the same score, this order breaks the tie: a link whose text
 names a list of works (publications, papers, articles, preprints, records, theses, outputs…, or one of them as a
-part's name has it: "Paper companions", "Publication list") comes before one that names nothing of either, which comes before one that names news, events or people. Only a link of a few words is
-read so, the name of a part of the site; a longer one is a title (an item's, a story's) and keeps its place. The
-words are data, by language, and they only break ties: a link the model scored higher is never passed over for one
-that names works.
+part's name has it: "Paper companions", "Publication list") comes before one that names nothing of either, which
+comes before one that names news, events or people. Only a link of a few words is read so, the name of a part of the
+site; a longer one is a title (an item's, a story's) and keeps its place. The words are data, by language, and they
+only break ties: a link the model scored higher is never passed over for one that names works.
 """
 
 from __future__ import annotations
