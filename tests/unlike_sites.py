@@ -8,7 +8,7 @@ import html
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fault_server import FaultServer, Hit, Reply
 
@@ -279,6 +279,21 @@ def loopback_settings(server: FaultServer, runs_dir: Path) -> Settings:
     settings.fetch.per_host_delay_s = 0.0
     settings.rerank.kind = "bm25"
     return settings
+
+
+def run_on_loopback(
+    server: FaultServer, runs_dir: Path, query: str, *, pages: int | None = None
+) -> tuple[Report, list[dict[str, Any]]]:
+    """The simulated team's run of `query` on the site `server` serves (`loopback_settings`), and its trace's events;
+    `pages`, where given, is the site's page budget, the base and the ceiling both (no page earned beyond it)."""
+    from research_crawler.run.session import ResearchSession
+    from research_crawler.run.trace import read_trace
+
+    settings = loopback_settings(server, runs_dir)
+    if pages is not None:
+        settings.explore.max_subpages = settings.explore.max_subpages_earned = pages
+    report = ResearchSession(settings, backend="simulated").run(query, sites=[server.url("/")])
+    return report, read_trace(Path(report.run_dir or "") / "trace.jsonl")
 
 
 def explore(server: FaultServer, query: str, run_dir: Path) -> Report:

@@ -13,10 +13,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, entry, loopback_settings, serve_papers
-
-from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
+from unlike_sites import LISTED, entry, run_on_loopback, serve_papers
 
 QUERY = "Find papers on graph neural networks"
 YEARS = ("2025", "2024", "2023", "2022", "2021")
@@ -78,9 +75,7 @@ def handbook(server: FaultServer, *, publications: str = "Publications") -> None
 
 def test_an_index_of_pages_still_to_read_is_no_dead_end(tmp_path: Path, server: FaultServer) -> None:
     handbook(server)
-    settings = loopback_settings(server, tmp_path / "runs")
-    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    report, events = run_on_loopback(server, tmp_path / "runs", QUERY)
     opened = [e["url"] for e in events if e["event"] == "fetch"]
     assert any("/publications/20" in url for url in opened), opened
     found = {item.title for item in report.items}
@@ -91,8 +86,6 @@ def test_a_part_named_paper_is_opened_before_the_first_week(tmp_path: Path, serv
     """The simulated Crawler scores "Your first week", "Lab safety" and "Paper companions" alike (none names the
     request's subject): the one whose words name works is opened first (`tools/link_kinds.py`, the singular too)."""
     handbook(server, publications="Paper companions")
-    settings = loopback_settings(server, tmp_path / "runs")
-    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    _, events = run_on_loopback(server, tmp_path / "runs", QUERY)
     opened = [e["url"] for e in events if e["event"] == "fetch" and e["url"] != server.url("/")]
     assert opened[:1] == [server.url("/publications/index.html")], opened

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, Paper, entry, loopback_settings, page, serve_papers
-
-from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
+from unlike_sites import LISTED, Paper, entry, page, run_on_loopback, serve_papers
 
 QUERY = "Find papers on graph neural networks"
 #: The institute's series: its address, its link's name, the line under the link, and the papers it lists.
@@ -51,11 +48,7 @@ def institute(server: FaultServer) -> None:
 
 def test_the_series_whose_description_names_the_subject_is_opened(tmp_path: Path, server: FaultServer) -> None:
     institute(server)
-    settings = loopback_settings(server, tmp_path / "runs")
-    settings.explore.max_subpages = 3
-    settings.explore.max_subpages_earned = 3
-    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    report, events = run_on_loopback(server, tmp_path / "runs", QUERY, pages=3)
     opened = [e["url"] for e in events if e["event"] == "fetch" and "/series/" in e["url"]]
     assert opened[:1] == [server.url("/series/ds")]
     found = {item.title for item in report.items}

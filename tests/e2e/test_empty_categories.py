@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, entry, loopback_settings, page, serve_papers
-
-from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
+from unlike_sites import LISTED, entry, page, run_on_loopback, serve_papers
 
 QUERY = "Find papers on graph neural networks"
 #: Categories named close to the request that the index has not filled yet, and the one that holds its entries.
@@ -51,11 +48,7 @@ def bibliography(server: FaultServer) -> None:
 
 def test_empty_categories_are_left_unopened_and_the_filled_one_is_read(tmp_path: Path, server: FaultServer) -> None:
     bibliography(server)
-    settings = loopback_settings(server, tmp_path / "runs")
-    settings.explore.max_subpages = 2
-    settings.explore.max_subpages_earned = 2
-    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    report, events = run_on_loopback(server, tmp_path / "runs", QUERY, pages=2)
     fetched = [e["url"] for e in events if e["event"] == "fetch"]
     assert not [url for url in fetched if any(f"/browse/{slug}" in url for slug in EMPTY)]
     assert server.url(f"/browse/{FILLED[0]}") in fetched

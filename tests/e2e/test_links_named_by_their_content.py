@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 from fault_server import FaultServer
-from unlike_sites import LISTED, entry, loopback_settings, page, serve_papers
-
-from research_crawler.run.session import ResearchSession
-from research_crawler.run.trace import read_trace
+from unlike_sites import LISTED, entry, page, run_on_loopback, serve_papers
 
 QUERY = "Find papers on graph neural networks"
 #: (address, name, the papers it lists): the header's "Browse" opens the first, the busiest.
@@ -55,11 +52,7 @@ def test_the_busiest_category_is_opened_by_its_name_not_by_the_header_s_browse(
     tmp_path: Path, server: FaultServer
 ) -> None:
     bibliography(server)
-    settings = loopback_settings(server, tmp_path / "runs")
-    settings.explore.max_subpages = 2
-    settings.explore.max_subpages_earned = 2
-    report = ResearchSession(settings, backend="simulated").run(QUERY, sites=[server.url("/")])
-    events = read_trace(Path(report.run_dir or "") / "trace.jsonl")
+    report, events = run_on_loopback(server, tmp_path / "runs", QUERY, pages=2)
     assert [json.loads(e["arguments"])["url"] for e in events if e.get("tool") == "scrape_url"][:1] == [
         CATEGORIES[0][0]
     ]
