@@ -8,7 +8,7 @@ a seeded script before any page was read, and never read while developing), ``de
 ``development9``/``heldout9`` (the ninth batch, split the same way), ``heldout10`` to ``heldout13`` (the tenth to
 the thirteenth batches, each held out whole, mostly pages of sites that are not academic),
 ``development12``/``development13`` (the twelfth and thirteenth batches rebuilt in the repository after the first
-corpus was lost), ``academic`` (academic pages), ``heldout14`` to ``heldout24`` (batches held out whole) or
+corpus was lost), ``academic`` (academic pages), ``heldout14`` to ``heldout25`` (batches held out whole) or
 ``dropped`` (with the reason).
 ``labels/<id>.json`` holds what a person read off the page: the kind of page, its title, first author's surname,
 number of authors and date for an item page; the links to the items for a listing; whether a person could search
@@ -82,6 +82,7 @@ Part = Literal[
     "heldout22",
     "heldout23",
     "heldout24",
+    "heldout25",
     "dropped",
 ]
 

@@ -249,6 +249,10 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     # elements, "<span class="writer">…</span><span class="date">2019年…</span>"; a name-marked Chinese name in an
     # author box; "Name | e-mail" linked as one byline)
     "heldout24": (80 / 84, 68 / 84, 69 / 84, 81 / 84),
+    # heldout25 (collected blind by pagesb25, stop 51: 79 item pages, a listing and a repository page of 81 sites from
+    # microlinkhq/metascraper's test pages — tech and business news, blogs, press releases, podcasts, six scholarly
+    # pages; English 79, Spanish, Russian): floor at what main's code before the stop read (db99aaf)
+    "heldout25": (79 / 79, 68 / 79, 68 / 79, 75 / 79),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
 #: (heldout16's four Wayback captures kept none before their links into the archive were read as the pages copied).
