@@ -39,6 +39,7 @@ from research_crawler.eval.testbed.fresh_heldout19 import FRESH19_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout20 import FRESH20_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout21 import FRESH21_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout22 import FRESH22_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout23 import FRESH23_SITE_SPECS
 from research_crawler.eval.testbed.full_text import search_terms
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 from research_crawler.eval.testbed.layouts import make_site_app, offline_links
@@ -73,6 +74,7 @@ UNFAMILIAR = [
     + FRESH20_SITE_SPECS
     + FRESH21_SITE_SPECS
     + FRESH22_SITE_SPECS
+    + FRESH23_SITE_SPECS
 ]
 ATOM = "{http://www.w3.org/2005/Atom}"
 

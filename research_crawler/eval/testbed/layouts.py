@@ -70,6 +70,9 @@ from research_crawler.eval.testbed.fresh_heldout21_social import Fresh21SocialSi
 from research_crawler.eval.testbed.fresh_heldout22_handbook import Fresh22HandbookSite
 from research_crawler.eval.testbed.fresh_heldout22_osf import Fresh22OsfSite
 from research_crawler.eval.testbed.fresh_heldout22_press import Fresh22PressSite
+from research_crawler.eval.testbed.fresh_heldout23_daily import Fresh23DailySite
+from research_crawler.eval.testbed.fresh_heldout23_herbarium import Fresh23HerbariumSite
+from research_crawler.eval.testbed.fresh_heldout23_planet import Fresh23PlanetSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -160,6 +163,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh22-osf": Fresh22OsfSite,
     "fresh22-handbook": Fresh22HandbookSite,
     "fresh22-press": Fresh22PressSite,
+    "fresh23-daily": Fresh23DailySite,
+    "fresh23-herbarium": Fresh23HerbariumSite,
+    "fresh23-planet": Fresh23PlanetSite,
 }
 
 

@@ -95,6 +95,9 @@ Layout = Literal[
     "fresh22-osf",
     "fresh22-handbook",
     "fresh22-press",
+    "fresh23-daily",
+    "fresh23-herbarium",
+    "fresh23-planet",
 ]
 
 
