@@ -329,6 +329,7 @@ class WebContext(BaseModel):
         found_on: str,
         date: str | None = None,
         authors: list[str] | None = None,
+        fuller_byline: bool = False,
     ) -> ItemUpdate:
         """Store an item in CP (and its URL in DP), or improve the one already stored.
 
@@ -339,8 +340,9 @@ class WebContext(BaseModel):
         Where a field was read decides which reading stands: the item's own page (`found_on` is the item) over a
         listing that links it. A date or authors read on the item's own page replace those a listing showed (the
         listing's date may be the posting's or the issue's, its byline cut short); a listing never replaces the
-        own page's. Between two readings of one kind, a longer author list that begins with the same author replaces
-        a shorter one (the whole byline over one cut short).
+        own page's. Between two readings of one kind, `authors` replace those stored only when the caller says they
+        are the fuller byline (`fuller_byline`: the whole byline over one cut short; reading names is the pages
+        layer's, `pages.person_names.fuller_byline`).
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="item")
@@ -372,7 +374,9 @@ class WebContext(BaseModel):
             changes["description"] = clean_description
         if clean_title and not existing.title:
             changes["title"] = clean_title
-        changes.update(_better_details(existing, date, tuple(authors or ()), own_page=own_page))
+        changes.update(
+            _better_details(existing, date, tuple(authors or ()), own_page=own_page, fuller_byline=fuller_byline)
+        )
         if not changes:
             return ItemUpdate.UNCHANGED
         self.collected[canonical] = existing.model_copy(update=changes)
@@ -463,10 +467,11 @@ class WebContext(BaseModel):
 
 
 def _better_details(
-    existing: CollectedItem, date: str | None, authors: tuple[str, ...], *, own_page: bool
+    existing: CollectedItem, date: str | None, authors: tuple[str, ...], *, own_page: bool, fuller_byline: bool
 ) -> dict[str, object]:
     """The date and authors of a new sighting of `existing` that replace those stored (`WebContext.add_item`'s
-    rule: the item's own page over a listing, then the fuller reading), with where they were read."""
+    rule: the item's own page over a listing, then the longer date or the byline the caller says is fuller), with
+    where they were read."""
     if not date and not authors:
         return {}
     if existing.read_on_own_page and not own_page:  # a listing's line never overrides the work's own page
@@ -475,18 +480,8 @@ def _better_details(
     replaces = own_page and not existing.read_on_own_page
     if date and (replaces or not existing.date or len(date) > len(existing.date)):
         changes["date"] = date
-    if authors and (replaces or not existing.authors or _fuller_byline(authors, existing.authors)):
+    if authors and (replaces or not existing.authors or fuller_byline):
         changes["authors"] = authors
     if changes and own_page:
         changes["read_on_own_page"] = True
     return changes
-
-
-def _fuller_byline(new: tuple[str, ...], old: tuple[str, ...]) -> bool:
-    """Whether `new` is `old`'s byline with more of its authors: longer, and beginning with the same author."""
-    return len(new) > len(old) and _folded(new[0]) == _folded(old[0])
-
-
-def _folded(name: str) -> tuple[str, ...]:
-    """A name's words, folded and sorted: "Lima, Ana" and "Ana Lima" are one name."""
-    return tuple(sorted(name.casefold().replace(",", " ").replace(".", " ").split()))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from nameparser import HumanName
 from nameparser.config import Constants
@@ -24,6 +24,7 @@ __all__ = [
     "as_the_page_turns_them",
     "begins_with_by",
     "clean_name",
+    "fuller_byline",
     "is_person_name",
     "name_key",
     "name_parts",
@@ -257,6 +258,13 @@ def same_person(one: str, other: str) -> bool:
         return False
     first, second = _given_initial(one), _given_initial(other)
     return not first or not second or first == second
+
+
+def fuller_byline(new: Sequence[str], old: Sequence[str]) -> bool:
+    """Whether the byline `new` is `old` with more of its authors: longer, and its first author the same person
+    (`same_person`: "Lima, Ana" and "Ana Lima", "Lima A" too) — the whole byline over one a listing cut short.
+    Another first author is another reading, not a fuller one."""
+    return bool(old) and len(new) > len(old) and same_person(new[0], old[0])
 
 
 def as_the_page_turns_them(names: list[str], shows: Callable[[str], bool]) -> list[str]:

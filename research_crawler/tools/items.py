@@ -25,6 +25,7 @@ from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebC
 from research_crawler.errors import ToolInputError
 from research_crawler.pages.metadata import normalise_date, normalise_doi, read_item_metadata
 from research_crawler.pages.page import Link, Page
+from research_crawler.pages.person_names import fuller_byline
 from research_crawler.pages.sitemaps import address_words
 from research_crawler.report.index_pages import is_file_address, names_no_work
 from research_crawler.report.title_match import normalise_title
@@ -146,6 +147,8 @@ def collect_items(
                 "never be read to show what it is"
             )
             continue
+        authors = [name for name in _names(candidate.authors) if evidence.shows(name)]
+        stored = web_context.collected.get(try_canonicalize_url(url) or url)
         outcome = web_context.add_item(
             url,
             title=" ".join(candidate.title.split()),
@@ -153,7 +156,8 @@ def collect_items(
             score=candidate.score,
             found_on=page.final_url,
             date=_iso_date(candidate.date) if candidate.date and evidence.shows(candidate.date) else None,
-            authors=[name for name in _names(candidate.authors) if evidence.shows(name)],
+            authors=authors,
+            fuller_byline=stored is not None and fuller_byline(authors, stored.authors),
         )
         {ItemUpdate.ADDED: result.added, ItemUpdate.UPDATED: result.updated}.get(outcome, result.unchanged).append(url)
     state = state.model_copy(update={"items_collected": web_context.item_count})

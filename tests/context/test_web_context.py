@@ -208,14 +208,21 @@ def test_the_items_own_page_decides_its_date_and_authors_over_a_listing_in_eithe
     assert (other.CP[work].date, other.CP[work].authors) == ("2024-03", ("Souza, Bruno",))
 
 
-def test_a_whole_byline_replaces_one_cut_short_that_begins_with_the_same_author() -> None:
+def test_a_second_listings_authors_replace_those_stored_only_when_the_caller_says_they_are_the_fuller_byline() -> None:
+    """Which of two readings of a byline is the fuller is the caller's judgement (it reads names, with
+    `pages.person_names`); the context stores what it is told."""
     w = fresh()
     w.add_item("https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/a", authors=["Ana Lima"])
     w.add_item(
-        "https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/b", authors=["Lima, Ana", "Bo Wu"]
+        "https://ex.org/p/8",
+        title="Paper",
+        score=6,
+        found_on="https://ex.org/b",
+        authors=["Lima, Ana", "Bo Wu"],
+        fuller_byline=True,
     )
     assert w.CP["https://ex.org/p/8"].authors == ("Lima, Ana", "Bo Wu")
-    # another first author is another reading, not a fuller one: the first stands
+    # not said to be fuller: the first reading stands
     w.add_item(
         "https://ex.org/p/8", title="Paper", score=6, found_on="https://ex.org/c", authors=["Bo Wu", "C D", "E F"]
     )

@@ -6,6 +6,7 @@ import pytest
 
 from research_crawler.pages.person_names import (
     as_the_page_turns_them,
+    fuller_byline,
     is_person_name,
     name_key,
     name_parts,
@@ -129,3 +130,12 @@ def test_names_a_tag_writes_surname_first_are_turned_as_the_page_shows_them() ->
     assert as_the_page_turns_them(["Rahman Laura", "van Dijk Jan"], shows) == ["Laura Rahman", "Jan van Dijk"]
     assert as_the_page_turns_them(["Rahman, Laura"], shows) == ["Rahman, Laura"]  # the comma says its order
     assert as_the_page_turns_them(["Rahman Laura", "Okafor Ada"], shows) == ["Rahman Laura", "Okafor Ada"]
+
+
+def test_a_fuller_byline_is_longer_and_begins_with_the_same_person_however_written() -> None:
+    assert fuller_byline(["Lima, Ana", "Bo Wu"], ["Ana Lima"])
+    assert fuller_byline(["Lima A", "Wu B", "Cruz C"], ["Ana Lima", "Bo Wu"])  # the Vancouver style of a listing
+    assert not fuller_byline(["Bo Wu", "Ana Lima", "C Cruz"], ["Ana Lima"])  # another first author: another reading
+    assert not fuller_byline(["Lima, Ana"], ["Ana Lima"])  # not longer
+    assert not fuller_byline(["Lima, Bea", "Bo Wu"], ["Ana Lima"])  # another Lima
+    assert not fuller_byline(["Ana Lima", "Bo Wu"], [])  # nothing stored: no byline to be fuller than

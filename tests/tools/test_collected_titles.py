@@ -285,3 +285,35 @@ def test_a_file_link_named_only_by_its_action_is_never_reported_as_a_work() -> N
     assert with_metadata(x, item) is None
     titled = item.model_copy(update={"title": "Message Passing Without Messages"})  # a title read on its listing
     assert with_metadata(x, titled) is not None
+
+
+def test_a_second_listings_whole_byline_replaces_one_cut_short_that_names_its_first_author_otherwise() -> None:
+    """The caller of `add_item` judges which byline is fuller, reading names as the pages layer does: "Lovelace A" of
+    a reference list is "Ada Lovelace" of the listing read first (initials, surname first), so its longer byline is
+    the whole one; a byline beginning with another person is another reading and leaves the first."""
+    web = WebContext.for_site(SITE)
+    cut_short = Page(
+        url="http://papers.test/list",
+        final_url="http://papers.test/list",
+        status=200,
+        determination=Determination.OK,
+        title="Graph learning",
+        markdown="[A Benchmark of Graph Transformers for Link Prediction][1]\nAda Lovelace et al.\n",
+        links=[Link(id=1, url="http://papers.test/abs/1", text="A Benchmark of Graph Transformers for Link Prediction",
+                    same_site=True)],
+    )  # fmt: skip
+    entry = {"id": 1, "title": "A Benchmark of Graph Transformers for Link Prediction", "score": 8}
+    collect_items(web, cut_short, [{**entry, "authors": ["Ada Lovelace"]}], state=STATE)
+    references = cut_short.model_copy(
+        update={
+            "url": "http://papers.test/refs",
+            "final_url": "http://papers.test/refs",
+            "markdown": "Lovelace A, Turing A, Hopper G. [A Benchmark of Graph Transformers for Link Prediction][1]\n"
+            "Turing A, Lovelace A, Hopper G, Babbage C. [A Benchmark of Graph Transformers for Link Prediction][1]\n",
+        }
+    )
+    collect_items(web, references, [{**entry, "authors": ["Lovelace A", "Turing A", "Hopper G"]}], state=STATE)
+    assert web.items()[0].authors == ("Lovelace A", "Turing A", "Hopper G")
+    collect_items(web, references, [{**entry, "authors": ["Turing A", "Lovelace A", "Hopper G", "Babbage C"]}],
+                  state=STATE)  # fmt: skip
+    assert web.items()[0].authors == ("Lovelace A", "Turing A", "Hopper G")
