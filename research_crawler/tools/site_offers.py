@@ -10,6 +10,9 @@ An archive browsed by date (a journal's volumes and issues, a conference's editi
 toward the dates the request names: the links whose own words name a year the request asks for ("JCCS 2024", "Volume
 13 (2024)", "Issue 4" beside "October–December 2024"), or, for the newest, the latest year the page lists, are raised
 to the same place and say so — a site whose search cannot be used is still browsed to the year or issue asked for.
+For the newest (no dates named), so are the links that lead to the site's newest works whatever year they name or
+none: its current issue, its latest additions, a listing's sort by date newest first (`pages/newest_links.py`) —
+where a person asked for "the most recent" looks first on a site never seen.
 A link that takes a year off the filters of the page it is on (the "remove" or "×" beside an active year facet)
 leads away from that year, whatever the words beside it name, and is not raised for it.
 
@@ -26,6 +29,7 @@ from research_crawler.context.pagination import next_listing_page, removed_value
 from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.load_more_address import load_more_address
+from research_crawler.pages.newest_links import leads_to_newest
 from research_crawler.pages.page import Link, Page
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import entry_anchor, lists_nothing_new
@@ -156,7 +160,8 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
     day beside the link ("Last modified: 2 October 2026"). A citation's first link ("[Abstract]" after "Novak, S.
     … 2024.") names the one year of its citation: the work's, not yet collected. At most `_MAX_DATED` a page,
     queued in the page's order; pages visited already are left as they are, and a link robots.txt forbids is never
-    raised."""
+    raised. For the newest (no dates named), the links that lead to the site's newest works (`leads_to_newest`:
+    "Current issue", "Latest articles", "Sort by date") are raised the same way, after those naming a year."""
     request = x.search.request
     if request is None:
         return 0
@@ -181,23 +186,41 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
         years = [year for year in years if str(year) not in lifted]  # "remove" beside the active year: away from it
         if years and len(link.text.split()) <= 2 * _INDEX_WORDS:
             named.append((link, max(years)))
+    newest = request.date_from is None and request.date_to is None and (request.order == "newest" or request.recent)
     if request.date_from is not None or request.date_to is not None:
         low = request.date_from.year if request.date_from is not None else 0
         high = request.date_to.year if request.date_to is not None else 9999
         wanted, why = {year for _, year in named if low <= year <= high}, "the year the request asks for"
-    elif request.order == "newest" or request.recent:
+    elif newest:
         listed = {year for _, year in named}
         wanted, why = ({max(listed)} if len(listed) >= 2 else set()), "the newest year this page lists"
     else:
         return 0
-    offered = 0
+    offers: list[tuple[Link, str, str]] = []  # a link, what it is called in C, the kind of offer the trace names
     for link, year in named:
-        if year not in wanted or offered >= _MAX_DATED or _forbidden(x, link.url):
+        if year not in wanted:
             continue
         shown = " ".join(link.text.split())[:40]
         beside = " ".join(link.context.split())[:40] if str(year) not in link.text else ""
         named_as = entry_anchor(link) if link.names_entry else f"{shown}{f' ({beside})' if beside else ''}"
-        anchor = f"{named_as} — names {year}, {why}"
+        offers.append((link, f"{named_as} — names {year}, {why}", "dated"))
+    if newest:  # "Current issue", "Latest articles", "Sort by date": where a person asked for the newest looks
+        offered_links = {link.url for link, _, _ in offers}
+        for link in page.links:
+            if (
+                link.same_site
+                and is_same_site(link.url, x.web.site_url)
+                and link.url not in (page.final_url, *offered_links)
+                and not narrowed(link.url)
+                and leads_to_newest(link)
+            ):
+                offered_links.add(link.url)
+                shown = " ".join(link.text.split())[:40]
+                offers.append((link, f"{shown} — leads to the site's newest works, for the most recent", "newest"))
+    offered = 0
+    for link, anchor, kind in offers:
+        if offered >= _MAX_DATED or _forbidden(x, link.url):
+            continue
         score = DATED_SCORE - _PAGE_ORDER_STEP * offered  # raised links keep the page's order among themselves
         with x.lock:
             if x.web.is_visited(link.url) or not x.web.promote_url(
@@ -205,6 +228,6 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
             ):
                 continue
             x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=score)
-        x.trace.emit("offered", kind="dated", url=link.url, found_on=page.final_url)
+        x.trace.emit("offered", kind=kind, url=link.url, found_on=page.final_url)
         offered += 1
     return offered
