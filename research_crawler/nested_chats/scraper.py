@@ -43,7 +43,13 @@ from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.site_budget import PageYield
-from research_crawler.tools.site_offers import offer_dated_links, offer_feeds, offer_next_page, offer_sitemaps
+from research_crawler.tools.site_offers import (
+    offer_author_entries,
+    offer_dated_links,
+    offer_feeds,
+    offer_next_page,
+    offer_sitemaps,
+)
 from research_crawler.tools.site_search import (
     forbidden_by_robots,
     found_nothing,
@@ -151,7 +157,7 @@ class ScraperChat:
             x.flow.current_page = None
         new_links, new_items = self.crawler_tools.new_links, self.collector_tools.new_items
         next_page = offer_next_page(x, page, new_items=new_items)
-        dated = offer_dated_links(x, page)
+        dated = offer_dated_links(x, page) + offer_author_entries(x, page)
         broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
         with x.lock:
             gave = x.findings.budget.gave_items(x.site.url)

@@ -16,6 +16,10 @@ where a person asked for "the most recent" looks first on a site never seen.
 A link that takes a year off the filters of the page it is on (the "remove" or "×" beside an active year facet)
 leads away from that year, whatever the words beside it name, and is not raised for it.
 
+Asked for one author's works, a person scans a listing for that name: the entries whose byline, under the title or
+before it in a reference, names an author the request names (`pages/entry_bylines.py`, `person_names.same_person`)
+are raised the same way, so that their pages are read even where the titles share no word with the topic.
+
 A listing paged by number (``?page=N``, "Next ›") is read on as a person pages through it: the next page of a
 listing that gave items, or of any listing on a site with no search to use, is raised to the middle of the
 Crawler's scale and named for what it is ("the next page of …"), one page at a time, within the site's budget.
@@ -27,14 +31,23 @@ import re
 
 from research_crawler.context.pagination import next_listing_page, removed_values
 from research_crawler.context.urls import is_same_site, shown_on_site, try_canonicalize_url
+from research_crawler.pages.entry_bylines import entry_people
 from research_crawler.pages.feeds import feed_links
 from research_crawler.pages.load_more_address import load_more_address
 from research_crawler.pages.newest_links import leads_to_newest
 from research_crawler.pages.page import Link, Page
+from research_crawler.pages.person_names import same_person
 from research_crawler.tools.exploration import Exploration
 from research_crawler.tools.navigation import entry_anchor, lists_nothing_new
 
-__all__ = ["offer_dated_links", "offer_feeds", "offer_next_page", "offer_page", "offer_sitemaps"]
+__all__ = [
+    "offer_author_entries",
+    "offer_dated_links",
+    "offer_feeds",
+    "offer_next_page",
+    "offer_page",
+    "offer_sitemaps",
+]
 
 #: Where an offered page stands among the Crawler's scores (0-10): a feed near the top for the newest, else in the
 #: middle; a sitemap, a list of every page, below the promising links.
@@ -229,5 +242,42 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
                 continue
             x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=score)
         x.trace.emit("offered", kind=kind, url=link.url, found_on=page.final_url)
+        offered += 1
+    return offered
+
+
+def offer_author_entries(x: Exploration, page: Page) -> int:
+    """Raise the links of `page` whose entry shows an author the request names in its byline (`entry_people`) to
+    `DATED_SCORE`, with words that say so; how many changed the queue. Works stored already, pages visited, links off
+    the site or forbidden by robots.txt are left as they are; at most `_MAX_DATED` a page, in the page's order."""
+    request = x.search.request
+    if request is None or not request.authors:
+        return 0
+    offered = 0
+    for link in page.links:
+        if offered >= _MAX_DATED:
+            break
+        if (
+            not link.same_site
+            or not is_same_site(link.url, x.web.site_url)
+            or link.url == page.final_url
+            or link.url in x.web.collected
+            or _forbidden(x, link.url)
+        ):
+            continue
+        shown = entry_people(page.markdown, link)
+        named = next((person for person in shown if any(same_person(a, person) for a in request.authors)), None)
+        if named is None:
+            continue
+        title = " ".join(link.text.split())[:_TITLE_CHARS]
+        anchor = f"{title} — by {named}, an author the request names"
+        score = DATED_SCORE - _PAGE_ORDER_STEP * offered
+        with x.lock:
+            if x.web.is_visited(link.url) or not x.web.promote_url(
+                link.url, score, anchor_text=anchor, found_on=page.final_url
+            ):
+                continue
+            x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=score)
+        x.trace.emit("offered", kind="author_entry", url=link.url, found_on=page.final_url)
         offered += 1
     return offered
