@@ -19,6 +19,7 @@ from research_crawler.tools.site_offers import (
     FEED_SCORE_NEWEST,
     NEXT_PAGE_SCORE,
     SITEMAP_SCORE,
+    offer_author_entries,
     offer_dated_links,
     offer_feeds,
     offer_next_page,
@@ -308,3 +309,62 @@ def test_a_link_taking_the_year_off_the_page_s_filters_is_not_offered_for_that_y
     assert offer_dated_links(x, page) == 2
     assert not x.web.is_pending(f"{SITE}search?type=all")  # the list without the year is not raised for it
     assert all("names 2024" in entry.anchor_text for entry in offered(x))
+
+
+def journal_home() -> Page:
+    links = [
+        Link(id=1, url=f"{SITE}about", text="About the journal", same_site=True),
+        Link(id=2, url=f"{SITE}issue/current", text="Current issue", same_site=True),
+        Link(id=3, url=f"{SITE}articles?sort=date_desc", text="Date", same_site=True),
+        Link(id=4, url=f"{SITE}article/recent-advances", text="Recent Advances in Wildfire Smoke", same_site=True),
+    ]
+    return Page(url=SITE, final_url=SITE, determination=Determination.OK, title="Journal", links=links)
+
+
+def test_the_links_to_the_newest_works_are_offered_for_the_newest_whatever_the_crawler_made_of_them() -> None:
+    x = exploring("Find the 3 most recent papers on wildfire smoke")
+    x.web.add_url(f"{SITE}issue/current", 1.0, anchor_text="Current issue", found_on=SITE)  # scored as off the topic
+    assert offer_dated_links(x, journal_home()) == 2
+    assert [entry.url for entry in offered(x)[:2]] == [f"{SITE}issue/current", f"{SITE}articles?sort=date_desc"]
+    assert offered(x)[0].score == DATED_SCORE
+    assert offered(x)[0].anchor_text == "Current issue — leads to the site's newest works, for the most recent"
+    assert not x.web.is_pending(f"{SITE}article/recent-advances")  # a title, not a way to the newest
+    # a model that already scored the current issue above it keeps its score
+    keen = exploring("Find the 3 most recent papers on wildfire smoke")
+    keen.web.add_url(f"{SITE}issue/current", 9.5, anchor_text="Current issue", found_on=SITE)
+    offer_dated_links(keen, journal_home())
+    assert keen.web.pending_entry(f"{SITE}issue/current").score == 9.5
+    # a request with dates, or without a constraint of time, raises none of them
+    assert offer_dated_links(exploring("Find papers on wildfire smoke published in 2024"), journal_home()) == 0
+    assert offer_dated_links(exploring("Find papers on wildfire smoke"), journal_home()) == 0
+
+
+def catalog_page() -> Page:
+    markdown = (
+        "[1] Catalogs · [2] Authors\n# New books\n### [3] Twopenny Seats\nTicket Prices in Buenos Aires\n"
+        "Chen Suzuki, Amélie Fischer\n### [4] Holy Miles\nHannah Fischer and Olusegun Ali\n"
+        "### [5] Flickering Lights\nIngrid Liu, Chen Suzuki\n"
+    )
+    links = [
+        Link(id=1, url=f"{SITE}catalogs", text="Catalogs", same_site=True),
+        Link(id=2, url=f"{SITE}authors", text="Authors", same_site=True),
+        Link(id=3, url=f"{SITE}books/twopenny", text="Twopenny Seats", same_site=True),
+        Link(id=4, url=f"{SITE}books/holy-miles", text="Holy Miles", same_site=True),
+        Link(id=5, url=f"{SITE}books/flickering", text="Flickering Lights", same_site=True),
+    ]
+    return Page(url=f"{SITE}new", final_url=f"{SITE}new", determination=Determination.OK, title="New books",
+                markdown=markdown, links=links)  # fmt: skip
+
+
+def test_the_entries_whose_byline_names_the_author_asked_for_are_offered_unless_stored_already() -> None:
+    x = exploring("Find papers on silent cinema audiences by Suzuki")
+    assert offer_author_entries(x, catalog_page()) == 2
+    raised = [entry.url for entry in offered(x)]
+    assert raised == [f"{SITE}books/twopenny", f"{SITE}books/flickering"]
+    assert offered(x)[0].anchor_text == "Twopenny Seats — by Chen Suzuki, an author the request names"
+    # a work the Collector stored from the listing is not opened for its byline: the report reads it
+    stored = exploring("Find papers on silent cinema audiences by Suzuki")
+    stored.web.add_item(f"{SITE}books/twopenny", title="Twopenny Seats", score=6.0, found_on=f"{SITE}new")
+    assert offer_author_entries(stored, catalog_page()) == 1
+    assert offer_author_entries(exploring("Find papers on silent cinema audiences"), catalog_page()) == 0
+    assert offer_author_entries(exploring("Find papers on silent cinema by Okafor"), catalog_page()) == 0
