@@ -1,7 +1,9 @@
 """Links that lead to a site's newest works, as a person asked for "the most recent" looks for them on a site never
 seen: a journal's current issue ("Current issue", "Número actual", "Aktuelle Ausgabe"), the latest additions ("Latest
 articles", "Recently added", "New releases"), and a listing's own sort set to newest first ("Newest first", "Sort by
-date", or an address that sorts by date descending, ``?sort=date_desc``, ``?order=newest``).
+date", or a link that re-sorts the page it is on by date descending, ``?sort=date_desc``, ``?order=newest``). A link
+whose address sorts by date but lists something else (another path, another filter: a journal's name, an author's)
+is not the newest of this list and does not count by its address.
 
 A link counts when its whole text is such a phrase, with at most the words that say what is listed ("issue",
 "articles", "preprints"…): "Recent Advances in Graph Learning" is a work's title, not a way to the newest. The phrases
@@ -52,10 +54,11 @@ _NEWEST_VALUE = re.compile(r"newest|latest|recent|date.?desc|desc.?date|^-\w*dat
 _OLDEST_VALUE = re.compile(r"asc|oldest|earliest", re.I)
 
 
-def leads_to_newest(link: Link) -> bool:
-    """Whether `link` leads to the site's newest works: its text is a phrase of `NEWEST_PHRASES` with only words
-    that say what is listed beside it, or its address sorts by date, newest first."""
-    return _names_newest(link.text) or _sorts_newest(link.url)
+def leads_to_newest(link: Link, *, on: str) -> bool:
+    """Whether `link`, on the page at `on`, leads to the site's newest works: its text is a phrase of
+    `NEWEST_PHRASES` with only words that say what is listed beside it, or it re-sorts that page by date, newest
+    first (the same path and the same query but for its sort and page)."""
+    return _names_newest(link.text) or (_sorts_newest(link.url) and _same_list(link.url, on))
 
 
 def _folded(text: str) -> list[str]:
@@ -73,6 +76,16 @@ def _names_newest(text: str) -> bool:
                 rest = words[:start] + words[end:]
                 return all(word in _LISTED_WORDS for word in rest)
     return False
+
+
+def _same_list(url: str, page_url: str) -> bool:
+    """Whether `url` lists what `page_url` lists: the same path, and the same query but for its sort and page."""
+    one, other = urlsplit(url), urlsplit(page_url)
+
+    def kept(query: str) -> set[tuple[str, str]]:
+        return {(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not _SORT_KEY.search(k) and k != "page"}
+
+    return one.path.rstrip("/") == other.path.rstrip("/") and kept(one.query) == kept(other.query)
 
 
 def _sorts_newest(url: str) -> bool:

@@ -225,7 +225,7 @@ def offer_dated_links(x: Exploration, page: Page) -> int:
                 and is_same_site(link.url, x.web.site_url)
                 and link.url not in (page.final_url, *offered_links)
                 and not narrowed(link.url)
-                and leads_to_newest(link)
+                and leads_to_newest(link, on=page.final_url)
             ):
                 offered_links.add(link.url)
                 shown = " ".join(link.text.split())[:40]
