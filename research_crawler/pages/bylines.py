@@ -15,6 +15,7 @@ from research_crawler.pages.given_names import is_given_name
 from research_crawler.pages.item_dates import dates_in_text, without_dates
 from research_crawler.pages.other_works import in_other_works
 from research_crawler.pages.person_names import begins_with_by, split_people, without_by
+from research_crawler.pages.shown_text import shown_text
 
 __all__ = [
     "MAX_SKIPPED",
@@ -392,8 +393,12 @@ def shortened(names: list[str], shown: list[str]) -> bool:
 def without_furniture(text: str, links: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """A byline block without the links a byline puts beside each name — "ORCID", "View profile", "E-mail", an
     envelope, a social network's icon ("Twitter"), "Bio" — so that "Alice Smith ORCID" reads as the name it is (a
-    handle, "@jdoe", stays: a blog may sign with it)."""
-    furniture = [link for link in links if _ICON_LINK.match(link) or (_FURNITURE.search(link) and link[:1] != "@")]
+    handle, "@jdoe", stays where it is the only credit: a blog may sign with it; beside a linked name, "Jane
+    Doe@janedoe", it is that writer's account)."""
+    named = any(link[:1] != "@" and len(split_people(link)) == 1 for link in links)
+    furniture = [
+        link for link in links if _ICON_LINK.match(link) or (_FURNITURE.search(link) and (link[:1] != "@" or named))
+    ]
     if not furniture:
         return text, links
     for link in furniture:
@@ -465,7 +470,7 @@ def _without_furniture_links(element: Any) -> str:
             else:
                 parent.text = f"{parent.text or ''} {tail}"
             parent.remove(link)
-    return collapse_whitespace(clean_text(element.text_content()))
+    return collapse_whitespace(clean_text(shown_text(element)))  # "Jane Doe" over a Follow button: "Jane Doe"
 
 
 def _is_furniture_link(link: Any) -> bool:

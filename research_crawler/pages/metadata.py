@@ -40,6 +40,7 @@ from research_crawler.pages.item_titles import (
     decide_title,
     without_container,
 )
+from research_crawler.pages.marked_in_byline import whole_byline
 from research_crawler.pages.metadata_sources import (
     WEB_VOCABULARIES,
     MetadataSource,
@@ -463,7 +464,7 @@ def _visible_authors(
         return reporting, "page_byline"
     if desk := _desk_credit(page, title_index, site):
         return desk, "page_byline"  # an agency's, a desk's or initials' credit by the date: the one writer
-    marked = page.writers(page.marked_authors())
+    marked = whole_byline(page.blocks, page.writers(page.marked_authors()))  # "By A, B and <marked>C"
     if title_index is not None:  # the name the item is titled by is its subject (a biography's card), no writer
         marked = [name for name in marked if words_of(name) != words_of(_title(page, title_index))]
     # (where the element marked "author" holds only the site's own name, a blog platform's profile, the story's

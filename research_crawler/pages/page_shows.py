@@ -175,8 +175,8 @@ class VisiblePage:
                 skipped = 0
             elif names and not block.heading and between_names(block.text) and skipped < MAX_SKIPPED:
                 skipped += 1
-            elif names or block.heading or len(block.text.split()) > 12:
-                break
+            elif names or block.heading or len(block.text.split()) > (24 if dates_in_text(block.text) else 12):
+                break  # (a line of dates over the byline, "Published … Updated …", may run longer)
         return names
 
     def lists_items(self) -> bool:
