@@ -21,6 +21,7 @@ from tld import get_fld
 
 from research_crawler.pages.announced_work import take_announced_work, take_credited_authors
 from research_crawler.pages.byline_labels import labelled_credit, role_credits
+from research_crawler.pages.byline_runs import item_byline_run
 from research_crawler.pages.bylines import (
     byline_above,
     credit_over_date,
@@ -431,7 +432,7 @@ def _visible_authors(
     for label in page.author_labels:
         under_labels += [name for name in page.byline_after(label, reach=60) if name not in under_labels]
     in_fields: list[str] = []
-    for index, value in page.fields.get("authors", []):
+    for index, value in item_byline_run(page.fields.get("authors", []), title_index):  # not the teasers' "By …"
         if byline and (index, value) in page.chrome_fields:
             continue
         people = split_people(value) or ([value] if is_person_name(value) else []) or _linked_people(page, index, value)

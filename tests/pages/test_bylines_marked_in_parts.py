@@ -10,6 +10,7 @@ Each page below is written for the test in the shape of a kind of real page; non
 
 from __future__ import annotations
 
+from research_crawler.pages.byline_runs import item_byline_run
 from research_crawler.pages.bylines import without_furniture
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.marked_in_byline import whole_byline
@@ -88,3 +89,24 @@ def test_a_byline_hidden_from_assistive_readers_is_read_from_its_label() -> None
 
 def test_an_empty_element_without_a_label_reads_empty() -> None:
     assert shown_text(parse_html('<div class="byline"><span></span></div>')).strip() == ""
+
+
+def test_the_teasers_bylines_further_down_are_other_stories() -> None:
+    teaser = "<div><h3>Another story of the week, told at length</h3><p>By {}</p><p>{}</p></div>"
+    teasers = "".join(
+        teaser.format(name, "A teaser line, one sentence long, for the story listed. " * 3)
+        for name in ("Ed Kirby", "Mona Hart", "Ed Kirby", "Ross Bale")
+    )
+    body = f"<h1>{TITLE}</h1><p>By Gail Sherwood</p>{TEXT}{TEXT}{teasers}"
+    assert read_item_metadata(_page(body), url=URL).authors == ["Gail Sherwood"]
+
+
+def test_author_rows_set_together_are_one_byline() -> None:
+    assert item_byline_run([(3, "Ann Holt"), (5, "Ben Ives"), (40, "Ed Kirby")], 1) == [
+        (3, "Ann Holt"),
+        (5, "Ben Ives"),
+    ]
+    assert item_byline_run([(3, "Ann Holt"), (5, "Ben Ives")], 1) == [(3, "Ann Holt"), (5, "Ben Ives")]
+    # the byline over a second form of the headline is nearer than the teasers far below it
+    assert item_byline_run([(54, "Ann Holt"), (163, "Ed Kirby")], 57) == [(54, "Ann Holt")]
+    assert item_byline_run([(20, "Ann Holt"), (90, "Ed Kirby")], None) == [(20, "Ann Holt")]
