@@ -305,5 +305,9 @@ NOT_NAME_WORDS = frozenset(
         "student",
         # a letter's salutation over a post's text ("Hey Folks,"), no writer
         "folks",
+        # the heading of a story's summary box, set right under its byline ("Key Points", "Highlights")
+        "points",
+        "highlights",
+        "takeaways",
     ]
 )

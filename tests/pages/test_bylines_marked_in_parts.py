@@ -110,3 +110,12 @@ def test_author_rows_set_together_are_one_byline() -> None:
     # the byline over a second form of the headline is nearer than the teasers far below it
     assert item_byline_run([(54, "Ann Holt"), (163, "Ed Kirby")], 57) == [(54, "Ann Holt")]
     assert item_byline_run([(20, "Ann Holt"), (90, "Ed Kirby")], None) == [(20, "Ann Holt")]
+
+
+def test_a_summary_box_heading_under_the_byline_is_no_co_writer() -> None:
+    body = (
+        f"<h1>{TITLE}</h1><p>Published Wed, Nov 20 2019 4:29 AM EST Updated an hour ago</p>"
+        '<p><a href="/people/tom-reyes">Tom Reyes</a><a href="https://social.example/tomreyes">@TomReyes</a></p>'
+        f"<p>Key Points</p><ul><li>The board votes on Monday.</li></ul>{TEXT}"
+    )
+    assert read_item_metadata(_page(body), url=URL).authors == ["Tom Reyes"]
