@@ -82,6 +82,14 @@ _GLUED_LABEL = re.compile(
 )
 
 
+# a name glued to the month after it, where a theme sets a source's name and its date in adjacent inline elements
+# ("Fox NationOctober 3, 2016", "Reuters StaffMay 2, 2019"): a capitalised word, no verb ("mentionedMay 24, 2024")
+_GLUED_NAME = re.compile(
+    r"\b(?P<name>[A-Z][a-z]+)(?=(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d)"
+)
+
+
 # a weekday written between a date's day and its year ("Dec 28 Sat 2013", as some blog themes stamp a post): no
 # month, and read as one ("28 Sat 2013") it makes another day; the date is the day and year around it
 _WEEKDAY_BEFORE_YEAR = re.compile(
@@ -91,7 +99,8 @@ _WEEKDAY_BEFORE_YEAR = re.compile(
 
 
 def _unglued(text: str) -> str:
-    return _WEEKDAY_BEFORE_YEAR.sub("", _GLUED_LABEL.sub(r"\g<label> ", text))
+    unglued = _GLUED_NAME.sub(r"\g<name> ", _GLUED_LABEL.sub(r"\g<label> ", text))
+    return _WEEKDAY_BEFORE_YEAR.sub("", unglued)
 
 
 def normalise_date(raw: str) -> str:

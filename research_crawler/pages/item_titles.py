@@ -17,7 +17,7 @@ from research_crawler.pages.metadata_sources import WEB_VOCABULARIES, MetadataSo
 from research_crawler.pages.page_shows import Block, VisiblePage, words_of
 from research_crawler.pages.person_names import begins_with_by, split_people
 from research_crawler.pages.record_headings import is_record_heading
-from research_crawler.pages.title_tails import SITE_SEPARATORS, shown_head, shown_part
+from research_crawler.pages.title_tails import SITE_SEPARATORS, shown_head, shown_part, site_name_parts
 from research_crawler.pages.title_variants import heading_in_tag, heading_within_tag, split_heading
 from research_crawler.pages.written_length import word_length
 
@@ -254,6 +254,8 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
     in_title = words_of(page.title_element)
     segments = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
     segments = [segment for segment in segments if segment and not _generic(segment)]
+    # a heading that begins with the site's name and runs on is one of its sections ("Site Top News"), no item's
+    headed = [segment for segment in segments if segment not in site_name_parts(page.title_element)]
     best: tuple[str, int, float] | None = None
     parts: dict[str, tuple[str, int, float]] = {}  # the headings that are each a whole part of the <title>
     headings: dict[str, tuple[str, int, float]] = {}
@@ -284,7 +286,8 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
         score = _HEADING_SCORE.get(block.heading, 0.0)
         if above is not None and block.heading and above[0] == block.index - 1:
             score = _HEADING_SCORE.get(min(block.heading, above[1]), 0.0) + _IN_TITLE_ELEMENT
-        if _in_title_element(words, in_title, segments) or (block.heading and _shortened(words, segments)):
+        begun = segments if words in segments else headed
+        if _in_title_element(words, in_title, begun) or (block.heading and _shortened(words, segments)):
             score += _IN_TITLE_ELEMENT
             if f" {words} " not in f" {in_title} ":
                 # a block that begins with a part of the <title> and runs on (a teaser of the post in a list of

@@ -271,8 +271,10 @@ def _updated_near_title(page: VisiblePage, title_index: int) -> str | None:
     for block in page.blocks[max(0, title_index - DATE_REACH_BEFORE) : title_index + DATE_REACH_AFTER + 1]:
         rest = _UPDATED.sub(" ", block.text)
         # (the chrome's lines are the site's, unless the title itself stands in what reads as chrome: a theme that
-        # wraps the whole article in its layout's containers)
-        chrome = block.chrome and not page.blocks[title_index].chrome
+        # wraps the whole article in its layout's containers; or the line stands right beside the title, as a theme
+        # may set its dateline apart)
+        beside = abs(block.index - title_index) <= _BESIDE_TITLE
+        chrome = block.chrome and not page.blocks[title_index].chrome and not beside
         if rest == block.text or chrome or NOT_PUBLICATION.search(rest) or not is_dateline(block.text):
             continue
         if dates := dates_in_text(rest):

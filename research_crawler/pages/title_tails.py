@@ -9,7 +9,7 @@ import re
 
 from research_crawler.pages.page_shows import VisiblePage, words_of
 
-__all__ = ["SITE_SEPARATORS", "shown_head", "shown_part"]
+__all__ = ["SITE_SEPARATORS", "shown_head", "shown_part", "site_name_parts"]
 
 #: What sites write between an item's title and their own name or section in a `<title>`.
 # (a full-width colon after a space too, as Japanese sites set their name after a title: "… ：日本経済新聞")
@@ -65,3 +65,16 @@ def shown_head(title: str, page: VisiblePage) -> str:
             if (len(head.split()) >= 2 or len(head) >= 8) and page.shows(head):
                 return head
     return title
+
+
+def site_name_parts(title: str) -> frozenset[str]:
+    """The words of the site's name a <title> writes before or after its item's title, as sites write it ("Post
+    title | Site", "BBC News - Submarine escape: A WWII survival tale"): its first or last part between the site's
+    separators, where that part is shorter than the rest."""
+    found: set[str] = set()
+    for separator in SITE_SEPARATORS:
+        parts = title.split(separator)
+        for kept, cut in ((parts[1:], parts[0]), (parts[:-1], parts[-1])):
+            if len(parts) > 1 and len(words_of(separator.join(kept)).split()) > len(words_of(cut).split()):
+                found.add(words_of(cut))
+    return frozenset(found - {""})

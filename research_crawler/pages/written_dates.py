@@ -78,7 +78,8 @@ def page_writes(
     """Whether the page writes a tag's date where a reader sees it (`writes_day`): outside the chrome, in the chrome
     within `reach` of a showing of the title (its block, the blocks before and after it: a theme's dateline), or
     in a dateline hidden from assistive readers (`document`: the page's HTML or its parsed tree); or its year in a
-    line outside the chrome that `presents` as a date ("11 Tetor, 2019", "First published in 2018")."""
+    line outside the chrome that `presents` as a date ("11 Tetor, 2019", "First published in 2018"), outside the
+    title's own words."""
     title_index, before, after = reach
     title = page.blocks[title_index].words if title_index is not None else None
     anchors = [block.index for block in page.blocks if title and block.words == title]
@@ -86,9 +87,9 @@ def page_writes(
     for block in page.blocks:
         if block.chrome and not any(-before <= block.index - anchor <= after for anchor in anchors):
             continue  # a comment's date, a teaser's: another item's
-        if writes_day(block.text, day) or (
-            year and not block.chrome and f" {year} " in f" {block.words} " and presents(block.text)
-        ):
+        # (a year in the item's own title is what it is about, "Top Trends in 2025", not its date)
+        words = f" {block.words} ".replace(f" {title} ", " ") if title else f" {block.words} "
+        if writes_day(block.text, day) or (year and not block.chrome and f" {year} " in words and presents(block.text)):
             return True
     return writes_day(hidden_text(document), day)
 
