@@ -52,6 +52,7 @@ _REFERENCE_LINE = re.compile(
     re.I,
 )
 _BETWEEN_TITLE_AND_BYLINE = 8  # citation, date and sharing lines, a standfirst, between a title and its byline
+_RUNNING_WORDS = 25  # a block of as many words is running text
 _SHARING_WORDS = 3
 _SHARING_BAR_WORDS = 8  # "Compartir en Facebook Compartir en Twitter"
 _VARIANT_SHARE = 0.6  # the share of a tag title's words a heading must hold to say the same title
@@ -106,6 +107,13 @@ def decide_title(
         return title, _block_of(page, title)
     if visible is not None and not shown and visible[1] >= 0 and any(heading_in_tag(visible[0], p) for p in tag_parts):
         visible = (visible[0], visible[1], _OVERRULE_SCORE)  # the tag is the heading with words added: the heading
+    variant = _heading_variant(page, page.title_element) if not tags and visible and visible[1] >= 0 else None
+    if visible is not None and variant is not None:
+        # no tag: a heading that says the <title>'s headline in other words beats one that says none of it (a
+        # labelled "Title" field stands)
+        parts = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
+        main = set(max(parts, key=lambda part: len(part.split()), default="").split())
+        visible = visible if main & set(words_of(visible[0]).split()) else (variant.text, variant.index, 0.0)
     if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
         text, index, _ = visible
         text = _as_tags_agree(text, tag_parts) if index >= 0 else text
@@ -310,7 +318,7 @@ def _shown_title(page: VisiblePage, min_score: float, *, home: bool) -> tuple[st
     # the site's name and the item's title, each a heading and each a part of the <title> ("Internet-Law » Verstößt
     # der Ausschluss …"): the longer is the item's (a blog's name heads every page; its post's title is longer)
     # — unless the two are a title and its subtitle, the <title> joining them ("Vom Boden aus gedacht - Ann Cotten …")
-    if best is not None and (pair := _heading_pair(headings, in_title, words_of(best[0]))) is not None:
+    if best is not None and (pair := _heading_pair(page, headings, in_title, words_of(best[0]))) is not None:
         return pair
     if best is not None and (whole := _whole_part_over_prefix(parts, segments, in_title, words_of(best[0]))):
         return whole
@@ -337,20 +345,22 @@ def _whole_part_over_prefix(
 
 
 def _heading_pair(
-    headings: dict[str, tuple[str, int, float]], in_title: str, best: str
+    page: VisiblePage, headings: dict[str, tuple[str, int, float]], in_title: str, best: str
 ) -> tuple[str, int, float] | None:
     """Where the page's <title> is two of its headings joined, whatever the separator ("Find Time for the
     Karussell" and "Twitter API and Me" under <title>Twitter API and Me « Find Time for the Karussell</title>,
     "Factor: a practical stack language" and "Factor's bootstrap process explained" under a blog's "Blog: Post"),
     and `best` is one of them: the heading further down the page — a site's name heads every page of it, the
     item's title comes under it. None where the two are not so (or are a title and its subtitle, one right under
-    the other)."""
+    the other; or where running text stands between: the one below heads another box, a widget under the item)."""
     if best not in headings:
         return None
     for other, found in headings.items():
         if other != best and in_title in (f"{best} {other}", f"{other} {best}"):
             first, second = sorted((headings[best], found), key=lambda heading: heading[1])
-            return None if second[1] == first[1] + 1 else second
+            between = page.blocks[first[1] + 1 : second[1]]
+            running = any(not b.chrome and not b.heading and len(b.text.split()) >= _RUNNING_WORDS for b in between)
+            return None if second[1] == first[1] + 1 or running else second
     return None
 
 

@@ -101,3 +101,33 @@ def test_a_heading_that_is_the_titles_short_first_part_is_still_the_title() -> N
         title_element="Models | Example framework documentation",
     )
     assert read_item_metadata(html, url=URL).title == "Models"
+
+
+def test_the_sites_name_heading_a_widget_under_the_article_does_not_take_its_title() -> None:
+    headline = "Harbour board approves the new sea wall"
+    html = _page(
+        f"<main><h1>{headline}</h1><p>By Ann Example</p>{PARAGRAPH}</main>"
+        '<section><h4>Example Daily</h4><h5>Another story from the same site</h5></section>',
+        title_element=f"{headline} | Example Daily",
+    )
+    assert read_item_metadata(html, url=URL).title == headline
+
+
+def test_a_blogs_name_over_its_posts_title_still_gives_the_post() -> None:
+    html = _page(
+        f"<div><h1>Field Notes</h1><p>Notes from the coast</p></div><main><h2>Counting seabirds at dawn</h2>"
+        f"{PARAGRAPH}</main>",
+        title_element="Counting seabirds at dawn « Field Notes",
+    )
+    assert read_item_metadata(html, url=URL).title == "Counting seabirds at dawn"
+
+
+def test_with_no_tags_the_heading_the_title_element_rewords_beats_a_teasers_heading() -> None:
+    html = _page(
+        "<main><h1>A Fresh Start: the harbour master following in the wake of his mother</h1>"
+        f"{PARAGRAPH}{PARAGRAPH}<h2>Lighthouse keeper retires after forty years on the rock</h2>"
+        "<p>By Ben Example</p></main>",
+        title_element="Harbour master following in wake of mother Ada - Example Weekly",
+    )
+    title = read_item_metadata(html, url=URL).title
+    assert title == "A Fresh Start: the harbour master following in the wake of his mother"
