@@ -30,7 +30,7 @@ from research_crawler.pages.teaser_dates import (
     in_a_list_of_teasers,
     under_a_link_to_another_item,
 )
-from research_crawler.pages.written_dates import next_day, page_writes, tag_the_page_writes
+from research_crawler.pages.written_dates import hidden_text, next_day, page_writes, tag_the_page_writes, writes_day
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -107,6 +107,8 @@ def decide_date(
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
             date, source, _ = _untagged_date(page, title_index, html=html, url=url, stamp=tagged.date)
             return date, source, f"the page's {tagged.source} date {tagged.date} is written nowhere on the page"
+        if (only := _only_day_shown(page, tagged, html if tree is None else tree)) is not None:
+            return only, "page_text", f"the page's {tagged.source} date {tagged.date} is not shown; it shows {only}"
         return tagged.date, tagged.source, None
     if shown is not None:
         return *_finer_day(page, shown, html=html, url=url), None
@@ -244,6 +246,20 @@ def _another_day_presented(page: VisiblePage, shown: str, tagged: Reading, title
         for block in page.blocks
         if is_dateline(block.text)
     )
+
+
+def _only_day_shown(page: VisiblePage, tagged: Reading, document: object) -> str | None:
+    """The one day the page writes, on a line that is nothing but that date (a dateline in its header), where a
+    Dublin Core day is written nowhere on it, hidden datelines too: a catalogue stamp the page does not show gives way
+    to the date a reader sees. None where the page writes no day, several, or the tag's."""
+    day = tagged.date or ""
+    if tagged.source != "dublin_core" or len(day) != len("YYYY-MM-DD") or writes_day(hidden_text(document), day):
+        return None
+    if any(writes_day(block.text, day) for block in page.blocks):
+        return None
+    days = {found for block in page.blocks for found in dates_in_text(block.text) if len(found) == len(day)}
+    lines = [block for block in page.blocks if nothing_but_a_date(block.text) and days & set(dates_in_text(block.text))]
+    return days.pop() if len(days) == 1 and lines else None
 
 
 def _labelled_otherwise(text: str) -> bool:

@@ -107,7 +107,7 @@ def test_the_sites_name_heading_a_widget_under_the_article_does_not_take_its_tit
     headline = "Harbour board approves the new sea wall"
     html = _page(
         f"<main><h1>{headline}</h1><p>By Ann Example</p>{PARAGRAPH}</main>"
-        '<section><h4>Example Daily</h4><h5>Another story from the same site</h5></section>',
+        "<section><h4>Example Daily</h4><h5>Another story from the same site</h5></section>",
         title_element=f"{headline} | Example Daily",
     )
     assert read_item_metadata(html, url=URL).title == headline
@@ -131,3 +131,25 @@ def test_with_no_tags_the_heading_the_title_element_rewords_beats_a_teasers_head
     )
     title = read_item_metadata(html, url=URL).title
     assert title == "A Fresh Start: the harbour master following in the wake of his mother"
+
+
+# the site's programme of other shows between the item and the day the page shows (a radio station's listings)
+_PROGRAMME = "".join(f"<h2>Programme {n}</h2><p>Concert {n}</p>" for n in range(12))
+
+
+def _dublin_core_page(dateline: str) -> str:
+    title = "Harbour Board Approves the New Sea Wall"
+    return _page(
+        f"<main><h1>{title}</h1>{PARAGRAPH}</main>{_PROGRAMME}<div>{dateline}</div>",
+        head='<meta name="DC.date" content="2030-02-26">',
+        title_element=f"{title} | Stories | Example Radio",
+    )
+
+
+def test_the_one_day_a_page_shows_beats_a_dublin_core_day_it_never_writes() -> None:
+    assert read_item_metadata(_dublin_core_page("04.03.2030"), url=URL).date == "2030-03-04"
+
+
+def test_a_dublin_core_day_stands_where_the_page_shows_it_or_no_day() -> None:
+    assert read_item_metadata(_dublin_core_page("Example Radio"), url=URL).date == "2030-02-26"
+    assert read_item_metadata(_dublin_core_page("26.02.2030"), url=URL).date == "2030-02-26"
