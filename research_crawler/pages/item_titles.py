@@ -109,11 +109,10 @@ def decide_title(
         visible = (visible[0], visible[1], _OVERRULE_SCORE)  # the tag is the heading with words added: the heading
     variant = _heading_variant(page, page.title_element) if not tags and visible and visible[1] >= 0 else None
     if visible is not None and variant is not None:
-        # no tag: a heading that says the <title>'s headline in other words beats one that says none of it (a
-        # labelled "Title" field stands)
-        parts = [words_of(part) for part in TITLE_SEPARATORS.split(page.title_element)]
-        main = set(max(parts, key=lambda part: len(part.split()), default="").split())
-        visible = visible if main & set(words_of(visible[0]).split()) else (variant.text, variant.index, 0.0)
+        # no tag: a heading that says the <title>'s headline in other words beats one that says no word of the
+        # <title> (a labelled "Title" field stands)
+        shared = set(words_of(page.title_element).split()) & set(words_of(visible[0]).split())
+        visible = visible if shared else (variant.text, variant.index, 0.0)
     if visible is not None and (not tags or visible[2] >= _OVERRULE_SCORE):
         text, index, _ = visible
         text = _as_tags_agree(text, tag_parts) if index >= 0 else text
