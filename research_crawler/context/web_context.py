@@ -178,10 +178,10 @@ class WebContext(BaseModel):
         """Queue `url` in C unless it was discovered before; True when it was queued.
 
         A URL already in DU (pending, visited or marked discovered) changes nothing: the first sighting
-        keeps its score. A link of a `dead_end` (a page that offered no promising way on) counts as found on the
-        page read before it (`PendingURL.found_at` one less): it waits behind that page's links, as a person goes
-        back up one step. Raises
-        `InvalidURLError` for a URL that is not http(s) and `ToolInputError` for a score outside 0..10.
+        keeps its score (`raise_pending` raises one judged higher where it is seen again). A link of a `dead_end` (a
+        page that offered no promising way on) counts as found on the page read before it (`PendingURL.found_at` one
+        less): it waits behind that page's links, as a person goes back up one step. Raises `InvalidURLError` for a
+        URL that is not http(s) and `ToolInputError` for a score outside 0..10.
         """
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="link")
@@ -219,6 +219,18 @@ class WebContext(BaseModel):
             }
         )
         return True
+
+    def raise_pending(self, url: str, score: float, *, anchor_text: str, found_on: str) -> bool:
+        """Raise `url` when it waits in C below `score`: seen again where it is judged higher (a link first seen in a
+        site's menu, then among a page's own links), it takes that score, those words and that place
+        (`promote_url`). True when it was raised; a URL not pending, or pending at `score` or above, changes
+        nothing."""
+        canonical = canonicalize_url(url)
+        value = _checked_score(score, what="link")
+        entry = self.pending.get(canonical)
+        if entry is None or entry.score >= value:
+            return False
+        return self.promote_url(canonical, value, anchor_text=anchor_text, found_on=found_on)
 
     def take(self, url: str) -> PendingURL:
         """Take the pending URL the Planner chose and mark it visited.

@@ -27,6 +27,7 @@ from research_crawler.agents.ag2 import run_nested_chat
 from research_crawler.context.urls import host_of, shown_on_site
 from research_crawler.context.web_context import EMPTY_PAGES_FREE
 from research_crawler.nested_chats.enough_check import check_before_enough
+from research_crawler.nested_chats.judged_links import JudgedLinks
 from research_crawler.nested_chats.site_navigation import SiteNavigation
 from research_crawler.nested_chats.unchanged_pages import UnchangedPages
 from research_crawler.pages.breadcrumbs import breadcrumb_trail
@@ -88,10 +89,12 @@ class ScraperChat:
     collector: autogen.ConversableAgent
     collector_executor: autogen.ConversableAgent
     collector_tools: CollectorTools
-    shown_links: dict[str, set[str]] = field(default_factory=dict)
-    """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once)."""
-    ranked_out_links: dict[str, set[str]] = field(default_factory=dict)
-    """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again."""
+    shown_links: dict[str, JudgedLinks] = field(default_factory=dict)
+    """Site URL → the link URLs already shown to the Crawler there (repeated navigation is shown once; a link shown
+    only in a menu is shown again where a page lists it among its own links)."""
+    ranked_out_links: dict[str, JudgedLinks] = field(default_factory=dict)
+    """Site URL → the link URLs left out there by the pre-ranking (page_view.crawler_top_links), not shown again (one
+    left out of a menu is ranked again where a page lists it among its own links)."""
     search_pages_tried: set[str] = field(default_factory=set)
     """The search pages links named (`pages/search_links.py`) already read for their forms, each once per run."""
     where: str = ""
@@ -326,16 +329,20 @@ class ScraperChat:
     def _crawler_view(self, page: Page) -> str | None:
         """The page as the Crawler reads it (settings.page_view): the whole Markdown, or the numbered links
         with their context. With hide_seen_links, the links shown to it on an earlier page of this site are left
-        out, and so are those ranked out there. Past crawler_top_links, only the best against the request are
-        shown (the local embedding model ranks them). None when the view would list no link: nothing to score."""
+        out, and so are those ranked out there, but for a link judged there only in the site's menu that this page
+        lists among its own links: it is judged anew, in its place (`JudgedLinks`). Past crawler_top_links, only the
+        best against the request are shown (the local embedding model ranks them). None when the view would list no
+        link: nothing to score."""
         settings = self.exploration.settings.page_view
         if settings.crawler_view == "markdown":
             return page.markdown
         site = self.exploration.site.url
-        shown = self.shown_links.setdefault(site, set())
-        ranked_before = self.ranked_out_links.setdefault(site, set())
-        hidden = shown if settings.hide_seen_links else frozenset()
-        judged = ranked_before if settings.hide_seen_links else frozenset()
+        shown = self.shown_links.setdefault(site, JudgedLinks())
+        ranked_before = self.ranked_out_links.setdefault(site, JudgedLinks())
+        menu = self.crawler_tools.menu
+        urls = {link.url for link in page.links}
+        hidden = {url for url in urls if shown.covers(url, menu=menu)} if settings.hide_seen_links else set()
+        judged = {url for url in urls if ranked_before.covers(url, menu=menu)} if settings.hide_seen_links else set()
         candidates = [link for link in page.links if link.url not in hidden and link.url not in judged]
         if not candidates:
             return None
@@ -349,11 +356,11 @@ class ScraperChat:
         ranked_now = {link.url for link in candidates} - chosen_urls
         ranked_out = {link.id for link in page.links if link.url in ranked_now or link.url in judged}
         view = PageView(title=page.title, markdown=page.markdown, links=page.links, base_url=page.final_url)
-        content = link_view(view, already_shown=hidden, ranked_out=ranked_out, menu=self.crawler_tools.menu)
-        shown.update(chosen_urls)
+        content = link_view(view, already_shown=hidden, ranked_out=ranked_out, menu=menu)
+        shown.note(chosen_urls, menu=menu)
         # Like the navigation already shown, a link the ranking left out is judged once per site: a later page
         # that repeats it shows the links that are new there instead.
-        ranked_before.update(ranked_now)
+        ranked_before.note(ranked_now, menu=menu)
         return content
 
     def _collector_view(self, page: Page) -> str:

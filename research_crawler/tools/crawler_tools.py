@@ -50,9 +50,10 @@ class CrawlerTools:
                 menu=self.menu,
                 robots_refusal=x.pages.robots_refusal,
             )
-            self.new_links += len(result.queued)
+            ways_on = result.queued + result.raised  # a link raised from a menu's place is a way on found here
+            self.new_links += len(ways_on)
             scores = {link.url: entry.score for entry in links if (link := page.link(entry.id)) is not None}
-            self.promising_links += sum(1 for url in result.queued if scores.get(url, 0.0) >= PROMISING_SCORE)
+            self.promising_links += sum(1 for url in ways_on if scores.get(url, 0.0) >= PROMISING_SCORE)
             self.saved.extend(links)
             x.save()
             x.trace.emit("links_queued", queued=len(result.queued), pending=x.web.pending_count)

@@ -247,6 +247,9 @@ class SaveLinksResult(BaseModel):
     """What `save_links` did with each link it was given."""
 
     queued: list[str] = Field(default_factory=list)
+    raised: list[str] = Field(
+        default_factory=list, description="Links waiting already, raised to the higher score given here."
+    )
     already_known: list[str] = Field(default_factory=list)
     off_site: list[str] = Field(default_factory=list)
     rejected: list[str] = Field(default_factory=list, description="Why each rejected entry was refused.")
@@ -286,9 +289,11 @@ def save_links(
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
         among links judged alike the page's own (its editions, issues, listings) are opened first; among links given
         the same score, those whose words name works ("Publications") are queued before those that name news, events
-        or people ("News"), the page's order kept otherwise (`link_kinds.link_rank`). The links of a page
-        that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's works
-        on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
+        or people ("News"), the page's order kept otherwise (`link_kinds.link_rank`). A link waiting already (first
+        seen in a menu, queued lower) that is scored higher here is raised to that score and this page's place
+        (`WebContext.raise_pending`): a reader who sees it anew among a page's own links judges it anew. The links of
+        a page that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's
+        works on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
         `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
         version of the page's own record ("v1" at ``…/v1``) is the same work and never queued; nor is the file (a
         PDF) of a work whose own page is queued, read, or scored with it (a listed work's page, or this page when the
@@ -364,6 +369,8 @@ def save_links(
         anchor = entry_anchor(link) if link.names_entry else link.text
         if web_context.add_url(link.url, score, anchor_text=anchor, found_on=page.final_url, dead_end=dead_end):
             result.queued.append(link.url)
+        elif web_context.raise_pending(link.url, score, anchor_text=anchor, found_on=page.final_url):
+            result.raised.append(link.url)
         else:
             result.already_known.append(link.url)
     result.message = with_hint(_describe(result), hint("save_links", "default", state))
@@ -448,6 +455,8 @@ def _parse_link_score(raw: object, page: Page, result: SaveLinksResult) -> LinkS
 
 def _describe(result: SaveLinksResult) -> str:
     summary = [f"Queued {len(result.queued)} new link(s)."]
+    if result.raised:
+        summary.append(f"{len(result.raised)} waiting already were raised to the higher score given here.")
     if result.already_known:
         summary.append(f"{len(result.already_known)} were already known (not queued again).")
     if result.off_site:

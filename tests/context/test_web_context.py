@@ -52,6 +52,24 @@ def test_add_url_queues_only_urls_never_discovered_and_keeps_the_first_sighting(
     assert not w.add_url(SITE, 10), "a visited URL never re-enters C"
 
 
+def test_raise_pending_lifts_a_waiting_url_judged_higher_and_nothing_else() -> None:
+    w = fresh()
+    w.take(SITE)
+    w.add_url("https://ex.org/papers/2024", 0.0, anchor_text="Papers from 2024", found_on=SITE)  # a menu's place
+    w.add_url("https://ex.org/guide", 1.0, anchor_text="Your first week", found_on=SITE)
+    assert [p.url for p in w.top_urls(2)] == ["https://ex.org/guide", "https://ex.org/papers/2024"]
+    assert not w.raise_pending("https://ex.org/papers/2024", 0.0, anchor_text="2024", found_on=SITE)
+    assert w.raise_pending("https://ex.org/papers/2024", 3.0, anchor_text="2024 (6)", found_on="https://ex.org/papers")
+    (entry,) = [p for p in w.C if p.url == "https://ex.org/papers/2024"]
+    assert (entry.score, entry.anchor_text, entry.found_on) == (3.0, "2024 (6)", "https://ex.org/papers")
+    assert [p.url for p in w.top_urls(1)] == ["https://ex.org/papers/2024"]
+    assert not w.raise_pending("https://ex.org/papers/2024", 2.0, anchor_text="lower", found_on=SITE)
+    assert not w.raise_pending(SITE, 10.0, anchor_text="visited", found_on=SITE), "a visited URL stays visited"
+    assert not w.raise_pending("https://ex.org/never-seen", 9.0, anchor_text="new", found_on=SITE)
+    assert not w.is_discovered("https://ex.org/never-seen")
+    assert w.invariant_violations() == []
+
+
 @pytest.mark.parametrize("score", [math.nan, math.inf, -0.1, 10.01, "7", True, None])
 def test_add_url_rejects_bad_scores_and_changes_nothing(score: object) -> None:
     w = fresh()

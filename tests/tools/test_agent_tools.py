@@ -76,7 +76,11 @@ def test_save_links_twice_does_not_queue_twice(web: WebContext) -> None:
     page = make_page()
     save_links(web, page, [{"id": 1, "score": 5}], state=STATE)
     again = save_links(web, page, [{"id": 1, "score": 9}, {"id": 1, "score": 2}], state=STATE)
-    assert again.already_known == ["http://papers.test/abs/1"] and not again.queued
+    assert again.raised == ["http://papers.test/abs/1"] and not again.queued, "judged higher: raised, not queued"
+    assert [p.score for p in web.C if p.url == "http://papers.test/abs/1"] == [9.0]
+    lower = save_links(web, page, [{"id": 1, "score": 4}], state=STATE)
+    assert lower.already_known == ["http://papers.test/abs/1"] and not lower.queued and not lower.raised
+    assert [p.score for p in web.C if p.url == "http://papers.test/abs/1"] == [9.0]
 
 
 def test_save_links_refuses_a_non_list() -> None:
