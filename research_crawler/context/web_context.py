@@ -220,15 +220,15 @@ class WebContext(BaseModel):
         )
         return True
 
-    def raise_pending(self, url: str, score: float, *, anchor_text: str, found_on: str) -> bool:
-        """Raise `url` when it waits in C below `score`: seen again where it is judged higher (a link first seen in a
-        site's menu, then among a page's own links), it takes that score, those words and that place
-        (`promote_url`). True when it was raised; a URL not pending, or pending at `score` or above, changes
-        nothing."""
+    def raise_pending(self, url: str, score: float, *, anchor_text: str, found_on: str, margin: float = 0.0) -> bool:
+        """Raise `url` when it waits in C more than `margin` below `score`: seen again where it is judged higher (a
+        link first seen in a site's menu, then among a page's own links), it takes that score, those words and that
+        place (`promote_url`). True when it was raised; a URL not pending, or pending at `score - margin` or above,
+        changes nothing."""
         canonical = canonicalize_url(url)
         value = _checked_score(score, what="link")
         entry = self.pending.get(canonical)
-        if entry is None or entry.score >= value:
+        if entry is None or entry.score + margin >= value:
             return False
         return self.promote_url(canonical, value, anchor_text=anchor_text, found_on=found_on)
 

@@ -289,14 +289,15 @@ def save_links(
         footer: the site's "About", "Venue", "For authors") is queued `MENU_PENALTY` below the score given, so that
         among links judged alike the page's own (its editions, issues, listings) are opened first; among links given
         the same score, those whose words name works ("Publications") are queued before those that name news, events
-        or people ("News"), the page's order kept otherwise (`link_kinds.link_rank`). A link waiting already (first
-        seen in a menu, queued lower) that is scored higher here is raised to that score and this page's place
-        (`WebContext.raise_pending`): a reader who sees it anew among a page's own links judges it anew. The links of
-        a page that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or known: a unit's
-        works on other subjects) wait behind the equally scored links of the page read before it (`WebContext.add_url`'s
-        `dead_end`): a person who found nothing down a branch goes back up a step. A link to another
-        version of the page's own record ("v1" at ``…/v1``) is the same work and never queued; nor is the file (a
-        PDF) of a work whose own page is queued, read, or scored with it (a listed work's page, or this page when the
+        or people ("News"), the page's order kept otherwise (`link_kinds.link_rank`). A link waiting already that is
+        scored here more than `MENU_PENALTY` above its place (first seen in a menu, judged higher now among a page's
+        own links) is raised to that score and this page's place (`WebContext.raise_pending`): a reader who sees it
+        anew judges it anew; one judged alike stays where it waits, a second sighting alone undoes no menu's step. The
+        links of a page that offers no promising way on (none scored `PROMISING_SCORE` or more but pages read or
+        known: a unit's works on other subjects) wait behind the equally scored links of the page read before it
+        (`WebContext.add_url`'s `dead_end`): a person who found nothing down a branch goes back up a step. A link to
+        another version of the page's own record ("v1" at ``…/v1``) is the same work and never queued; nor is the file
+        (a PDF) of a work whose own page is queued, read, or scored with it (a listed work's page, or this page when the
         file is at its address). A link the
         site's robots.txt forbids (`robots_refusal` says why) is never queued: no page of the budget is spent
         on a fetch that would be refused. A link the page shows only with a count of zero beside it ("Philosophy
@@ -369,7 +370,9 @@ def save_links(
         anchor = entry_anchor(link) if link.names_entry else link.text
         if web_context.add_url(link.url, score, anchor_text=anchor, found_on=page.final_url, dead_end=dead_end):
             result.queued.append(link.url)
-        elif web_context.raise_pending(link.url, score, anchor_text=anchor, found_on=page.final_url):
+        elif web_context.raise_pending(
+            link.url, score, anchor_text=anchor, found_on=page.final_url, margin=MENU_PENALTY
+        ):
             result.raised.append(link.url)
         else:
             result.already_known.append(link.url)

@@ -66,6 +66,8 @@ def test_raise_pending_lifts_a_waiting_url_judged_higher_and_nothing_else() -> N
     assert not w.raise_pending("https://ex.org/papers/2024", 2.0, anchor_text="lower", found_on=SITE)
     assert not w.raise_pending(SITE, 10.0, anchor_text="visited", found_on=SITE), "a visited URL stays visited"
     assert not w.raise_pending("https://ex.org/never-seen", 9.0, anchor_text="new", found_on=SITE)
+    assert not w.raise_pending("https://ex.org/guide", 2.0, anchor_text="again", found_on=SITE, margin=1.0)
+    assert w.raise_pending("https://ex.org/guide", 2.5, anchor_text="again", found_on=SITE, margin=1.0)
     assert not w.is_discovered("https://ex.org/never-seen")
     assert w.invariant_violations() == []
 
