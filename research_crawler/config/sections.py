@@ -98,8 +98,9 @@ class ExploreSettings(SettingsSection):
         ge=1,
         description="The most pages a site may read once it earns more than max_subpages by yielding: each time "
         "its pages are spent, a site whose pages since it last earned some (its base pages, the first time) gave "
-        "relevant items (or whose last page queued the next page of a listing, on a site that gave items, or was a "
-        "navigation page — an index, a grid of issues, a table of contents — showing promising links, once in a row) "
+        "relevant items (or whose last page queued the next page of a listing, on a site that gave items, or was the "
+        "first of its pages to open a listing that goes on, on a site that gave nothing yet, or was a navigation "
+        "page — an index, a grid of issues, a table of contents — showing promising links, once in a row) "
         "earns subpages_step more, up to this; a site never reads more pages than this, free ones included "
         "(tools/site_budget.py; the trace's `budget` events say when and why). At or below max_subpages, or left at "
         "this default with max_subpages below the paper's 5 (a run asked to stay small): a fixed budget.",

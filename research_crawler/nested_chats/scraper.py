@@ -50,6 +50,7 @@ from research_crawler.tools.site_offers import (
     offer_feeds,
     offer_next_page,
     offer_sitemaps,
+    shows_more_of_a_listing,
 )
 from research_crawler.tools.site_search import (
     forbidden_by_robots,
@@ -299,7 +300,7 @@ class ScraperChat:
 
     def _crawl(self, page: Page) -> None:
         x = self.exploration
-        if x.last_subpage and not x.settings.run.links_on_last_page:
+        if x.last_subpage and not x.settings.run.links_on_last_page and not self._earns_by_listing(page):
             x.trace.emit("skip", step="crawler", url=page.final_url, reason="the site's last subpage")
             return
         content = self._crawler_view(page)
@@ -315,6 +316,16 @@ class ScraperChat:
             + ("." if x.settings.run.stop_after_tool else ", then reply with one short sentence.")
         )
         run_nested_chat(self.crawler_executor, self.crawler, message, max_turns=x.settings.run.nested_max_turns)
+
+    def _earns_by_listing(self, page: Page) -> bool:
+        """Whether the site's last page opens a listing that goes on and so earns the site more pages
+        (`SiteBudget.may_grow_by_a_listing`): its links, the listing's entries among them, are then worth scoring. A
+        site whose search form may be used instead has its next page queued only when the listing gave items, which
+        earn pages by themselves."""
+        x = self.exploration
+        with x.lock:
+            may_grow = x.findings.budget.may_grow_by_a_listing(x.site.url, x.settings.explore)
+        return may_grow and not x.findings.can_search(x.site.url) and shows_more_of_a_listing(x, page)
 
     def _fetch_ahead(self) -> None:
         """Start fetching the site's best pending URLs (the Planner's likely next choice) in the background."""

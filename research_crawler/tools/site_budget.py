@@ -7,10 +7,15 @@ queued the next page of a listing (or links to the dates asked for) on a site th
 or when its last page was a navigation page that showed promising links not seen before (`PageYield.finds_the_way`:
 a site's index, a grid of issues, a table of contents — how a person finds the works of a journal kept in its back
 issues), and the step before was not itself earned so: a site that earned a step by finding its way and then gave
-nothing earns no second one that way. A work's own page never finds the way, whatever it links (its PDF, its claim
-page): a page of a work judged off-topic always costs and earns nothing. The pages judged are those read since the
-last grant: its base pages as a whole for the first (a site whose search results or first listing gave the works,
-and whose next pages were spent finding the way on, has shown it holds them), the step's pages after that. A site
+nothing earns no second one that way. A site that has given nothing yet earns one step too when its last page was the
+first of its pages to open a listing that goes on (its next page queued, or links to the dates asked for): a person
+who comes on a site's list of works (its bibliography, its archive by year) only on the last page they meant to give
+it reads on rather than leave it unread (the Crawler scores such a last page's links: `may_grow_by_a_listing`); a
+site whose earlier pages led on already has had its chance that way. A work's own page never finds the way, whatever
+it links (its PDF, its claim page): a page of a work judged off-topic always costs and earns nothing. The pages
+judged are those read since the last grant: its base pages as a whole for the first (a site whose search results or
+first listing gave the works, and whose next pages were spent finding the way on, has shown it holds them), the
+step's pages after that. A site
 that gives nothing, and whose pages find no way on, stays at its base, and the stuck detector may leave it sooner. A
 ceiling at or below the base is the paper's fixed budget, exactly; so is a base below the paper's five under the
 default ceiling, which a user sets to keep a run small. Whatever pages went free (`WebContext.empty_pages`), a site
@@ -39,6 +44,9 @@ PAPER_SUBPAGES = 5
 _DEFAULT_CEILING = ExploreSettings.model_fields["max_subpages_earned"].default
 _FOUND_THE_WAY = (
     "its last page, a navigation page (an index, a grid of issues, a table of contents), showed promising links"
+)
+_FOUND_A_LISTING = (
+    "its last page was the first of the site to open a listing that goes on (its next page, or the dates asked for)"
 )
 
 
@@ -75,7 +83,8 @@ class _Ledger:
     granted_at: int = 0
     """How many of `pages` were read when the site last earned pages (0 before its first grant)."""
     found_the_way: bool = False
-    """Its last grant was earned by a navigation page alone (no relevant item among the pages it judged)."""
+    """Its last grant was earned by a navigation page or a listing's first page alone (no relevant item among the
+    pages it judged)."""
 
 
 class _SavedPage(BaseModel):
@@ -166,6 +175,14 @@ class SiteBudget:
             return False
         return self._why(self.ledgers.get(site_url, _Ledger()), explore) is not None
 
+    def may_grow_by_a_listing(self, site_url: str, explore: ExploreSettings) -> bool:
+        """Whether the site would earn pages if its page being read opens a listing that goes on (`_FOUND_A_LISTING`):
+        the links of such a last page are worth scoring."""
+        if self.limit(site_url, explore) >= self.ceiling(explore):
+            return False
+        ledger = self.ledgers.get(site_url, _Ledger())
+        return not any(page.leads for page in ledger.pages)
+
     def gave_items(self, site_url: str) -> bool:
         """Whether any page read on the site so far gave relevant items."""
         ledger = self.ledgers.get(site_url)
@@ -184,7 +201,7 @@ class SiteBudget:
             return None
         earned = min(explore.subpages_step, ceiling - limit)
         ledger.extra += earned
-        ledger.found_the_way = reason == _FOUND_THE_WAY
+        ledger.found_the_way = reason in (_FOUND_THE_WAY, _FOUND_A_LISTING)
         ledger.granted_at = len(ledger.pages)
         return BudgetGrant(earned=earned, limit=limit + earned, reason=reason)
 
@@ -201,4 +218,6 @@ class SiteBudget:
             return "its last page queued the next page of a listing (or the dates asked for) on a site that gave items"
         if recent and recent[-1].finds_the_way and not ledger.found_the_way:
             return _FOUND_THE_WAY
+        if recent and recent[-1].leads and not any(page.leads for page in ledger.pages[:-1]):
+            return _FOUND_A_LISTING
         return None

@@ -47,6 +47,7 @@ __all__ = [
     "offer_next_page",
     "offer_page",
     "offer_sitemaps",
+    "shows_more_of_a_listing",
 ]
 
 #: Where an offered page stands among the Crawler's scores (0-10): a feed near the top for the newest, else in the
@@ -129,9 +130,8 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
     has no search form to use instead; whether the queue changed. A page visited already is left as it is."""
     if not new_items and x.findings.can_search(x.site.url):
         return False
-    same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
-    link = next_listing_page(page.final_url, same_site) or _load_more_link(page)
-    if link is None or _forbidden(x, link.url):
+    link = _next_part(x, page)
+    if link is None:
         return False
     title = " ".join((page.title or shown_on_site(page.final_url, x.web.site_url)).split())
     title = title[:_TITLE_CHARS] + ("…" if len(title) > _TITLE_CHARS else "")
@@ -145,6 +145,26 @@ def offer_next_page(x: Exploration, page: Page, *, new_items: int) -> bool:
         x.graph.add_link(page.final_url, link.url, anchor_text=anchor, score=NEXT_PAGE_SCORE)
     x.trace.emit("offered", kind="next_page", url=link.url, found_on=page.final_url)
     return True
+
+
+def shows_more_of_a_listing(x: Exploration, page: Page) -> bool:
+    """Whether `page` is a listing whose next page (or next part, "Load more") is one the site allows and has not
+    been read yet: one `offer_next_page` may queue."""
+    link = _next_part(x, page)
+    if link is None:
+        return False
+    with x.lock:
+        return not x.web.is_visited(link.url)
+
+
+def _next_part(x: Exploration, page: Page) -> Link | None:
+    """The link to the next page of the listing `page` shows (its pager's, else its "load more" control's), None when
+    it shows none or the site's robots.txt forbids it."""
+    same_site = [link for link in page.links if link.same_site and is_same_site(link.url, x.web.site_url)]
+    link = next_listing_page(page.final_url, same_site) or _load_more_link(page)
+    if link is None or _forbidden(x, link.url):
+        return None
+    return link
 
 
 #: The note a browser's presses leave in a page's reason ("… in the browser: 33 → 57 links (…)").

@@ -229,3 +229,45 @@ def test_a_collection_whose_issues_hold_nothing_asked_for_earns_one_step_at_most
     assert [(e["earned"], e["limit"]) for e in grants] == [(2, 6)] and "navigation page" in grants[0]["reason"]
     assert summary.pages_visited <= 6
     assert not report.items
+
+
+def bibliography(server: FaultServer) -> None:
+    """A society's start page whose one way to its works is its bibliography, ordered by first author, three to a
+    page: its first page lists papers of other fields, its second and third the papers on graph neural networks."""
+    by_author = [
+        Paper("alloys", "Abbott: Bayesian optimisation of alloy compositions", "2023-02-01", "materials"),
+        Paper("radar", "Baker: Weather radar nowcasting with optical flow", "2022-06-01", "geoscience"),
+        Paper("soil", "Carter: Soil carbon mapping from satellite imagery", "2021-04-01", "geoscience"),
+        Paper("gnn-1", "Graph neural networks for protein structure", "2024-03-05"),
+        Paper("gnn-2", "Graph neural networks for traffic forecasting", "2025-01-20"),
+        Paper("gnn-3", "Message passing graph neural networks at scale", "2023-11-11"),
+        Paper("gnn-4", "Graph neural networks for molecule property prediction", "2024-07-01"),
+        Paper("gnn-5", "Graph neural networks for power grid stability", "2024-09-09"),
+        Paper("gnn-6", "Explaining graph neural networks with counterfactuals", "2025-02-02"),
+    ]
+    serve_papers(server, by_author)
+    for number in (1, 2, 3):
+        listed = "".join(map(entry, by_author[3 * (number - 1) : 3 * number]))
+        pager = f"<a href='/bibliography/?page={number + 1}'>Next »</a>" if number < 3 else ""
+        server.page(
+            "/bibliography/" if number == 1 else f"/bibliography/?page={number}",
+            page("Bibliography", f"<h1>Bibliography</h1><p>Page {number} of 3</p><ol>{listed}</ol><p>{pager}</p>"),
+        )
+    server.page(
+        "/",
+        page("Field Society", "<h1>Field Society</h1><p>Members study plants in the field.</p>"
+             "<ul><li><a href='/bibliography/'>Bibliography</a></li></ul>"),
+    )  # fmt: skip
+
+
+def test_a_site_that_gave_nothing_reads_on_when_its_last_page_opens_its_list_of_works(
+    tmp_path: Path, server: FaultServer
+) -> None:
+    bibliography(server)
+    report, events = run(tmp_path, server, base=2, ceiling=8)
+    (summary,) = report.sites
+    assert summary.pages_visited > 2  # its two pages spent, the bibliography's first page earned it more
+    assert [e for e in events if e["event"] == "budget"]
+    assert {"Graph neural networks for protein structure", "Graph neural networks for traffic forecasting"} <= {
+        item.title for item in report.items
+    }

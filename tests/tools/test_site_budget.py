@@ -198,3 +198,21 @@ def test_the_way_found_is_saved_with_the_budget() -> None:
     restored = SiteBudget.restored(json.loads(json.dumps(budget.saved())))
     assert restored == budget and restored.limit(SITE, explore) == 4
     assert restored.note_page(SITE, 4, NAVIGATION, explore) is None, "a second step in a row is not earned so"
+
+
+def test_a_site_that_gave_nothing_earns_one_step_when_its_last_page_first_opens_a_listing() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=14, subpages_step=3)
+    budget = SiteBudget()
+    nothing, listing = PageYield(relevant_items=0), PageYield(relevant_items=0, leads=True)
+    assert budget.may_grow_by_a_listing(SITE, explore)
+    # four pages of menus, then the site's list of works, whose first page holds nothing asked for: it is read on
+    assert _read(budget, explore, [nothing] * 4 + [listing] * 30) == 8
+    assert budget.limit(SITE, explore) == 8
+    assert not budget.may_grow_by_a_listing(SITE, explore)  # the listing was found once: it earns no second step
+
+
+def test_the_first_listing_earns_no_step_past_the_ceiling() -> None:
+    explore = ExploreSettings(max_subpages=5, max_subpages_earned=5, subpages_step=3)
+    budget = SiteBudget()
+    assert not budget.may_grow_by_a_listing(SITE, explore)
+    assert _read(budget, explore, [PageYield(relevant_items=0)] * 4 + [PageYield(relevant_items=0, leads=True)]) == 5
