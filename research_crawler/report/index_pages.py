@@ -11,7 +11,10 @@ or it names no author, abstract or DOI of its own and links to several pages bel
 own address (``/journal/x`` → ``/journal/x/volume/2024``, ``/journal/x/volume/2023``…), as an index of a hierarchy
 does; or the names read as its authors are those of an entry it lists — a list item, a table row or a card apart
 from its main heading, that links to another page — as a month's or a subject's listing shows its first work's
-byline; or, naming no abstract or DOI, it lists three or more entries, each linking to a page of its own and
+byline; or, naming no abstract or DOI and showing no day of its own (none, or only one of its entries' days read
+from its text), it lists three or more entries each with a different day beside its link — a blog's landing page or a
+month's archive, whose "date" is its newest post's; or, naming no abstract or DOI, it lists three or more entries,
+each linking to a page of its own and
 naming people of its own beside that link (not the page's own names: a volume's editors), as a book's table of
 contents, a session's talks or a list of papers with their bylines does — one such entry is enough when the page
 also links to several pages below its own address (a volume of one chapter, its front matter, preface and back
@@ -57,6 +60,9 @@ MIN_PAGES_BELOW = 3
 #: Other items found on a page naming its own authors and date that make it a listing: one is that work's link to
 #: something else (its project, its venue, a related work), which a model may have stored.
 MIN_ITEMS_LISTED = 2
+#: Entries of a list, each with a different day beside its link, that make a page whose date is one of theirs a list
+#: of posts: two could be a work's versions; three are a blog's or an archive's page.
+MIN_DATED_ENTRIES = 3
 #: The words of a link's text that name another work by its title rather than a section or an action.
 _TITLE_WORDS = 4
 _FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib", ".ris")
@@ -170,6 +176,13 @@ def index_page_reason(
     listed = _entries_with_their_own_authors(html, page_url, meta.authors) if html else 0
     if listed >= MIN_PAGES_BELOW:
         return f"it lists {listed} works with their own authors, each linking to its own page (a table of contents)"
+    days = _days_of_its_entries(html, page_url) if html else {}
+    undated = not meta.date or (meta.sources.get("date") in _PAGE_READINGS and meta.date in days.values())
+    if undated and len(set(days.values())) >= MIN_DATED_ENTRIES:
+        return (
+            f"it shows no day of its own but lists {len(days)} entries, each with a day of its own beside its link to "
+            "its own page (a blog's or an archive's list of posts)"
+        )
     below = _pages_below(page_url, links, meta)
     if listed and len(below) >= MIN_PAGES_BELOW:  # an edited volume's contents: its matter below it, one chapter
         return (
@@ -285,8 +298,7 @@ def _entries_with_their_own_authors(html: str, page_url: str, authors: Sequence[
             continue
         targets = set()
         for link in entry.iter("a"):
-            href = (link.get("href") or "").strip()
-            target = urljoin(page_url, href) if href and not href.startswith(("#", "javascript:", "mailto:")) else ""
+            target = _linked_address(page_url, link.get("href"))
             if target and urlsplit(target).netloc == host and not is_file_address(target) and target != page_url:
                 targets.add(target.split("#")[0])
         if len(targets) != 1 or targets <= listed:
@@ -295,6 +307,43 @@ def _entries_with_their_own_authors(html: str, page_url: str, authors: Sequence[
         if people and not any(same_person(name, own) for name in people for own in authors):
             listed |= targets
     return len(listed)
+
+
+def _days_of_its_entries(html: str, page_url: str) -> dict[str, str]:
+    """The day each entry of the page shows beside its link, by the page of the site it links to (a list item, a
+    table row, a card outside the page's frames, one linked page each, a day outside its link's text: "Dry for
+    Months … 10 Mar 2026"): a blog's list of its posts, a month's archive, a feed's page."""
+    tree = parse_html(html)
+    if tree is None:
+        return {}
+    host = urlsplit(page_url).netloc
+    listed: dict[str, str] = {}
+    for entry in tree.iter(*_ENTRIES):
+        if in_page_frame(entry):
+            continue
+        targets = set()
+        for link in entry.iter("a"):
+            target = _linked_address(page_url, link.get("href"))
+            if target and urlsplit(target).netloc == host and not is_file_address(target) and target != page_url:
+                targets.add(target.split("#")[0])
+        if len(targets) != 1 or targets <= listed.keys():
+            continue
+        days = [day for piece in _text_beside_links(entry) for day in dates_in_text(piece) if day.count("-") == 2]
+        if days:
+            listed[next(iter(targets))] = days[0]
+    return listed
+
+
+def _linked_address(page_url: str, href: str | None) -> str:
+    """The address a link's `href` opens from `page_url`, or "" for none (an in-page anchor, a script, a mail
+    address, an address no URL parser accepts: "http://[broken/")."""
+    href = (href or "").strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return ""
+    try:
+        return urljoin(page_url, href)
+    except ValueError:
+        return ""
 
 
 def _text_beside_links(entry: lxml.html.HtmlElement) -> list[str]:

@@ -480,3 +480,30 @@ def test_a_wiki_page_whose_byline_links_its_last_change_to_the_history_is_an_ite
     titled = html.replace(">Dec 09, 2026</a>", ">Dec 09, 2026</a> <a href='/display/AE/Ballast+Settlement+Trial'>"
                           "Ballast Settlement Trial Results</a>")  # fmt: skip
     assert index_page_reason(report, links, meta, html=titled) is not None
+
+
+BLOG = f"{SITE}/blogs/tidal-notes/"
+BLOG_HTML = (
+    "<html><head><title>Tidal Notes | Planet Coasts</title></head><body><div id='content'><h2>Tidal Notes</h2>"
+    "<p>By Ines Novak</p><ul>"
+    "<li><a href='/2025/04/02/coral-bleaching-after-the-heatwave/'>Coral Bleaching after the Heatwave</a> 2 Apr 2025"
+    "</li><li><a href='/2024/11/19/a-week-of-transects/'>A week of transects</a> 19 Nov 2024</li>"
+    "<li><a href='/2024/06/03/we-are-hiring/'>We are hiring</a> 3 Jun 2024</li></ul></div></body></html>"
+)
+
+
+def test_a_blogs_landing_page_dated_by_its_newest_post_is_no_item() -> None:
+    # the page's own text gives it a byline and a day, but the day is its newest post's: a list of posts
+    meta = ItemMetadata(
+        title="Tidal Notes", authors=["Ines Novak"], date="2025-04-02",
+        sources={"authors": "page_byline", "date": "page_text"},
+    )  # fmt: skip
+    reason = index_page_reason(BLOG, [], meta, html=BLOG_HTML)
+    assert reason is not None and "lists 3 entries" in reason
+    assert index_page_reason(BLOG, [], meta.model_copy(update={"date": None}), html=BLOG_HTML) is not None
+    # a post dated by its own tags, or one whose day is none of its list's (its own, with "related posts"), is an item
+    tagged = meta.model_copy(update={"sources": {"authors": "page_byline", "date": "opengraph"}})
+    assert index_page_reason(BLOG, [], tagged, html=BLOG_HTML) is None
+    assert index_page_reason(BLOG, [], meta.model_copy(update={"date": "2025-05-01"}), html=BLOG_HTML) is None
+    two = BLOG_HTML.replace("<li><a href='/2024/06/03/we-are-hiring/'>We are hiring</a> 3 Jun 2024</li>", "")
+    assert index_page_reason(BLOG, [], meta, html=two) is None  # two dated links: a work's versions, perhaps
