@@ -171,9 +171,18 @@ def _signature_line(text: str) -> list[str]:
     parts = _AND.split(stripped.lstrip("—–- ").strip())
     team = [part for part in parts if _TEAM.match(part)]
     if not team:  # a name alone after a paragraph may be a caption's or a quote's: only a dash makes it a signature
-        # (a dash before an agency's or a desk's name signs with it: "— The Associated Press")
-        credit = credit_of(stripped.lstrip("—–- ").strip()) if dashed else None
-        return ([credit] if credit else split_people(stripped)) if dashed else []
+        return _dashed_signature(stripped.lstrip("—–- ").strip()) if dashed else []
     people = [part for part in parts if part not in team]
     # the team signs too, as written ("Redaktion SimplyScience.ch"), after the people
     return parts if people and all(is_person_name(person) for person in people) else []
+
+
+def _dashed_signature(signed: str) -> list[str]:
+    """The writer a dashed sign-off names, the dash taken off: an agency's or a desk's name ("The Associated
+    Press"), the people ("Jane Doe"), or one person and their role after a comma ("Jane Doe, Program Chair")."""
+    if credit := credit_of(signed):  # a dash before an agency's or a desk's name signs with it
+        return [credit]
+    if people := split_people(signed):
+        return people
+    name = signed.split(",", 1)[0].strip()
+    return [name] if "," in signed and split_people(name) == [name] and is_person_name(name) else []
