@@ -242,13 +242,14 @@ def without_dates(text: str, *, mark: str = " | ") -> str:
     return _DATE_IN_TEXT.sub(mark, _unglued(text))
 
 
-def htmldate_date(html: str, *, url: str | None) -> str | None:
+def htmldate_date(html: str, *, url: str | None, extensive: bool = False) -> str | None:
     """The date htmldate takes for the page's first publication (its meta tags, JSON-LD, time elements and
-    text, not the URL's), as YYYY-MM-DD; None when it finds none. Never raises."""
+    text, not the URL's), as YYYY-MM-DD; None when it finds none. With `extensive`, htmldate also looks for a date
+    in the page's text at large (its "extensive search": any element whose text is a date). Never raises."""
     try:
         from htmldate import find_date
 
-        found: Any = find_date(html, original_date=True, extensive_search=False, url=url, outputformat="%Y-%m-%d")
+        found: Any = find_date(html, original_date=True, extensive_search=extensive, url=url, outputformat="%Y-%m-%d")
     except Exception as exc:  # a page that trips htmldate gives no date, never an error
         logger.debug("htmldate failed: %s", exc)
         return None

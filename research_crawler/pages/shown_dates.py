@@ -30,7 +30,14 @@ from research_crawler.pages.teaser_dates import (
     in_a_list_of_teasers,
     under_a_link_to_another_item,
 )
-from research_crawler.pages.written_dates import hidden_text, next_day, page_writes, tag_the_page_writes, writes_day
+from research_crawler.pages.written_dates import (
+    hidden_text,
+    marked_published_text,
+    next_day,
+    page_writes,
+    tag_the_page_writes,
+    writes_day,
+)
 
 __all__ = ["DATE_REACH_AFTER", "DATE_REACH_BEFORE", "DateDecision", "decide_date"]
 
@@ -103,6 +110,7 @@ def decide_date(
             and tagged.source in _STAMPING
             and not page_writes(page, html if tree is None else tree, tagged.date or "", reach, _presents)
             and not _says_published_on(page, tagged.date or "")
+            and not writes_day(marked_published_text(html if tree is None else tree), tagged.date or "")
         ):
             # a CMS's stamp on a page that shows no date (a recipe's datePublished): what the page shows decides
             date, source, _ = _untagged_date(page, title_index, html=html, url=url, stamp=tagged.date)
@@ -174,6 +182,8 @@ def _untagged_date(
     if found and any(found in (*dates_in_text(block.text), *short_year_dates(block.text)) for block in presented):
         # its day, where the page writes that day (in a dateline its theme sets apart; "on 11/15/13" too)
         return found, "htmldate", None
+    if not found and not stamp and (searched := _searched_day(html, url, presented)):
+        return searched, "htmldate", None
     if found and any(found in dates_in_text(publication_part(block.text)) for block in _published_lines(page)):
         # its day, written in a dateline before a label of a later event ("Posted: Jul 30, 2019 | Last Updated: …")
         return found, "htmldate", None
@@ -198,6 +208,17 @@ def _untagged_date(
 
 
 _EMPTY_PAGE = "<html><body><p></p></body></html>"
+
+
+def _searched_day(html: str, url: str, presented: list[Block]) -> str | None:
+    """The day htmldate's extensive search finds in the text of a page whose tags, time elements and address give
+    none, where a line of the page presents that day and nothing else as its date ("5/24/2016" over the byline, far
+    above the title past a box of related links), outside the chrome: a day found only in prose, in another field or
+    in the site's menus (its offers' "from Monday, 28.10.2024") is none."""
+    found = htmldate_date(html, url=url if url.startswith("http") else None, extensive=True)
+    lines = [dates_in_text(block.text) for block in presented if not block.chrome and nothing_but_a_date(block.text)]
+    return found if found and any(dates == [found] for dates in lines) else None
+
 
 _CREATED = re.compile(r"^\s*(?:created|erstellt|créé|creado|creato)\s*(?:on|am|le|el|il)?\s*:?\s+(?P<date>.+)$", re.I)
 
@@ -309,14 +330,15 @@ def _history_date_only(page: VisiblePage, day: str) -> bool:
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
     """The day the page labels as the work's publication ("First published: 10 November 2015") where a tag gives
     a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — or
-    only the issue's year ("2012" for "First published on 10th November 2011"), in the same year or the next: None
-    when the page shows the tag's day or labels no day."""
+    only the issue's year ("2012" for "First published on 10th November 2011") or month ("2021/08" for "Published:
+    15 July 2021", an article online before its issue), in the same year or the next: None when the page shows the
+    tag's day or labels no day."""
     year = year_of(tagged)
     days = [value for _, value in page.labelled_dates() if len(value) == 10]
-    if not days or year is None or len(tagged) not in (4, 10) or tagged in days:
-        return None  # a tag's month ("2021/08", an issue's) is kept as the tag gives it
-    if not 0 <= int(year) - int(days[0][:4]) <= 1:
+    if not days or year is None or len(tagged) not in (4, 7, 10) or tagged in days:
         return None
+    if not 0 <= int(year) - int(days[0][:4]) <= 1 or (len(tagged) == len("YYYY-MM") and days[0][:7] > tagged):
+        return None  # (a tag's month, an issue's, gives way only to a day of that month or before: online first)
     shown_days = {found for block in page.blocks if not block.chrome for found in dates_in_text(block.text)}
     return None if tagged in shown_days else days[0]
 

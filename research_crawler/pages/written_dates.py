@@ -16,11 +16,18 @@ from research_crawler.pages.metadata_sources import Reading
 from research_crawler.pages.other_calendars import calendar_days
 from research_crawler.pages.page_shows import VisiblePage, hidden_from_readers
 
-__all__ = ["hidden_text", "next_day", "page_writes", "tag_the_page_writes", "writes_day"]
+__all__ = ["hidden_text", "marked_published_text", "next_day", "page_writes", "tag_the_page_writes", "writes_day"]
 
 # a day written in numbers, its year in two digits or four: "04.10.17", "7/12/21", "18-11-2011"
 _NUMERIC_DAY = re.compile(r"(?<![\d.:/-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[./-]\d)")
 _NO_TEXT = ("script", "style", "noscript", "template")
+# schema.org's types of a reply to the item, and the names a theme gives its readers' comments
+_REPLY_TYPE = re.compile(r"(?:Comment|Answer|Review)$")
+_REPLIES = re.compile(r"(?:^|[\s_-])comments?(?:$|[\s_-])", re.I)
+
+
+def _names(element: Any) -> str:
+    return f"{element.get('id') or ''} {element.get('class') or ''}"
 
 
 def hidden_text(document: str | Any) -> str:
@@ -42,6 +49,26 @@ def hidden_text(document: str | Any) -> str:
                 if isinstance(node.tag, str) and node.tag not in _NO_TEXT:
                     parts += [node.text or "", node.tail or "" if node is not element else ""]
     return " ".join(" ".join(parts).split())
+
+
+def marked_published_text(document: str | Any) -> str:
+    """The text a reader sees in the elements of the page's body that schema.org microdata marks as its own item's
+    publication date (itemprop="datePublished" in an item that is no other item's property and no reply to it —
+    not a comment's, an answer's or a teaser's — outside the readers' comments): a dateline so marked is the item's
+    own, wherever the page's layout sets it. `document` is the page's HTML or its parsed tree (not changed)."""
+    tree = parse_html(document) if isinstance(document, str) else document
+    if tree is None:
+        return ""
+    parts: list[str] = []
+    for element in tree.xpath("//body//*[@itemprop='datePublished']"):
+        scope = next((above for above in element.iterancestors() if above.get("itemscope") is not None), None)
+        ancestry = [node for node in (element, *element.iterancestors()) if isinstance(node.tag, str)]
+        if scope is not None and (scope.get("itemprop") or _REPLY_TYPE.search(scope.get("itemtype") or "")):
+            continue  # another item's: a comment's, an answer's, a review's, a teaser's
+        if any(node.tag in _NO_TEXT or hidden_from_readers(node) or _REPLIES.search(_names(node)) for node in ancestry):
+            continue
+        parts.append(element.text_content())
+    return " | ".join(" ".join(part.split()) for part in parts)
 
 
 def writes_day(text: str, day: str) -> bool:
