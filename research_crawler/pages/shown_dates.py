@@ -330,15 +330,16 @@ def _history_date_only(page: VisiblePage, day: str) -> bool:
 def _labelled_day_instead(page: VisiblePage, tagged: str) -> str | None:
     """The day the page labels as the work's publication ("First published: 10 November 2015") where a tag gives
     a day the page never shows — an issue's cover date made the 1st of its month, a record's date of entry — or
-    only the issue's year ("2012" for "First published on 10th November 2011") or month ("2021/08" for "Published:
-    15 July 2021", an article online before its issue), in the same year or the next: None when the page shows the
-    tag's day or labels no day."""
+    only the issue's year ("2012" for "First published on 10th November 2011"), in the same year or the next: None
+    when the page shows the tag's day or labels no day."""
     year = year_of(tagged)
     days = [value for _, value in page.labelled_dates() if len(value) == 10]
-    if not days or year is None or len(tagged) not in (4, 7, 10) or tagged in days:
+    if not days or year is None or len(tagged) not in (4, 10) or tagged in days:
+        # a tag's month ("2021/08", an issue's) is kept as the tag gives it, a day the page labels notwithstanding
+        # ("Published: 15 July 2021"): the month is how the work is cited, as reference managers read the tag
         return None
-    if not 0 <= int(year) - int(days[0][:4]) <= 1 or (len(tagged) == len("YYYY-MM") and days[0][:7] > tagged):
-        return None  # (a tag's month, an issue's, gives way only to a day of that month or before: online first)
+    if not 0 <= int(year) - int(days[0][:4]) <= 1:
+        return None
     shown_days = {found for block in page.blocks if not block.chrome for found in dates_in_text(block.text)}
     return None if tagged in shown_days else days[0]
 
