@@ -32,7 +32,7 @@ to its authors' pages, which are people, not works, and lists nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
@@ -69,6 +69,9 @@ _FILE_SUFFIXES = (".pdf", ".ps", ".epub", ".doc", ".docx", ".zip", ".tex", ".bib
 _ENTRIES = ("li", "tr", "article", "dd")
 #: Sources of authors read from tags the publisher wrote for the item itself.
 _PAGE_READINGS = frozenset({"page_heading", "page_field", "page_byline", "page_text", "trafilatura", "html_title"})
+#: Where a date may have been read off the page's text rather than stated by a tag of its own: the readings above and
+#: htmldate, whose search runs through the page's text too (a list's newest entry's day, read as the page's).
+_DATE_READINGS = _PAGE_READINGS | {"htmldate"}
 
 
 #: The words of a link that names an action or a file, never a work ("Download (PDF) - Accepted Version", "Full text").
@@ -177,7 +180,7 @@ def index_page_reason(
     if listed >= MIN_PAGES_BELOW:
         return f"it lists {listed} works with their own authors, each linking to its own page (a table of contents)"
     days = _days_of_its_entries(html, page_url) if html else {}
-    undated = not meta.date or (meta.sources.get("date") in _PAGE_READINGS and meta.date in days.values())
+    undated = not meta.date or (meta.sources.get("date") in _DATE_READINGS and meta.date in days.values())
     if undated and len(set(days.values())) >= MIN_DATED_ENTRIES:
         return (
             f"it shows no day of its own but lists {len(days)} entries, each with a day of its own beside its link to "
@@ -270,12 +273,9 @@ def _byline_of_an_entry(html: str, page_url: str, authors: Sequence[str]) -> boo
         if first not in " ".join(entry.text_content().split()):
             continue
         for link in entry.iter("a"):
-            href = (link.get("href") or "").strip()
-            if not href or href.startswith(("#", "javascript:", "mailto:")):
-                continue
-            target = urljoin(page_url, href)
+            target = _linked_address(page_url, link.get("href"))
             text = " ".join(link.text_content().split())
-            if urlsplit(target).netloc != host or is_file_address(target) or target == page_url:
+            if not target or urlsplit(target).netloc != host or is_file_address(target) or target == page_url:
                 continue
             if _only_a_date(text):  # "last modified on <a>Mar 20, 2024</a>": the page's own history, no work
                 continue
@@ -288,24 +288,13 @@ def _entries_with_their_own_authors(html: str, page_url: str, authors: Sequence[
     """How many pages of the site the page's entries link to, each entry (a list item, a table row, a card outside
     the page's frames) naming people of its own beside its link — not the page's own authors (its editors) and
     not in the link's text: a book's table of contents, a session's talks, a list of papers with their bylines."""
-    tree = parse_html(html)
-    if tree is None:
-        return 0
-    host = urlsplit(page_url).netloc
     listed: set[str] = set()
-    for entry in tree.iter(*_ENTRIES):
-        if in_page_frame(entry):
-            continue
-        targets = set()
-        for link in entry.iter("a"):
-            target = _linked_address(page_url, link.get("href"))
-            if target and urlsplit(target).netloc == host and not is_file_address(target) and target != page_url:
-                targets.add(target.split("#")[0])
-        if len(targets) != 1 or targets <= listed:
+    for entry, target in _entries_linking_one_page(html, page_url):
+        if target in listed:
             continue
         people = [name for piece in _text_beside_links(entry) for name in split_people(piece)]
         if people and not any(same_person(name, own) for name in people for own in authors):
-            listed |= targets
+            listed.add(target)
     return len(listed)
 
 
@@ -313,11 +302,23 @@ def _days_of_its_entries(html: str, page_url: str) -> dict[str, str]:
     """The day each entry of the page shows beside its link, by the page of the site it links to (a list item, a
     table row, a card outside the page's frames, one linked page each, a day outside its link's text: "Dry for
     Months … 10 Mar 2026"): a blog's list of its posts, a month's archive, a feed's page."""
+    listed: dict[str, str] = {}
+    for entry, target in _entries_linking_one_page(html, page_url):
+        if target in listed:
+            continue
+        days = [day for piece in _text_beside_links(entry) for day in dates_in_text(piece) if day.count("-") == 2]
+        if days:
+            listed[target] = days[0]
+    return listed
+
+
+def _entries_linking_one_page(html: str, page_url: str) -> Iterator[tuple[lxml.html.HtmlElement, str]]:
+    """Each entry of the page (a list item, a table row, a card outside the page's frames) whose links lead to one
+    other page of the site, not a file, with that page's address (without its fragment)."""
     tree = parse_html(html)
     if tree is None:
-        return {}
+        return
     host = urlsplit(page_url).netloc
-    listed: dict[str, str] = {}
     for entry in tree.iter(*_ENTRIES):
         if in_page_frame(entry):
             continue
@@ -326,12 +327,8 @@ def _days_of_its_entries(html: str, page_url: str) -> dict[str, str]:
             target = _linked_address(page_url, link.get("href"))
             if target and urlsplit(target).netloc == host and not is_file_address(target) and target != page_url:
                 targets.add(target.split("#")[0])
-        if len(targets) != 1 or targets <= listed.keys():
-            continue
-        days = [day for piece in _text_beside_links(entry) for day in dates_in_text(piece) if day.count("-") == 2]
-        if days:
-            listed[next(iter(targets))] = days[0]
-    return listed
+        if len(targets) == 1:
+            yield entry, targets.pop()
 
 
 def _linked_address(page_url: str, href: str | None) -> str:

@@ -500,6 +500,9 @@ def test_a_blogs_landing_page_dated_by_its_newest_post_is_no_item() -> None:
     )  # fmt: skip
     reason = index_page_reason(BLOG, [], meta, html=BLOG_HTML)
     assert reason is not None and "lists 3 entries" in reason
+    # htmldate's search through the page's text finds the same newest post's day: still the list's, not the page's
+    searched = meta.model_copy(update={"sources": {"authors": "page_byline", "date": "htmldate"}})
+    assert index_page_reason(BLOG, [], searched, html=BLOG_HTML) is not None
     assert index_page_reason(BLOG, [], meta.model_copy(update={"date": None}), html=BLOG_HTML) is not None
     # a post dated by its own tags, or one whose day is none of its list's (its own, with "related posts"), is an item
     tagged = meta.model_copy(update={"sources": {"authors": "page_byline", "date": "opengraph"}})
