@@ -39,7 +39,7 @@ from bench_output import print_table, write_json
 from testbed_runs import OUT_DIR, REALWEB, machine
 
 from research_crawler.config.settings import Settings
-from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.page_corpus import (
     CorpusPage,
     PageLabels,
@@ -161,8 +161,8 @@ def measure_corpus(pages: list[CorpusPage], settings: Settings) -> dict[str, Any
                 {"id": page.id, "found": mechanism is not None, "usable": bool(mechanism and mechanism.usable)}
             )
         if page.is_listing and labels.item_links:
-            kept = {link.url for link in built.links}
-            expected = [try_canonicalize_url(url) or url for url in labels.item_links]
+            kept = {address_key(link.url) for link in built.links}
+            expected = [address_key(url) for url in labels.item_links]
             found = sum(1 for url in expected if url in kept)
             results["listings"].append(
                 {

@@ -39,7 +39,7 @@ from rank_bm25 import BM25Plus
 from testbed_runs import OUT_DIR, machine, run_query, testbed_hosts
 
 from research_crawler.config.settings import FetchSettings, Settings
-from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import page_address
 from research_crawler.eval.query_splits import benchmark_queries
 from research_crawler.eval.testbed import TestbedServer, generate_testbed
 from research_crawler.eval.testbed.models import Query
@@ -114,12 +114,12 @@ async def peer_navigation(
     config = CrawlerRunConfig(deep_crawl_strategy=strategy, cache_mode=CacheMode.BYPASS, verbose=False)
     async with _crawler() as crawler:
         results = await crawler.arun(start_url, config=config)
-    fetched = {url for result in results if (url := try_canonicalize_url(result.url))}
+    fetched = {url for result in results if (url := page_address(result.url))}
     linked = {
         url
         for result in results
         for link in (result.links or {}).get("internal", [])
-        if (url := try_canonicalize_url(str(link.get("href", ""))))
+        if (url := page_address(str(link.get("href", ""))))
     }
     return {
         "pages_fetched": len(results),

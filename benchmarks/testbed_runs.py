@@ -27,6 +27,7 @@ from research_crawler.agents.roles import Role
 from research_crawler.config.settings import RerankerKind, Settings
 from research_crawler.context.store import RunState, RunStore
 from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.testbed import TestbedServer
 from research_crawler.eval.testbed.models import Query
 from research_crawler.eval.testbed_sites import TestbedSites
@@ -225,10 +226,13 @@ def run_request(
 def _score(report: Report, to_item: Mapping[str, str], query_id: str) -> QueryRun:
     run_dir = Path(report.run_dir or "")
     relevant = set(to_item.values())
-    reported = {to_item[item.url] for item in report.items if item.url in to_item}
+    reported = {to_item[key] for item in report.items if (key := address_key(item.url)) in to_item}
     state = RunStore(run_dir).load()
     collected = {
-        to_item[item.url] for web in state.web_contexts.values() for item in web.items() if item.url in to_item
+        to_item[key]
+        for web in state.web_contexts.values()
+        for item in web.items()
+        if (key := address_key(item.url)) in to_item
     }
     events = read_trace(run_dir / "trace.jsonl")
     scraped = [event["url"] for event in events if event["event"] == "scrape"]
@@ -245,7 +249,7 @@ def _score(report: Report, to_item: Mapping[str, str], query_id: str) -> QueryRu
         relevant_total=len(relevant),
         relevant_reported=len(reported),
         relevant_collected=len(collected),
-        relevant_fetched=len({to_item[url] for url in fetched if url in to_item}),
+        relevant_fetched=len({to_item[key] for url in fetched if (key := address_key(url)) in to_item}),
         cached_input_tokens={agent: stats.cached_input_tokens for agent, stats in report.stats.by_agent.items()},
         output_tokens_by_agent={agent: stats.output_tokens for agent, stats in report.stats.by_agent.items()},
         list_price_cost_usd=report.stats.list_price_cost_usd,

@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import is_same_site, try_canonicalize_url
+from research_crawler.eval.addresses import address_key, same_site
 from research_crawler.eval.bibliographic_match import authors_match
 from research_crawler.eval.dataset import QueryContract
 from research_crawler.eval.metrics import GroundTruth
@@ -76,7 +76,7 @@ def contract_compliance(
         result.violations += [f"{item.title!r} is not by {contract.author}" for item in others]
     if contract.named_site is not None:
         explored = named_site_url is not None and any(
-            is_same_site(site.url, named_site_url) and site.pages_visited > 0 for site in report.sites
+            same_site(site.url, named_site_url) and site.pages_visited > 0 for site in report.sites
         )
         result.checks["named_site"] = 1.0 if explored else 0.0
         if not explored:
@@ -100,4 +100,4 @@ def _year(value: str | None) -> int | None:
 
 
 def _canonical(url: str) -> str:
-    return try_canonicalize_url(url) or url
+    return address_key(url)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.evidence import RunEvidence
 from research_crawler.report.models import AgentStats, Report
 
@@ -215,4 +215,4 @@ def _pages_on(paths: Iterable[list[str]]) -> int:
 
 
 def _canonical(url: str) -> str:
-    return try_canonicalize_url(url) or url
+    return address_key(url)

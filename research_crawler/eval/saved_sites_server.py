@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
-from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError, StateError
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.saved_pages import SavedPage, page_key, relevant_pages
 from research_crawler.eval.site_servers import SiteServers
 
@@ -148,7 +148,7 @@ class SavedSitesServer(SiteServers[_SiteServer]):
 
     def url_of(self, page: SavedPage) -> str:
         """The canonical URL `page` is served at on the running server."""
-        return canonicalize_url(self.start_url(page.site).rstrip("/") + page.target)
+        return address_key(self.start_url(page.site).rstrip("/") + page.target)
 
     def ground_truth(self, request: str) -> dict[str, str]:
         """The relevant pages of `request` (`relevant_pages`) as canonical URL → page file name: each page both at
@@ -156,7 +156,7 @@ class SavedSitesServer(SiteServers[_SiteServer]):
         truth = {}
         for page in relevant_pages(request, [page for pages in self._pages.values() for page in pages]):
             truth[self.url_of(page)] = page.file.name
-            truth[canonicalize_url(page.original_url)] = page.file.name
+            truth[address_key(page.original_url)] = page.file.name
         return truth
 
     def hits(self, site: str) -> list[str]:

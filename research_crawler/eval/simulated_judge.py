@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from research_crawler.config.sections import ReportSettings
-from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.judges import JUDGE_METRICS, JudgeMetric, judge_templates
 from research_crawler.llm.client import BaseModelClient, ModelReply, ModelRequest
 from research_crawler.llm.simulated import content_words
@@ -204,7 +204,7 @@ def _groundedness(prompt: str) -> tuple[bool, str]:
 
 def _canonical(url: str) -> str:
     url = url.rstrip(".,;:")
-    return try_canonicalize_url(url) or url
+    return address_key(url)
 
 
 _RULES = {

@@ -14,8 +14,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from research_crawler.context.durable_files import atomic_write_text
-from research_crawler.context.urls import canonicalize_url
 from research_crawler.errors import ConfigError
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.dataset import EvalDataset
 from research_crawler.eval.metrics import GroundTruth, shortest_paths_from_root
 from research_crawler.eval.testbed import Item, Testbed, TestbedServer, generate_testbed, link_graph
@@ -108,7 +108,7 @@ class TestbedSites:
     def urls_of(self, item: Item) -> list[str]:
         """The canonical URLs `item` may be reported under: its page, then its PDF."""
         base = self.base_url(item.site).rstrip("/")
-        return [canonicalize_url(base + item.path), canonicalize_url(base + item.pdf_path)]
+        return [address_key(base + item.path), address_key(base + item.pdf_path)]
 
     def paths_from_root(self, site: str) -> dict[str, list[str]]:
         """Shortest link paths from the site's root to each of its pages (computed once per site)."""

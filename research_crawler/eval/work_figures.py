@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from research_crawler.context.urls import try_canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.bibliographic_match import authors_match, match_words, titles_match, years_match
 from research_crawler.eval.evidence import PAGES_DIR
 from research_crawler.eval.testbed import Item
@@ -60,7 +60,7 @@ def work_figures(report: Report, sites: TestbedSites, relevant_ids: Sequence[str
     """`report`'s works against `relevant_ids` (testbed item ids; copies of one work count as one)."""
     at = {url: item for item in sites.testbed.items if item.site in sites.base_urls for url in sites.urls_of(item)}
     relevant = {sites.testbed.item(item_id).work_id for item_id in relevant_ids}
-    found = [at.get(try_canonicalize_url(entry.url) or entry.url) for entry in report.items]
+    found = [at.get(address_key(entry.url)) for entry in report.items]
     works = Counter(item.work_id for item in found if item is not None)
     return WorkFigures(
         relevant_works=len(relevant),

@@ -17,7 +17,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from research_crawler.context.urls import canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.site_servers import SiteServers
 from research_crawler.eval.testbed.layouts import make_site_app
 from research_crawler.eval.testbed.models import Testbed
@@ -69,7 +69,7 @@ class FaultyTestbed(SiteServers[_SiteServer]):
 
     def relevant_urls(self, query_id: str) -> set[str]:
         return {
-            canonicalize_url(self.base_url(item.site).rstrip("/") + item.path)
+            address_key(self.base_url(item.site).rstrip("/") + item.path)
             for item in self.testbed.relevant_items(query_id)
         }
 

@@ -8,7 +8,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
-from research_crawler.context.urls import canonicalize_url
+from research_crawler.eval.addresses import address_key
 from research_crawler.eval.reliability.catalogue import Outcome, case
 from research_crawler.eval.reliability.run_cases import testbed_settings, testbed_web
 from research_crawler.pages.metadata import read_item_metadata
@@ -34,12 +34,12 @@ def _cite_string_is_its_work() -> Outcome:
         site = "repo-like"
         base = server.base_url(site).rstrip("/")
         works = {server.url_for(item): item.id for item in server.testbed.items_on(site)}
-        works |= {canonicalize_url(base + item.pdf_path): item.id for item in server.testbed.items_on(site)}
+        works |= {address_key(base + item.pdf_path): item.id for item in server.testbed.items_on(site)}
         topic = server.testbed.topic(server.testbed.queries_for(site)[0].topic).name
         report = ResearchSession(settings, backend="simulated").run(
             f"the 3 most recent papers on {topic}", sites=[server.base_url(site)]
         )
-    entries = [works.get(canonicalize_url(item.url), item.url) for item in report.items]
+    entries = [works.get(address_key(item.url), item.url) for item in report.items]
     twice = sorted({work for work in entries if entries.count(work) > 1})
     found = next((line for line in report.compliance if "requested" in line), "")
     counted = found.startswith(f"{len(report.items)} of") or f"only {len(report.items)} of" in found

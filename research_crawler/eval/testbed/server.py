@@ -28,8 +28,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import networkx as nx
 from protego import Protego
 
-from research_crawler.context.urls import canonicalize_url, try_canonicalize_url
 from research_crawler.errors import ConfigError, StateError
+from research_crawler.eval.addresses import address_key, page_address
 from research_crawler.eval.testbed.layouts import make_site_app
 from research_crawler.eval.testbed.link_graph import DEFAULT_MAX_TRAP_PAGES, build_link_graph
 from research_crawler.eval.testbed.models import Item, Testbed
@@ -322,13 +322,13 @@ class TestbedServer:
     def url_for(self, item: Item | str) -> str:
         """The canonical absolute URL of an item (or item id) on the running server."""
         resolved = self.testbed.item(item) if isinstance(item, str) else item
-        return canonicalize_url(self.base_url(resolved.site).rstrip("/") + resolved.path)
+        return address_key(self.base_url(resolved.site).rstrip("/") + resolved.path)
 
     def item_for_url(self, url: str) -> Item | None:
         """The item whose page `url` is (after canonicalisation), or None."""
         if not self.running:
             raise StateError("the testbed server is not running: use it as a context manager or call start()")
-        canonical = try_canonicalize_url(url)
+        canonical = page_address(url)
         return self._items_by_url.get(canonical) if canonical else None
 
     def relevant_urls(self, query_id: str) -> set[str]:
