@@ -8,7 +8,7 @@ a seeded script before any page was read, and never read while developing), ``de
 ``development9``/``heldout9`` (the ninth batch, split the same way), ``heldout10`` to ``heldout13`` (the tenth to
 the thirteenth batches, each held out whole, mostly pages of sites that are not academic),
 ``development12``/``development13`` (the twelfth and thirteenth batches rebuilt in the repository after the first
-corpus was lost), ``academic`` (academic pages), ``heldout14`` to ``heldout25`` (batches held out whole) or
+corpus was lost), ``academic`` (academic pages), ``heldout14`` to ``heldout26`` (batches held out whole) or
 ``dropped`` (with the reason).
 ``labels/<id>.json`` holds what a person read off the page: the kind of page, its title, first author's surname,
 number of authors and date for an item page; the links to the items for a listing; whether a person could search
@@ -83,6 +83,7 @@ Part = Literal[
     "heldout23",
     "heldout24",
     "heldout25",
+    "heldout26",
     "dropped",
 ]
 
@@ -155,7 +156,7 @@ def read_page_corpus(root: Path, parts: Sequence[Part] = ("dev", "heldout")) -> 
         raw = json.loads(label_file.read_text(encoding="utf-8"))
         labels = PageLabels(
             page_kind=raw["page_kind"],
-            original_url=raw.get("original_url", ""),
+            original_url=raw.get("original_url") or "",  # null where the page names no address of its own
             title=raw.get("title"),
             title_also=tuple(raw.get("title_also", ())),
             first_author=raw.get("first_author"),

@@ -89,11 +89,12 @@ def test_a_corpus_is_read_and_a_page_without_labels_is_an_error(tmp_path: Path) 
     row = "a__1\ta__1.html.gz\ta\tabstract\tdev\towner/repo\tt/a.html\t" + "0" * 40 + "\tMIT\t10\tx\t\n"
     (tmp_path / "MANIFEST.tsv").write_text(header + row + row.replace("a__1", "b__1").replace("\tdev\t", "\theldout\t"))
     (tmp_path / "pages" / "a__1.html.gz").write_bytes(gzip.compress("<h1>Héllo</h1>".encode()))
-    labels = {"page_kind": "item", "title": "Héllo", "date_also": "1999"}
+    # A page that names no address of its own is labelled with a null original_url: read as no address.
+    labels = {"page_kind": "item", "original_url": None, "title": "Héllo", "date_also": "1999"}
     (tmp_path / "labels" / "a__1.json").write_text(json.dumps(labels))
     pages = read_page_corpus(tmp_path, parts=("dev",))
     assert [page.id for page in pages] == ["a__1"] and pages[0].html() == "<h1>Héllo</h1>"
-    assert pages[0].labels.date_also == ("1999",) and pages[0].is_item
+    assert pages[0].labels.date_also == ("1999",) and pages[0].is_item and pages[0].labels.original_url == ""
     with pytest.raises(ConfigError, match="b__1"):
         read_page_corpus(tmp_path, parts=("heldout",))
 
