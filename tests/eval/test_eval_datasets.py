@@ -164,7 +164,7 @@ def test_the_unfamiliar_webs_requests_are_its_generators_with_their_contracts() 
     dataset = load_dataset(builtin_dataset_path("testbed"))
     unfamiliar = [q for q in dataset.queries if q.kind == "unfamiliar"]
     assert [q.id for q in unfamiliar] == [q.id for q in web.queries if q.kind == "unfamiliar"]
-    assert len(unfamiliar) == 273
+    assert len(unfamiliar) == 284
     for query in unfamiliar:
         truth = web.query(query.id)
         assert (query.site, query.query, query.relevant, query.also_sites) == (
@@ -179,4 +179,4 @@ def test_the_unfamiliar_webs_requests_are_its_generators_with_their_contracts() 
             assert contract is not None and contract.author == truth.author
         if not (truth.most_recent or truth.year or truth.author):
             assert contract is None
-    assert sum(1 for q in unfamiliar if q.also_sites) == 25
+    assert sum(1 for q in unfamiliar if q.also_sites) == 26

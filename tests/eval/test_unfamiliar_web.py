@@ -40,6 +40,7 @@ from research_crawler.eval.testbed.fresh_heldout20 import FRESH20_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout21 import FRESH21_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout22 import FRESH22_SITE_SPECS
 from research_crawler.eval.testbed.fresh_heldout23 import FRESH23_SITE_SPECS
+from research_crawler.eval.testbed.fresh_heldout24 import FRESH24_SITE_SPECS
 from research_crawler.eval.testbed.full_text import search_terms
 from research_crawler.eval.testbed.heldout_web import HELDOUT_SITE_SPECS
 from research_crawler.eval.testbed.layouts import make_site_app, offline_links
@@ -75,6 +76,7 @@ UNFAMILIAR = [
     + FRESH21_SITE_SPECS
     + FRESH22_SITE_SPECS
     + FRESH23_SITE_SPECS
+    + FRESH24_SITE_SPECS
 ]
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -37,6 +37,7 @@ from research_crawler.eval.testbed import fresh_heldout20 as fresh20
 from research_crawler.eval.testbed import fresh_heldout21 as fresh21
 from research_crawler.eval.testbed import fresh_heldout22 as fresh22
 from research_crawler.eval.testbed import fresh_heldout23 as fresh23
+from research_crawler.eval.testbed import fresh_heldout24 as fresh24
 from research_crawler.eval.testbed.models import SiteSpec
 
 __all__ = ["FRESH_BATCHES", "FreshBatch", "fresh_site_names"]
@@ -106,6 +107,7 @@ FRESH_BATCHES: tuple[FreshBatch, ...] = (
     _batch(21, fresh21),
     _batch(22, fresh22),
     _batch(23, fresh23),
+    _batch(24, fresh24),
 )
 
 

@@ -73,6 +73,9 @@ from research_crawler.eval.testbed.fresh_heldout22_press import Fresh22PressSite
 from research_crawler.eval.testbed.fresh_heldout23_daily import Fresh23DailySite
 from research_crawler.eval.testbed.fresh_heldout23_herbarium import Fresh23HerbariumSite
 from research_crawler.eval.testbed.fresh_heldout23_planet import Fresh23PlanetSite
+from research_crawler.eval.testbed.fresh_heldout24_newsroom import Fresh24NewsroomSite
+from research_crawler.eval.testbed.fresh_heldout24_overlay import Fresh24OverlaySite
+from research_crawler.eval.testbed.fresh_heldout24_pmc import Fresh24PmcSite
 from research_crawler.eval.testbed.heldout_preprints import HeldoutPreprintsSite
 from research_crawler.eval.testbed.heldout_web import HeldoutSocietySite
 from research_crawler.eval.testbed.journal_like import JournalLikeSite
@@ -166,6 +169,9 @@ SITE_CLASSES: dict[Layout, type[SiteApp]] = {
     "fresh23-daily": Fresh23DailySite,
     "fresh23-herbarium": Fresh23HerbariumSite,
     "fresh23-planet": Fresh23PlanetSite,
+    "fresh24-pmc": Fresh24PmcSite,
+    "fresh24-overlay": Fresh24OverlaySite,
+    "fresh24-newsroom": Fresh24NewsroomSite,
 }
 
 

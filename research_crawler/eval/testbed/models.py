@@ -98,6 +98,9 @@ Layout = Literal[
     "fresh23-daily",
     "fresh23-herbarium",
     "fresh23-planet",
+    "fresh24-pmc",
+    "fresh24-overlay",
+    "fresh24-newsroom",
 ]
 
 
