@@ -225,15 +225,62 @@ def _named_link(
     heading), in no result, is that page's work, stored as the page under the work's title, and so is a link the model
     titles by that work's title or by the page's abstract. A link the model names by its own text, a title, is that
     link."""
+    if (titled := _entry_title_beside(page, link, candidate)) is not None:
+        why = f"{_name(candidate)} ({link.text!r}) heads several entries; the one it describes is titled"
+        return _titled(candidate, titled.text, f"{why} {titled.text!r}", result), titled.url
     if not _named_by_its_own_title(candidate, link):
         owner = page.link(link.result_title) if link.result_title is not None else None
-        if owner is not None:
+        if owner is not None and not (_reads_as_a_title(link.text) and _heads_several_titles(page, owner)):
             why = f"{_name(candidate)} ({link.text!r}) belongs to the listing's result titled {owner.text!r}"
             return _titled(candidate, owner.text, why, result), owner.url
         if (own := _own_file(page, link, candidate)) is not None:
             why = f"{_name(candidate)} ({link.text!r}) is the work this page shows"
             return _titled(candidate, own, why, result), page.final_url
     return _checked_title(candidate, link.text, evidence, result), link.url
+
+
+def _titles_it_heads(page: Page, link: Link) -> list[Link]:
+    """The links of `page` read as results headed by `link` whose own texts read as works' titles (four words or
+    more, not a link's action): what a source's, a category's or an author's link heads on an aggregator's page
+    ("Crust Notes — Nitrogen Deposition and Lichen Loss", "Crust Notes — Notes from the Spring Meeting")."""
+    return [
+        other
+        for other in page.links
+        if other.result_title == link.id and other.url != link.url and _reads_as_a_title(other.text)
+    ]
+
+
+def _heads_several_titles(page: Page, link: Link) -> bool:
+    """Whether `link` heads two or more links to other pages that read as works' titles: a source, a category or an
+    author shared by several entries (a Planet's blog name before each of its posts), never one result's title."""
+    return len({other.url for other in _titles_it_heads(page, link)}) >= 2
+
+
+def _reads_as_a_title(text: str) -> bool:
+    """Whether a link's `text` reads as a work's title: four words or more, not a link's action ("Download PDF")."""
+    return len(normalise_title(text).split()) >= _TITLE_WORDS and not names_no_work(text)
+
+
+def _entry_title_beside(page: Page, link: Link, candidate: ItemCandidate) -> Link | None:
+    """The title link of the entry `candidate` describes when the model named `link`, a link heading several
+    entries (a blog's name before each of its posts on an aggregator), by a passage of one entry (its teaser): the
+    link to that entry's own page, the last headed title on the nearest line above the passage that shows `link`.
+    None when `link` heads no such entries, the model gives its own text, or the passage is not found."""
+    if normalise_title(candidate.title) == normalise_title(link.text) or not _heads_several_titles(page, link):
+        return None
+    headed = {other.id: other for other in _titles_it_heads(page, link)}
+    passage = normalise_title(candidate.title.rstrip(" .…"))
+    lines = page.markdown.splitlines()
+    for at, line in enumerate(lines):
+        words = normalise_title(re.sub(r"\[\d+\]", " ", line))
+        if not passage or not words or not (words in passage or passage in words):
+            continue
+        for above in reversed(lines[: at + 1]):
+            if f"[{link.id}]" not in above:
+                continue
+            ids = [int(n) for n in re.findall(r"\[(\d+)\]", above) if int(n) in headed]
+            return headed[ids[-1]] if ids else None
+    return None
 
 
 def _named_by_its_own_title(candidate: ItemCandidate, link: Link) -> bool:

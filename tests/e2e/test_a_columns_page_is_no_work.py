@@ -1,7 +1,8 @@
 """A group blog whose front page shows each post under its column's name, the column's link first, with the
 simulated agents: a model may name a post by the first link of its heading (the column's) and the teaser under it; the
 column's page — a table of its posts, each with its day, under the columnist's byline — is a list of posts, never a
-work, and is left out of the report (`report/index_pages.py`: the day read as its date is its newest post's)."""
+work: the Collector stores the post the teaser sits under (`tools/items.py`: a link heading several entries' titles
+is no work's), and the column is never reported."""
 
 from __future__ import annotations
 
@@ -87,10 +88,13 @@ def server() -> Iterator[FaultServer]:
         yield running
 
 
-def test_a_columns_page_is_never_reported_as_a_work(tmp_path: Path, server: FaultServer) -> None:
+def test_a_columns_page_is_never_reported_as_a_work_and_its_post_is(tmp_path: Path, server: FaultServer) -> None:
     group_blog(server)
     report, events = run_on_loopback(server, tmp_path / "runs", QUERY, pages=3)
     reported = [item.url for item in report.items]
     assert not [url for url in reported if "/columns/" in url], reported
-    refused = [e["url"] for e in events if e["event"] == "item_refused" and "lists 3 entries" in e["reason"]]
-    assert refused, "the column the Collector stored was not read as a list of posts"
+    stored = [e for e in events if e["event"] == "tool_call" and e.get("tool") == "collect_items"]
+    assert stored, "the Collector stored nothing on the front page"
+    # the model named each relevant post by its column's link and its teaser: stored as the post the teaser is under
+    bleaching = ["/posts/heat-stress-and-symbiont-loss/", "/posts/recovery-after-bleaching/"]
+    assert [path for path in bleaching if any(url.endswith(path) for url in reported)], reported
