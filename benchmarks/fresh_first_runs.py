@@ -27,7 +27,7 @@ _FIRST_RUN = re.compile(r"^fresh_heldout(\d*)_first_run\.json$")
 _ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
     "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-    "twentieth", "twenty-first", "twenty-second", "twenty-third",
+    "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth",
 )
 
 
