@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from research_crawler.pages.html_tree import MONTHS
+from research_crawler.pages.quantities import is_quantity
 
 __all__ = [
     "date_label_in_line",
@@ -133,8 +134,11 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     """The dates written in `text`, in order, each as YYYY-MM-DD / YYYY-MM / YYYY. With `bare_years`, a year
     written alone ("2016", "(2011)", "Vol. 37 (2008)") counts too; without, only dates with a month."""
     found: list[str] = []
-    for match in _DATE_IN_TEXT.finditer(_unglued(text)):
+    unglued = _unglued(text)
+    for match in _DATE_IN_TEXT.finditer(unglued):
         value: str | None
+        if is_quantity(unglued, match.end()):
+            continue  # "Mar 1711 min": a day glued to a reading time, no year ("1694 kcal")
         if match.group("iso"):
             value = normalise_date(re.sub(r"\s", "", match.group("iso")).rstrip("."))
         elif match.group("dmy"):
@@ -152,7 +156,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
         if value and _is_date(value):  # a run that reads as no date ("2018/0 Comments", "2018/19") is none
             found.append(value)
     if bare_years and not found:
-        found = [match.group(1) for match in _YEAR.finditer(text)]
+        found = [match.group(1) for match in _YEAR.finditer(text) if not is_quantity(text, match.end())]
     return found
 
 
