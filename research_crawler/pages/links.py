@@ -97,6 +97,8 @@ _MIN_CONTEXT_WORDS = 4
 #: then "[Abstract] [PDF]"), and how much of it their context keeps: a citation's authors come before its title.
 _ENTRY_TEXT_WORDS = 8
 _ENTRY_CONTEXT_WORDS = 40
+#: A link's text this long reads as a work's title by itself (as `listing_results` reads one).
+_TITLE_WORDS = 4
 #: Links this short ("Abstract", "PDF", "BibTeX", "Full text") name what they open, not which work.
 _LABEL_WORDS = 2
 #: A link's whole text set in brackets, as older sites write their buttons ("[ Next ]", "[PDF]"): in a view where
@@ -341,8 +343,11 @@ def _link_contexts(blocks: list[str], spans: list[list[int]], named: list[int], 
     unless that block begins with a link: an arXiv listing's identifier link gets the title that follows it. So does
     a link that is its block's whole text (a heading that is a link, a card's linked name: "Working papers" above
     "Papers of the coastal ecology group, newest first"), whatever its length: the text under it says what it opens,
-    as a reader sees it. Borrowed words follow a "|". The links that only name what they open of the entry written
-    before them (`_entry_text`) have that entry as their context, and their numbers are added to `entries`.
+    as a reader sees it, up to ~12 words whatever the anchor's length. So does the title that ends a line of links
+    alone (the second of two, or its one title-long link: a river's heading "[Field Margins] — [Out at last]", the
+    blog's name, then the post's title, the teaser under them the post's). Borrowed words follow a "|". The links
+    that only name what they open of the entry written before them (`_entry_text`) have that entry as their context,
+    and their numbers are added to `entries`.
     """
     found: dict[tuple[int, int], tuple[str, bool]] = {}  # (link number, its anchor's place) -> context, of an entry
     seen = [0] * len(spans)
@@ -365,15 +370,23 @@ def _link_contexts(blocks: list[str], spans: list[list[int]], named: list[int], 
                 in_link[index:end] = [True] * (end - index)
         usable = [index for index, word in enumerate(words) if not in_link[index] and _has_alnum(word)]
         entry = _entry_text(words, usable, [(position, length) for position, _, _, length in markers])
-        for position, link_id, place, length in markers:
+        titles = [marker for marker in markers if marker[3] >= _TITLE_WORDS]
+        # a heading of links alone ("[Field Margins] — [Seed Dormancy in Arable Weeds]": the blog, then the post) ends
+        # with its title: the teaser under the heading says what that title opens, as under a lone heading link
+        ends_with_title = len(markers) == 2 or (len(titles) == 1 and titles[0] == markers[-1])
+        headed = markers[-1] if not usable and ends_with_title else None
+        for marker in markers:
+            position, link_id, place, length = marker
             if entry:
                 found[(link_id, place)] = (neutralise_link_markers(entry), True)
                 continue
-            budget = max(_MIN_CONTEXT_WORDS, _CONTEXT_WORDS - length)
+            alone = (len(markers) == 1 and not usable) or marker == headed  # a heading or a line of its links alone
+            # the text under a heading is all its context (no word of the line is taken): a teaser's opening words
+            # ("New preprint by Yilmaz et al.:") say what the title opens only with the few words after them
+            budget = _CONTEXT_WORDS if alone else max(_MIN_CONTEXT_WORDS, _CONTEXT_WORDS - length)
             cut = bisect_left(usable, position)
             before = [words[i] for i in usable[max(0, cut - budget // 2) : cut]]
             after = [words[i] for i in usable[cut : cut + budget - len(before)]]
-            alone = len(markers) == 1 and not usable  # a heading or a line that is one link and nothing else
             if alone or (length <= 1 and len(before) + len(after) < budget and cut + len(after) == len(usable)):
                 after += _borrowed_words(blocks, block_index + 1, budget - len(before) - len(after))
             context = " … ".join(part for part in (" ".join(before), " ".join(after)) if part)

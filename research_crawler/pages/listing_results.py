@@ -10,11 +10,14 @@ hold title links too — a list of works, not a row of one record's fields ("Col
 siblings hold no title. Its title link is the one set in a heading or marked as the title (a class naming
 "title"; two words at least), else its first link whose text is long enough to be a title (four words or more). A
 link that is its result's title, or that sits in no result (a record's own PDF, under the record's heading), belongs
-to no result.
+to no result. A link the page shows outside a result too (a blog's name in a river's headings "Field Margins — Seed
+Dormancy in Arable Weeds" and in its list of members) is no result's title, even set in its heading, and a link that
+sits in several results belongs to none of them.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,7 +43,11 @@ def result_titles(anchors: Sequence[Any], urls: Sequence[str | None]) -> dict[in
         title = reader.result_title(anchor)
         if title is not None and urls[title] != urls[index]:
             titles[index] = title
-    return titles
+    # a link that sits in several results (a blog's name over each of its posts) belongs to none of them
+    works: dict[str | None, set[str | None]] = {}
+    for index, title in titles.items():
+        works.setdefault(urls[index], set()).add(urls[title])
+    return {index: title for index, title in titles.items() if len(works[urls[index]]) == 1}
 
 
 class _Results:
@@ -49,6 +56,8 @@ class _Results:
 
     def __init__(self, anchors: Sequence[Any], urls: Sequence[str | None]) -> None:
         self._position = {id(anchor): index for index, anchor in enumerate(anchors) if urls[index]}
+        self._urls = urls
+        self._shown: Counter[str | None] = Counter(url for url in urls if url)
         self._words = {
             id(anchor): len(anchor.text_content().split()) for anchor in anchors if id(anchor) in self._position
         }
@@ -93,10 +102,17 @@ class _Results:
 
     def _read_title(self, element: Any) -> int | None:
         anchors = [a for a in element.iter("a") if id(a) in self._position]
-        for anchor in anchors:
+        inside = Counter(self._url(a) for a in anchors)
+        # a link the page shows outside this element too names what several results share (a river's heading "Field
+        # Margins — Seed Dormancy in Arable Weeds": the blog, then the post), never this result's own work
+        own = [a for a in anchors if inside[self._url(a)] == self._shown[self._url(a)]]
+        for anchor in own + [a for a in anchors if a not in own]:
             if self._words[id(anchor)] >= _MARKED_TITLE_WORDS and _marked_within(anchor, element):
                 return self._position[id(anchor)]
         return next((self._position[id(a)] for a in anchors if self._words[id(a)] >= _TITLE_WORDS), None)
+
+    def _url(self, anchor: Any) -> str | None:
+        return self._urls[self._position[id(anchor)]]
 
 
 def _alike(one: Any, other: Any) -> bool:
