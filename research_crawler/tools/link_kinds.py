@@ -3,8 +3,8 @@
 A department's home page offers "News" and "Publications" side by side; asked for its studies, a person opens
 "Publications" first, whatever order the menu gives them, and "News", "Events" or "People" after. The Crawler scores
 links by their relevance; where it gives two links the same score, this order breaks the tie: a link whose text
-names a list of works (publications, papers, articles, preprints, records, theses, outputs…, or one of them as a
-part's name has it: "Paper companions", "Publication list") comes before one that names nothing of either, which
+names a list of works (publications, papers, articles, preprints, records, theses, outputs, literature…, or one of them
+as a part's name has it: "Paper companions", "Publication list") comes before one that names nothing of either, which
 comes before one that names news, events or people. Only a link of a few words is read so, the name of a part of the
 site; a longer one is a title (an item's, a story's) and keeps its place. The words are data, by language, and they
 only break ties: a link the model scored higher is never passed over for one that names works.
@@ -21,13 +21,13 @@ __all__ = ["NOT_WORKS_WORDS", "WORKS_WORDS", "link_rank"]
 #: language (lower case); add a language by adding its words.
 WORKS_WORDS: dict[str, tuple[str, ...]] = {
     "en": ("publications", "papers", "articles", "preprints", "records", "outputs", "theses", "dissertations",
-           "bibliography", "proceedings", "monographs", "repository", "catalogue", "catalog", "publication", "paper",
-           "article", "preprint", "thesis", "dissertation", "monograph"),
-    "de": ("publikationen", "veröffentlichungen", "schriften", "aufsätze", "artikel", "dissertationen"),
+           "bibliography", "literature", "proceedings", "monographs", "repository", "catalogue", "catalog",
+           "publication", "paper", "article", "preprint", "thesis", "dissertation", "monograph"),
+    "de": ("publikationen", "veröffentlichungen", "schriften", "aufsätze", "artikel", "dissertationen", "literatur"),
     "fr": ("publications", "articles", "thèses", "bibliographie", "prépublications"),
-    "es": ("publicaciones", "artículos", "tesis", "bibliografía"),
-    "it": ("pubblicazioni", "articoli", "tesi", "bibliografia"),
-    "pt": ("publicações", "artigos", "teses", "bibliografia"),
+    "es": ("publicaciones", "artículos", "tesis", "bibliografía", "literatura"),
+    "it": ("pubblicazioni", "articoli", "tesi", "bibliografia", "letteratura"),
+    "pt": ("publicações", "artigos", "teses", "bibliografia", "literatura"),
 }  # fmt: skip
 #: Words of a link's text that name what is not a work: news, events, people, the organisation itself.
 NOT_WORKS_WORDS: dict[str, tuple[str, ...]] = {

@@ -34,6 +34,7 @@ def home_page() -> Page:
 def test_a_links_words_say_whether_it_names_works_news_or_neither() -> None:
     assert link_rank("Publications") == 0 and link_rank("Working papers") == 0 and link_rank("Research outputs") == 0
     assert link_rank("News") == 2 and link_rank("Upcoming events") == 2 and link_rank("Our people") == 2
+    assert link_rank("Literature citing WHM specimens") == 0 and link_rank("Literatur") == 0  # a bibliography's name
     assert link_rank("Research day") == 1 and link_rank("Next") == 1
     assert link_rank("Published papers on nerve blocks in older patients") == 1  # a title, not a part of the site
 
