@@ -240,14 +240,22 @@ def _named_link(
 
 
 def _titles_it_heads(page: Page, link: Link) -> list[Link]:
-    """The links of `page` read as results headed by `link` whose own texts read as works' titles (four words or
-    more, not a link's action): what a source's, a category's or an author's link heads on an aggregator's page
-    ("Crust Notes — Nitrogen Deposition and Lichen Loss", "Crust Notes — Notes from the Spring Meeting")."""
-    return [
-        other
-        for other in page.links
-        if other.result_title == link.id and other.url != link.url and _reads_as_a_title(other.text)
-    ]
+    """The links that follow `link` on a line of `page` that shows it and whose own texts read as works' titles
+    (four words or more, not a link's action): what a source's, a category's or an author's link heads on an
+    aggregator's page ("Crust Notes — Nitrogen Deposition and Lichen Loss", "Crust Notes — Notes from the Spring
+    Meeting"). Read off the lines, not the listing's result titles: a link in several results is none's title."""
+    by_id = {other.id: other for other in page.links}
+    marker = f"[{link.id}]"
+    heads = []
+    for line in page.markdown.splitlines():
+        if marker not in line:
+            continue
+        after = line.split(marker, 1)[1]
+        for number in re.findall(r"\[(\d+)\]", after):
+            other = by_id.get(int(number))
+            if other is not None and other.url != link.url and _reads_as_a_title(other.text):
+                heads.append(other)
+    return heads
 
 
 def _heads_several_titles(page: Page, link: Link) -> bool:
