@@ -142,10 +142,11 @@ def role_credits(blocks: list[Any]) -> tuple[list[str], set[str]]:
     """The names a box of credits sets over their roles, one block each ("Dian Erika Nugraheny" / "Penulis",
     "Icha Rastika" / "Editor"): those whose role is a writer's, in order, and those whose role is another's — but
     for a name a short line of the page signs the item with ("Monday November 18, 2019 by Jane Doe"): a staff
-    box's job title ("Jane Doe" / "Editor") does not unsay the byline."""
+    box's job title ("Jane Doe" / "Editor") does not unsay the byline, nor does it for a name the story shows alone on a
+    line above the box, the bare byline under a headline (`_bare_byline`), where no one is credited as the writer."""
     writers: list[str] = []
-    others: set[str] = set()
-    for block, role_block in itertools.pairwise(blocks):
+    others: dict[str, int] = {}  # each name over another's role, and the first block that sets it so
+    for index, (block, role_block) in enumerate(itertools.pairwise(blocks)):
         role = _role(role_block.text)
         name = block.text.strip().rstrip(",")
         if role is None or split_people(name) != [name]:
@@ -153,8 +154,14 @@ def role_credits(blocks: list[Any]) -> tuple[list[str], set[str]]:
         if role == "writer" and name not in writers:
             writers.append(name)
         elif role == "other":
-            others.add(name)
-    return writers, {name for name in others if not _signed_by(blocks, name)}
+            others.setdefault(name, index)
+    # (where the credits give no one a writer's role, an "Editor" under a name is the person's job at the outlet, not
+    # their part in this item: a bare byline above the box stands)
+    return writers, {
+        name
+        for name, index in others.items()
+        if not _signed_by(blocks, name) and (writers or not _bare_byline(blocks, name, index))
+    }
 
 
 _SIGNING_WORDS = ("by", "von", "par", "por")  # "… by Jane Doe", "… von Jana Roe": the line says who wrote the item
@@ -168,4 +175,14 @@ def _signed_by(blocks: list[Any], name: str) -> bool:
     return any(
         not block.chrome and len(block.text.split()) <= _SIGNED_LINE_WORDS and signing.search(block.text.casefold())
         for block in blocks
+    )
+
+
+def _bare_byline(blocks: list[Any], name: str, box: int) -> bool:
+    """Whether the story's text (not its chrome) shows `name` alone on a line above the box of credits at block
+    `box`, with no role under it: the bare byline under a headline ("Jane Doe" / "9:00 AM · January 12, 2016"), which
+    the author box at the foot ("Jane Doe" / "Editor": the writer's job at the outlet) does not unsay."""
+    return any(
+        not block.chrome and block.text.strip().rstrip(",") == name and _role(after.text) is None
+        for block, after in itertools.pairwise(blocks[: box + 1])
     )

@@ -81,3 +81,23 @@ def test_a_name_shown_only_over_an_editors_role_is_no_writer() -> None:
 def test_a_signed_name_is_taken_out_of_the_other_roles() -> None:
     tree = parse_html(_page(f"<h1>A new laptop is expected next year</h1><p>by Jane Doe</p>{TEXT}{STAFF_BOX}"))
     assert role_credits(read_visible_page(tree).blocks)[1] == {"John Roe"}
+
+
+def test_a_bare_name_under_the_headline_stays_the_writer_though_the_author_box_calls_them_editor() -> None:
+    html = _page(
+        "<article><h1>A new laptop is expected next year</h1><p>Jane Doe</p><p>9:00 AM PST · January 12, 2016</p>"
+        f"{TEXT}<div class='author-box'><p>Jane Doe</p><p>Editor</p><p>Jane covers hardware.</p></div></article>",
+        head=_json_ld_author("Jane Doe"),
+    )
+    assert read_item_metadata(html, url=URL).authors == ["Jane Doe"]
+
+
+def test_a_name_shown_alone_only_below_its_editors_role_is_still_no_writer() -> None:
+    tree = parse_html(_page(f"<h1>A new laptop is expected next year</h1>{TEXT}{STAFF_BOX}<p>Jane Doe</p>"))
+    assert role_credits(read_visible_page(tree).blocks)[1] == {"John Roe", "Jane Doe"}
+
+
+def test_names_above_a_box_that_credits_a_writer_and_an_editor_keep_the_boxs_roles() -> None:
+    credits = "<div><p>Jane Doe</p><p>Penulis</p><p>John Roe</p><p>Editor</p></div>"
+    tree = parse_html(_page(f"<h1>A new laptop is expected next year</h1><p>Jane Doe,</p><p>John Roe</p>{credits}"))
+    assert role_credits(read_visible_page(tree).blocks) == (["Jane Doe"], {"John Roe"})
