@@ -61,7 +61,7 @@ _INSTITUTION = re.compile(
 )
 
 # where the names of a "By" line end: a dash or a bar between spaces, a bar or a bracket, a number
-_NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d")
+_NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d|\s+(?:on|in)\s+(?=[^\W\d_])")
 _IN_CAPITALS = re.compile(r"^[^\W\d_a-zß-ÿ][^\W\da-zß-ÿ]*[^\W\d_a-zß-ÿ][,.]?$")  # "ROBERTSON", "ALEMAGNA,", "O'DONNELL"
 _CAPITALS = re.compile(rf"{_IN_CAPITALS.pattern}|^[A-ZÀ-Þ]\.$")  # and an initial among them: "JARED T. MILLER"
 _CONNECTORS = frozenset({"and", "&", "und", "et", "y", "e", "i", "og", "och", "en", "-"})
@@ -108,7 +108,7 @@ _E_MAIL_BESIDE_NAME = re.compile(r"\s*[|•·/,]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\
 _CREDIT_PARTS = re.compile(r"\s+[|•·]\s+")
 # a credit of a line of role credits set apart by commas: "INTERVIEW BY JANE DOE, PHOTO BY JOHN ROE"
 _ROLE_CREDIT = re.compile(r"^[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:by|von|par|por)\s", re.I)
-_WRITER_AND_OUTLET = re.compile(r"^(?P<writer>[^,|]+?)\s*[,|]\s*(?P<outlet>[^,|]+)$")
+_WRITER_AND_OUTLET = re.compile(r"^(?P<writer>[^,|]+?)(?:\s*[,|]\s*|\s+(?:on|in)\s+)(?P<outlet>[^,|]+)$")
 # "… on Monday": the word that introduces a date, and the weekday the date's part begins with
 _BEFORE_A_WEEKDAY = re.compile(r"\s+(?:on|le|am|el|il)\s+[^\W\d_]+$", re.I)
 _DATE_MARK = "\x00"  # where a dateline's date was: no separator
@@ -307,9 +307,9 @@ def credit_over_date(blocks: list[Any], index: int, *, names_site: Callable[[str
         return []
     credited = _WRITER_AND_OUTLET.match(bare)
     if credited and len(people := split_people(credited["writer"])) == 1 and len(credited["outlet"].split()) <= 3:
-        return people  # the writer, then the outlet or agency the story comes from ("Jane Doe | Example Weekly")
-    if people := split_people(bare):
-        return people
+        return people  # the writer, then the outlet, agency or blog ("Jane Doe | Example Weekly", "… on Her Blog")
+    if people := split_people(bare) or names_after_by(text):
+        return people  # (a "By" line ends its names where it says where it is filed: "By Jane Doe in Opinion")
     return [bare] if begins_with_by(text) or _AGENCY.match(bare) or names_site(bare) else []
 
 

@@ -288,6 +288,21 @@ NOT_NAME_WORDS = frozenset(
         "media",
         "platform",
         "partners",
+        # the nouns newspapers are named by, set after a syndicated story's writer ("Jane Doe, Santa Cruz Sentinel")
+        "herald",
+        "sentinel",
+        "tribune",
+        "gazette",
+        "chronicle",
+        "courier",
+        "dispatch",
+        "examiner",
+        "inquirer",
+        "telegraph",
+        "times",
+        "bulletin",
+        "observer",
+        "channel",
         # a writer's role, written after the name ("Alice Smith, Staff Writer")
         "writer",
         "reporter",
@@ -303,6 +318,14 @@ NOT_NAME_WORDS = frozenset(
         "scientist",
         "analyst",
         "student",
+        "engineer",
+        "manager",
+        "designer",
+        "founder",
+        "ceo",
+        # a link a byline runs into ("By Jane Doe | Printable Version")
+        "printable",
+        "version",
         # a letter's salutation over a post's text ("Hey Folks,"), no writer
         "folks",
         # the heading of a story's summary box, set right under its byline ("Key Points", "Highlights")
