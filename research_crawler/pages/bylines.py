@@ -60,8 +60,8 @@ _INSTITUTION = re.compile(
     re.I,
 )
 
-# where the names of a "By" line end: a dash or a bar between spaces, a bar or a bracket, a number
-_NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d|\s+(?:on|in)\s+(?=[^\W\d_])")
+# where the names of a "By" line end: a dash or a bar between spaces, a bar or a bracket, a number, "on"/"in"
+_NAMES_END = re.compile(r"\s+[-–—|•·]\s+|\s*[|\[(]|\s*\d|\s+(?:on|in)\s+(?=[^\W_])")
 _IN_CAPITALS = re.compile(r"^[^\W\d_a-zß-ÿ][^\W\da-zß-ÿ]*[^\W\d_a-zß-ÿ][,.]?$")  # "ROBERTSON", "ALEMAGNA,", "O'DONNELL"
 _CAPITALS = re.compile(rf"{_IN_CAPITALS.pattern}|^[A-ZÀ-Þ]\.$")  # and an initial among them: "JARED T. MILLER"
 _CONNECTORS = frozenset({"and", "&", "und", "et", "y", "e", "i", "og", "och", "en", "-"})
