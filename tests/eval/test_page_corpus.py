@@ -264,7 +264,8 @@ FLOORS: dict[Part, tuple[float, float, float, float]] = {
     "heldout25": (79 / 79, 70 / 79, 70 / 79, 77 / 79),
     # heldout26 (collected blind by pagesb26, stop 52: 64 item pages of 64 sites from smallrivers/snacktory's test
     # pages — US news 2010-2017, PR and company blogs, how-to pages; English 63, Russian 1): its first run (dab4fd2)
-    # read as main's code before the stop (76094e8)
+    # read as main's code before the stop (76094e8); pages52 (first author 53, count 54: outlets, roles and "Printable
+    # Version" beside the writer are no co-writers)
     "heldout26": (61 / 64, 53 / 64, 54 / 64, 62 / 64),
 }
 #: Parts whose listings' item links are each kept among the page's numbered links, as `page FILE --url` numbers them
