@@ -10,12 +10,12 @@ from datetime import date
 
 from research_crawler.context.search_context import SiteRef
 from research_crawler.context.urls import is_same_site
-from research_crawler.pages.citations import CitedFields, cited_fields, own_citation
+from research_crawler.pages.citations import cited_fields, own_citation
 from research_crawler.pages.declared_kind import declared_kind, declares_a_post, names_another_kind
 from research_crawler.pages.draft_status import declares_an_unissued_draft
 from research_crawler.pages.html_tree import parse_html
 from research_crawler.pages.metadata import read_item_metadata
-from research_crawler.pages.page import Determination, Link
+from research_crawler.pages.page import Determination, Link, Page
 from research_crawler.pages.person_names import split_people
 from research_crawler.rank.rerank import Reranker, item_text, rerank
 from research_crawler.report.identity import merge_same_works, normal_title
@@ -28,8 +28,15 @@ from research_crawler.report.index_pages import (
     names_no_work,
     names_only_its_authors,
 )
+from research_crawler.report.listing_entry import entry_fields
 from research_crawler.report.markdown_text import plain_text
-from research_crawler.report.models import CITATION_SOURCE, FOUND_ON_SOURCE, OWN_PAGE_SOURCE, ReportItem
+from research_crawler.report.models import (
+    CITATION_SOURCE,
+    ENTRY_SOURCE,
+    FOUND_ON_SOURCE,
+    OWN_PAGE_SOURCE,
+    ReportItem,
+)
 from research_crawler.report.selection import Selection, select_items
 from research_crawler.tools.exploration import Exploration
 
@@ -171,14 +178,23 @@ def with_metadata(x: Exploration, item: ReportItem) -> ReportItem | None:
         sources["title"] = FOUND_ON_SOURCE
     authors, day = authors or item.authors, meta.date or item.date
     if not authors or not day:  # an abstract page naming neither: the citation that led there, or its own, may
+        referrer = _referring_link(x, item, site)
         for cited in (
-            _citation_fields(x, item, site, title or item.title),
+            cited_fields(referrer[1].context, title or item.title) if referrer and referrer[1].context else None,
             own_citation(page.markdown, title or item.title),
         ):
+            if cited is None:
+                continue
             if not authors and cited.authors:
                 authors, sources["authors"] = cited.authors, CITATION_SOURCE
             if not day and cited.year:
                 day, sources["date"] = cited.year, CITATION_SOURCE
+        if (not authors or not day) and referrer is not None:  # or the lines of the listing's entry that led there
+            entry = entry_fields(referrer[0].markdown, referrer[1])
+            if not authors and entry.authors:
+                authors, sources["authors"] = entry.authors, ENTRY_SOURCE
+            if not day and entry.date:
+                day, sources["date"] = entry.date, ENTRY_SOURCE
     return item.model_copy(
         update={
             "title": title or item.title,
@@ -212,15 +228,16 @@ def _work_of_its_file(x: Exploration, item: ReportItem, site: SiteRef) -> Report
     return item.model_copy(update={"url": holder.final_url, "title": meta.title, "found_on": holder.final_url})
 
 
-def _citation_fields(x: Exploration, item: ReportItem, site: SiteRef, title: str) -> CitedFields:
-    """What the citation linking to `item` on the page it was found from says of it (`pages/citations.py`): the
-    page the Collector found it on, or, for an item collected on its own page, the page whose link led there."""
+def _referring_link(x: Exploration, item: ReportItem, site: SiteRef) -> tuple[Page, Link] | None:
+    """The page the Collector found `item` on and its link there, or, for an item collected on its own page, the page
+    whose link led there and that link: where a citation or a listing's entry shows what its own page may not. None
+    when no such page was read or it does not link the item."""
     referrer = item.found_on if item.found_on != item.url else (item.path[-2] if len(item.path) >= 2 else "")
     if not referrer or referrer == item.url:
-        return CitedFields([], None)
+        return None
     page = x.pages.fetch_page(referrer, site)  # read before in this run: from the run's archive
     link = page.link_for_url(item.url) if page.ok else None
-    return cited_fields(link.context, title) if link is not None and link.context else CitedFields([], None)
+    return (page, link) if link is not None else None
 
 
 def _byline_link_reason(x: Exploration, item: ReportItem, site: SiteRef) -> str | None:

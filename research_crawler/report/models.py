@@ -13,6 +13,7 @@ from research_crawler.text.untrusted import UntrustedText
 __all__ = [
     "CITATION_SOURCE",
     "COLLECTOR_SOURCE",
+    "ENTRY_SOURCE",
     "FOUND_ON_SOURCE",
     "LISTING_SOURCES",
     "OWN_PAGE_SOURCE",
@@ -35,10 +36,13 @@ OWN_PAGE_SOURCE = "read by the model on the item's own page (the text is on that
 #: ... of a field read from the citation that links to the item on the page where it was found (a list of papers
 #: "Novak, S. and Haddad, J.. Title. Journal, 2024. [Abstract] [PDF]"), its own page naming none.
 CITATION_SOURCE = "the citation that links to it on the page where it was found"
+#: ... of a field read from the listing's entry that links to the item on the page where it was found (a search result's
+#: lines under its title: "Mbeki Z, Costa S" / "bioRxiv ; 2024 Aug 4 · PPRID: …"), its own page showing none.
+ENTRY_SOURCE = "the listing's entry that links to it on the page where it was found"
 #: ... of a field as the Collector wrote it down.
 COLLECTOR_SOURCE = "collector"
 #: The sources that are not the item's own page.
-LISTING_SOURCES = frozenset({FOUND_ON_SOURCE, COLLECTOR_SOURCE, CITATION_SOURCE})
+LISTING_SOURCES = frozenset({FOUND_ON_SOURCE, COLLECTOR_SOURCE, CITATION_SOURCE, ENTRY_SOURCE})
 
 
 class ReportItem(BaseModel):

@@ -44,6 +44,7 @@ __all__ = [
     "ItemCandidate",
     "collect_items",
     "get_collected_items",
+    "iso_date_shown",
 ]
 
 
@@ -155,7 +156,7 @@ def collect_items(
             description=candidate.description.strip(),
             score=candidate.score,
             found_on=page.final_url,
-            date=_iso_date(candidate.date) if candidate.date and evidence.shows(candidate.date) else None,
+            date=iso_date_shown(candidate.date) if candidate.date and evidence.shows(candidate.date) else None,
             authors=authors,
             fuller_byline=stored is not None and fuller_byline(authors, stored.authors),
         )
@@ -472,8 +473,9 @@ def _names(authors: list[str] | None) -> list[str]:
     return [" ".join(name.split()) for name in authors or [] if isinstance(name, str) and name.strip()]
 
 
-def _iso_date(shown: str | None) -> str | None:
-    """The date a page shows ("3 May 2025", "2025/05/03") as ISO, or None when it is not a recognisable date."""
+def iso_date_shown(shown: str | None) -> str | None:
+    """The date a text shows ("3 May 2025", "2025/05/03", "bioRxiv ; 2026 Aug 6 · ID") as ISO, or None when it
+    shows no recognisable date: the first date among its first twelve words."""
     words = (shown or "").replace(",", " , ").split()[:12]
     for start in range(len(words)):  # the date may sit inside words: "Submitted 3 May 2025 (v2)"
         for end in range(len(words), start, -1):
