@@ -19,7 +19,7 @@ import re
 from research_crawler.pages.page import Link
 from research_crawler.pages.person_names import split_people
 
-__all__ = ["entry_people"]
+__all__ = ["entry_people", "entry_showings"]
 
 #: How many lines an entry may run after its title's line (a subtitle, a byline, a format and date).
 _ENTRY_LINES = 3
@@ -32,11 +32,22 @@ _HEADING_OR_ITEM = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d{1,3}[.)]\s+)")
 def entry_people(markdown: str, link: Link) -> list[str]:
     """The names the entry of `link` shows beside it on the page whose Markdown is `markdown` (the module's rule);
     empty when the link's text is not found after its number or no byline is shown."""
+    for parts in entry_showings(markdown, link):
+        if people := [name for part in parts for name in _byline(part)]:
+            return people
+    return []
+
+
+def entry_showings(markdown: str, link: Link) -> list[list[str]]:
+    """Each showing of `link`'s entry on the page whose Markdown is `markdown`, in page order, as the parts of its
+    lines beside the link's own words (the module's rule: what precedes and follows the link on its line, and when
+    the link is alone on it, the lines under it); none when the link's text is not found after its number."""
     lines = markdown.splitlines()
     text = " ".join(link.text.split())
     if not text:
         return []
     marker = f"[{link.id}]"
+    showings = []
     for index, line in enumerate(lines):
         at = line.find(f"{marker} {text}")
         if at < 0:
@@ -48,9 +59,8 @@ def entry_people(markdown: str, link: Link) -> list[str]:
                 if _MARKER.search(below):
                     break
                 parts.append(below)
-        if people := [name for part in parts for name in _byline(part)]:
-            return people
-    return []
+        showings.append(parts)
+    return showings
 
 
 def _byline(part: str) -> list[str]:

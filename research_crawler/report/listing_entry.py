@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import re
 
-from research_crawler.pages.entry_bylines import entry_people
+from research_crawler.pages.entry_bylines import entry_people, entry_showings
 from research_crawler.pages.page import Link
 from research_crawler.tools.items import iso_date_shown
 
 __all__ = ["EntryFields", "entry_fields"]
-
-#: How many lines an entry may run after its title's line (`pages/entry_bylines.py` reads as many).
-_ENTRY_LINES = 3
-_MARKER = re.compile(r"\[(\d+)\]")
 
 
 class EntryFields:
@@ -41,25 +37,11 @@ def entry_fields(markdown: str, link: Link) -> EntryFields:
 
 
 def _entry_date(markdown: str, link: Link) -> str | None:
-    text = " ".join(link.text.split())
-    if not text:
+    showings = entry_showings(markdown, link)
+    if not showings:
         return None
-    lines = markdown.splitlines()
-    marker = f"[{link.id}] {text}"
-    for index, line in enumerate(lines):
-        at = line.find(marker)
-        if at < 0:
-            continue
-        after = line[at + len(marker) :]
-        parts = [line[:at], after]
-        if len(_MARKER.findall(line)) == 1 and not after.strip(" .:"):  # a title alone on its line: the lines under it
-            for below in lines[index + 1 : index + 1 + _ENTRY_LINES]:
-                if _MARKER.search(below):
-                    break
-                parts.append(below)
-        days = {day for part in parts if (day := _date_in(part)) is not None}
-        return days.pop() if len(days) == 1 else None
-    return None
+    days = {day for part in showings[0] if (day := _date_in(part)) is not None}
+    return days.pop() if len(days) == 1 else None
 
 
 def _date_in(part: str) -> str | None:
