@@ -43,6 +43,7 @@ from research_crawler.tools.broader_search import offer_broader_search
 from research_crawler.tools.collector_tools import CollectorTools
 from research_crawler.tools.crawler_tools import CrawlerTools
 from research_crawler.tools.exploration import Exploration
+from research_crawler.tools.search_hits import offer_search_hits
 from research_crawler.tools.site_budget import PageYield
 from research_crawler.tools.site_offers import (
     offer_author_entries,
@@ -163,11 +164,16 @@ class ScraperChat:
         next_page = offer_next_page(x, page, new_items=new_items)
         dated = offer_dated_links(x, page) + offer_author_entries(x, page)
         broader = offer_broader_search(x, page, target.search_query) if target.kind == "search" else 0
+        hits = (
+            offer_search_hits(x, page, target.search_query, menu=self.crawler_tools.menu)
+            if target.kind == "search"
+            else 0
+        )
         with x.lock:
             gave = x.findings.budget.gave_items(x.site.url)
             open_leads = leads_still_open(page, menu=self.crawler_tools.menu, is_pending=x.web.is_pending)
         x.stuck.record_scrape(
-            new_links=new_links + next_page + dated + broader,
+            new_links=new_links + next_page + dated + broader + hits,
             new_items=new_items,
             site_gave_items=gave,
             open_leads=open_leads,
@@ -180,7 +186,7 @@ class ScraperChat:
             page, self.crawler_tools.menu, self.crawler_tools.promising_links
         )
         grant = x.note_page_yield(
-            PageYield(relevant_items=relevant, leads=bool(next_page or dated), finds_the_way=finds_the_way)
+            PageYield(relevant_items=relevant, leads=bool(next_page or dated or hits), finds_the_way=finds_the_way)
         )
         not_counted = check_before_enough(x)  # "enough" is believed only of items their own pages bear out
         self._fetch_ahead()
@@ -200,6 +206,10 @@ class ScraperChat:
             facts.append(f"{dated} link(s) naming the year asked for (or the newest) are queued near the top")
         if offered:
             facts.append(f"{offered} feed(s) or sitemap(s) of the site queued as pages")
+        if hits:
+            facts.append(
+                f"the {hits} result(s) of this short list are queued near the top, to be read on their own pages"
+            )
         if broader:
             facts.append(f"{broader} shorter search(es) of fewer words queued, as this one found little")
         if target.kind == "search" and not new_items and found_nothing(page.markdown):

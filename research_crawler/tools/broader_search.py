@@ -44,9 +44,13 @@ _LINKING = frozenset({
 })  # fmt: skip
 _ARTICLES = frozenset({"a", "an", "the"})
 _WORD = re.compile(r"[\w’'-]+")
-#: How a results page states its count: "1 studies found", "Showing 3 results", "1–10 of 245 results", "Found 2".
+#: How a results page states its count: "1 studies found", "Showing 3 results", "1–10 of 245 results", "Found 2",
+#: or in the names of what it lists: "2 releases", "3 records", "1 article".
 _COUNT = re.compile(
-    r"\b(\d[\d,]*)\s+(?:[a-z]+\s+){0,2}(?:results?|matches|hits|found)\b|\bfound\s+(\d[\d,]*)\b", re.IGNORECASE
+    r"\b(\d[\d,]*)\s+(?:[a-z]+\s+){0,2}(?:results?|matches|hits|found)\b|\bfound\s+(\d[\d,]*)\b|"
+    r"(?:^|\n)\s*(\d[\d,]*)\s+(?:articles?|papers?|records?|documents?|items?|publications?|releases?|entries|entry"
+    r"|works?|preprints?|datasets?|theses|thesis|reports?|stories|story|posts?)\s*(?:\n|$)",
+    re.IGNORECASE,
 )
 
 
@@ -58,7 +62,7 @@ def results_count(markdown: str) -> int | None:
     match = _COUNT.search(markdown[:_MAX_LOOK_CHARS])
     if match is None:
         return None
-    return int((match.group(1) or match.group(2)).replace(",", ""))
+    return int((match.group(1) or match.group(2) or match.group(3)).replace(",", ""))
 
 
 def broader_queries(query: str) -> list[str]:
