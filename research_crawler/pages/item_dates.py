@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -45,6 +45,12 @@ _ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
 _BASIC_ISO = re.compile(r"^((?:1[5-9]|20)\d\d)(\d\d)(\d\d)T\d{2,6}(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?$")
 
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl", "ar"]
+# the year first, then an English month ("2024 Mar 12", "2024 Mar"), a run of months ("2024 Mar-Apr") or a season
+# ("2024 Spring"), as NLM/PubMed and the databases built on it date a record; a month or season with no day must end
+# its phrase ("the 2017 May government" dates nothing)
+_MONTH_WORD = "|".join(sorted((name.capitalize() for name in MONTHS), key=len, reverse=True))
+_SEASON = r"(?:Spring|Summer|Autumn|Fall|Winter)"
+_PHRASE_END = r"(?=\s*(?:[;:,.)\]|]|$))"
 # Date-like runs in a text: ISO, day-first numbers, and a month word with a year (the words dateparser reads).
 _LETTER = r"[^\W\d_]"
 _ORDINAL = r"(?:st|nd|rd|th)?"
@@ -57,6 +63,8 @@ _DATE_IN_TEXT = re.compile(
     # "2018年6月18日", "2016년 3월 16일": year, month and day each followed by its sign
     r"|(?P<cjk>(?:1[5-9]|20)\d\d\s*[年년]\s*\d{1,2}\s*[月월](?:\s*\d{1,2}\s*[日일])?)"
     r"|(?P<dmy>\d{1,2}[./-]\d{1,2}[./-](?:1[5-9]|20)\d\d)"
+    rf"|(?P<year_first>(?:1[5-9]|20)\d\d\s+(?:(?:{_MONTH_WORD})\.?\s+\d{{1,2}}(?!\d|:\d|,?\s+(?:1[5-9]|20)\d\d)|(?:(?:{_MONTH_WORD})\.?"
+    rf"(?:{_TO}(?:{_MONTH_WORD})\.?)?|{_SEASON}){_PHRASE_END}))"
     # "Fri Mar  1 10:42:12 UTC 2024": C's asctime, as Unix `date` and mail archives write a message's time (weekday,
     # month, day, time, a zone perhaps, then the year)
     r"|(?P<ctime>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\.?,?\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
@@ -135,7 +143,7 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     written alone ("2016", "(2011)", "Vol. 37 (2008)") counts too; without, only dates with a month."""
     found: list[str] = []
     unglued = _unglued(text)
-    for match in _DATE_IN_TEXT.finditer(unglued):
+    for match in _date_runs(unglued):
         value: str | None
         if is_quantity(unglued, match.end()):
             continue  # "Mar 1711 min": a day glued to a reading time, no year ("1694 kcal")
@@ -149,6 +157,8 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
         elif match.group("ctime"):
             month, day, *_ = match.group("ctime").split()[1:]
             value = _words_date(f"{month} {day}, {year_of(match.group('ctime'))}")
+        elif match.group("year_first"):
+            value = _year_first_date(match.group("year_first"))
         elif match.group("range"):
             value = _range_date(match.group("range"))
         else:
@@ -158,6 +168,18 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
     if bare_years and not found:
         found = [match.group(1) for match in _YEAR.finditer(text) if not is_quantity(text, match.end())]
     return found
+
+
+def _date_runs(text: str) -> Iterator[re.Match[str]]:
+    """The date-like runs in `text`, in order; where a word and a year read as no date ("Nature. 2024", "Epub 2024"),
+    the search goes on from the year, which may begin a year-first date ("Epub 2024 Mar 12")."""
+    position = 0
+    while match := _DATE_IN_TEXT.search(text, position):
+        yield match
+        words = match.group("words")
+        position = match.end()
+        if words and _words_date(words) is None and (space := re.search(r"\s(?=\d{4})", words)):
+            position = match.start() + space.end()
 
 
 _LABEL_WORDS_REACH = 40  # the length of a label that stands before its date with no colon
@@ -280,6 +302,14 @@ def _range_date(text: str) -> str | None:
         after = re.split(_TO, text, maxsplit=1)[1]
         return _words_date(after) if re.match(rf"\d{{1,2}}{_ORDINAL}\s+{_LETTER}", after) else None
     return months.pop() if len(months) == 1 else year
+
+
+def _year_first_date(text: str) -> str | None:
+    """A year-first date at the precision written: "2024 Mar 12" is 2024-03-12, "2024 Mar" 2024-03; a double
+    issue's run of months ("2024 Mar-Apr") is dated by its first month, as PubMed dates it; a season ("2024
+    Spring") is the year alone."""
+    first = re.match(rf"\d{{4}}\s+(?:{_MONTH_WORD})\.?(?:\s+\d{{1,2}})?", text)
+    return normalise_date(first.group()) if first else year_of(text)
 
 
 def _day_first(text: str) -> str | None:
