@@ -44,6 +44,11 @@ _TWO_NAMES = re.compile(r"[^\W\d_]+/[^\W\d_]+")
 _ISO_LIKE = re.compile(r"^\d{4}(?:-\d\d){0,2}$")
 _BASIC_ISO = re.compile(r"^((?:1[5-9]|20)\d\d)(\d\d)(\d\d)T\d{2,6}(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?$")
 
+# a time in a North American zone after a slashed date ("11/04/2014 08:05:13 AM PST", "03/10/2015 12:08 am EDT",
+# "08/20/2014 AT 08:20 AM EDT"): the date is written as the US and Canada write it, month first
+_NORTH_AMERICAN_TIME = re.compile(
+    r",?\s+(?i:at\s+|@\s*)?\d{1,2}:\d\d(?::\d\d)?\s*(?i:[ap]\.?m\.?)?\s*(?:[ECMP][SD]?T|AK[SD]T|H[SA]?T)\b"
+)
 _LANGUAGES = ["en", "de", "fr", "it", "es", "pt", "nl", "ar"]
 # the year first, then an English month ("2024 Mar 12", "2024 Mar"), a run of months ("2024 Mar-Apr") or a season
 # ("2024 Spring"), as NLM/PubMed and the databases built on it date a record; a month or season with no day must end
@@ -150,7 +155,10 @@ def dates_in_text(text: str, *, bare_years: bool = False) -> list[str]:
         if match.group("iso"):
             value = normalise_date(re.sub(r"\s", "", match.group("iso")).rstrip("."))
         elif match.group("dmy"):
-            value = _day_first(match.group("dmy"))
+            if "/" in match.group("dmy") and _NORTH_AMERICAN_TIME.match(unglued, match.end()):
+                value = _month_first(match.group("dmy"))
+            else:
+                value = _day_first(match.group("dmy"))
         elif match.group("cjk"):
             numbers = re.findall(r"\d+", match.group("cjk"))
             value = _date_parts(numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else None)
