@@ -21,6 +21,7 @@ __all__ = [
     "date_label_in_line",
     "dates_in_text",
     "htmldate_date",
+    "iso_date_shown",
     "normalise_date",
     "short_year_dateline",
     "short_year_dates",
@@ -376,3 +377,15 @@ def _date_parts(year: str, month: str | int | None, day: str | None, *, named: b
         return date(int(year), int(month), int(day)).isoformat()
     except ValueError:
         return None
+
+
+def iso_date_shown(shown: str | None) -> str | None:
+    """The date a text shows ("3 May 2025", "2025/05/03", "bioRxiv ; 2026 Aug 6 · ID") as ISO, or None when it
+    shows no recognisable date: the first date among its first twelve words."""
+    words = (shown or "").replace(",", " , ").split()[:12]
+    for start in range(len(words)):  # the date may sit inside words: "Submitted 3 May 2025 (v2)"
+        for end in range(len(words), start, -1):
+            value = normalise_date(" ".join(words[start:end]).strip(" .;:()"))
+            if _ISO_LIKE.match(value):
+                return value
+    return None

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from research_crawler.pages.entry_bylines import entry_people, entry_showings
+from research_crawler.pages.item_dates import iso_date_shown
 from research_crawler.pages.page import Link
-from research_crawler.tools.items import iso_date_shown
 
 __all__ = ["EntryFields", "entry_fields"]
 

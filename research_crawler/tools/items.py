@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from research_crawler.context.urls import try_canonicalize_url
 from research_crawler.context.web_context import CollectedItem, ItemUpdate, WebContext
 from research_crawler.errors import ToolInputError
-from research_crawler.pages.metadata import normalise_date, normalise_doi, read_item_metadata
+from research_crawler.pages.item_dates import iso_date_shown
+from research_crawler.pages.metadata import normalise_doi, read_item_metadata
 from research_crawler.pages.page import Link, Page
 from research_crawler.pages.person_names import fuller_byline
 from research_crawler.pages.sitemaps import address_words
@@ -32,8 +33,13 @@ from research_crawler.report.title_match import normalise_title
 from research_crawler.tools.hints import HintState, hint, with_hint
 from research_crawler.tools.named_places import carried_paper, names_a_place, title_names_a_place
 from research_crawler.tools.page_evidence import PageEvidence
+from research_crawler.tools.source_entries import (
+    TITLE_WORDS,
+    entry_title_beside,
+    heads_several_titles,
+    reads_as_a_title,
+)
 
-_ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 #: The tag vocabularies a scholarly publisher writes for one work's page (Highwire's citation_*, bepress, EPrints,
 #: PRISM): a page they title shows that work. The general web's (Open Graph, JSON-LD) title any page.
 _WORK_TAGS = frozenset({"citation", "bepress", "eprints", "prism"})
@@ -44,7 +50,6 @@ __all__ = [
     "ItemCandidate",
     "collect_items",
     "get_collected_items",
-    "iso_date_shown",
 ]
 
 
@@ -226,12 +231,12 @@ def _named_link(
     heading), in no result, is that page's work, stored as the page under the work's title, and so is a link the model
     titles by that work's title or by the page's abstract. A link the model names by its own text, a title, is that
     link."""
-    if (titled := _entry_title_beside(page, link, candidate)) is not None:
+    if (titled := entry_title_beside(page, link, candidate.title)) is not None:
         why = f"{_name(candidate)} ({link.text!r}) heads several entries; the one it describes is titled"
         return _titled(candidate, titled.text, f"{why} {titled.text!r}", result), titled.url
     if not _named_by_its_own_title(candidate, link):
         owner = page.link(link.result_title) if link.result_title is not None else None
-        if owner is not None and not (_reads_as_a_title(link.text) and _heads_several_titles(page, owner)):
+        if owner is not None and not (reads_as_a_title(link.text) and heads_several_titles(page, owner)):
             why = f"{_name(candidate)} ({link.text!r}) belongs to the listing's result titled {owner.text!r}"
             return _titled(candidate, owner.text, why, result), owner.url
         if (own := _own_file(page, link, candidate)) is not None:
@@ -240,62 +245,10 @@ def _named_link(
     return _checked_title(candidate, link.text, evidence, result), link.url
 
 
-def _titles_it_heads(page: Page, link: Link) -> list[Link]:
-    """The links that follow `link` on a line of `page` that shows it and whose own texts read as works' titles
-    (four words or more, not a link's action): what a source's, a category's or an author's link heads on an
-    aggregator's page ("Crust Notes — Nitrogen Deposition and Lichen Loss", "Crust Notes — Notes from the Spring
-    Meeting"). Read off the lines, not the listing's result titles: a link in several results is none's title."""
-    by_id = {other.id: other for other in page.links}
-    marker = f"[{link.id}]"
-    heads = []
-    for line in page.markdown.splitlines():
-        if marker not in line:
-            continue
-        after = line.split(marker, 1)[1]
-        for number in re.findall(r"\[(\d+)\]", after):
-            other = by_id.get(int(number))
-            if other is not None and other.url != link.url and _reads_as_a_title(other.text):
-                heads.append(other)
-    return heads
-
-
-def _heads_several_titles(page: Page, link: Link) -> bool:
-    """Whether `link` heads two or more links to other pages that read as works' titles: a source, a category or an
-    author shared by several entries (a Planet's blog name before each of its posts), never one result's title."""
-    return len({other.url for other in _titles_it_heads(page, link)}) >= 2
-
-
-def _reads_as_a_title(text: str) -> bool:
-    """Whether a link's `text` reads as a work's title: four words or more, not a link's action ("Download PDF")."""
-    return len(normalise_title(text).split()) >= _TITLE_WORDS and not names_no_work(text)
-
-
-def _entry_title_beside(page: Page, link: Link, candidate: ItemCandidate) -> Link | None:
-    """The title link of the entry `candidate` describes when the model named `link`, a link heading several
-    entries (a blog's name before each of its posts on an aggregator), by a passage of one entry (its teaser): the
-    link to that entry's own page, the last headed title on the nearest line above the passage that shows `link`.
-    None when `link` heads no such entries, the model gives its own text, or the passage is not found."""
-    if normalise_title(candidate.title) == normalise_title(link.text) or not _heads_several_titles(page, link):
-        return None
-    headed = {other.id: other for other in _titles_it_heads(page, link)}
-    passage = normalise_title(candidate.title.rstrip(" .…"))
-    lines = page.markdown.splitlines()
-    for at, line in enumerate(lines):
-        words = normalise_title(re.sub(r"\[\d+\]", " ", line))
-        if not passage or not words or not (words in passage or passage in words):
-            continue
-        for above in reversed(lines[: at + 1]):
-            if f"[{link.id}]" not in above:
-                continue
-            ids = [int(n) for n in re.findall(r"\[(\d+)\]", above) if int(n) in headed]
-            return headed[ids[-1]] if ids else None
-    return None
-
-
 def _named_by_its_own_title(candidate: ItemCandidate, link: Link) -> bool:
     """Whether `candidate` names `link` by the link's own text, long enough to be a title ("PDF" is none)."""
     text = normalise_title(link.text)
-    return len(text.split()) >= _TITLE_WORDS and (
+    return len(text.split()) >= TITLE_WORDS and (
         normalise_title(candidate.title) == text or _runs_past(candidate.title, link.text)
     )
 
@@ -379,8 +332,6 @@ _TRAIL_STEP = (
     "{name} ({text!r}) is a step of the page's breadcrumb trail: where the page sits in the site, not an item found "
     "on it"
 )
-#: A link's text this long names an item by itself ("Deep Learning" could be a section; four words are a title).
-_TITLE_WORDS = 4
 
 
 def _runs_past(title: str, link_text: str) -> bool:
@@ -389,7 +340,7 @@ def _runs_past(title: str, link_text: str) -> bool:
     if link_text.rstrip().endswith(("…", "...")):
         return False
     words, link_words = normalise_title(title).split(), normalise_title(link_text).split()
-    return len(link_words) >= _TITLE_WORDS and len(words) > len(link_words) and words[: len(link_words)] == link_words
+    return len(link_words) >= TITLE_WORDS and len(words) > len(link_words) and words[: len(link_words)] == link_words
 
 
 #: A label opening a field of a record's line ("e-Print:", "Published in:", "DOI:", "Vol.:"): one or three words and
@@ -471,18 +422,6 @@ def _counted_holding(page: Page, link: Link) -> str | None:
 
 def _names(authors: list[str] | None) -> list[str]:
     return [" ".join(name.split()) for name in authors or [] if isinstance(name, str) and name.strip()]
-
-
-def iso_date_shown(shown: str | None) -> str | None:
-    """The date a text shows ("3 May 2025", "2025/05/03", "bioRxiv ; 2026 Aug 6 · ID") as ISO, or None when it
-    shows no recognisable date: the first date among its first twelve words."""
-    words = (shown or "").replace(",", " , ").split()[:12]
-    for start in range(len(words)):  # the date may sit inside words: "Submitted 3 May 2025 (v2)"
-        for end in range(len(words), start, -1):
-            value = normalise_date(" ".join(words[start:end]).strip(" .;:()"))
-            if _ISO_DATE.match(value):
-                return value
-    return None
 
 
 def _name(candidate: ItemCandidate) -> str:
